@@ -1,0 +1,63 @@
+"""The ``factsentry`` command line: one sub-command per module of ``factsentry.commands``.
+
+Each command module exposes ``add_parser(subparsers) -> None`` and sets ``func`` on its parser;
+``func(args) -> int`` is the exit code. Errors a user can fix print one line and exit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import os
+import sys
+from collections.abc import Sequence
+
+# Import of litellm must never reach for the network (its price map download).
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+COMMANDS = ("up", "demo", "gateway", "worker", "kb", "check", "eval", "bench")
+
+
+class UserError(Exception):
+    """A mistake the user can fix; printed as one line, exit code 1."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="factsentry", description="Streaming fact-checking guardrail for LLM apps.")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv for debug)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"factsentry.commands.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"factsentry.commands.{name}":
+                raise
+            continue
+        module.add_parser(sub)
+    return parser
+
+
+def configure_logging(verbosity: int) -> None:
+    level = logging.WARNING if verbosity == 0 else logging.INFO if verbosity == 1 else logging.DEBUG
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    configure_logging(args.verbose)
+    try:
+        return int(args.func(args) or 0)
+    except UserError as e:
+        print(f"factsentry {args.command}: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

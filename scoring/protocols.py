@@ -1,0 +1,40 @@
+"""What scoring is handed by its caller. Scoring never does I/O itself; these are the seams.
+
+``knowledge.Store`` (SQLite), ``knowledge.CachedKnowledge`` (Redis) and test tables all satisfy
+``KnowledgeSource`` structurally.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from schemas.knowledge import EntityRef, Passage
+
+
+class KnowledgeSource(Protocol):
+    """Entities behind a name and the passages of each entity's page."""
+
+    @property
+    def version(self) -> str:
+        """Content version of the store; every cache key includes it."""
+        ...
+
+    def candidates(self, mention: str, limit: int = 20) -> list[EntityRef]:
+        """Every entity ``mention`` can refer to, best first."""
+        ...
+
+    def passages(self, title: str, query: str, k: int = 5) -> list[Passage]:
+        """The best ``k`` passages of the page ``title`` for ``query``."""
+        ...
+
+    def search(self, query: str, k: int = 5) -> list[Passage]:
+        """The best ``k`` passages across the whole store."""
+        ...
+
+
+class VerdictCache(Protocol):
+    """A synchronous key/value cache for verdicts (Redis or in-process LRU)."""
+
+    def get(self, key: str) -> bytes | None: ...
+
+    def set(self, key: str, value: bytes) -> None: ...
