@@ -11,7 +11,7 @@ import pytest
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from factsentry import embedded  # noqa: E402
+from factsentry import embedded
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
