@@ -1,0 +1,500 @@
+"""The ASGI gateway: OpenAI-compatible routes in front of the upstream models.
+
+``create_app(settings)`` builds the Starlette app; ``factsentry gateway`` serves it with uvicorn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+import uuid
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+import redis.asyncio as aioredis
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+from bus.results import ResultStore
+from gateway import sse
+from gateway.errors import BlockedAnswer, BodyTooLarge, GatewayError, InvalidRequest, ResultNotFound
+from gateway.metrics import GatewayMetrics, build_metrics
+from gateway.policy import Action, PolicySpec, PolicyTable, decide, resolve, verdict_headers
+from gateway.publisher import Publisher
+from gateway.settings import GatewaySettings
+from gateway.upstream import Completion, ModelRegistry, Upstream
+from schemas.enums import Policy
+from schemas.messages import ChatMessage, GenerationMessage, ResultMessage, Usage
+
+log = logging.getLogger(__name__)
+
+REFUSAL = (
+    "I can't give that answer: an automatic fact-check found that it may contain inaccurate or merged "
+    "information (D-FActScore {score:.2f} below {threshold:.2f})."
+)
+
+
+class Gateway:
+    """State shared by the routes: upstreams, policies, publisher, result store, metrics."""
+
+    def __init__(
+        self,
+        settings: GatewaySettings,
+        models: ModelRegistry,
+        policies: PolicyTable,
+        registry: CollectorRegistry,
+    ) -> None:
+        self.settings = settings
+        self.models = models
+        self.policies = policies
+        self.registry = registry
+        self.metrics: GatewayMetrics = build_metrics(registry)
+        self.publisher = Publisher(settings, self.metrics, settings.publish_queue_max)
+        self.redis: aioredis.Redis = aioredis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=2)
+        self.results = ResultStore(self.redis, settings.redis_prefix, settings.result_ttl_s)
+
+    async def wait_verdict(self, request_id: str, timeout: float) -> ResultMessage | None:
+        try:
+            return await self.results.wait(request_id, timeout)
+        except (aioredis.RedisError, OSError) as e:
+            log.warning("waiting for the verdict of %s failed (%s): treated as a timeout", request_id, e)
+            return None
+
+
+async def read_json(request: Request, limit: int) -> dict[str, Any]:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise BodyTooLarge(
+            f"request body of {declared} bytes is over the limit of {limit} bytes", code="body_too_large"
+        )
+    body = bytearray()
+    async for part in request.stream():
+        body += part
+        if len(body) > limit:
+            raise BodyTooLarge(f"request body is over the limit of {limit} bytes", code="body_too_large")
+    if not body:
+        raise InvalidRequest("request body is empty: send a JSON object", code="invalid_json")
+    try:
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError as e:
+        raise InvalidRequest(f"request body is not valid JSON: {e}", code="invalid_json") from e
+    if not isinstance(data, dict):
+        raise InvalidRequest("request body must be a JSON object", code="invalid_json")
+    return data
+
+
+def validate_chat(body: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    model = body.get("model")
+    if not isinstance(model, str) or not model:
+        raise InvalidRequest(
+            "you must provide a model parameter (a non-empty string)", param="model", code="missing_model"
+        )
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        raise InvalidRequest("'messages' must be a non-empty array", param="messages", code="invalid_messages")
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict) or not isinstance(m.get("role"), str):
+            raise InvalidRequest(
+                f"messages[{i}] must be an object with a 'role'", param=f"messages[{i}]", code="invalid_messages"
+            )
+    if "stream" in body and not isinstance(body["stream"], bool):
+        raise InvalidRequest("'stream' must be a boolean", param="stream", code="invalid_type")
+    return model, messages
+
+
+def request_id_of(request: Request) -> str:
+    given = request.headers.get("x-request-id", "")
+    if given and len(given) <= 200 and given.isprintable():
+        return given
+    return "fs-" + uuid.uuid4().hex
+
+
+def subject_name(request: Request, body: dict[str, Any]) -> str | None:
+    name = request.headers.get("x-factsentry-name")
+    metadata = body.get("metadata")
+    if not name and isinstance(metadata, dict):
+        value = metadata.get("factsentry_name") or metadata.get("name")
+        name = value if isinstance(value, str) else None
+    return name.strip() or None if name else None
+
+
+def last_user_text(messages: list[dict[str, Any]]) -> str | None:
+    for m in reversed(messages):
+        if m.get("role") == "user" and isinstance(m.get("content"), str):
+            return str(m["content"])
+    return None
+
+
+def verdict_body(result: ResultMessage | None, request_id: str, action: Action | None = None) -> dict[str, Any]:
+    """The ``factsentry`` object attached to annotated, blocked and revised answers."""
+    if result is None:
+        return {"request_id": request_id, "status": "timeout"}
+    check = result.check
+    return {
+        "request_id": request_id,
+        "status": "abstained" if check.abstained else "checked",
+        "action": action.value if action else None,
+        "factscore": check.factscore,
+        "dfactscore": check.dfactscore,
+        "num_facts": check.num_facts,
+        "num_bios": check.num_bios,
+        "num_entities": check.num_entities,
+        "conflated": any(g.conflated for g in check.groups),
+        "revision": check.revision.text if check.revision else None,
+    }
+
+
+def _message(
+    gw: Gateway,
+    request_id: str,
+    model: str,
+    messages: list[dict[str, Any]],
+    answer: str,
+    usage: Mapping[str, Any],
+    created: datetime,
+    spec: PolicySpec,
+    name: str | None,
+    stream: bool,
+) -> GenerationMessage:
+    return GenerationMessage(
+        request_id=request_id,
+        model=model,
+        messages=[ChatMessage.model_validate(m) for m in messages],
+        answer=answer,
+        usage=Usage.model_validate({k: v for k, v in usage.items() if k in Usage.model_fields and isinstance(v, int)}),
+        created_at=created,
+        completed_at=datetime.now(UTC),
+        policy=spec.mode,
+        name=name,
+        question=last_user_text(messages),
+        stream=stream,
+    )
+
+
+async def chat_completions(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    started = time.perf_counter()
+    created = datetime.now(UTC)
+    request_id = request_id_of(request)
+    headers = {"x-request-id": request_id}
+    model, mode = "unknown", "observe"
+    try:
+        body = await read_json(request, gw.settings.max_body_bytes)
+        model, messages = validate_chat(body)
+        upstream = gw.models.get(model)
+        spec = resolve(gw.policies, model, request.headers)
+        mode = spec.mode.value
+        name = subject_name(request, body)
+        if body.get("stream"):
+            return await _stream(gw, upstream, body, messages, spec, name, request_id, created, started)
+        t0 = time.perf_counter()
+        completion = await upstream.complete(body)
+        upstream_s = time.perf_counter() - t0
+        gw.metrics.upstream_seconds.labels(model).observe(upstream_s)
+        message = _message(
+            gw, request_id, model, messages, completion.text, completion.usage, created, spec, name, False
+        )
+        gw.publisher.publish(message)
+        if spec.mode is Policy.OBSERVE:
+            gw.metrics.requests.labels(model, mode, "ok").inc()
+            gw.metrics.added_seconds.labels(model, mode).observe(time.perf_counter() - started - upstream_s)
+            return Response(completion.raw, media_type="application/json", headers=headers)
+        t1 = time.perf_counter()
+        result = await gw.wait_verdict(request_id, spec.timeout_s)
+        gw.metrics.verdict_wait_seconds.labels(model).observe(time.perf_counter() - t1)
+        action = decide(spec, result)
+        headers.update(verdict_headers(result))
+        response = _apply(gw, completion, spec, result, action, request_id, model, headers)
+        gw.metrics.requests.labels(model, mode, action.value if result else "timeout").inc()
+        return response
+    except GatewayError as e:
+        gw.metrics.requests.labels(model, mode, "error").inc()
+        return e.response(headers)
+
+
+def _apply(
+    gw: Gateway,
+    completion: Completion,
+    spec: PolicySpec,
+    result: ResultMessage | None,
+    action: Action,
+    request_id: str,
+    model: str,
+    headers: dict[str, str],
+) -> Response:
+    data = dict(completion.data)
+    data["factsentry"] = verdict_body(result, request_id, action)
+    if action is Action.PASS:
+        return Response(orjson.dumps(data), media_type="application/json", headers=headers)
+    if action is Action.REVISE and result is not None and result.check.revision is not None:
+        gw.metrics.revised.labels(model).inc()
+        _set_content(data, result.check.revision.text, None)
+        headers["x-factsentry-action"] = "revised"
+        return Response(orjson.dumps(data), media_type="application/json", headers=headers)
+    gw.metrics.blocked.labels(model).inc()
+    headers["x-factsentry-action"] = "blocked"
+    message = _refusal(spec, result)
+    if gw.settings.block_style == "error":
+        return BlockedAnswer(message, code="factsentry_blocked").response(headers)
+    _set_content(data, message, "content_filter")
+    return Response(orjson.dumps(data), media_type="application/json", headers=headers)
+
+
+def _refusal(spec: PolicySpec, result: ResultMessage | None) -> str:
+    if result is None or result.check.dfactscore is None:
+        return "I can't give that answer: it could not be fact-checked in time."
+    return REFUSAL.format(score=result.check.dfactscore, threshold=spec.threshold)
+
+
+def _set_content(data: dict[str, Any], text: str, finish_reason: str | None) -> None:
+    choices = data.get("choices") or [{"index": 0, "message": {"role": "assistant"}}]
+    first = dict(choices[0])
+    first["message"] = {**(first.get("message") or {}), "role": "assistant", "content": text}
+    if finish_reason:
+        first["finish_reason"] = finish_reason
+    data["choices"] = [first, *choices[1:]]
+
+
+async def _stream(
+    gw: Gateway,
+    upstream: Upstream,
+    body: dict[str, Any],
+    messages: list[dict[str, Any]],
+    spec: PolicySpec,
+    name: str | None,
+    request_id: str,
+    created: datetime,
+    started: float,
+) -> Response:
+    model = upstream.name
+    mode = spec.mode.value
+    headers = {"x-request-id": request_id, "cache-control": "no-cache"}
+    chunks = upstream.stream(body)
+    t0 = time.perf_counter()
+    first = await anext(chunks, None)  # errors before the first byte keep their HTTP status
+    usage: dict[str, Any] = {}
+
+    if spec.mode is Policy.OBSERVE:
+
+        async def passthrough() -> AsyncIterator[bytes]:
+            text: list[str] = []
+            try:
+                if first is not None:
+                    text.append(sse.delta_text(first))
+                    yield sse.event(first)
+                async for chunk in chunks:
+                    text.append(sse.delta_text(chunk))
+                    if isinstance(chunk.get("usage"), dict):
+                        usage.update(chunk["usage"])
+                    yield sse.event(chunk)
+                yield sse.DONE
+                gw.metrics.requests.labels(model, mode, "ok").inc()
+            except GatewayError as e:
+                gw.metrics.requests.labels(model, mode, "error").inc()
+                yield sse.event(e.body())
+            finally:
+                gw.metrics.upstream_seconds.labels(model).observe(time.perf_counter() - t0)
+                gw.publisher.publish(
+                    _message(gw, request_id, model, messages, "".join(text), usage, created, spec, name, True)
+                )
+
+        return StreamingResponse(passthrough(), media_type="text/event-stream", headers=headers)
+
+    # Other modes never let unverified text out: buffer, wait for the verdict, then stream what the policy allows.
+    held = [first] if first is not None else []
+    async for chunk in chunks:
+        held.append(chunk)
+    gw.metrics.upstream_seconds.labels(model).observe(time.perf_counter() - t0)
+    for chunk in held:
+        if isinstance(chunk.get("usage"), dict):
+            usage.update(chunk["usage"])
+    text = "".join(sse.delta_text(c) for c in held)
+    gw.publisher.publish(_message(gw, request_id, model, messages, text, usage, created, spec, name, True))
+    result = await gw.wait_verdict(request_id, spec.timeout_s)
+    action = decide(spec, result)
+    headers.update(verdict_headers(result))
+    gw.metrics.requests.labels(model, mode, action.value if result else "timeout").inc()
+    if action is Action.PASS:
+        out = held
+    elif action is Action.REVISE and result is not None and result.check.revision is not None:
+        gw.metrics.revised.labels(model).inc()
+        headers["x-factsentry-action"] = "revised"
+        out = sse.text_chunks(result.check.revision.text, request_id=request_id, model=model)
+    else:
+        gw.metrics.blocked.labels(model).inc()
+        headers["x-factsentry-action"] = "blocked"
+        if gw.settings.block_style == "error":
+            return BlockedAnswer(_refusal(spec, result), code="factsentry_blocked").response(headers)
+        out = sse.text_chunks(
+            _refusal(spec, result), request_id=request_id, model=model, finish_reason="content_filter"
+        )
+    final = {
+        "id": request_id,
+        "object": "chat.completion.chunk",
+        "created": int(created.timestamp()),
+        "model": model,
+        "choices": [],
+        "factsentry": verdict_body(result, request_id, action),
+    }
+
+    async def release() -> AsyncIterator[bytes]:
+        for chunk in out:
+            yield sse.event(chunk)
+        yield sse.event(final)
+        yield sse.DONE
+
+    return StreamingResponse(release(), media_type="text/event-stream", headers=headers)
+
+
+async def list_models(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    return Response(orjson.dumps({"object": "list", "data": gw.models.list()}), media_type="application/json")
+
+
+async def factcheck(request: Request) -> Response:
+    """Check a given text directly: publish it like a generation and wait for the verdict."""
+    gw: Gateway = request.app.state.gateway
+    request_id = request_id_of(request)
+    headers = {"x-request-id": request_id}
+    try:
+        body = await read_json(request, gw.settings.max_body_bytes)
+        text = body.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidRequest("'text' must be a non-empty string", param="text", code="missing_text")
+        name, question = body.get("name"), body.get("question")
+        for key, value in (("name", name), ("question", question)):
+            if value is not None and not isinstance(value, str):
+                raise InvalidRequest(f"'{key}' must be a string", param=key, code="invalid_type")
+        timeout = body.get("timeout_s", 30.0)
+        if not isinstance(timeout, int | float) or not 0 <= timeout <= 600:
+            raise InvalidRequest("'timeout_s' must be a number from 0 to 600", param="timeout_s", code="invalid_type")
+        now = datetime.now(UTC)
+        messages = [{"role": "user", "content": question}] if question else []
+        message = GenerationMessage(
+            request_id=request_id,
+            model=str(body.get("model") or "factcheck"),
+            messages=[ChatMessage.model_validate(m) for m in messages],
+            answer=text,
+            created_at=now,
+            completed_at=now,
+            policy=Policy.ANNOTATE,
+            name=name,
+            question=question,
+        )
+        if not gw.publisher.publish(message):
+            raise GatewayError("the check could not be queued: the gateway is overloaded", code="overloaded")
+        result = await gw.wait_verdict(request_id, float(timeout)) if timeout else None
+        if result is None:
+            payload = {"request_id": request_id, "status": "pending", "result_url": f"/v1/results/{request_id}"}
+            return Response(orjson.dumps(payload), status_code=202, media_type="application/json", headers=headers)
+        payload = {"request_id": request_id, "status": "done", **result.check.model_dump(mode="json")}
+        return Response(orjson.dumps(payload), media_type="application/json", headers=headers)
+    except GatewayError as e:
+        return e.response(headers)
+
+
+async def get_result(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    request_id = request.path_params["request_id"]
+    try:
+        result = await gw.results.get(request_id)
+    except (aioredis.RedisError, OSError) as e:
+        return GatewayError(f"result store unavailable: {e}", code="redis_unavailable").response()
+    if result is None:
+        return ResultNotFound(
+            f"no result for request {request_id!r} (not scored yet, expired, or unknown)", code="result_not_found"
+        ).response()
+    return Response(result.model_dump_json(), media_type="application/json")
+
+
+async def healthz(request: Request) -> Response:
+    return Response(b'{"status":"ok"}', media_type="application/json")
+
+
+async def readyz(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    checks: dict[str, str] = {}
+    producer = gw.publisher.producer
+    try:
+        if producer is None or not gw.publisher.connected.is_set():
+            raise ConnectionError("not connected yet")
+        await asyncio.wait_for(producer.client.fetch_all_metadata(), 2.0)
+        checks["kafka"] = "ok"
+    except Exception as e:
+        checks["kafka"] = f"error: {e!r}"
+    try:
+        await asyncio.wait_for(gw.redis.ping(), 2.0)
+        checks["redis"] = "ok"
+    except Exception as e:
+        checks["redis"] = f"error: {e!r}"
+    ready = all(v == "ok" for v in checks.values())
+    return Response(
+        orjson.dumps({"ready": ready, **checks}), status_code=200 if ready else 503, media_type="application/json"
+    )
+
+
+async def metrics(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    return Response(generate_latest(gw.registry), media_type=CONTENT_TYPE_LATEST)
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    return InvalidRequest(f"unknown route {request.method} {request.url.path}", code="not_found").response()
+
+
+async def method_not_allowed(request: Request, exc: Exception) -> Response:
+    err = InvalidRequest(f"method {request.method} not allowed on {request.url.path}", code="method_not_allowed")
+    return Response(orjson.dumps(err.body()), status_code=405, media_type="application/json")
+
+
+def create_app(
+    settings: GatewaySettings,
+    *,
+    models: ModelRegistry | None = None,
+    registry: CollectorRegistry | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Starlette:
+    """Build the gateway app. ``models`` defaults to ``settings.models_file``."""
+    if models is None:
+        if settings.models_file is None:
+            raise GatewayError("no models configured: set FACTSENTRY_MODELS_FILE to a litellm model_list YAML")
+        models = ModelRegistry.load(
+            settings.models_file, os.environ if env is None else env, settings.upstream_timeout_s
+        )
+    gateway = Gateway(settings, models, PolicyTable.load(settings.policy_file), registry or CollectorRegistry())
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await gateway.publisher.start()
+        try:
+            yield
+        finally:
+            await gateway.publisher.stop()
+            await gateway.models.aclose()
+            with contextlib.suppress(Exception):
+                await gateway.redis.aclose()
+
+    app = Starlette(
+        routes=[
+            Route("/v1/chat/completions", chat_completions, methods=["POST"]),
+            Route("/v1/models", list_models, methods=["GET"]),
+            Route("/v1/factcheck", factcheck, methods=["POST"]),
+            Route("/v1/results/{request_id}", get_result, methods=["GET"]),
+            Route("/healthz", healthz, methods=["GET"]),
+            Route("/readyz", readyz, methods=["GET"]),
+            Route("/metrics", metrics, methods=["GET"]),
+        ],
+        exception_handlers={404: not_found, 405: method_not_allowed},
+        lifespan=lifespan,
+    )
+    app.state.gateway = gateway
+    return app

@@ -1,0 +1,84 @@
+"""Gateway errors, each rendered in OpenAI's error shape ``{"error": {"message", "type", "code"}}``.
+
+GatewayError
+├── InvalidRequest          400 invalid_request_error
+│   └── BodyTooLarge        413
+├── ModelNotFound           404
+├── ResultNotFound          404
+├── UpstreamError           upstream's own status and message
+├── BlockedAnswer           422 (block policy, error style)
+└── ConfigError             startup: a bad models or policy file
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import orjson
+from starlette.responses import Response
+
+
+class GatewayError(Exception):
+    status: ClassVar[int] = 500
+    type: ClassVar[str] = "server_error"
+    retriable: ClassVar[bool] = False
+
+    def __init__(self, message: str, *, code: str | None = None, param: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.param = param
+
+    def body(self) -> dict[str, Any]:
+        return {"error": {"message": self.message, "type": self.type, "param": self.param, "code": self.code}}
+
+    def response(self, headers: dict[str, str] | None = None) -> Response:
+        return error_response(self.status, self.body(), headers)
+
+
+class InvalidRequest(GatewayError):
+    status = 400
+    type = "invalid_request_error"
+
+
+class BodyTooLarge(InvalidRequest):
+    status = 413
+
+
+class ModelNotFound(GatewayError):
+    status = 404
+    type = "invalid_request_error"
+
+
+class ResultNotFound(GatewayError):
+    status = 404
+    type = "invalid_request_error"
+
+
+class UpstreamError(GatewayError):
+    type = "upstream_error"
+    retriable = True
+
+    def __init__(self, message: str, *, status: int = 502, code: str | None = None, type_: str | None = None) -> None:
+        super().__init__(message, code=code)
+        self.upstream_status = status
+        self.upstream_type = type_ or "upstream_error"
+
+    def body(self) -> dict[str, Any]:
+        return {"error": {"message": self.message, "type": self.upstream_type, "param": None, "code": self.code}}
+
+    def response(self, headers: dict[str, str] | None = None) -> Response:
+        return error_response(self.upstream_status, self.body(), headers)
+
+
+class BlockedAnswer(GatewayError):
+    status = 422
+    type = "factuality_error"
+
+
+class ConfigError(GatewayError):
+    """A models or policy file that cannot be used; raised at startup."""
+
+
+def error_response(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> Response:
+    return Response(orjson.dumps(body), status_code=status, media_type="application/json", headers=headers)

@@ -1,0 +1,68 @@
+"""Gateway metrics (prometheus-client), built by a factory that takes the registry."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+LATENCY_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
+
+
+@dataclass(frozen=True)
+class GatewayMetrics:
+    requests: Counter
+    upstream_seconds: Histogram
+    added_seconds: Histogram
+    verdict_wait_seconds: Histogram
+    blocked: Counter
+    revised: Counter
+    published: Counter
+    publish_lost: Counter
+    publish_queue: Gauge
+
+
+def build_metrics(registry: CollectorRegistry) -> GatewayMetrics:
+    return GatewayMetrics(
+        requests=Counter(
+            "factsentry_gateway_requests_total",
+            "Chat completion requests by model, policy mode and outcome.",
+            ["model", "mode", "outcome"],
+            registry=registry,
+        ),
+        upstream_seconds=Histogram(
+            "factsentry_gateway_upstream_seconds",
+            "Time spent waiting for the upstream model.",
+            ["model"],
+            buckets=LATENCY_BUCKETS,
+            registry=registry,
+        ),
+        added_seconds=Histogram(
+            "factsentry_gateway_added_seconds",
+            "Latency the gateway adds on top of the upstream call (observe mode: proxy overhead).",
+            ["model", "mode"],
+            buckets=LATENCY_BUCKETS,
+            registry=registry,
+        ),
+        verdict_wait_seconds=Histogram(
+            "factsentry_gateway_verdict_wait_seconds",
+            "Time spent waiting for a verdict (annotate, block and revise modes).",
+            ["model"],
+            buckets=LATENCY_BUCKETS,
+            registry=registry,
+        ),
+        blocked=Counter("factsentry_gateway_blocked_total", "Answers blocked by policy.", ["model"], registry=registry),
+        revised=Counter(
+            "factsentry_gateway_revised_total", "Answers replaced by their revision.", ["model"], registry=registry
+        ),
+        published=Counter("factsentry_gateway_published_total", "Generations published to Kafka.", registry=registry),
+        publish_lost=Counter(
+            "factsentry_gateway_publish_lost_total",
+            "Generations that could not be published (broker down, queue full, send failed).",
+            ["reason"],
+            registry=registry,
+        ),
+        publish_queue=Gauge(
+            "factsentry_gateway_publish_queue", "Generations waiting to be sent to Kafka.", registry=registry
+        ),
+    )

@@ -1,0 +1,122 @@
+"""Policies: what the gateway does with an answer, per model from YAML and per request by header.
+
+Example ``policies.yaml``::
+
+    default: {mode: observe, threshold: 0.7, timeout_s: 10, on_timeout: open}
+    models:
+      gpt-4o: {mode: block, threshold: 0.8}
+      support-bot: {mode: revise}
+
+Headers ``x-factsentry-policy``, ``x-factsentry-threshold`` and ``x-factsentry-timeout`` override
+the model's policy for one request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import Enum
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from gateway.errors import ConfigError, InvalidRequest
+from schemas.enums import Policy
+from schemas.messages import ResultMessage
+
+
+class PolicySpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    mode: Policy = Policy.OBSERVE
+    threshold: float = Field(default=0.7, ge=0.0, le=1.0)
+    timeout_s: float = Field(default=10.0, gt=0, le=600)
+    on_timeout: Literal["open", "closed"] = "open"
+
+
+class PolicyTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    default: PolicySpec = PolicySpec()
+    models: dict[str, dict[str, Any]] = {}
+
+    def for_model(self, model: str) -> PolicySpec:
+        override = self.models.get(model)
+        return self.default if not override else self.default.model_copy(update=override)
+
+    @classmethod
+    def load(cls, path: Path | None) -> PolicyTable:
+        if path is None:
+            return cls()
+        try:
+            raw = yaml.safe_load(path.read_text()) or {}
+            table = cls.model_validate(raw)
+            for name, override in table.models.items():
+                PolicySpec.model_validate({**table.default.model_dump(), **override})
+                table.models[name] = PolicySpec.model_validate(override).model_dump(exclude_unset=True)
+        except OSError as e:
+            raise ConfigError(f"cannot read policy file {path}: {e.strerror}") from e
+        except (yaml.YAMLError, ValidationError) as e:
+            raise ConfigError(f"invalid policy file {path}: {e}") from e
+        return table
+
+
+def resolve(table: PolicyTable, model: str, headers: Mapping[str, str]) -> PolicySpec:
+    """The policy for one request: the model's, with per-request header overrides."""
+    spec = table.for_model(model)
+    update: dict[str, Any] = {}
+    if (mode := headers.get("x-factsentry-policy")) is not None:
+        update["mode"] = mode.strip().lower()
+    if (threshold := headers.get("x-factsentry-threshold")) is not None:
+        update["threshold"] = threshold
+    if (timeout := headers.get("x-factsentry-timeout")) is not None:
+        update["timeout_s"] = timeout
+    if not update:
+        return spec
+    try:
+        return PolicySpec.model_validate({**spec.model_dump(), **update})
+    except ValidationError as e:
+        first = e.errors()[0]
+        field = str(first["loc"][0]) if first["loc"] else "policy"
+        header = {"mode": "x-factsentry-policy", "threshold": "x-factsentry-threshold"}.get(
+            field, "x-factsentry-timeout"
+        )
+        raise InvalidRequest(
+            f"invalid header {header}={update.get(field)!r}: {first['msg']}", code="invalid_policy", param=header
+        ) from e
+
+
+class Action(str, Enum):
+    PASS = "pass"
+    BLOCK = "block"
+    REVISE = "revise"
+
+
+def decide(spec: PolicySpec, result: ResultMessage | None) -> Action:
+    """What to do with an answer once its verdict is known (``None``: the deadline passed)."""
+    if result is None:
+        return Action.BLOCK if spec.on_timeout == "closed" and spec.mode is not Policy.ANNOTATE else Action.PASS
+    check = result.check
+    if spec.mode in (Policy.OBSERVE, Policy.ANNOTATE) or check.abstained or check.dfactscore is None:
+        return Action.PASS
+    if check.dfactscore >= spec.threshold:
+        return Action.PASS
+    if spec.mode is Policy.REVISE and check.revision is not None and check.revision.text.strip():
+        return Action.REVISE
+    return Action.BLOCK
+
+
+def verdict_headers(result: ResultMessage | None) -> dict[str, str]:
+    """``x-factsentry-*`` headers describing a verdict (or its absence)."""
+    if result is None:
+        return {"x-factsentry-status": "timeout"}
+    check = result.check
+    headers = {"x-factsentry-status": "abstained" if check.abstained else "checked"}
+    if check.factscore is not None:
+        headers["x-factsentry-factscore"] = f"{check.factscore:.4f}"
+    if check.dfactscore is not None:
+        headers["x-factsentry-dfactscore"] = f"{check.dfactscore:.4f}"
+    headers["x-factsentry-bios"] = str(check.num_bios)
+    headers["x-factsentry-entities"] = str(check.num_entities)
+    return headers

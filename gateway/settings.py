@@ -1,0 +1,22 @@
+"""Gateway settings: one class, env prefix ``FACTSENTRY_``, built once at startup."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+
+from bus.settings import BusSettings
+
+
+class GatewaySettings(BusSettings):
+    host: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=0, le=65535)
+    models_file: Path | None = Field(default=None, description="litellm model_list YAML")
+    policy_file: Path | None = Field(default=None, description="policies per model YAML")
+    max_body_bytes: int = Field(default=2 * 1024 * 1024, gt=0)
+    upstream_timeout_s: float = Field(default=120.0, gt=0)
+    publish_queue_max: int = Field(default=10_000, gt=0)
+    block_style: Literal["refusal", "error"] = "refusal"
+    log_level: str = "warning"

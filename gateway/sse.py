@@ -1,0 +1,43 @@
+"""Server-sent events in the shape OpenAI's streaming API uses."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import orjson
+
+DONE = b"data: [DONE]\n\n"
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def event(data: dict[str, Any]) -> bytes:
+    return b"data: " + orjson.dumps(data) + b"\n\n"
+
+
+def delta_text(chunk: dict[str, Any]) -> str:
+    """The assistant text a chat.completion.chunk adds ('' if none)."""
+    choices = chunk.get("choices") or []
+    if not choices or not isinstance(choices[0], dict):
+        return ""
+    content = (choices[0].get("delta") or {}).get("content")
+    return content if isinstance(content, str) else ""
+
+
+def text_chunks(
+    text: str, *, request_id: str, model: str, finish_reason: str = "stop", created: int | None = None
+) -> list[dict[str, Any]]:
+    """``text`` as chat.completion.chunk objects, one per sentence, then a finishing chunk."""
+    created = created or int(time.time())
+    base = {"id": request_id, "object": "chat.completion.chunk", "created": created, "model": model}
+    parts = [p for p in _SENTENCE_END.split(text) if p]
+    chunks = []
+    for i, part in enumerate(parts):
+        piece = part if i == len(parts) - 1 else part + " "
+        delta: dict[str, Any] = {"content": piece}
+        if i == 0:
+            delta["role"] = "assistant"
+        chunks.append({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
+    chunks.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish_reason}]})
+    return chunks

@@ -1,0 +1,262 @@
+"""Upstream models: a lean HTTP path for OpenAI-compatible servers, litellm for everything else.
+
+The model list is litellm Router's YAML format::
+
+    model_list:
+      - model_name: llama-local                 # what clients ask for
+        litellm_params:
+          model: openai/llama-3-8b              # OpenAI-compatible server: the lean path
+          api_base: http://127.0.0.1:8000/v1
+          api_key: os.environ/LOCAL_LLM_KEY
+      - model_name: demo
+        litellm_params: {model: openai/gpt-4o-mini, mock_response: "Hello."}   # litellm (mocked)
+
+Models with provider ``openai/`` or ``hosted_vllm/`` and an ``api_base`` are called directly
+over HTTP (one pooled connection set, bytes passed through); litellm's per-call overhead is
+several milliseconds, which would dominate the added latency of the proxy.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import httpx
+import orjson
+import yaml
+
+from gateway.errors import ConfigError, ModelNotFound, UpstreamError
+
+LEAN_PROVIDERS = ("openai/", "hosted_vllm/")
+
+
+@dataclass
+class Completion:
+    """A non-streaming upstream answer: the raw JSON bytes (passed through as-is) and its parse."""
+
+    raw: bytes
+    data: dict[str, Any]
+
+    @property
+    def text(self) -> str:
+        choices = self.data.get("choices") or [{}]
+        content = (choices[0].get("message") or {}).get("content")
+        return content if isinstance(content, str) else ""
+
+    @property
+    def usage(self) -> dict[str, Any]:
+        usage = self.data.get("usage")
+        return usage if isinstance(usage, dict) else {}
+
+
+class Upstream(Protocol):
+    name: str
+
+    async def complete(self, body: dict[str, Any]) -> Completion: ...
+
+    def stream(self, body: dict[str, Any]) -> AsyncIterator[dict[str, Any]]: ...
+
+    async def aclose(self) -> None: ...
+
+
+def _error_from_response(status: int, content: bytes) -> UpstreamError:
+    message, code, type_ = f"upstream returned HTTP {status}", None, None
+    try:
+        err = orjson.loads(content).get("error")
+        if isinstance(err, dict):
+            message = str(err.get("message") or message)
+            code = err.get("code")
+            type_ = err.get("type")
+        elif isinstance(err, str):
+            message = err
+    except (orjson.JSONDecodeError, AttributeError):
+        if content:
+            message = f"{message}: {content[:200].decode(errors='replace')}"
+    return UpstreamError(message, status=status, code=code, type_=type_)
+
+
+@dataclass
+class HttpUpstream:
+    """An OpenAI-compatible server called directly with httpx."""
+
+    name: str
+    model: str
+    api_base: str
+    api_key: str | None
+    timeout_s: float
+    client: httpx.AsyncClient = field(init=False)
+
+    def __post_init__(self) -> None:
+        headers = {"content-type": "application/json"}
+        if self.api_key:
+            headers["authorization"] = f"Bearer {self.api_key}"
+        self.client = httpx.AsyncClient(
+            base_url=self.api_base.rstrip("/"),
+            headers=headers,
+            timeout=httpx.Timeout(self.timeout_s, connect=5.0),
+            limits=httpx.Limits(max_connections=512, max_keepalive_connections=256),
+        )
+
+    async def complete(self, body: dict[str, Any]) -> Completion:
+        payload = orjson.dumps({**body, "model": self.model, "stream": False})
+        try:
+            response = await self.client.post("/chat/completions", content=payload)
+        except httpx.HTTPError as e:
+            raise UpstreamError(f"upstream {self.api_base} unreachable: {e!r}", status=502) from e
+        if response.status_code >= 400:
+            raise _error_from_response(response.status_code, response.content)
+        raw = response.content
+        try:
+            data = orjson.loads(raw)
+        except orjson.JSONDecodeError as e:
+            raise UpstreamError("upstream returned a body that is not JSON", status=502) from e
+        if not isinstance(data, dict):
+            raise UpstreamError("upstream returned JSON that is not an object", status=502)
+        return Completion(raw, data)
+
+    async def stream(self, body: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
+        payload = orjson.dumps({**body, "model": self.model, "stream": True})
+        try:
+            async with self.client.stream("POST", "/chat/completions", content=payload) as response:
+                if response.status_code >= 400:
+                    raise _error_from_response(response.status_code, await response.aread())
+                async for line in response.aiter_lines():
+                    if not line.startswith("data:"):
+                        continue
+                    data = line[5:].strip()
+                    if data == "[DONE]":
+                        return
+                    if data:
+                        yield orjson.loads(data)
+        except httpx.HTTPError as e:
+            raise UpstreamError(f"upstream {self.api_base} failed mid-stream: {e!r}", status=502) from e
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+
+
+class LiteLLMUpstream:
+    """Every other provider (and ``mock_response`` models) through one litellm Router."""
+
+    def __init__(self, name: str, router: Any) -> None:
+        self.name = name
+        self.router = router
+
+    async def complete(self, body: dict[str, Any]) -> Completion:
+        import litellm
+
+        kwargs = {k: v for k, v in body.items() if k not in ("model", "stream")}
+        try:
+            response = await self.router.acompletion(model=self.name, **kwargs)
+        except litellm.exceptions.APIError as e:
+            raise UpstreamError(str(getattr(e, "message", e)), status=getattr(e, "status_code", 502) or 502) from e
+        except litellm.exceptions.OpenAIError as e:
+            raise UpstreamError(str(e), status=int(getattr(e, "status_code", 502) or 502)) from e
+        data = response.model_dump(exclude_none=True)
+        data["model"] = self.name
+        return Completion(orjson.dumps(data), data)
+
+    async def stream(self, body: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
+        import litellm
+
+        kwargs = {k: v for k, v in body.items() if k not in ("model", "stream")}
+        try:
+            chunks = await self.router.acompletion(model=self.name, stream=True, **kwargs)
+            async for chunk in chunks:
+                data = chunk.model_dump(exclude_none=True)
+                data["model"] = self.name
+                yield data
+        except litellm.exceptions.OpenAIError as e:
+            raise UpstreamError(str(e), status=int(getattr(e, "status_code", 502) or 502)) from e
+
+    async def aclose(self) -> None:
+        return None
+
+
+def _resolve_secret(value: Any, env: Mapping[str, str]) -> str | None:
+    if value is None:
+        return None
+    text = str(value)
+    if text.startswith("os.environ/"):
+        key = text.removeprefix("os.environ/")
+        if key not in env:
+            raise ConfigError(f"models file refers to environment variable {key}, which is not set")
+        return env[key]
+    return text
+
+
+class ModelRegistry:
+    """Every model clients may ask for, each mapped to its upstream."""
+
+    def __init__(self, upstreams: dict[str, Upstream]) -> None:
+        self.upstreams = upstreams
+        self.created = int(time.time())
+
+    def get(self, model: str) -> Upstream:
+        try:
+            return self.upstreams[model]
+        except KeyError:
+            known = ", ".join(sorted(self.upstreams)) or "none configured"
+            raise ModelNotFound(
+                f"The model `{model}` does not exist on this gateway (known: {known}).",
+                code="model_not_found",
+                param="model",
+            ) from None
+
+    def list(self) -> list[dict[str, Any]]:
+        return [
+            {"id": name, "object": "model", "created": self.created, "owned_by": "factsentry"}
+            for name in sorted(self.upstreams)
+        ]
+
+    async def aclose(self) -> None:
+        for upstream in self.upstreams.values():
+            await upstream.aclose()
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any], env: Mapping[str, str], timeout_s: float = 120.0) -> ModelRegistry:
+        entries = config.get("model_list")
+        if not isinstance(entries, list) or not entries:
+            raise ConfigError("models file needs a non-empty `model_list` (litellm Router format)")
+        upstreams: dict[str, Upstream] = {}
+        via_litellm: list[dict[str, Any]] = []
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, dict) or "model_name" not in entry or "litellm_params" not in entry:
+                raise ConfigError(f"model_list[{i}] needs `model_name` and `litellm_params`")
+            name, params = str(entry["model_name"]), dict(entry["litellm_params"])
+            model = str(params.get("model", ""))
+            if not model:
+                raise ConfigError(f"model_list[{i}] ({name}): litellm_params.model is missing")
+            lean = model.startswith(LEAN_PROVIDERS) and params.get("api_base") and "mock_response" not in params
+            if lean and name not in upstreams:
+                upstreams[name] = HttpUpstream(
+                    name=name,
+                    model=model.split("/", 1)[1],
+                    api_base=str(params["api_base"]),
+                    api_key=_resolve_secret(params.get("api_key"), env),
+                    timeout_s=timeout_s,
+                )
+            else:
+                via_litellm.append(entry)
+        if via_litellm:
+            from litellm import Router
+
+            router = Router(model_list=via_litellm, timeout=timeout_s)
+            for entry in via_litellm:
+                upstreams.setdefault(str(entry["model_name"]), LiteLLMUpstream(str(entry["model_name"]), router))
+        return cls(upstreams)
+
+    @classmethod
+    def load(cls, path: Path, env: Mapping[str, str], timeout_s: float = 120.0) -> ModelRegistry:
+        try:
+            config = yaml.safe_load(path.read_text()) or {}
+        except OSError as e:
+            raise ConfigError(f"cannot read models file {path}: {e.strerror}") from e
+        except yaml.YAMLError as e:
+            raise ConfigError(f"models file {path} is not valid YAML: {e}") from e
+        if not isinstance(config, dict):
+            raise ConfigError(f"models file {path} must be a mapping with `model_list`")
+        return cls.from_config(config, env, timeout_s)
