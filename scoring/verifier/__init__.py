@@ -1,0 +1,116 @@
+"""The offline verifier: the stance of an evidence passage towards a claim, without any network or model hub.
+
+A small softmax model (weights in ``weights.json`` beside this file, trained by
+``scripts/train_verifier.py`` on the dev halves in ``shared/data``; see ``TRAINING.md``) reads
+features of claim–passage agreement (:mod:`scoring.verifier.features`)::
+
+    >>> verifier = OfflineVerifier.load()
+    >>> [s.stance for s in verifier.score("Paris is the capital of France.", ["Paris is the capital of France."])]
+    [<Stance.SUPPORT: 'support'>]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from schemas.enums import Stance
+from scoring.verifier.errors import VerifierError, WeightsError
+from scoring.verifier.features import FEATURE_NAMES, pair_features
+from scoring.verifier.model import SoftmaxModel
+
+__all__ = ["DEFAULT_WEIGHTS", "OfflineVerifier", "StanceScore", "VerifierError", "WeightsError"]
+
+DEFAULT_WEIGHTS = Path(__file__).with_name("weights.json")
+
+
+@dataclass(frozen=True)
+class StanceScore:
+    """The verifier's reading of one passage: the argmax stance and the probabilities behind it."""
+
+    stance: Stance
+    support: float  # P(complete or partial support)
+    refute: float
+    irrelevant: float
+
+
+@dataclass(frozen=True)
+class ClaimDecision:
+    """Thresholds that turn the stances of a claim's passages into one verdict (see :meth:`OfflineVerifier.decide`)."""
+
+    support: float = 0.5
+    refute: float = 0.5
+
+
+class OfflineVerifier:
+    """Stance of passages towards a claim from lexical, number/date, negation and name agreement features."""
+
+    def __init__(self, model: SoftmaxModel, decision: ClaimDecision | None = None) -> None:
+        if tuple(model.features) != FEATURE_NAMES:
+            raise WeightsError(
+                f"verifier weights were trained on features {list(model.features)}, the code computes "
+                f"{list(FEATURE_NAMES)}; retrain with scripts/train_verifier.py"
+            )
+        unknown = set(model.labels) - {s.value for s in Stance}
+        if unknown:
+            raise WeightsError(f"verifier weights have unknown labels {sorted(unknown)}")
+        self.model = model
+        self.decision = decision or ClaimDecision()
+        self.version = f"offline-{model.digest}"
+        self._index = {Stance(label): i for i, label in enumerate(model.labels)}
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> OfflineVerifier:
+        """Load weights from ``path`` (default: the weights packaged beside this module)."""
+        path = path or DEFAULT_WEIGHTS
+        try:
+            doc = json.loads(path.read_text())
+        except (OSError, ValueError) as e:
+            raise WeightsError(f"cannot read verifier weights {path}: {e}") from e
+        model = SoftmaxModel.from_json(doc)
+        rule = model.meta.get("claim_decision") or {}
+        decision = ClaimDecision(
+            support=float(rule.get("support", 0.5)),
+            refute=float(rule.get("refute", 0.5)),
+        )
+        return cls(model, decision)
+
+    def score(self, claim: str, passages: Sequence[str]) -> list[StanceScore]:
+        """One :class:`StanceScore` per passage, in order."""
+        if not passages:
+            return []
+        probs = self.model.probabilities(pair_features(claim, passages))
+        labels = [Stance(label) for label in self.model.labels]
+        support_cols = [i for s, i in self._index.items() if s in (Stance.SUPPORT, Stance.PARTIAL)]
+        refute_col = self._index.get(Stance.REFUTE)
+        irrelevant_col = self._index.get(Stance.IRRELEVANT)
+        out: list[StanceScore] = []
+        for row in probs:
+            out.append(
+                StanceScore(
+                    stance=labels[int(row.argmax())],
+                    support=float(row[support_cols].sum()),
+                    refute=float(row[refute_col]) if refute_col is not None else 0.0,
+                    irrelevant=float(row[irrelevant_col]) if irrelevant_col is not None else 0.0,
+                )
+            )
+        return out
+
+    def decide(self, scores: Sequence[StanceScore]) -> Stance:
+        """One verdict for a claim from its passages' scores: REFUTE, SUPPORT or IRRELEVANT (not enough evidence).
+
+        A claim is refuted when some passage refutes it with probability at least ``decision.refute``
+        (and more strongly than any passage supports it); supported when some passage supports it
+        with probability at least ``decision.support``.
+        """
+        if not scores:
+            return Stance.IRRELEVANT
+        best_support = max(s.support for s in scores)
+        best_refute = max(s.refute for s in scores)
+        if best_refute >= self.decision.refute and best_refute >= best_support:
+            return Stance.REFUTE
+        if best_support >= self.decision.support:
+            return Stance.SUPPORT
+        return Stance.IRRELEVANT

@@ -1,0 +1,110 @@
+"""Features of claim–passage agreement for the offline stance model.
+
+One row per (claim, passage) pair. Word weights are BM25-style inverse document frequencies over
+the passages scored together (the retrieved set), so a word every passage shares (usually the
+topic's name) counts less than the one that pins the claim down. With fewer than three passages
+every word weighs the same.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from itertools import pairwise
+
+import numpy as np
+from numpy.typing import NDArray
+
+from scoring.verifier.text import Analysis, analyse, split_sentences
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "coverage",  # share of the claim's content stems found in the passage
+    "coverage_best",  # the same, against the best sentence (or pair of adjacent sentences)
+    "idf_coverage",  # idf-weighted coverage against the passage
+    "idf_coverage_best",  # idf-weighted coverage against the best sentence
+    "name_coverage",  # share of the claim's capitalised words found in the passage
+    "name_coverage_best",  # ... in the best sentence
+    "no_names",  # 1 when the claim has no capitalised word
+    "bigram_coverage",  # share of the claim's content bigrams found in the passage
+    "bigram_coverage_best",
+    "missing_idf_max",  # weight of the most informative claim word the passage lacks (0..1)
+    "best_precision",  # share of the best sentence's content words that the claim has
+    "claim_has_numbers",
+    "number_match",  # share of the claim's numbers found in the passage
+    "number_conflict",  # claim's numbers absent from the best sentence although it has numbers
+    "year_conflict",  # claim's years absent from the passage although the passage has years
+    "month_conflict",
+    "negation_mismatch",  # exactly one of claim and best sentence negated
+    "replaced_name",  # best sentence matches most words but a claim name is missing there
+    "log_passage_len",
+    "log_claim_len",
+)
+
+
+def _idf(claim: Analysis, passages: Sequence[Analysis]) -> dict[str, float]:
+    n = len(passages)
+    weights: dict[str, float] = {}
+    for word in claim.content:
+        if n < 3:
+            weights[word] = 1.0
+            continue
+        df = sum(1 for p in passages if word in p.content)
+        weights[word] = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+    top = max(weights.values(), default=1.0) or 1.0
+    return {w: v / top + 0.05 for w, v in weights.items()}
+
+
+def _share(part: int, whole: int) -> float:
+    return part / whole if whole else 0.0
+
+
+def _weighted(words: frozenset[str], found: frozenset[str], idf: dict[str, float]) -> float:
+    total = sum(idf[w] for w in words)
+    return sum(idf[w] for w in words & found) / total if total else 0.0
+
+
+def _windows(text: str) -> list[Analysis]:
+    """Each sentence and each pair of adjacent sentences (a fact often spans two)."""
+    sentences = split_sentences(text) or [text]
+    windows = [analyse(s) for s in sentences]
+    windows += [analyse(f"{a} {b}") for a, b in pairwise(sentences)]
+    return windows
+
+
+def pair_features(claim: str, passages: Sequence[str]) -> NDArray[np.float64]:
+    """Feature matrix of shape ``(len(passages), len(FEATURE_NAMES))`` for one claim."""
+    c = analyse(claim)
+    full = [analyse(p) for p in passages]
+    idf = _idf(c, full)
+    rows = np.zeros((len(passages), len(FEATURE_NAMES)), dtype=np.float64)
+    n_content = len(c.content)
+    claim_bigrams = c.bigrams
+    for i, (text, p) in enumerate(zip(passages, full, strict=True)):
+        windows = _windows(text)
+        best = max(windows, key=lambda s: (_weighted(c.content, s.content, idf), -len(s.content)))
+        missing = c.content - p.content
+        name_best = _share(len(c.names & best.content), len(c.names))
+        cov_best = _share(len(c.content & best.content), n_content)
+        rows[i] = (
+            _share(len(c.content & p.content), n_content),
+            cov_best,
+            _weighted(c.content, p.content, idf),
+            _weighted(c.content, best.content, idf),
+            _share(len(c.names & p.content), len(c.names)) if c.names else 1.0,
+            name_best if c.names else 1.0,
+            float(not c.names),
+            _share(len(claim_bigrams & p.bigrams), len(claim_bigrams)),
+            _share(len(claim_bigrams & best.bigrams), len(claim_bigrams)),
+            max((idf[w] for w in missing), default=0.0),
+            _share(len(c.content & best.content), len(best.content)),
+            float(bool(c.numbers)),
+            _share(len(c.numbers & p.numbers), len(c.numbers)),
+            float(bool(c.numbers) and bool(best.numbers) and not (c.numbers & best.numbers)),
+            float(bool(c.years) and bool(p.years) and not (c.years <= p.years)),
+            float(bool(c.months) and bool(p.months) and not (c.months & p.months)),
+            float(c.negated != best.negated),
+            float(bool(c.names) and cov_best >= 0.5 and name_best < 1.0),
+            math.log1p(len(p.tokens)),
+            math.log1p(len(c.tokens)),
+        )
+    return rows

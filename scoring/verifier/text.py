@@ -1,0 +1,190 @@
+"""Light text analysis for the offline verifier: tokens, stems, names, numbers, negation, sentences.
+
+Everything here is regular expressions and small tables so that scoring a claim against a few
+passages takes well under a millisecond per pair; no spaCy model is loaded at inference time.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
+
+STOPWORDS = frozenset(
+    """
+    a about above after again against all also am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has have having
+    he her here hers herself him himself his how i if in into is it its itself just me more most my myself
+    of off on once only or other our ours ourselves out over own same she should so some such than that the
+    their theirs them themselves then there these they this those through to too under until up very was we
+    were what when where which while who whom why will with would you your yours yourself yourselves
+    one ones well known many much may might must shall us per via within among upon however although though
+    whose including include includes included such several various often later also became become becomes
+    """.split()
+)
+
+NEGATIONS = frozenset(
+    "not no never none nobody nothing neither nor without cannot n't isn't wasn't aren't weren't doesn't "
+    "didn't don't hasn't haven't hadn't won't wouldn't couldn't shouldn't can't unable lack lacks lacked "
+    "false incorrect deny denies denied".split()
+)
+
+MONTHS = {
+    name: i + 1
+    for i, name in enumerate(
+        "january february march april may june july august september october november december".split()
+    )
+}
+MONTHS.update({name[:3]: num for name, num in list(MONTHS.items())})
+MONTHS["sept"] = 9
+
+NUMBER_WORDS = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
+NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80})
+NUMBER_WORDS.update({"ninety": 90, "hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 10**9})
+ORDINALS = {
+    w: i + 1
+    for i, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split())
+}
+
+_TOKEN = re.compile(r"[A-Za-z\u00C0-\u024F]+(?:['’][A-Za-z]+)?|\d+(?:[.,]\d+)*(?:st|nd|rd|th|s)?")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[\"“(\[]?[A-Z0-9])")
+_ABBREV = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Jr|Sr|St|Prof|Gen|Col|Lt|Sgt|Capt|Rev|Hon|Inc|Ltd|Co|vs|No|Mt|U\.S|[A-Z])\.$")
+_SUFFIXES = (
+    "ational",
+    "ization",
+    "fulness",
+    "ousness",
+    "iveness",
+    "ations",
+    "ation",
+    "ments",
+    "ment",
+    "ness",
+    "ings",
+    "ing",
+    "ies",
+    "ied",
+    "ers",
+    "er",
+    "ed",
+    "ly",
+    "es",
+    "s",
+)
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """A crude suffix-stripping stem: enough to match ``played``/``plays``/``playing`` and ``studies``/``studied``.
+
+    >>> stem("playing"), stem("studies"), stem("nations")
+    ('play', 'stud', 'nation')
+    """
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    if len(w) <= 4 or w.isdigit():
+        return w
+    for suffix in _SUFFIXES:
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            w = w[: -len(suffix)]
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiousl":
+        w = w[:-1]
+    return w.rstrip("e") if len(w) > 4 else w
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the features need to know about one text."""
+
+    tokens: tuple[str, ...]  # lower-cased surface tokens, in order
+    content: frozenset[str]  # stems of content words (no stopwords, no numbers)
+    content_list: tuple[str, ...]  # the same in order, with repeats (for bigrams)
+    names: frozenset[str]  # stems of capitalised content tokens
+    numbers: frozenset[str]  # normalised numbers, with years kept as 4-digit strings
+    years: frozenset[str]
+    months: frozenset[int]
+    negated: bool
+
+    @property
+    def bigrams(self) -> frozenset[tuple[str, str]]:
+        return frozenset(pairwise(self.content_list))
+
+
+def _number(token: str) -> str | None:
+    low = token.lower()
+    if low in NUMBER_WORDS:
+        return str(NUMBER_WORDS[low])
+    if low in ORDINALS:
+        return str(ORDINALS[low])
+    digits = re.match(r"\d+(?:[.,]\d+)*", low)
+    if digits is None:
+        return None
+    raw = digits.group(0)
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", raw):
+        raw = raw.replace(",", "")
+    return raw.rstrip("0").rstrip(".") if "." in raw else raw
+
+
+@lru_cache(maxsize=50_000)
+def analyse(text: str) -> Analysis:
+    """Tokenise ``text`` and extract the stems, names, numbers and negation the features use."""
+    raw = _TOKEN.findall(text)
+    tokens = tuple(t.lower() for t in raw)
+    content: list[str] = []
+    names: set[str] = set()
+    numbers: set[str] = set()
+    years: set[str] = set()
+    months: set[int] = set()
+    negated = False
+    for i, (surface, low) in enumerate(zip(raw, tokens, strict=True)):
+        if low in NEGATIONS or low.endswith("n't"):
+            negated = True
+        number = _number(surface)
+        if number is not None:
+            numbers.add(number)
+            if re.fullmatch(r"1\d{3}|20\d{2}", number) or re.fullmatch(r"1\d{3}s|20\d{2}s", low):
+                years.add(number[:4])
+        elif low in MONTHS and surface[0].isupper() and (low != "may" or i > 0):
+            months.add(MONTHS[low])
+        if low in STOPWORDS or low in NEGATIONS or number is not None:
+            continue
+        s = stem(low)
+        content.append(s)
+        if surface[0].isupper() and low not in MONTHS:
+            names.add(s)
+    return Analysis(
+        tokens=tokens,
+        content=frozenset(content),
+        content_list=tuple(content),
+        names=frozenset(names),
+        numbers=frozenset(numbers),
+        years=frozenset(years),
+        months=frozenset(months),
+        negated=negated,
+    )
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split ``text`` into sentences with a fast regular expression (abbreviations kept together)."""
+    parts: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        chunk = text[start : match.start()]
+        if _ABBREV.search(chunk):
+            continue
+        if chunk.strip():
+            parts.append(chunk.strip())
+        start = match.end()
+    tail = text[start:].strip()
+    if tail:
+        parts.append(tail)
+    return parts
