@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 
-.PHONY: up test demo lint bench install kb
+.PHONY: up test demo lint bench install kb tools
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,8 +29,12 @@ up: $(STAMP) var/demo-kb.sqlite3
 demo: $(STAMP)
 	$(BIN)/factsentry demo --json
 
-test: $(STAMP)
+test: $(STAMP) tools
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Offline validators of the deployment files (helm 4, promtool) into .tools/bin; idempotent.
+tools:
+	$(PYTHON) deploy/tools/install_tools.py --dest .tools/bin
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
