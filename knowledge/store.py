@@ -1,0 +1,383 @@
+"""The knowledge store: one SQLite file with an FTS5 (BM25) index over the passages of entity pages.
+
+Entities are page titles ("Dick Hanley (swimmer)"), kept as base name plus disambiguator, with
+look-up keys for the base name and every alias (see ``knowledge.names``). A passage's rowid is
+``entity_id << 20 | ordinal``, so the passages of one page are one rowid range: fetching them
+needs no second index, and pages can be replaced or extended in place.
+
+>>> store = Store.in_memory()
+>>> store.add_pages([("Dick Hanley (swimmer)", "Dick Hanley won an Olympic silver medal in 1956.", ["Richard Hanley"])])
+1
+>>> [c.title for c in store.candidates("dick hanley")]
+['Dick Hanley (swimmer)']
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from knowledge.errors import StoreError
+from knowledge.names import KEY_FIRST_LAST, KEY_FULL, KEY_NO_INITIALS, entity_keys, fold, name_keys, split_title
+from knowledge.pages import Page, PageWriter, page_digest
+from knowledge.text import bm25_scores, fts_query
+from schemas.knowledge import EntityRef, Passage
+
+ORD_BITS = 20
+ORD_MASK = (1 << ORD_BITS) - 1
+SCHEMA_VERSION = "1"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entities(
+    id INTEGER PRIMARY KEY,
+    title TEXT NOT NULL UNIQUE,
+    base_name TEXT NOT NULL,
+    disambiguator TEXT,
+    aliases TEXT NOT NULL,
+    n_passages INTEGER NOT NULL,
+    digest INTEGER NOT NULL,
+    import_id INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS names(
+    key TEXT NOT NULL,
+    entity_id INTEGER NOT NULL,
+    kind INTEGER NOT NULL,
+    via_alias INTEGER NOT NULL,
+    PRIMARY KEY (key, entity_id)
+) WITHOUT ROWID;
+CREATE VIRTUAL TABLE IF NOT EXISTS passages USING fts5(text, tokenize='porter unicode61 remove_diacritics 2');
+"""
+
+# How well a mention key meets an entity key, by the looser of the two kinds.
+_MATCH_SCORE = {KEY_FULL: 1.0, KEY_NO_INITIALS: 0.8, KEY_FIRST_LAST: 0.5}
+
+
+def _rowid_range(entity_id: int) -> tuple[int, int]:
+    return entity_id << ORD_BITS, (entity_id << ORD_BITS) | ORD_MASK
+
+
+class Store:
+    """A knowledge store in one SQLite file (or in memory); satisfies ``scoring.protocols.KnowledgeSource``.
+
+    ``Store(path)`` creates the file if needed; ``Store.open(path)`` requires it to exist;
+    ``Store(":memory:")`` / ``Store.in_memory()`` build a private store in memory. Reads are safe from
+    many threads (each thread gets its own connection to a file store); writes are serialised.
+    """
+
+    def __init__(self, path: str | Path = ":memory:") -> None:
+        self.path = str(path)
+        self._memory = self.path == ":memory:"
+        self._lock = threading.RLock()
+        self._local = threading.local()
+        self._conn = self._connect()
+        try:
+            with self._lock:
+                self._conn.executescript(_SCHEMA)
+                self._conn.execute(
+                    "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
+                )
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path} is not a usable knowledge store: {e}") from e
+        self._version_cache: str | None = None
+
+    # ---- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | Path) -> Store:
+        """Open an existing store file; raises ``StoreError`` naming the path when it does not exist."""
+        p = Path(path)
+        if not p.is_file():
+            raise StoreError(f"no knowledge store at {p}: build one with `factsentry kb import PATH --db {p}`")
+        return cls(p)
+
+    @classmethod
+    def in_memory(cls, pages: Iterable[Page | tuple[Any, ...]] = ()) -> Store:
+        """A private in-memory store, filled with ``pages`` (see ``add_pages``)."""
+        store = cls(":memory:")
+        store.add_pages(pages)
+        return store
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30.0)
+        except sqlite3.OperationalError as e:
+            raise StoreError(f"cannot open knowledge store {self.path}: {e}") from e
+        if not self._memory:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA cache_size=-32768")
+        return conn
+
+    def _reader(self) -> sqlite3.Connection:
+        if self._memory:
+            return self._conn
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._connect()
+            self._local.conn = conn
+        return conn
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        if self._memory:
+            with self._lock:
+                yield self._conn
+        else:
+            yield self._reader()
+
+    def close(self) -> None:
+        """Close the store's connections (the calling thread's and the writer's)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+        self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- metadata -----------------------------------------------------------------------------
+
+    def _meta(self, key: str) -> str | None:
+        with self._read() as conn:
+            row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    @property
+    def version(self) -> str:
+        """``<content hash>-<import time>``: changes whenever an import changes the content, and only then."""
+        if self._memory and self._version_cache is not None:
+            return self._version_cache
+        digest = int(self._meta("content_sum") or 0)
+        version = f"{digest:016x}-{self._meta('imported_at') or '0'}"
+        if self._memory:
+            self._version_cache = version
+        return version
+
+    def stats(self) -> dict[str, int | str]:
+        """Counts of entities and passages, and the version."""
+        with self._read() as conn:
+            entities, passages = conn.execute("SELECT count(*), coalesce(sum(n_passages), 0) FROM entities").fetchone()
+        return {"entities": int(entities), "passages": int(passages), "version": self.version}
+
+    # ---- writing ------------------------------------------------------------------------------
+
+    def writer(self) -> PageWriter:
+        """A writer for one import: ``with store.writer() as w: w.write(page)``; commits in batches.
+
+        A page whose title already exists from an earlier import is replaced (or kept when unchanged);
+        a title seen again within the same import has its passages appended.
+        """
+        return _SqliteWriter(self)
+
+    def add_pages(self, pages: Iterable[Page | tuple[Any, ...]]) -> int:
+        """Add pages as ``Page`` or ``(title, text_or_passages[, aliases])``; returns how many were written.
+
+        ``text`` as one string is cut into passages on sentence boundaries; a list of strings is taken
+        as the passages themselves. Rows with the same title are merged into one page.
+        """
+        with self.writer() as w:
+            for p in pages:
+                w.write(p if isinstance(p, Page) else Page.of(*p))
+            return w.written
+
+    # ---- look-ups -----------------------------------------------------------------------------
+
+    def _entity(self, conn: sqlite3.Connection, title: str) -> tuple[int, int] | None:
+        row = conn.execute("SELECT id, n_passages FROM entities WHERE title = ?", (title,)).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    def candidates(self, mention: str, limit: int = 20) -> list[EntityRef]:
+        """Every entity ``mention`` can refer to, best first.
+
+        Matches the base name or an alias ignoring case, diacritics, punctuation, middle initials
+        and "Jr."; looser matches (first and last name only) rank lower. A mention with a
+        disambiguator ("Dick Hanley (swimmer)") puts the page it names first.
+        """
+        base, disamb = split_title(mention)
+        mkeys = dict(name_keys(base))
+        if not mkeys:
+            return []
+        with self._read() as conn:
+            marks = ",".join("?" * len(mkeys))
+            rows = conn.execute(
+                "SELECT n.key, n.kind, n.via_alias, e.title, e.base_name, e.disambiguator, e.aliases, e.n_passages "
+                f"FROM names n JOIN entities e ON e.id = n.entity_id WHERE n.key IN ({marks})",
+                list(mkeys),
+            ).fetchall()
+        folded_mention, folded_disamb = fold(mention), fold(disamb) if disamb else None
+        best: dict[str, tuple[float, tuple[Any, ...]]] = {}
+        for key, kind, via_alias, title, base_name, disambiguator, aliases, n_passages in rows:
+            score = _MATCH_SCORE[max(kind, mkeys[key])] - 0.1 * via_alias
+            if fold(title) == folded_mention:
+                score += 0.5
+            elif folded_disamb and disambiguator and folded_disamb in fold(disambiguator):
+                score += 0.3
+            if disambiguator is None:
+                score += 0.02
+            score += 0.01 * min(1.0, math.log1p(n_passages) / math.log(101))
+            if title not in best or score > best[title][0]:
+                best[title] = (score, (title, base_name, disambiguator, aliases))
+        ranked = sorted(best.values(), key=lambda sv: (-sv[0], sv[1][0]))[:limit]
+        return [
+            EntityRef(title=t, base_name=b, disambiguator=d, aliases=orjson.loads(a), score=round(s, 4))
+            for s, (t, b, d, a) in ranked
+        ]
+
+    def page(self, title: str) -> list[Passage]:
+        """Every passage of the page ``title`` in page order (empty when there is no such page)."""
+        with self._read() as conn:
+            found = self._entity(conn, title)
+            if found is None:
+                return []
+            lo, hi = _rowid_range(found[0])
+            rows = conn.execute("SELECT rowid, text FROM passages WHERE rowid BETWEEN ? AND ?", (lo, hi)).fetchall()
+        return [Passage(title=title, text=text, passage_id=rowid) for rowid, text in rows]
+
+    def passages(self, title: str, query: str, k: int = 5) -> list[Passage]:
+        """The best ``k`` passages of the page ``title`` for ``query``, by BM25 within the page.
+
+        Passages that share no word with ``query`` follow in page order, so a page always yields
+        its first passages; an unknown title yields ``[]``.
+        """
+        page = self.page(title)
+        if not page:
+            return []
+        scores = bm25_scores(query, [p.text for p in page])
+        order = sorted(range(len(page)), key=lambda i: (-scores[i], i))[:k]
+        return [page[i].model_copy(update={"score": round(scores[i], 4)}) for i in order]
+
+    def search(self, query: str, k: int = 5) -> list[Passage]:
+        """The best ``k`` passages across the whole store for ``query`` (FTS5 BM25)."""
+        expr = fts_query(query)
+        if not expr:
+            return []
+        with self._read() as conn:
+            rows = conn.execute(
+                "SELECT p.rowid, p.text, -bm25(passages) AS s, e.title FROM passages p "
+                "JOIN entities e ON e.id = (p.rowid >> ?) WHERE passages MATCH ? ORDER BY rank LIMIT ?",
+                (ORD_BITS, expr, k),
+            ).fetchall()
+        return [Passage(title=title, text=text, passage_id=rowid, score=round(s, 4)) for rowid, text, s, title in rows]
+
+    def titles(self, base_name: str) -> list[str]:
+        """Titles of every page whose base name folds to the same key as ``base_name``."""
+        return [c.title for c in self.candidates(base_name, limit=10_000) if fold(c.base_name) == fold(base_name)]
+
+
+class _SqliteWriter(PageWriter):
+    """Writes pages into a ``Store`` in batched transactions; see ``Store.writer``."""
+
+    def __init__(self, store: Store, batch_passages: int = 50_000) -> None:
+        super().__init__()
+        self.store = store
+        self.conn = store._conn
+        self.batch_passages = batch_passages
+        self._pending = 0
+        self._sum_start = 0
+        self._sum = 0
+        self._import_id = 0
+
+    def __enter__(self) -> _SqliteWriter:
+        self.store._lock.acquire()
+        try:
+            row = self.conn.execute("SELECT value FROM meta WHERE key = 'import_seq'").fetchone()
+            self._import_id = int(row[0]) + 1 if row else 1
+            self._sum_start = self._sum = int(self.store._meta("content_sum") or 0)
+            self.conn.execute("BEGIN")
+            self.conn.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES ('import_seq', ?)", (str(self._import_id),)
+            )
+        except BaseException:
+            self.store._lock.release()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        # Commit on errors too: an import stopped half-way keeps the pages it finished.
+        try:
+            self._finish_batch(final=True)
+        finally:
+            self.store._version_cache = None
+            self.store._lock.release()
+
+    def _finish_batch(self, final: bool = False) -> None:
+        meta = [("content_sum", str(self._sum))]
+        if self._sum != self._sum_start:
+            meta.append(("imported_at", str(int(time.time()))))
+        self.conn.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", meta)
+        self.conn.execute("COMMIT")
+        self._pending = 0
+        if not final:
+            self.conn.execute("BEGIN")
+
+    def _write(self, page: Page) -> bool:
+        conn = self.conn
+        digest = page_digest(page)
+        row = conn.execute(
+            "SELECT id, digest, import_id, n_passages, base_name, aliases FROM entities WHERE title = ?", (page.title,)
+        ).fetchone()
+        if row is not None and row[1] == digest:
+            return False
+        base, disamb = split_title(page.title)
+        passages: Sequence[str] = page.passages
+        aliases = list(page.aliases)
+        first_ord = 0
+        if row is None:
+            entity_id = conn.execute(
+                "INSERT INTO entities(title, base_name, disambiguator, aliases, n_passages, digest, import_id) "
+                "VALUES (?, ?, ?, '[]', 0, 0, ?)",
+                (page.title, base, disamb, self._import_id),
+            ).lastrowid
+            assert entity_id is not None
+            old_keys: dict[str, tuple[int, int]] = {}
+            old_digest = 0
+        else:
+            entity_id, old_digest, import_id, n_old, old_base, old_aliases_json = row
+            old_aliases = orjson.loads(old_aliases_json)
+            old_keys = entity_keys(old_base, old_aliases)
+            if import_id == self._import_id:  # the same title again within one import: extend the page
+                first_ord = n_old
+                aliases = old_aliases + [a for a in aliases if a not in old_aliases]
+                digest = page_digest(page, seed=old_digest)
+            else:
+                lo, hi = _rowid_range(entity_id)
+                conn.execute("DELETE FROM passages WHERE rowid BETWEEN ? AND ?", (lo, hi))
+        if first_ord + len(passages) > ORD_MASK:
+            raise StoreError(f"page {page.title!r} has more than {ORD_MASK} passages")
+        new_keys = entity_keys(base, aliases)
+        if old_keys:
+            conn.executemany(
+                "DELETE FROM names WHERE key = ? AND entity_id = ?",
+                [(key, entity_id) for key in old_keys if key not in new_keys or old_keys[key] != new_keys[key]],
+            )
+        conn.executemany(
+            "INSERT OR REPLACE INTO names(key, entity_id, kind, via_alias) VALUES (?, ?, ?, ?)",
+            [(key, entity_id, kind, via) for key, (kind, via) in new_keys.items() if old_keys.get(key) != (kind, via)],
+        )
+        base_rowid = entity_id << ORD_BITS
+        conn.executemany(
+            "INSERT INTO passages(rowid, text) VALUES (?, ?)",
+            [(base_rowid + first_ord + i, text) for i, text in enumerate(passages)],
+        )
+        conn.execute(
+            "UPDATE entities SET aliases = ?, n_passages = ?, digest = ?, import_id = ? WHERE id = ?",
+            (orjson.dumps(aliases).decode(), first_ord + len(passages), digest, self._import_id, entity_id),
+        )
+        self._sum = (self._sum - old_digest + digest) % (1 << 63)
+        self._pending += len(passages)
+        if self._pending >= self.batch_passages:
+            self._finish_batch()
+        return True

@@ -1,0 +1,115 @@
+"""Text helpers of the store: passages on sentence boundaries, retrieval tokens and page-local BM25.
+
+Passages are cut with a regular expression rather than a full sentence splitter: importing a
+Wikipedia dump must run at tens of thousands of passages per second.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+
+from knowledge.names import fold
+
+MIN_WORDS = 100
+TARGET_WORDS = 200
+MAX_WORDS = 250
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n")
+_WORD = re.compile(r"\w+")
+STOPWORDS = frozenset(
+    "a an and are as at be been but by for from had has have he her his i in is it its of on or she that the their "
+    "them they this to was were which who whom with you your we our not no so than then there these those also into "
+    "after before over under about did do does what when where why how".split()
+)
+
+
+def sentences(text: str) -> Iterator[str]:
+    """Sentences (or lines) of ``text``, stripped, empty ones dropped."""
+    for part in _SENTENCE_END.split(text):
+        part = part.strip()
+        if part:
+            yield part
+
+
+def split_passages(text: str, target: int = TARGET_WORDS, max_words: int = MAX_WORDS) -> list[str]:
+    """Cut ``text`` into passages of about ``MIN_WORDS``-``max_words`` words on sentence boundaries.
+
+    A text of at most ``max_words`` words stays one passage; a sentence longer than ``max_words`` is
+    cut between words.
+    """
+    words = text.split()
+    if len(words) <= max_words:
+        return [" ".join(words)] if words else []
+    out: list[str] = []
+    current: list[str] = []
+    for sentence in sentences(text):
+        sw = sentence.split()
+        while len(sw) > max_words:
+            if current:
+                out.append(" ".join(current))
+                current = []
+            out.append(" ".join(sw[:target]))
+            sw = sw[target:]
+        if current and len(current) + len(sw) > target and len(current) >= MIN_WORDS:
+            out.append(" ".join(current))
+            current = []
+        elif current and len(current) + len(sw) > max_words:
+            out.append(" ".join(current))
+            current = []
+        current.extend(sw)
+    if current:
+        if out and len(current) < MIN_WORDS // 2 and len(out[-1].split()) + len(current) <= max_words:
+            out[-1] = f"{out[-1]} {' '.join(current)}"
+        else:
+            out.append(" ".join(current))
+    return out
+
+
+def _stem(token: str) -> str:
+    if len(token) > 4 and token.endswith("ies"):
+        return token[:-3] + "y"
+    if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        return token[:-1]
+    return token
+
+
+def terms(text: str) -> list[str]:
+    """Retrieval terms of ``text``: folded words without stop words, lightly stemmed."""
+    return [_stem(t) for t in _WORD.findall(fold(text)) if t not in STOPWORDS]
+
+
+def bm25_scores(query: str, docs: Sequence[str], k1: float = 1.2, b: float = 0.75) -> list[float]:
+    """BM25 of ``query`` against each of ``docs``, with document frequencies taken from ``docs`` alone.
+
+    score(d) = Σ_t idf(t) · tf(t,d)·(k1+1) / (tf(t,d) + k1·(1 − b + b·|d|/avgdl)),
+    idf(t) = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5)).
+    """
+    q = set(terms(query))
+    if not q or not docs:
+        return [0.0] * len(docs)
+    counts = [Counter(terms(d)) for d in docs]
+    lengths = [sum(c.values()) for c in counts]
+    avgdl = (sum(lengths) / len(lengths)) or 1.0
+    n = len(docs)
+    idf = {t: math.log(1.0 + (n - df + 0.5) / (df + 0.5)) for t in q if (df := sum(1 for c in counts if t in c))}
+    scores = []
+    for c, dl in zip(counts, lengths, strict=True):
+        s = 0.0
+        for t, w in idf.items():
+            tf = c.get(t, 0)
+            if tf:
+                s += w * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))
+        scores.append(s)
+    return scores
+
+
+def fts_query(query: str, max_terms: int = 32) -> str:
+    """An FTS5 MATCH expression that ORs the distinct terms of ``query`` (each quoted), or ``""`` if none."""
+    seen: dict[str, None] = {}
+    for t in _WORD.findall(fold(query)):
+        if t not in STOPWORDS and len(seen) < max_terms:
+            seen.setdefault(t)
+    return " OR ".join(f'"{t}"' for t in seen)
