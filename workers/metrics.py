@@ -1,0 +1,127 @@
+"""Prometheus metrics of the worker pool, built by a factory that takes the registry.
+
+    factsentry_worker_records_total{outcome}        scored | abstained | dlq | retried | failed
+    factsentry_worker_stage_seconds{stage}          decode | score | produce | commit
+    factsentry_worker_factscore{model}              FActScore of each scored answer (0..1)
+    factsentry_worker_dfactscore{model}             D-FActScore of each scored answer (0..1)
+    factsentry_worker_facts_total{model,verdict}    atomic facts by verdict
+    factsentry_worker_consumer_lag{topic,partition} highwater minus committed offset
+    factsentry_worker_dlq_total                     records written to a dead-letter topic
+
+Outcomes of one record are exclusive: ``scored`` or ``abstained`` (handled, output produced),
+``dlq`` (dead-lettered: invalid, or failing after its retries), ``failed`` (fetched but left
+uncommitted: abandoned at shutdown, redelivered later). ``retried`` counts retry attempts.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Literal
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
+
+Outcome = Literal["scored", "abstained", "dlq", "retried", "failed"]
+Step = Literal["decode", "score", "produce", "commit"]
+
+SCORE_BUCKETS = tuple(round(i / 10, 1) for i in range(11))
+STEP_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+
+
+@dataclass(frozen=True)
+class WorkerMetrics:
+    """The worker's metric objects, all registered in one registry."""
+
+    registry: CollectorRegistry
+    records: Counter
+    stage_seconds: Histogram
+    factscore: Histogram
+    dfactscore: Histogram
+    facts: Counter
+    consumer_lag: Gauge
+    dlq: Counter
+
+    def count(self, outcome: Outcome, n: int = 1) -> None:
+        """Add ``n`` records with ``outcome``."""
+        if n:
+            self.records.labels(outcome=outcome).inc(n)
+
+    def value(self, name: str, labels: dict[str, str] | None = None) -> float | None:
+        """Current value of one sample (for tests and the summary line); None if never set."""
+        return self.registry.get_sample_value(name, labels or {})
+
+
+def make_metrics(registry: CollectorRegistry) -> WorkerMetrics:
+    """Create and register every worker metric in ``registry``.
+
+    Example::
+
+        metrics = make_metrics(CollectorRegistry())
+        metrics.count("scored")
+    """
+    records = Counter(
+        "factsentry_worker_records_total",
+        "Records by final outcome (retried: retry attempts)",
+        ["outcome"],
+        registry=registry,
+    )
+    for outcome in ("scored", "abstained", "dlq", "retried", "failed"):
+        records.labels(outcome=outcome)
+    stage_seconds = Histogram(
+        "factsentry_worker_stage_seconds",
+        "Seconds per batch in each step of the runner",
+        ["stage"],
+        buckets=STEP_BUCKETS,
+        registry=registry,
+    )
+    return WorkerMetrics(
+        registry=registry,
+        records=records,
+        stage_seconds=stage_seconds,
+        factscore=Histogram(
+            "factsentry_worker_factscore", "FActScore per answer", ["model"], buckets=SCORE_BUCKETS, registry=registry
+        ),
+        dfactscore=Histogram(
+            "factsentry_worker_dfactscore",
+            "D-FActScore per answer",
+            ["model"],
+            buckets=SCORE_BUCKETS,
+            registry=registry,
+        ),
+        facts=Counter(
+            "factsentry_worker_facts_total", "Atomic facts by verdict", ["model", "verdict"], registry=registry
+        ),
+        consumer_lag=Gauge(
+            "factsentry_worker_consumer_lag",
+            "Records not yet committed: highwater minus committed offset",
+            ["topic", "partition"],
+            registry=registry,
+        ),
+        dlq=Counter("factsentry_worker_dlq_total", "Records written to a dead-letter topic", registry=registry),
+    )
+
+
+class MetricsServer:
+    """``prometheus_client``'s HTTP exporter on a port, stoppable (port 0 means off)."""
+
+    def __init__(self, registry: CollectorRegistry, port: int, host: str = "0.0.0.0") -> None:
+        self.registry = registry
+        self.port = port
+        self.host = host
+        self._server: object | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> MetricsServer:
+        """Start serving ``/metrics``; raises ``OSError`` if the port is taken."""
+        if self.port:
+            self._server, self._thread = start_http_server(self.port, addr=self.host, registry=self.registry)
+        return self
+
+    def stop(self) -> None:
+        server, self._server = self._server, None
+        if server is not None:
+            server.shutdown()  # type: ignore[attr-defined]
+            server.server_close()  # type: ignore[attr-defined]
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None

@@ -1,0 +1,363 @@
+"""The generic stage runner: consume a batch → validate → handle → produce → deliver → commit.
+
+Offsets are committed only after every output of the batch is produced (and delivered), so a
+worker that dies mid-batch loses nothing: the group redelivers the uncommitted records
+(at-least-once; results are keyed by request id, so a redelivery overwrites, never duplicates
+a verdict in Redis).
+
+- A record that does not decode or validate goes to ``<topic>.dlq`` as a ``DLQRecord`` at once.
+- A record whose handling fails with a retriable error is retried with exponential backoff up
+  to ``max_retries`` times; one that keeps failing, or fails with a non-retriable error, goes to
+  the DLQ with its attempt count. Both are committed, so a poison record never stalls a partition.
+- Producing, delivering and committing are retried for as long as the worker runs: a broker or
+  Redis outage pauses the stage instead of dead-lettering good records.
+- On partition revocation the in-flight batch is finished (up to the drain timeout) and committed
+  before the partitions move.
+- On stop (SIGTERM): no more fetching, the in-flight batch drains up to ``drain_timeout_s``, and
+  one summary line is logged: ``shutdown on SIGTERM ◆ 120 done ◆ 2 dlq ◆ 0 failed ◆ 1 retries``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Generic
+
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRecord, TopicPartition
+from aiokafka.abc import ConsumerRebalanceListener
+from aiokafka.errors import CommitFailedError, IllegalStateError
+from pydantic import ValidationError
+
+from bus.codec import decode, encode
+from bus.kafka import consumer_lag, ensure_topics, make_consumer, make_producer
+from bus.topics import dlq_topic
+from schemas.messages import DLQRecord
+from workers.errors import StageContractError, is_retriable
+from workers.metrics import Step
+from workers.stage import Context, In, Out, Stage
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Summary:
+    """What one run of a stage did; ``line()`` is the shutdown log line."""
+
+    reason: str = "stop"
+    done: int = 0
+    dlq: int = 0
+    failed: int = 0
+    retried: int = 0
+
+    def line(self) -> str:
+        return (
+            f"shutdown on {self.reason} ◆ {self.done} done ◆ {self.dlq} dlq ◆ {self.failed} failed"
+            f" ◆ {self.retried} retries"
+        )
+
+
+@dataclass
+class _Item(Generic[In, Out]):
+    """One record on its way through a batch."""
+
+    record: ConsumerRecord[bytes, bytes]
+    value: In | None = None
+    output: Out | None = None
+    error: BaseException | None = None
+    attempts: int = 0
+    handled: bool = False
+
+
+def describe(exc: BaseException) -> str:
+    """A one-line description of ``exc`` for the DLQ and the log."""
+    if isinstance(exc, ValidationError):
+        parts = [f"{'.'.join(str(p) for p in e['loc']) or 'value'}: {e['msg']}" for e in exc.errors()]
+        return f"invalid {exc.title}: " + "; ".join(parts)
+    return str(exc) or type(exc).__name__
+
+
+class _Revocation(ConsumerRebalanceListener):  # type: ignore[misc]
+    def __init__(self, runner: Runner[Any, Any]) -> None:
+        self.runner = runner
+
+    async def on_partitions_revoked(self, revoked: set[TopicPartition]) -> None:
+        await self.runner.finish_inflight(revoked)
+
+    async def on_partitions_assigned(self, assigned: set[TopicPartition]) -> None:
+        log.info("assigned %s", ", ".join(f"{tp.topic}[{tp.partition}]" for tp in sorted(assigned)) or "nothing")
+
+
+class Runner(Generic[In, Out]):
+    """Runs one :class:`Stage` in one consumer group until ``stop_event`` is set.
+
+    Example::
+
+        runner = Runner(stage, Context(settings, redis, metrics), stop_event=asyncio.Event())
+        summary = await runner.run()
+    """
+
+    def __init__(self, stage: Stage[In, Out], ctx: Context, *, stop_event: asyncio.Event) -> None:
+        self.stage = stage
+        self.ctx = ctx
+        self.settings = ctx.settings
+        self.metrics = ctx.metrics
+        self.stop_event = stop_event
+        self.summary = Summary()
+        self._inflight: asyncio.Future[None] | None = None
+        self._lag_labels: set[tuple[str, str]] = set()
+
+    def stop(self, reason: str = "stop") -> None:
+        """Ask the runner to stop fetching and drain (safe to call from a signal handler)."""
+        self.summary.reason = reason
+        self.stop_event.set()
+
+    async def run(self) -> Summary:
+        """Consume until stopped; returns the summary (also logged as one line)."""
+        stage, settings = self.stage, self.settings
+        topics = {stage.input_topic: settings.topic_partitions, dlq_topic(stage.input_topic): settings.topic_partitions}
+        if stage.output_topic:
+            topics[stage.output_topic] = settings.topic_partitions
+        await ensure_topics(settings, topics)
+        if stage.on_startup is not None:
+            await stage.on_startup(self.ctx)
+        try:
+            producer = make_producer(settings)
+            await producer.start()
+            try:
+                consumer = make_consumer(settings, group_id=settings.group_id, max_poll_records=settings.batch_size)
+                consumer.subscribe([stage.input_topic], listener=_Revocation(self))
+                await consumer.start()
+                try:
+                    lag_task = asyncio.create_task(self._lag_loop(consumer))
+                    try:
+                        await self._loop(consumer, producer)
+                    finally:
+                        lag_task.cancel()
+                        with contextlib.suppress(asyncio.CancelledError):
+                            await lag_task
+                finally:
+                    await consumer.stop()
+            finally:
+                await producer.stop()
+        finally:
+            if stage.on_shutdown is not None:
+                await stage.on_shutdown(self.ctx)
+        log.info("%s", self.summary.line())
+        return self.summary
+
+    async def finish_inflight(self, revoked: set[TopicPartition] | None = None) -> None:
+        """Wait (up to the drain timeout) for the in-flight batch, which commits its own offsets."""
+        task = self._inflight
+        if task is not None and not task.done():
+            log.info("partitions revoked: finishing the in-flight batch before handing them over")
+            await asyncio.wait({task}, timeout=self.settings.drain_timeout_s)
+
+    async def _loop(self, consumer: AIOKafkaConsumer, producer: AIOKafkaProducer) -> None:
+        settings = self.settings
+        while not self.stop_event.is_set():
+            fetched = await consumer.getmany(timeout_ms=settings.poll_timeout_ms, max_records=settings.batch_size)
+            records = [r for batch in fetched.values() for r in batch]
+            if not records:
+                continue
+            self._inflight = asyncio.ensure_future(self._process(consumer, producer, records))
+            try:
+                await self._await_inflight(self._inflight, len(records))
+            finally:
+                if not self._inflight.done():
+                    self._inflight.cancel()
+                self._inflight = None
+
+    async def _await_inflight(self, task: asyncio.Future[None], n: int) -> None:
+        stopping: asyncio.Future[Any] = asyncio.ensure_future(self.stop_event.wait())
+        try:
+            await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopping.cancel()
+        if not task.done():
+            log.info("stopping: draining %d in-flight record(s) for up to %.0f s", n, self.settings.drain_timeout_s)
+            await asyncio.wait({task}, timeout=self.settings.drain_timeout_s)
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            self.summary.failed += n
+            self.metrics.count("failed", n)
+            log.warning("drain timeout: %d record(s) left uncommitted; the group will redeliver them", n)
+            return
+        task.result()
+
+    async def _process(
+        self, consumer: AIOKafkaConsumer, producer: AIOKafkaProducer, records: list[ConsumerRecord[bytes, bytes]]
+    ) -> None:
+        items: list[_Item[In, Out]] = [_Item(record=r) for r in records]
+        with self._timed("decode"):
+            for item in items:
+                try:
+                    item.value = decode(self.stage.input_model, item.record.value)
+                except (ValidationError, ValueError) as e:
+                    item.error, item.attempts = e, 1
+        with self._timed("score"):
+            await self._handle([i for i in items if i.error is None])
+        with self._timed("produce"):
+            await self._infra("produce", lambda: self._produce(producer, items))
+            if self.stage.deliver is not None:
+                deliver = self.stage.deliver
+                outputs = [i.output for i in items if i.output is not None]
+                if outputs:
+                    await self._infra("deliver", lambda: deliver(outputs, self.ctx))
+        with self._timed("commit"):
+            await self._commit(consumer, items)
+        self._account(items)
+
+    async def _handle(self, items: list[_Item[In, Out]]) -> None:
+        pending, attempt = items, 0
+        while pending:
+            attempt += 1
+            results = await self._call(pending)
+            retry: list[_Item[In, Out]] = []
+            for item, result in zip(pending, results, strict=True):
+                item.attempts += 1
+                if not isinstance(result, BaseException):
+                    item.output, item.handled = result, True
+                elif is_retriable(result) and item.attempts <= self.settings.max_retries:
+                    retry.append(item)
+                else:
+                    item.error = result
+            if retry:
+                delay = self.settings.retry_delay(attempt)
+                cause = next(r for r in results if isinstance(r, BaseException))
+                self.summary.retried += len(retry)
+                self.metrics.count("retried", len(retry))
+                log.info("retrying %d record(s) in %.2f s after: %s", len(retry), delay, describe(cause))
+                await asyncio.sleep(delay)
+            pending = retry
+
+    async def _call(self, items: list[_Item[In, Out]]) -> list[Out | BaseException | None]:
+        """Handle ``items``; every failure comes back as an exception in the record's slot."""
+        try:
+            results = await self.stage.handle([i.value for i in items if i.value is not None], self.ctx)
+            if not isinstance(results, list) or len(results) != len(items):
+                got = len(results) if isinstance(results, list) else type(results).__name__
+                raise StageContractError(f"stage {self.stage.name!r} returned {got} results for {len(items)} inputs")
+        except Exception as e:
+            if len(items) > 1 and not is_retriable(e):
+                # Which record broke the batch is unknown: handle each on its own to find out.
+                return [(await self._call([item]))[0] for item in items]
+            return [e] * len(items)
+        model = self.stage.output_model
+        return [
+            r
+            if r is None or isinstance(r, (model, BaseException))
+            else StageContractError(f"stage {self.stage.name!r} returned {type(r).__name__}, not {model.__name__}")
+            for r in results
+        ]
+
+    async def _produce(self, producer: AIOKafkaProducer, items: list[_Item[In, Out]]) -> None:
+        sends: list[asyncio.Future[Any]] = []
+        for item in items:
+            if item.error is not None:
+                sends.append(await self._send_dlq(producer, item))
+            elif item.output is not None and self.stage.output_topic:
+                key = self.stage.key(item.output)
+                value = encode(item.output)
+                sends.append(await producer.send(self.stage.output_topic, value, key=key.encode() if key else None))
+        await asyncio.gather(*sends)
+
+    async def _send_dlq(self, producer: AIOKafkaProducer, item: _Item[In, Out]) -> asyncio.Future[Any]:
+        record, error = item.record, item.error
+        assert error is not None
+        raw_key = record.key.decode("utf-8", "replace") if record.key is not None else None
+        dead = DLQRecord(
+            topic=record.topic,
+            partition=record.partition,
+            offset=record.offset,
+            key=raw_key,
+            value=(record.value or b"").decode("utf-8", "replace"),
+            error=describe(error),
+            error_type=type(error).__name__,
+            failed_at=datetime.now(UTC),
+            attempts=max(1, item.attempts),
+        )
+        log.warning(
+            "dead-lettered %s[%d]@%d after %d attempt(s): %s",
+            record.topic,
+            record.partition,
+            record.offset,
+            dead.attempts,
+            dead.error,
+        )
+        sent: asyncio.Future[Any] = await producer.send(dlq_topic(record.topic), encode(dead), key=record.key)
+        return sent
+
+    async def _commit(self, consumer: AIOKafkaConsumer, items: list[_Item[In, Out]]) -> None:
+        offsets: dict[TopicPartition, int] = {}
+        for item in items:
+            tp = TopicPartition(item.record.topic, item.record.partition)
+            offsets[tp] = max(offsets.get(tp, 0), item.record.offset + 1)
+        try:
+            await self._infra("commit", lambda: consumer.commit(offsets))
+        except (CommitFailedError, IllegalStateError) as e:
+            log.warning("commit of %d record(s) failed, the group will redeliver them: %s", len(items), e)
+
+    async def _infra(self, what: str, op: Callable[[], Awaitable[Any]]) -> None:
+        """Run ``op`` until it succeeds, backing off on retriable errors (a broker or Redis outage)."""
+        attempt = 0
+        while True:
+            try:
+                await op()
+                return
+            except Exception as e:
+                if not is_retriable(e):
+                    raise
+                attempt += 1
+                delay = self.settings.retry_delay(attempt)
+                log.warning("%s failed (%s); retrying in %.1f s", what, describe(e), delay)
+                await asyncio.sleep(delay)
+
+    def _account(self, items: list[_Item[In, Out]]) -> None:
+        for item in items:
+            if item.error is not None:
+                self.summary.dlq += 1
+                self.metrics.count("dlq")
+                self.metrics.dlq.inc()
+                continue
+            self.summary.done += 1
+            output = item.output
+            self.metrics.count(self.stage.outcome(output) if output is not None else "scored")
+            if output is not None and self.stage.observe is not None:
+                try:
+                    self.stage.observe(output, self.metrics)
+                except Exception:
+                    log.exception("stage %s: observe failed", self.stage.name)
+
+    async def _lag_loop(self, consumer: AIOKafkaConsumer) -> None:
+        gauge = self.metrics.consumer_lag
+        while True:
+            try:
+                lag = await consumer_lag(consumer)
+            except Exception as e:
+                log.debug("consumer lag not available: %s", e)
+            else:
+                seen = set()
+                for tp, value in lag.items():
+                    labels = (tp.topic, str(tp.partition))
+                    gauge.labels(*labels).set(value)
+                    seen.add(labels)
+                for labels in self._lag_labels - seen:
+                    with contextlib.suppress(KeyError):
+                        gauge.remove(*labels)
+                self._lag_labels = seen
+            await asyncio.sleep(self.settings.lag_interval_s)
+
+    @contextlib.contextmanager
+    def _timed(self, step: Step) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.metrics.stage_seconds.labels(stage=step).observe(time.perf_counter() - start)

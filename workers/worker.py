@@ -1,0 +1,95 @@
+"""One worker process: settings → stage → metrics server → runner, until SIGTERM/SIGINT or a stop event.
+
+``factsentry worker`` calls :func:`run_worker`; the launcher (``factsentry up`` / ``demo``) may
+call it in-process with its own ``stop_event`` and ``registry``, or start
+``python -m factsentry worker`` subprocesses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+
+import redis.asyncio as aioredis
+from prometheus_client import CollectorRegistry, PlatformCollector, ProcessCollector
+
+from workers.errors import SettingsError
+from workers.metrics import MetricsServer, make_metrics
+from workers.runner import Runner, Summary
+from workers.settings import WorkerSettings
+from workers.stage import Context, load_stage
+
+log = logging.getLogger(__name__)
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+async def run_worker(
+    settings: WorkerSettings,
+    *,
+    stop_event: asyncio.Event | None = None,
+    registry: CollectorRegistry | None = None,
+) -> Summary:
+    """Run the stage ``settings.stage`` until stopped; returns the run's summary.
+
+    With ``stop_event=None`` the worker stops itself on SIGTERM or SIGINT (main thread only);
+    otherwise it stops when the caller sets the event. With ``registry=None`` the metrics go to a
+    fresh registry with the process and platform collectors. Metrics are served on
+    ``settings.metrics_port`` unless it is 0.
+
+    Raises :class:`~workers.errors.SettingsError` if the metrics port is taken, and
+    :class:`~workers.errors.StageNotFound` for an unknown stage.
+
+    Example::
+
+        stop = asyncio.Event()
+        task = asyncio.create_task(run_worker(load_settings(metrics_port=0), stop_event=stop))
+        ...
+        stop.set()
+        summary = await task
+    """
+    if registry is None:
+        registry = CollectorRegistry()
+        ProcessCollector(registry=registry)
+        PlatformCollector(registry=registry)
+    metrics = make_metrics(registry)
+    stage = load_stage(settings.stage, settings)
+    redis = aioredis.from_url(settings.redis_url)
+    own_signals = stop_event is None
+    runner = Runner(stage, Context(settings, redis, metrics), stop_event=stop_event or asyncio.Event())
+    server = MetricsServer(registry, settings.metrics_port, settings.metrics_host)
+    try:
+        server.start()
+    except OSError as e:
+        await redis.aclose()
+        raise SettingsError(
+            f"FACTSENTRY_METRICS_PORT={settings.metrics_port}: cannot serve metrics there ({e.strerror});"
+            " pick another port or 0 to turn metrics off"
+        ) from e
+    loop = asyncio.get_running_loop()
+    if own_signals:
+        for sig in STOP_SIGNALS:
+            loop.add_signal_handler(sig, runner.stop, sig.name)
+    log.info(
+        "worker %s: stage %s, group %s, %s → %s, batch %d, concurrency %d (%s), metrics %s",
+        settings.worker_id,
+        stage.name,
+        settings.group_id,
+        stage.input_topic,
+        stage.output_topic or "-",
+        settings.batch_size,
+        settings.concurrency,
+        settings.executor,
+        f"http://{settings.metrics_host}:{settings.metrics_port}/metrics" if settings.metrics_port else "off",
+    )
+    try:
+        return await runner.run()
+    finally:
+        if own_signals:
+            for sig in STOP_SIGNALS:
+                with contextlib.suppress(Exception):
+                    loop.remove_signal_handler(sig)
+        await redis.aclose()
+        server.stop()
