@@ -1,0 +1,276 @@
+"""Importers: stream pages out of JSONL, FActScore SQLite and DPR/ALCE TSV sources into a store.
+
+Every reader yields ``Page`` objects one at a time (consecutive rows of one title become one page),
+so memory stays bounded whatever the size of the source. A bad line is reported through the
+``bad`` callback with its line number and skipped.
+
+>>> from knowledge.store import Store
+>>> report = import_path("knowledge/demo", Store.in_memory())  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import re
+import sqlite3
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Literal
+
+import orjson
+from tqdm import tqdm
+
+from knowledge.errors import ImportFormatError
+from knowledge.pages import Page
+from knowledge.store import Store
+
+Format = Literal["jsonl", "factscore", "dpr"]
+FORMATS: tuple[Format, ...] = ("jsonl", "factscore", "dpr")
+FACTSCORE_SEPARATOR = "####SPECIAL####SEPARATOR####"
+_SENTENCE_TAGS = re.compile(r"</?s>")
+
+BadLine = Callable[[str, int, str], None]
+Progress = Callable[[int], None]
+
+
+@dataclass
+class ImportReport:
+    """What one import did. ``bad_lines`` counts skipped lines; ``problems`` keeps the first few messages."""
+
+    pages: int = 0
+    passages: int = 0
+    unchanged: int = 0
+    empty: int = 0
+    bad_lines: int = 0
+    problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    version: str = ""
+
+    @property
+    def usable(self) -> int:
+        """Pages that are in the store now: written or already there unchanged."""
+        return self.pages + self.unchanged
+
+    def as_dict(self) -> dict[str, Any]:
+        """The report as a JSON-ready dict."""
+        return {
+            "pages": self.pages,
+            "passages": self.passages,
+            "unchanged": self.unchanged,
+            "empty": self.empty,
+            "bad_lines": self.bad_lines,
+            "problems": self.problems,
+            "seconds": round(self.seconds, 3),
+            "version": self.version,
+        }
+
+
+def _open_text(path: Path) -> IO[str]:
+    raw: IO[bytes] = gzip.open(path, "rb") if path.suffix == ".gz" else path.open("rb")
+    return io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="")
+
+
+def _group(rows: Iterable[tuple[str, str, tuple[str, ...]]]) -> Iterator[Page]:
+    """Join consecutive ``(title, passage, aliases)`` rows of the same title into pages."""
+    title: str | None = None
+    passages: list[str] = []
+    aliases: tuple[str, ...] = ()
+    for t, text, al in rows:
+        if t != title:
+            if title is not None:
+                yield Page.of(title, passages, aliases)
+            title, passages, aliases = t, [], al
+        passages.append(text)
+    if title is not None:
+        yield Page.of(title, passages, aliases)
+
+
+def read_jsonl(path: Path, bad: BadLine, progress: Progress | None = None) -> Iterator[Page]:
+    """Pages of a JSONL file: ``{"title": str, "text": str | [str, ...], "aliases"?: [str, ...]}`` per line.
+
+    A string ``text`` is cut into passages of about 100-250 words on sentence boundaries; a list is
+    taken as the passages.
+    """
+    with path.open("rb") as raw_file:
+        stream: IO[bytes] = gzip.open(raw_file) if path.suffix == ".gz" else raw_file
+        for n, line in enumerate(stream, start=1):
+            if progress is not None:
+                progress(len(line))
+            if not line.strip():
+                continue
+            try:
+                row = orjson.loads(line)
+            except orjson.JSONDecodeError as e:
+                bad(str(path), n, f"not JSON ({e})")
+                continue
+            if not isinstance(row, dict):
+                bad(str(path), n, "not a JSON object")
+                continue
+            title, text, aliases = row.get("title"), row.get("text"), row.get("aliases") or []
+            if not isinstance(title, str) or not title.strip():
+                bad(str(path), n, 'missing or empty "title"')
+            elif not (isinstance(text, str) or (isinstance(text, list) and all(isinstance(t, str) for t in text))):
+                bad(str(path), n, '"text" must be a string or a list of strings')
+            elif not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+                bad(str(path), n, '"aliases" must be a list of strings')
+            else:
+                page = Page.of(title, text, aliases)
+                if not page.passages:
+                    bad(str(path), n, f'empty "text" for {page.title!r}')
+                    continue
+                yield page
+
+
+def read_dpr(path: Path, bad: BadLine, progress: Progress | None = None) -> Iterator[Page]:
+    """Pages of a DPR/ALCE passage TSV (``id``, ``text``, ``title``; header optional; may be ``.gz``)."""
+    csv.field_size_limit(1 << 28)
+
+    def rows() -> Iterator[tuple[str, str, tuple[str, ...]]]:
+        with _open_text(path) as f:
+            reader = csv.reader(f, delimiter="\t", quotechar='"')
+            for row in reader:
+                n = reader.line_num
+                if progress is not None:
+                    pos = sum(len(c) for c in row) + len(row)
+                    progress(pos)
+                if n == 1 and row and row[0].strip().lower() == "id":
+                    continue
+                if len(row) != 3:
+                    bad(str(path), n, f"expected 3 tab-separated fields (id, text, title), found {len(row)}")
+                    continue
+                _, text, title = row
+                if not title.strip() or not text.strip():
+                    bad(str(path), n, "empty title or text")
+                    continue
+                yield title, text, ()
+
+    yield from _group(rows())
+
+
+def read_factscore(path: Path, bad: BadLine, progress: Progress | None = None) -> Iterator[Page]:
+    """Pages of a FActScore SQLite file: ``documents(title, text)``, passages joined by the separator."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        cursor = conn.execute("SELECT title, text FROM documents")
+    except sqlite3.DatabaseError as e:
+        raise ImportFormatError(f"{path} is not a FActScore database with a documents(title, text) table: {e}") from e
+    try:
+        for n, (title, text) in enumerate(cursor, start=1):
+            if progress is not None:
+                progress(1)
+            if not isinstance(title, str) or not isinstance(text, str) or not title.strip():
+                bad(str(path), n, "row without a text title and text")
+                continue
+            pieces = [_SENTENCE_TAGS.sub(" ", p) for p in text.split(FACTSCORE_SEPARATOR)]
+            page = Page.of(title, pieces)
+            if not page.passages:
+                bad(str(path), n, f"no passages for {page.title!r}")
+                continue
+            yield page
+    finally:
+        conn.close()
+
+
+READERS: dict[Format, Callable[[Path, BadLine, Progress | None], Iterator[Page]]] = {
+    "jsonl": read_jsonl,
+    "factscore": read_factscore,
+    "dpr": read_dpr,
+}
+
+
+def guess_format(path: Path) -> Format:
+    """The format of a source file, from its name and, failing that, its first bytes."""
+    name = path.name.lower().removesuffix(".gz")
+    if name.endswith((".jsonl", ".json", ".ndjson")):
+        return "jsonl"
+    if name.endswith((".tsv", ".tsv.txt")):
+        return "dpr"
+    opener = gzip.open if path.name.lower().endswith(".gz") else open
+    with opener(path, "rb") as f:
+        head: bytes = f.read(4096)
+    if head.startswith(b"SQLite format 3\x00"):
+        return "factscore"
+    if head.lstrip().startswith(b"{"):
+        return "jsonl"
+    if b"\t" in head:
+        return "dpr"
+    raise ImportFormatError(f"cannot tell the format of {path}: pass --format with one of {', '.join(FORMATS)}")
+
+
+def source_files(path: Path) -> list[Path]:
+    """The files an import of ``path`` reads: the file itself, or a directory's ``*.jsonl`` files in name order."""
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith((".jsonl", ".jsonl.gz")))
+        if not files:
+            raise ImportFormatError(f"{path} holds no .jsonl files")
+        return files
+    if not path.exists():
+        raise ImportFormatError(f"{path} does not exist")
+    return [path]
+
+
+def import_path(
+    path: str | Path,
+    store: Store,
+    fmt: Format | None = None,
+    show_progress: bool = False,
+    max_problems: int = 20,
+    on_problem: Callable[[str], None] | None = None,
+) -> ImportReport:
+    """Import a file or a directory of JSONL files into ``store``; returns the counts.
+
+    Pages already in the store unchanged are skipped; changed pages are replaced; the store's
+    version changes only when content did. ``on_problem`` receives each bad-line message
+    (``"file:line: reason"``) as it is found.
+    """
+    report = ImportReport()
+    started = time.perf_counter()
+
+    def bad(source: str, line: int, reason: str) -> None:
+        report.bad_lines += 1
+        message = f"{source}:{line}: {reason}"
+        if len(report.problems) < max_problems:
+            report.problems.append(message)
+        if on_problem is not None:
+            on_problem(message)
+
+    files = source_files(Path(path))
+    formats = [fmt or guess_format(f) for f in files]
+    total = sum(f.stat().st_size for f, f_fmt in zip(files, formats, strict=True) if f_fmt != "factscore")
+    unit_rows = all(f_fmt == "factscore" for f_fmt in formats)
+    bar = tqdm(
+        total=None if unit_rows else total,
+        unit="row" if unit_rows else "B",
+        unit_scale=True,
+        disable=not show_progress,
+        file=sys.stderr,
+        desc="import",
+        mininterval=0.5,
+    )
+    pending = 0
+
+    def progress(amount: int) -> None:
+        nonlocal pending
+        pending += amount
+        if pending >= 1 << 20 or (unit_rows and pending >= 1000):
+            bar.update(pending)
+            pending = 0
+
+    try:
+        with store.writer() as writer:
+            for file, file_fmt in zip(files, formats, strict=True):
+                for page in READERS[file_fmt](file, bad, progress if show_progress else None):
+                    writer.write(page)
+        bar.update(pending)
+    finally:
+        bar.close()
+    report.pages, report.passages = writer.written, writer.passages
+    report.unchanged, report.empty = writer.unchanged, writer.empty
+    report.seconds = time.perf_counter() - started
+    report.version = store.version
+    return report
