@@ -1,0 +1,69 @@
+"""``factsentry gateway``: serve the OpenAI-compatible proxy with uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+
+def add_parser(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser("gateway", help="run the OpenAI-compatible gateway")
+    p.add_argument("--host", help="bind address (FACTSENTRY_HOST, default 127.0.0.1)")
+    p.add_argument("--port", type=int, help="port (FACTSENTRY_PORT, default 8080)")
+    p.add_argument("--models", type=Path, help="litellm model_list YAML (FACTSENTRY_MODELS_FILE)")
+    p.add_argument("--policies", type=Path, help="policies YAML (FACTSENTRY_POLICY_FILE)")
+    p.set_defaults(func=run)
+
+
+def settings_from(args: argparse.Namespace) -> Any:
+    from factsentry.cli import UserError
+    from gateway.settings import GatewaySettings
+
+    overrides = {
+        key: value
+        for key, value in (
+            ("host", args.host),
+            ("port", args.port),
+            ("models_file", args.models),
+            ("policy_file", args.policies),
+        )
+        if value is not None
+    }
+    try:
+        return GatewaySettings(**overrides)
+    except ValidationError as e:
+        first = e.errors()[0]
+        raise UserError(
+            f"bad setting FACTSENTRY_{str(first['loc'][0]).upper()}={first.get('input')!r}: {first['msg']}"
+        ) from e
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from factsentry.cli import UserError
+    from factsentry.embedded import port_in_use
+    from gateway.app import create_app
+    from gateway.errors import GatewayError
+
+    settings = settings_from(args)
+    if port_in_use(settings.port, settings.host):
+        raise UserError(f"port {settings.host}:{settings.port} is already in use")
+    try:
+        app = create_app(settings)
+    except GatewayError as e:
+        raise UserError(e.message) from e
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
+        access_log=False,
+        loop="uvloop",
+        http="httptools",
+        lifespan="on",
+    )
+    return 0

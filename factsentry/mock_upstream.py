@@ -1,0 +1,174 @@
+"""A small, fast OpenAI-compatible server standing in for the upstream LLM (the edge we don't own).
+
+Used by ``factsentry bench gateway`` and the tests. It answers ``POST /v1/chat/completions``
+(JSON or SSE) with a fixed answer, or with the answer keyed by the last user message, and
+``GET /v1/models``. Run it as ``python -m factsentry.mock_upstream --port 8000``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import time
+import uuid
+from collections.abc import Mapping
+
+import orjson
+
+DEFAULT_ANSWER = "Paris is the capital of France."
+
+
+def completion(answer: str, model: str) -> dict[str, object]:
+    return {
+        "id": "chatcmpl-" + uuid.uuid4().hex[:12],
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}],
+        "usage": {
+            "prompt_tokens": 12,
+            "completion_tokens": len(answer.split()),
+            "total_tokens": 12 + len(answer.split()),
+        },
+    }
+
+
+def stream_events(answer: str, model: str) -> bytes:
+    cid = "chatcmpl-" + uuid.uuid4().hex[:12]
+    created = int(time.time())
+    words = answer.split(" ")
+    out = bytearray()
+    for i, word in enumerate(words):
+        delta = {"content": word if i == len(words) - 1 else word + " "}
+        if i == 0:
+            delta["role"] = "assistant"
+        chunk = {
+            "id": cid,
+            "object": "chat.completion.chunk",
+            "created": created,
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": None}],
+        }
+        out += b"data: " + orjson.dumps(chunk) + b"\n\n"
+    final = {
+        "id": cid,
+        "object": "chat.completion.chunk",
+        "created": created,
+        "model": model,
+        "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+    }
+    out += b"data: " + orjson.dumps(final) + b"\n\ndata: [DONE]\n\n"
+    return bytes(out)
+
+
+class _Protocol(asyncio.Protocol):
+    def __init__(self, answers: Mapping[str, str], default: str) -> None:
+        self.answers = answers
+        self.default = default
+        self.buffer = bytearray()
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        while True:
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head = bytes(self.buffer[:end]).decode("latin-1").split("\r\n")
+            length = 0
+            for line in head[1:]:
+                key, _, value = line.partition(":")
+                if key.strip().lower() == "content-length":
+                    length = int(value.strip())
+            if len(self.buffer) < end + 4 + length:
+                return
+            body = bytes(self.buffer[end + 4 : end + 4 + length])
+            del self.buffer[: end + 4 + length]
+            method, path, _ = head[0].split(" ", 2)
+            self.respond(method, path, body)
+
+    def _answer_for(self, request: dict[str, object]) -> str:
+        messages = request.get("messages")
+        if isinstance(messages, list):
+            for m in reversed(messages):
+                if isinstance(m, dict) and m.get("role") == "user" and isinstance(m.get("content"), str):
+                    return self.answers.get(m["content"], self.default)
+        return self.default
+
+    def respond(self, method: str, path: str, body: bytes) -> None:
+        assert self.transport is not None
+        if method == "GET" and path.endswith("/models"):
+            self.send(200, orjson.dumps({"object": "list", "data": [{"id": "mock", "object": "model"}]}))
+            return
+        if method != "POST" or not path.endswith("/chat/completions"):
+            self.send(404, orjson.dumps({"error": {"message": "not found", "type": "invalid_request_error"}}))
+            return
+        try:
+            request = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            self.send(400, orjson.dumps({"error": {"message": "bad json", "type": "invalid_request_error"}}))
+            return
+        model = str(request.get("model", "mock"))
+        if model == "fail-429":
+            self.send(
+                429,
+                orjson.dumps(
+                    {
+                        "error": {
+                            "message": "Rate limit reached",
+                            "type": "rate_limit_error",
+                            "code": "rate_limit_exceeded",
+                        }
+                    }
+                ),
+            )
+            return
+        answer = self._answer_for(request)
+        if request.get("stream"):
+            self.send(200, stream_events(answer, model), "text/event-stream")
+        else:
+            self.send(200, orjson.dumps(completion(answer, model)))
+
+    def send(self, status: int, payload: bytes, content_type: str = "application/json") -> None:
+        assert self.transport is not None
+        reason = {200: "OK", 400: "Bad Request", 404: "Not Found", 429: "Too Many Requests"}.get(status, "Error")
+        head = (
+            f"HTTP/1.1 {status} {reason}\r\ncontent-type: {content_type}\r\n"
+            f"content-length: {len(payload)}\r\nconnection: keep-alive\r\n\r\n"
+        )
+        self.transport.write(head.encode() + payload)
+
+
+async def serve(
+    host: str, port: int, answers: Mapping[str, str] | None = None, default: str = DEFAULT_ANSWER
+) -> asyncio.Server:
+    loop = asyncio.get_running_loop()
+    return await loop.create_server(lambda: _Protocol(answers or {}, default), host, port, reuse_address=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--answer", default=DEFAULT_ANSWER)
+    args = parser.parse_args()
+
+    async def run() -> None:
+        server = await serve(args.host, args.port, default=args.answer)
+        async with server:
+            await server.serve_forever()
+
+    try:
+        import uvloop
+
+        uvloop.run(run())
+    except ImportError:
+        asyncio.run(run())
+
+
+if __name__ == "__main__":
+    main()
