@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, cast
 
 import orjson
 from tqdm import tqdm
@@ -71,7 +71,7 @@ class ImportReport:
 
 
 def _open_text(path: Path) -> IO[str]:
-    raw: IO[bytes] = gzip.open(path, "rb") if path.suffix == ".gz" else path.open("rb")
+    raw = cast(IO[bytes], gzip.open(path, "rb") if path.suffix == ".gz" else path.open("rb"))
     return io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="")
 
 
@@ -97,7 +97,7 @@ def read_jsonl(path: Path, bad: BadLine, progress: Progress | None = None) -> It
     taken as the passages.
     """
     with path.open("rb") as raw_file:
-        stream: IO[bytes] = gzip.open(raw_file) if path.suffix == ".gz" else raw_file
+        stream = cast(IO[bytes], gzip.open(raw_file) if path.suffix == ".gz" else raw_file)
         for n, line in enumerate(stream, start=1):
             if progress is not None:
                 progress(len(line))
