@@ -1,0 +1,75 @@
+"""``factsentry up``: the whole guardrail on embedded defaults, until Ctrl-C."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+def add_parser(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser("up", help="start broker, valkey, gateway and workers")
+    p.add_argument("--kb", type=Path, help="knowledge store (default: the demo knowledge base)")
+    p.add_argument("--models", type=Path, help="litellm model_list YAML (default: the demo's mocked models)")
+    p.add_argument("--policies", type=Path, help="policies YAML")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8080, help="gateway port")
+    p.add_argument("--workers", type=int, default=2, help="worker processes")
+    p.set_defaults(func=run)
+
+
+def default_models_file(directory: Path) -> Path:
+    from factsentry.demo_data import model_list
+
+    path = directory / "models.yaml"
+    path.write_text(yaml.safe_dump(model_list()))
+    return path
+
+
+def run(args: argparse.Namespace) -> int:
+    from factsentry.cli import UserError
+    from factsentry.embedded import EmbeddedServerError
+    from factsentry.stack import Stack, build_demo_kb
+
+    work = Path(tempfile.mkdtemp(prefix="factsentry-up-"))
+    for option, path in (("--kb", args.kb), ("--models", args.models), ("--policies", args.policies)):
+        if path is not None and not path.is_file():
+            raise UserError(f"{option} {path}: no such file")
+    kb = args.kb or build_demo_kb(work / "demo-kb.sqlite3")
+    models = args.models or default_models_file(work)
+    stack = Stack(kb, models, args.policies, host=args.host, gateway_port=args.port, workers=args.workers, log_dir=work)
+    try:
+        stack.start()
+    except EmbeddedServerError as e:
+        raise UserError(str(e)) from e
+    print(f"factsentry is up (logs in {work})")
+    print(f"  gateway    {stack.gateway_url}/v1   (OpenAI-compatible; metrics {stack.gateway_url}/metrics)")
+    print(f"  kafka      {stack.kafka_bootstrap}")
+    print(f"  redis      {stack.redis_url}")
+    for i, port in enumerate(stack.worker_metrics_ports):
+        print(f"  worker-{i}   metrics http://{args.host}:{port}/metrics")
+    print(f"  knowledge  {kb}")
+    print(f"  models     {models}")
+    print("Ctrl-C stops everything.", flush=True)
+    stopping = False
+
+    def on_term(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_term)
+    try:
+        while not stopping:
+            time.sleep(0.5)
+            if (dead := stack.check_children()) is not None:
+                print(f"factsentry up: {dead}; stopping")
+                return 1
+    except KeyboardInterrupt:
+        print("\nstopping…", flush=True)
+    finally:
+        stack.stop()
+    return 0

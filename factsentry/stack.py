@@ -1,0 +1,151 @@
+"""The embedded stack: broker, valkey, gateway and a worker pool as child processes.
+
+``factsentry up`` runs it until Ctrl-C; ``factsentry demo`` runs it for one demo. Servers named
+by ``FACTSENTRY_KAFKA_BOOTSTRAP`` / ``FACTSENTRY_REDIS_URL`` are used instead of starting ours.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bus.kafka import ensure_topics
+from bus.settings import BusSettings
+from factsentry import embedded
+
+log = logging.getLogger(__name__)
+
+
+class StackSettings(BaseSettings):
+    """External servers to use instead of the embedded ones (unset: start our own)."""
+
+    model_config = SettingsConfigDict(env_prefix="FACTSENTRY_", extra="ignore")
+
+    kafka_bootstrap: str | None = None
+    redis_url: str | None = None
+
+
+@dataclass
+class Stack:
+    kb_path: Path
+    models_file: Path
+    policy_file: Path | None = None
+    host: str = "127.0.0.1"
+    gateway_port: int = 8080
+    workers: int = 2
+    partitions: int = 4
+    log_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="factsentry-stack-")))
+    kafka_bootstrap: str = ""
+    redis_url: str = ""
+    worker_metrics_ports: list[int] = field(default_factory=list)
+    _servers: list[embedded.ServerProcess] = field(default_factory=list)
+    _children: list[tuple[str, subprocess.Popen[bytes]]] = field(default_factory=list)
+
+    @property
+    def gateway_url(self) -> str:
+        return f"http://{self.host}:{self.gateway_port}"
+
+    def _env(self, **extra: str) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(
+            FACTSENTRY_KAFKA_BOOTSTRAP=self.kafka_bootstrap,
+            FACTSENTRY_REDIS_URL=self.redis_url,
+            FACTSENTRY_KB_PATH=str(self.kb_path),
+            FACTSENTRY_MODELS_FILE=str(self.models_file),
+            LITELLM_LOCAL_MODEL_COST_MAP="True",
+        )
+        if self.policy_file is not None:
+            env["FACTSENTRY_POLICY_FILE"] = str(self.policy_file)
+        env.update(extra)
+        return env
+
+    def _spawn(self, name: str, argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+        log_path = self.log_dir / f"{name}.log"
+        with log_path.open("wb") as out:
+            proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
+        self._children.append((name, proc))
+        return proc
+
+    def start(self, external: StackSettings | None = None) -> Stack:
+        """Start everything; raises :class:`embedded.EmbeddedServerError` with a one-line reason."""
+        external = external or StackSettings()
+        if embedded.port_in_use(self.gateway_port, self.host):
+            raise embedded.EmbeddedServerError(f"gateway port {self.host}:{self.gateway_port} is already in use")
+        try:
+            if external.kafka_bootstrap:
+                self.kafka_bootstrap = external.kafka_bootstrap
+            else:
+                broker = embedded.tansu().start()
+                self._servers.append(broker)
+                self.kafka_bootstrap = f"{broker.host}:{broker.port}"
+            if external.redis_url:
+                self.redis_url = external.redis_url
+            else:
+                valkey = embedded.valkey().start()
+                self._servers.append(valkey)
+                self.redis_url = f"redis://{valkey.host}:{valkey.port}/0"
+            bus = BusSettings(kafka_bootstrap=self.kafka_bootstrap, redis_url=self.redis_url)
+            asyncio.run(
+                ensure_topics(bus, {bus.generations_topic: self.partitions, bus.results_topic: self.partitions})
+            )
+            python = sys.executable
+            gateway = self._spawn(
+                "gateway",
+                [python, "-m", "factsentry", "gateway", "--host", self.host, "--port", str(self.gateway_port)],
+                self._env(),
+            )
+            for i in range(self.workers):
+                port = embedded.free_port()
+                self.worker_metrics_ports.append(port)
+                env = self._env(FACTSENTRY_METRICS_PORT=str(port), FACTSENTRY_METRICS_HOST=self.host)
+                self._spawn(f"worker-{i}", [python, "-m", "factsentry", "worker"], env)
+            embedded.wait_for_port(self.gateway_port, self.host, timeout=60, proc=gateway)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def check_children(self) -> str | None:
+        """The name and exit code of a child that died, if any."""
+        for name, proc in self._children:
+            if proc.poll() is not None:
+                return f"{name} exited with code {proc.returncode} (log: {self.log_dir / (name + '.log')})"
+        return None
+
+    def stop(self, timeout: float = 35.0) -> None:
+        """SIGTERM every child (workers drain), wait, then stop the servers."""
+        for _, proc in self._children:
+            if proc.poll() is None:
+                proc.terminate()
+        for _, proc in self._children:
+            try:
+                proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(5)
+        self._children.clear()
+        for server in reversed(self._servers):
+            server.stop()
+        self._servers.clear()
+
+
+def build_demo_kb(path: Path) -> Path:
+    """Import the demo knowledge base shipped with ``knowledge`` into ``path`` (a SQLite file)."""
+    import knowledge
+    from knowledge.importers import import_path
+    from knowledge.store import Store
+
+    demo = Path(knowledge.__file__).parent / "demo"
+    with Store.open(path) as store:
+        import_path(demo, store)
+    return path
