@@ -1,0 +1,180 @@
+"""Added latency, throughput and CPU of the gateway in observe mode against a local upstream.
+
+In one run, the same local OpenAI-compatible upstream (its own process) is called directly and
+through the gateway (its own process, publishing every generation to a real broker): first one
+request at a time, alternating direct and gateway rounds (added latency without queueing), then
+at a fixed concurrency through the gateway (throughput). The gateway's CPU time per request is
+read from its process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+import psutil
+import yaml
+
+from factsentry import embedded
+
+BODY = {"model": "bench", "messages": [{"role": "user", "content": "Tell me a bio of Marie Curie."}]}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--requests", type=int, default=600, help="sequential requests per side (≥ 500)")
+    parser.add_argument("--concurrency", type=int, default=50)
+    parser.add_argument("--concurrent-requests", type=int, default=3000)
+
+
+class Client:
+    """A minimal HTTP/1.1 keep-alive client, so the load generator costs little CPU."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def post(self, path: str, body: bytes) -> int:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        assert self.reader is not None
+        head = (
+            f"POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+            f"content-length: {len(body)}\r\n\r\n"
+        )
+        self.writer.write(head.encode() + body)
+        status_line = await self.reader.readline()
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            key, _, value = line.decode("latin-1").partition(":")
+            if key.lower() == "content-length":
+                length = int(value)
+        await self.reader.readexactly(length)
+        return int(status_line.split()[1])
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def _sequential(direct: Client, gateway: Client, n: int) -> tuple[list[float], list[float]]:
+    body = orjson.dumps(BODY)
+    direct_ms: list[float] = []
+    gateway_ms: list[float] = []
+    for _ in range(20):  # warm both paths
+        await direct.post("/v1/chat/completions", body)
+        await gateway.post("/v1/chat/completions", body)
+    rounds = max(1, n // 50)
+    for _ in range(rounds):
+        for client, sink in ((direct, direct_ms), (gateway, gateway_ms)):
+            for _ in range(50):
+                t0 = time.perf_counter()
+                status = await client.post("/v1/chat/completions", body)
+                sink.append((time.perf_counter() - t0) * 1000)
+                if status != 200:
+                    raise RuntimeError(f"benchmark request failed with HTTP {status}")
+    return direct_ms, gateway_ms
+
+
+async def _concurrent(port: int, concurrency: int, total: int) -> float:
+    body = orjson.dumps(BODY)
+    remaining = total
+    clients = [Client(port) for _ in range(concurrency)]
+
+    async def loop(client: Client) -> None:
+        nonlocal remaining
+        while remaining > 0:
+            remaining -= 1
+            await client.post("/v1/chat/completions", body)
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(loop(c) for c in clients))
+    elapsed = time.perf_counter() - t0
+    for c in clients:
+        await c.close()
+    return total / elapsed
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    work = Path(tempfile.mkdtemp(prefix="factsentry-bench-"))
+    broker = embedded.tansu().start()
+    valkey = embedded.valkey().start()
+    upstream_port, gateway_port = embedded.free_port(), embedded.free_port()
+    models = work / "models.yaml"
+    models.write_text(
+        yaml.safe_dump(
+            {
+                "model_list": [
+                    {
+                        "model_name": "bench",
+                        "litellm_params": {"model": "openai/bench", "api_base": f"http://127.0.0.1:{upstream_port}/v1"},
+                    }
+                ]
+            }
+        )
+    )
+    env = {
+        **os.environ,
+        "FACTSENTRY_KAFKA_BOOTSTRAP": f"127.0.0.1:{broker.port}",
+        "FACTSENTRY_REDIS_URL": f"redis://127.0.0.1:{valkey.port}/0",
+        "FACTSENTRY_MODELS_FILE": str(models),
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    }
+    log = (work / "processes.log").open("wb")
+    upstream = subprocess.Popen(
+        [sys.executable, "-m", "factsentry.mock_upstream", "--port", str(upstream_port)], stdout=log, stderr=log
+    )
+    gateway = subprocess.Popen(
+        [sys.executable, "-m", "factsentry", "gateway", "--port", str(gateway_port)], stdout=log, stderr=log, env=env
+    )
+    try:
+        embedded.wait_for_port(upstream_port, proc=upstream)
+        embedded.wait_for_port(gateway_port, timeout=60, proc=gateway)
+
+        async def measure() -> dict[str, Any]:
+            direct, through = Client(upstream_port), Client(gateway_port)
+            gw_proc = psutil.Process(gateway.pid)
+            cpu0 = gw_proc.cpu_times()
+            direct_ms, gateway_ms = await _sequential(direct, through, args.requests)
+            cpu1 = gw_proc.cpu_times()
+            await direct.close()
+            await through.close()
+            cpu_s = (cpu1.user + cpu1.system) - (cpu0.user + cpu0.system)
+            rps = await _concurrent(gateway_port, args.concurrency, args.concurrent_requests)
+            direct_rps = await _concurrent(upstream_port, args.concurrency, args.concurrent_requests)
+            return {
+                "requests_sequential": len(gateway_ms),
+                "direct_p50_ms": round(statistics.median(direct_ms), 3),
+                "gateway_p50_ms": round(statistics.median(gateway_ms), 3),
+                "added_p50_ms": round(statistics.median(gateway_ms) - statistics.median(direct_ms), 3),
+                "added_p99_ms": round(quantile(gateway_ms, 0.99) - quantile(direct_ms, 0.99), 3),
+                "direct_p99_ms": round(quantile(direct_ms, 0.99), 3),
+                "gateway_p99_ms": round(quantile(gateway_ms, 0.99), 3),
+                "throughput_rps": round(rps, 1),
+                "direct_throughput_rps": round(direct_rps, 1),
+                "concurrency": args.concurrency,
+                "gateway_cpu_ms_per_request": round(cpu_s * 1000 / (len(gateway_ms) + 20), 3),
+            }
+
+        return asyncio.run(measure())
+    finally:
+        for proc in (gateway, upstream):
+            proc.terminate()
+            proc.wait(10)
+        log.close()
+        broker.stop()
+        valkey.stop()
