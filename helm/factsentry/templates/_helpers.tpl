@@ -1,0 +1,124 @@
+{{/* Chart name, truncated to the 63 characters a label allows. */}}
+{{- define "factsentry.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Release-scoped name of every object. */}}
+{{- define "factsentry.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "factsentry.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "factsentry.labels" -}}
+helm.sh/chart: {{ include "factsentry.chart" . }}
+{{ include "factsentry.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: factsentry
+{{- end }}
+
+{{- define "factsentry.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "factsentry.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/* Labels of one component; call with (dict "ctx" $ "component" "gateway"). */}}
+{{- define "factsentry.componentLabels" -}}
+{{ include "factsentry.labels" .ctx }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{- define "factsentry.componentSelectorLabels" -}}
+{{ include "factsentry.selectorLabels" .ctx }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{- define "factsentry.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "factsentry.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "factsentry.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+
+{{- define "factsentry.kbPath" -}}
+{{- if .Values.knowledge.existingClaim }}
+{{- printf "/var/lib/factsentry/kb/%s" .Values.knowledge.file }}
+{{- else }}
+{{- .Values.knowledge.path }}
+{{- end }}
+{{- end }}
+
+{{/* Environment shared by the gateway and the workers. */}}
+{{- define "factsentry.env" -}}
+- name: FACTSENTRY_KAFKA_BOOTSTRAP
+  value: {{ .Values.kafka.bootstrap | quote }}
+- name: FACTSENTRY_REDIS_URL
+{{- if .Values.redis.existingSecret }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ .Values.redis.existingSecret }}
+      key: {{ .Values.redis.existingSecretKey }}
+{{- else }}
+  value: {{ .Values.redis.url | quote }}
+{{- end }}
+- name: FACTSENTRY_MODELS_FILE
+  value: /etc/factsentry/models.yaml
+- name: FACTSENTRY_POLICY_FILE
+  value: /etc/factsentry/policies.yaml
+- name: FACTSENTRY_KB_PATH
+  value: {{ include "factsentry.kbPath" . | quote }}
+- name: FACTSENTRY_RESULT_TTL_S
+  value: {{ .Values.config.resultTtlSeconds | quote }}
+- name: FACTSENTRY_LOG_LEVEL
+  value: {{ .Values.config.logLevel | quote }}
+- name: LITELLM_LOCAL_MODEL_COST_MAP
+  value: "True"
+{{- with .Values.extraEnv }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* Volumes shared by both pods: the config files, a writable /tmp, the knowledge store claim. */}}
+{{- define "factsentry.volumes" -}}
+- name: config
+  configMap:
+    name: {{ include "factsentry.fullname" . }}-config
+- name: tmp
+  emptyDir: {}
+{{- if .Values.knowledge.existingClaim }}
+- name: kb
+  persistentVolumeClaim:
+    claimName: {{ .Values.knowledge.existingClaim }}
+    readOnly: true
+{{- end }}
+{{- end }}
+
+{{- define "factsentry.volumeMounts" -}}
+- name: config
+  mountPath: /etc/factsentry
+  readOnly: true
+- name: tmp
+  mountPath: /tmp
+{{- if .Values.knowledge.existingClaim }}
+- name: kb
+  mountPath: /var/lib/factsentry/kb
+  readOnly: true
+{{- end }}
+{{- end }}
