@@ -1,0 +1,78 @@
+"""The engine an evaluation runs: the offline verifier, and the full pipeline over an in-memory store.
+
+The pipeline (``scoring.pipeline``), the decomposer (``scoring.decompose``) and the knowledge store
+(``knowledge.store``) are imported when first needed, so the stance evaluations run even where
+those are not installed; asking for them then fails with :class:`EngineUnavailable`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from evaluation.errors import EvaluationError
+from schemas.check import CheckResult
+from scoring.verifier import OfflineVerifier
+
+ENGINES = ("offline",)
+
+
+class EngineUnavailable(EvaluationError):
+    """A part of the pipeline that this evaluation needs is not importable."""
+
+
+def _module(name: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ImportError as e:
+        raise EngineUnavailable(f"{name} is not available ({e}); this evaluation needs it") from e
+
+
+@dataclass
+class Engine:
+    """What a runner calls: ``verifier`` for stances, :meth:`check` for whole answers, :meth:`decompose`."""
+
+    name: str = "offline"
+    verifier: OfflineVerifier = field(default_factory=OfflineVerifier.load)
+
+    @property
+    def can_check(self) -> bool:
+        """Whether the full pipeline and the knowledge store are importable."""
+        try:
+            _module("scoring.pipeline")
+            _module("knowledge.store")
+        except EngineUnavailable:
+            return False
+        return True
+
+    def check(
+        self,
+        text: str,
+        *,
+        pages: Sequence[tuple[str, Sequence[str]]],
+        name: str | None = None,
+        question: str | None = None,
+    ) -> CheckResult:
+        """Check ``text`` with the full pipeline against a private in-memory store of ``pages``."""
+        store_module = _module("knowledge.store")
+        pipeline = _module("scoring.pipeline")
+        store = store_module.Store.in_memory([(title, list(passages)) for title, passages in pages])
+        try:
+            result: CheckResult = pipeline.check(text, kb=store, name=name, question=question, verifier=self.verifier)
+        finally:
+            store.close()
+        return result
+
+    def decompose(self, sentence: str, sentence_index: int = 0) -> list[str]:
+        """The atomic facts of one sentence, as texts."""
+        decompose = _module("scoring.decompose")
+        return [fact.text for fact in decompose.decompose_sentence(sentence, sentence_index)]
+
+
+def engine(name: str) -> Engine:
+    """The engine called ``name`` (only ``offline`` for now)."""
+    if name not in ENGINES:
+        raise EvaluationError(f"unknown engine {name!r}; choose one of {', '.join(ENGINES)}")
+    return Engine(name=name)

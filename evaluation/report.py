@@ -1,0 +1,77 @@
+"""The evaluation sets by name, and the human table: our figures beside the published ones.
+
+>>> flatten({"stance": {"accuracy": 0.5}, "runs": {"a": {"factscore": 0.9}}})
+[('stance.accuracy', 0.5), ('runs.a.factscore', 0.9)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from evaluation import ambigbio, factcheck_bench, factscore, wice
+from evaluation.engines import Engine
+from evaluation.errors import EvaluationError
+from evaluation.progress import Outcome, Progress
+from evaluation.published import PUBLISHED
+
+Runner = Callable[..., Outcome]
+RUNNERS: dict[str, Runner] = {
+    "factcheck-bench": factcheck_bench.run,
+    "wice": wice.run,
+    "ambigbio": ambigbio.run,
+    "factscore": factscore.run,
+}
+
+
+def run(name: str, root: Path, engine: Engine, *, limit: int | None, progress: Progress) -> Outcome:
+    """Run the evaluation set ``name``."""
+    try:
+        runner = RUNNERS[name]
+    except KeyError:
+        raise EvaluationError(f"unknown evaluation set {name!r}; choose one of {', '.join(RUNNERS)}") from None
+    return runner(root, engine, limit=limit, progress=progress)
+
+
+def flatten(obj: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """Dotted keys and leaf values of a nested dict, in order."""
+    out: list[tuple[str, Any]] = []
+    for key, value in obj.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out += flatten(value, f"{path}.")
+        else:
+            out.append((path, value))
+    return out
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
+
+
+def table(name: str, outcome: Outcome, *, engine: str) -> Table:
+    """A table of every figure we measured, with the published figures for the same metric beside it."""
+    published = PUBLISHED.get(name, {})
+    t = Table(title=f"factsentry eval {name} (engine: {engine})", title_justify="left")
+    t.add_column("metric")
+    t.add_column("ours", justify="right")
+    t.add_column("published", overflow="fold")
+    for key, value in flatten(outcome.result):
+        others = "; ".join(f"{system} {number:.3f}" for system, number in published.get(key, []))
+        t.add_row(key, _fmt(value), others)
+    if outcome.counts:
+        t.caption = "measured on " + ", ".join(f"{v} {k}" for k, v in outcome.counts.items())
+    return t
+
+
+def print_table(name: str, outcome: Outcome, *, engine: str, console: Console | None = None) -> None:
+    """Print :func:`table` to ``console`` (stdout by default)."""
+    (console or Console()).print(table(name, outcome, engine=engine))

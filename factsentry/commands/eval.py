@@ -1,0 +1,68 @@
+"""``factsentry eval SET``: measure factsentry against the papers' labelled data, beside the published numbers.
+
+factsentry eval factcheck-bench                    # ../shared/data beside the project root
+factsentry eval ambigbio --data /data --limit 20 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+from tqdm import tqdm
+
+from factsentry.cli import UserError
+
+T = TypeVar("T")
+SETS = ("factcheck-bench", "wice", "ambigbio", "factscore")
+DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+
+
+def add_parser(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "eval", help="measure against Factcheck-Bench, WiCE, AmbigBio or FActScore data"
+    )
+    p.add_argument("set", choices=SETS, metavar="SET", help=f"one of: {', '.join(SETS)}")
+    p.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the data sets (default: %(default)s)")
+    p.add_argument("--engine", default="offline", choices=("offline",), help="engine (default: %(default)s)")
+    p.add_argument("--limit", type=int, default=None, help="only the first N items (per run for ambigbio)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    p.set_defaults(func=run)
+
+
+def _bar(items: Iterable[T], *, total: int, desc: str) -> Iterator[T]:
+    yield from tqdm(items, total=total, desc=desc, file=sys.stderr, leave=False, dynamic_ncols=True)
+
+
+def _clean(value: Any) -> Any:
+    """JSON has no NaN: undefined figures become null."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    from evaluation import report
+    from evaluation.engines import engine
+    from evaluation.errors import EvaluationError
+
+    if args.limit is not None and args.limit < 1:
+        raise UserError(f"--limit must be at least 1, got {args.limit}")
+    if not args.data.is_dir():
+        raise UserError(f"no data folder at {args.data}; pass --data with the folder that holds the sets")
+    try:
+        outcome = report.run(args.set, args.data, engine(args.engine), limit=args.limit, progress=_bar)
+    except EvaluationError as e:
+        raise UserError(str(e)) from e
+    if args.json:
+        print(json.dumps(_clean(outcome.result), indent=2))
+    else:
+        report.print_table(args.set, outcome, engine=args.engine)
+    return 0
