@@ -151,7 +151,7 @@ def analyse(text: str) -> Analysis:
         number = _number(surface)
         if number is not None:
             numbers.add(number)
-            if re.fullmatch(r"1\d{3}|20\d{2}", number) or re.fullmatch(r"1\d{3}s|20\d{2}s", low):
+            if re.fullmatch(r"(?:1\d{3}|20\d{2})s?", low):
                 years.add(number[:4])
         elif low in MONTHS and surface[0].isupper() and (low != "may" or i > 0):
             months.add(MONTHS[low])

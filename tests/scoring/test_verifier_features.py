@@ -1,0 +1,110 @@
+"""The offline verifier's text analysis and claim–passage features, on small hand-made tables."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.verifier.features import FEATURE_NAMES, pair_features
+from scoring.verifier.text import analyse, split_sentences, stem
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [("playing", "play"), ("played", "play"), ("plays", "play"), ("studies", "stud"), ("studied", "stud"),
+     ("Clinton's", "clinton"), ("1936", "1936"), ("cat", "cat")],
+)  # fmt: skip
+def test_stem(word: str, expected: str) -> None:
+    assert stem(word) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers", "years", "months", "negated"),
+    [
+        ("He was born on September 1, 1943.", {"1", "1943"}, {"1943"}, {9}, False),
+        ("She did not win two medals in the 1970s.", {"2", "1970"}, {"1970"}, set(), True),
+        ("It cost 1,200 dollars in May 2001.", {"1200", "2001"}, {"2001"}, {5}, False),
+        ("May I ask why he never came?", set(), set(), set(), True),
+        ("He finished third with 3.50 points.", {"3", "3.5"}, set(), set(), False),
+    ],
+)
+def test_analyse_numbers_dates_negation(
+    text: str, numbers: set[str], years: set[str], months: set[int], negated: bool
+) -> None:
+    a = analyse(text)
+    assert set(a.numbers) == numbers
+    assert set(a.years) == years
+    assert set(a.months) == months
+    assert a.negated is negated
+
+
+def test_analyse_content_and_names() -> None:
+    a = analyse("Bruce Johnstone plays the baritone saxophone in London.")
+    assert a.content == {"bruc", "johnston", "play", "bariton", "saxophon", "london"}
+    assert a.names == {"bruc", "johnston", "london"}
+    assert ("bariton", "saxophon") in a.bigrams
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Dr. Smith was born in 1900. He died in St. Louis.", ["Dr. Smith was born in 1900.", "He died in St. Louis."]),
+        ("One. Two! Three?", ["One.", "Two!", "Three?"]),
+        ("no end", ["no end"]),
+        ("", []),
+    ],
+)
+def test_split_sentences(text: str, expected: list[str]) -> None:
+    assert split_sentences(text) == expected
+
+
+def _features(claim: str, passage: str) -> dict[str, float]:
+    row = pair_features(claim, [passage])[0]
+    return dict(zip(FEATURE_NAMES, row.tolist(), strict=True))
+
+
+CLAIM = "Douglas died in 1980 in Bethesda."
+
+
+@pytest.mark.parametrize(
+    ("passage", "expected"),
+    [
+        # the passage says it all
+        ("Douglas died in 1980 in Bethesda, Maryland.", {"coverage": 1.0, "name_coverage": 1.0, "number_match": 1.0,
+                                                         "year_conflict": 0.0, "negation_mismatch": 0.0}),
+        # another year: a conflict, and the year is not matched
+        ("Douglas died in 1975 in Bethesda.", {"coverage": 1.0, "number_match": 0.0, "year_conflict": 1.0,
+                                               "number_conflict": 1.0}),
+        # negated
+        ("Douglas never died in Bethesda in 1980.", {"negation_mismatch": 1.0, "number_match": 1.0}),
+        # nothing in common
+        ("The weather in Spain is mild.", {"coverage": 0.0, "name_coverage": 0.0, "number_match": 0.0,
+                                           "year_conflict": 0.0}),
+        # half the words: "died" and "1980" missing, "Douglas" and "Bethesda" present
+        ("Douglas lived in Bethesda.", {"coverage": 2 / 3, "name_coverage": 1.0, "number_match": 0.0}),
+    ],
+)  # fmt: skip
+def test_pair_features(passage: str, expected: dict[str, float]) -> None:
+    features = _features(CLAIM, passage)
+    for name, value in expected.items():
+        assert features[name] == pytest.approx(value), name
+
+
+def test_best_sentence_is_found_inside_a_long_passage() -> None:
+    passage = "The court sat in Washington. Many cases were heard. Douglas died in 1980 in Bethesda. He wrote books."
+    features = _features(CLAIM, passage)
+    assert features["coverage_best"] == pytest.approx(1.0)
+    assert features["bigram_coverage_best"] == pytest.approx(1.0)
+
+
+def test_idf_weights_words_shared_by_every_passage_less() -> None:
+    claim = "Douglas was born in Maine."
+    passages = ["Douglas was born in Maine.", "Douglas was a judge.", "Douglas wrote books.", "Douglas lived long."]
+    rows = pair_features(claim, passages)
+    cov, idf_cov = FEATURE_NAMES.index("coverage"), FEATURE_NAMES.index("idf_coverage")
+    # passage 2 has "Douglas" (in every passage) but not "born"/"Maine": idf coverage falls below plain coverage
+    assert rows[1, idf_cov] < rows[1, cov]
+    assert rows[0, idf_cov] == pytest.approx(1.0)
+
+
+def test_no_passages_gives_an_empty_matrix() -> None:
+    assert pair_features("A claim.", []).shape == (0, len(FEATURE_NAMES))
