@@ -1,0 +1,580 @@
+"""Rule-based atomic facts (FActScore step 1) from a spaCy dependency parse.
+
+One fact per piece of information, in the style of FActScore's human annotators:
+
+>>> [f.text for f in decompose_sentence("He was born in 1936 in Los Angeles and won a gold medal in 1956.")]
+['He was born in 1936.', 'He was born in Los Angeles.', 'He won a gold medal.', 'He won a gold medal in 1956.']
+
+How: every predicate (the root, verbs coordinated with it, participial and relative clauses,
+appositives of the subject) becomes a clause with its subject (inherited when elided). A clause
+yields its *core* (subject, auxiliaries, verb, complements: "He won a gold medal") and, for each
+modifier (prepositional phrase, date), core + that modifier. Coordinated nouns ("films such as X
+and Y", "a journalist, author and poet") are split into one fact per conjunct, and a nationality
+adjective on a predicate noun is a fact of its own ("is American", "is a swimmer"). Dates in
+parentheses after a name become birth and death facts. Each fact keeps the token ids it was built
+from, so that a revision can delete exactly its words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from scoring import nlp
+from scoring.inflect import past, present
+from scoring.phrases import Phrase, subtree_ids, token_text
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+MAX_FACTS_PER_SENTENCE = 16
+MAX_VARIANTS = 6
+
+_SUBJ = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
+_CORE = frozenset({"dobj", "obj", "attr", "acomp", "xcomp", "ccomp", "oprd", "dative", "agent", "pcomp"})
+_MODS = frozenset({"prep", "npadvmod", "tmod"})
+_AUX = frozenset({"aux", "auxpass", "neg", "prt"})
+_SPAWN = frozenset({"relcl", "advcl", "parataxis"})
+_NOMINAL = frozenset({"NOUN", "PROPN", "NUM", "ADJ", "PRON"})
+_PRONOUNS = frozenset({"he", "she", "they", "him", "her", "his", "hers", "their", "them", "it", "its"})
+_DISCOURSE = frozenset(
+    "also however additionally furthermore moreover thus therefore too further meanwhile nevertheless "
+    "consequently notably indeed ultimately eventually subsequently then overall still".split()
+)
+_DISCOURSE_POBJ = frozenset({"addition", "contrast", "summary", "conclusion", "short", "fact", "particular", "general"})
+_RANGE_START = frozenset({"from", "since", "between"})
+_RANGE_END = frozenset({"to", "until", "till", "through", "and"})
+_VERBAL = frozenset({"VERB", "AUX"})
+
+_DATE = (
+    r"(?:c\.\s*|circa\s+)?"
+    r"(?:\d{1,2}\s+[A-Z][a-z]+\s+\d{3,4}|[A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{3,4}|[A-Z][a-z]+\s+\d{4}|\d{3,4})"
+)
+_LIFESPAN = re.compile(rf"\(\s*(?:born\s+|b\.\s*)?({_DATE})\s*(?:[–—-]|to)\s*({_DATE})\s*\)")
+_BORN = re.compile(r"\(\s*(?:born|b\.)\s+([^()]*?)\s*\)")
+_AKA = re.compile(r"\(\s*(?:also\s+)?(?:known|called|nicknamed|born)\s+as\s+([^()]+?)\s*\)")
+
+
+@dataclass(frozen=True)
+class AtomicFact:
+    """One atomic fact of a sentence.
+
+    ``subject`` is the subject as written (possibly a pronoun), ``about_person`` whether that subject
+    is a person-like mention (a name or he/she), ``tokens`` the sentence token ids the fact uses.
+    """
+
+    text: str
+    sentence_index: int = 0
+    subject: str = ""
+    about_person: bool = True
+    tokens: frozenset[int] = frozenset()
+
+
+@dataclass
+class _Subject:
+    text: str
+    ids: set[int] = field(default_factory=set)
+    head: Token | None = None
+
+    @property
+    def is_person(self) -> bool:
+        if self.head is None:
+            return bool(self.text[:1].isupper())
+        h = self.head
+        if h.lower_ in ("he", "she", "they", "i", "we"):
+            return True
+        return h.ent_type_ == "PERSON" or h.pos_ == "PROPN"
+
+
+@dataclass
+class _Clause:
+    head: Token
+    subject: _Subject
+    past: bool
+    inherited_aux: str = ""
+    participle: bool = False
+    copula_of: Token | None = None  # an appositive: "Hanley, an American swimmer," -> "Hanley was ..."
+
+
+def decompose_sentence(text: str, sentence_index: int = 0) -> list[AtomicFact]:
+    """Atomic facts of one sentence (parsed through the shared, cached spaCy pipeline)."""
+    return decompose_doc(nlp.parse_one(text), sentence_index)
+
+
+def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
+    """Atomic facts of one parsed sentence; falls back to the whole sentence when no clause is found."""
+    text = doc.text.strip()
+    if not text:
+        return []
+    paren = _paren_ids(doc)
+    prune = set(paren) | _descriptive_appositions(doc)
+    facts: list[tuple[Phrase, _Subject]] = []
+    facts += _parenthetical_facts(doc, paren)
+    for clause in _clauses(doc):
+        for phrase in _clause_facts(doc, clause, prune):
+            facts.append((phrase, clause.subject))
+    out: list[AtomicFact] = []
+    seen: set[str] = set()
+    for phrase, subject in facts:
+        rendered = phrase.render()
+        key = rendered.lower()
+        if len(rendered.split()) < 3 or key in seen:
+            continue
+        seen.add(key)
+        out.append(AtomicFact(rendered, sentence_index, subject.text, subject.is_person, frozenset(phrase.tokens)))
+        if len(out) >= MAX_FACTS_PER_SENTENCE:
+            break
+    if not out:
+        fallback = Phrase().add_tokens(doc, (i for i in range(len(doc)) if i not in paren)).render()
+        if fallback:
+            out.append(AtomicFact(fallback, sentence_index, "", True, frozenset(range(len(doc)))))
+    return out
+
+
+# --- clauses -----------------------------------------------------------------------------------
+
+
+def _is_past(doc: Doc) -> bool:
+    for tok in doc:
+        if tok.dep_ == "ROOT":
+            if tok.tag_ == "VBD":
+                return True
+            if any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD" for c in tok.children):
+                return True
+            if tok.lower_ in ("was", "were"):
+                return True
+            return False
+    return False
+
+
+def _subject_of(doc: Doc, tok: Token) -> _Subject:
+    prune = {c.i for c in tok.children if c.dep_ in ("appos", "relcl", "acl", "punct")}
+    ids: set[int] = set()
+    for i in subtree_ids(tok, prune_deps=frozenset({"appos", "relcl", "acl"})):
+        if i not in prune or i == tok.i:
+            ids.add(i)
+    ids -= _paren_ids(doc)
+    ids = _strip_edge_punct(doc, ids)
+    text = Phrase().add_tokens(doc, ids).render().rstrip(".")
+    return _Subject(text, ids, tok)
+
+
+def _strip_edge_punct(doc: Doc, ids: set[int]) -> set[int]:
+    ordered = sorted(ids)
+    while ordered and doc[ordered[0]].is_punct and doc[ordered[0]].text not in ('"', "“", "("):
+        ordered.pop(0)
+    while ordered and doc[ordered[-1]].is_punct and doc[ordered[-1]].text not in ('"', "”", ")"):
+        ordered.pop()
+    return set(ordered)
+
+
+def _clauses(doc: Doc) -> list[_Clause]:
+    is_past = _is_past(doc)
+    out: list[_Clause] = []
+    roots = [t for t in doc if t.dep_ == "ROOT"]
+    queue: list[_Clause] = []
+    for root in roots:
+        subj = next((c for c in root.children if c.dep_ in _SUBJ), None)
+        if root.pos_ not in _VERBAL and subj is None:
+            # A sentence without a verb: "Joseph F. Smith (1838–1918), sixth president of the church."
+            subject = _subject_of(doc, root)
+            for ap in (c for c in root.children if c.dep_ == "appos"):
+                out.append(_Clause(ap, subject, is_past, copula_of=root))
+            continue
+        subject = _subject_of(doc, subj) if subj is not None else _Subject("")
+        queue.append(_Clause(root, subject, is_past))
+    seen: set[int] = set()
+    while queue:
+        clause = queue.pop(0)
+        if clause.head.i in seen:
+            continue
+        seen.add(clause.head.i)
+        out.append(clause)
+        queue.extend(_children_clauses(doc, clause, is_past))
+    return out
+
+
+def _children_clauses(doc: Doc, clause: _Clause, is_past: bool) -> list[_Clause]:
+    p = clause.head
+    out: list[_Clause] = []
+    own_subj = next((c for c in p.children if c.dep_ in _SUBJ), None)
+    subject = clause.subject
+    if own_subj is not None and clause.copula_of is None:
+        subject = _subject_of(doc, own_subj)
+        if own_subj.tag_ in ("WDT", "WP") and p.dep_ == "relcl":
+            subject = _antecedent(doc, p.head)
+        # Appositives, participles and relative clauses on the subject describe the subject.
+        for c in own_subj.children:
+            if c.dep_ == "appos" and c.i not in _paren_ids(doc):
+                out.append(_Clause(c, subject, is_past, copula_of=own_subj))
+            elif c.dep_ == "acl" and c.tag_ in ("VBN", "VBG"):
+                out.append(_Clause(c, subject, is_past, participle=True))
+    aux_text = " ".join(c.text for c in p.children if c.dep_ in ("aux", "auxpass"))
+    for c in p.children:
+        if c.dep_ == "conj" and (c.pos_ in _VERBAL or any(g.dep_ in _SUBJ for g in c.children)):
+            has_aux = any(g.dep_ in ("aux", "auxpass") for g in c.children)
+            inherited = "" if has_aux or c.tag_ in ("VBD", "VBZ", "VBP") else aux_text
+            out.append(_Clause(c, subject, is_past, inherited_aux=inherited))
+        elif c.dep_ == "advcl" and not any(g.dep_ == "aux" and g.lower_ == "to" for g in c.children):
+            has_subj = any(g.dep_ in _SUBJ for g in c.children)
+            out.append(_Clause(c, subject, is_past, participle=not has_subj and c.tag_ in ("VBN", "VBG")))
+        elif c.dep_ == "parataxis" and any(g.dep_ in _SUBJ for g in c.children):
+            out.append(_Clause(c, subject, is_past))
+        elif c.dep_ == "prep" and c.lower_ in ("after", "before", "while", "since", "upon", "following"):
+            pc = next((g for g in c.children if g.dep_ == "pcomp" and g.tag_ == "VBG"), None)
+            if pc is not None:
+                out.append(_Clause(pc, subject, is_past, participle=True))
+    # Relative clauses anywhere below this predicate (not below other predicates).
+    for tok in p.subtree:
+        if tok.dep_ == "relcl" and _governing_predicate(tok.head).i == p.i:
+            rel_subj = next((g for g in tok.children if g.dep_ in _SUBJ), None)
+            if rel_subj is None or rel_subj.tag_ in ("WDT", "WP"):
+                describes_subject = tok.head.dep_ in _SUBJ or tok.head.i in subject.ids
+                if tok.head.dep_ == "attr" and subject.text and subject.head is not None:
+                    # "He was a player who played as a winger" -> "He played as a winger".
+                    describes_subject = describes_subject or subject.head.dep_ != "expl"
+                ante = subject if describes_subject else _antecedent(doc, tok.head)
+                out.append(_Clause(tok, ante, is_past))
+            else:
+                out.append(_Clause(tok, _subject_of(doc, rel_subj), is_past))
+    return out
+
+
+def _governing_predicate(tok: Token) -> Token:
+    t = tok
+    while t.dep_ not in ("ROOT", "conj", "advcl", "relcl", "parataxis", "acl", "pcomp") or t.pos_ not in _VERBAL:
+        if t.head.i == t.i:
+            return t
+        if t.dep_ == "conj" and t.pos_ not in _VERBAL:
+            t = t.head
+            continue
+        t = t.head
+    return t
+
+
+def _antecedent(doc: Doc, noun: Token) -> _Subject:
+    ids = subtree_ids(noun, prune_deps=frozenset({"relcl", "appos", "acl", "conj", "cc", "prep", "punct"}))
+    ids -= _paren_ids(doc)
+    ids -= {c.i for c in noun.children if c.dep_ == "det" and c.lower_ in ("a", "an")}
+    text = Phrase().add_tokens(doc, _strip_edge_punct(doc, ids)).render().rstrip(".")
+    return _Subject(text, set(), noun)
+
+
+# --- facts of one clause -----------------------------------------------------------------------
+
+
+def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
+    p = clause.head
+    core = Phrase()
+    if clause.copula_of is not None:
+        return _copular_facts(doc, clause, prune)
+    core.add_tokens(doc, [p.i])
+    own_aux = [c for c in p.children if c.dep_ in _AUX]
+    core.add_tokens(doc, [c.i for c in own_aux])
+    left = min([p.i, *(c.i for c in p.children if c.dep_ in ("advmod", "neg") and c.i < p.i)])
+    if clause.inherited_aux and not own_aux:
+        core.insert(left - 0.3, clause.inherited_aux)
+    if clause.participle and not any(c.dep_ in ("aux", "auxpass") for c in own_aux):
+        if p.tag_ == "VBN":
+            core.insert(left - 0.3, "was" if clause.past else "is")
+        elif p.tag_ == "VBG":
+            lemma = p.lemma_ or p.lower_
+            core.insert(float(p.i), past(lemma) if clause.past else present(lemma))
+    comps: list[set[int]] = []
+    mods: list[set[int]] = []
+    for c in p.children:
+        if c.i in prune:
+            continue
+        ids = subtree_ids(c, prune, _SPAWN) - prune
+        if c.dep_ == "advmod":
+            if c.lower_ not in _DISCOURSE and c.tag_ not in ("WRB",):
+                core.add_tokens(doc, ids)
+        elif c.dep_ in _CORE:
+            comps.append(ids)
+        elif c.dep_ in _MODS:
+            if c.dep_ == "prep" and _is_discourse_prep(c):
+                continue
+            if c.dep_ == "prep" and any(g.dep_ == "pcomp" and g.tag_ == "VBG" for g in c.children):
+                if c.lower_ in ("after", "before", "while", "since", "upon", "following"):
+                    continue
+            mods.append(ids)
+        elif c.dep_ == "advcl" and any(g.dep_ == "aux" and g.lower_ == "to" for g in c.children):
+            mods.append(ids)
+    subj = clause.subject
+    local_subject = any(c.dep_ in _SUBJ for c in p.children) and not _relative_subject(p)
+    if local_subject:
+        core.add_tokens(doc, subj.ids)
+    else:
+        first = min([p.i, *[min(s) for s in comps + mods if s], *core.tokens])
+        core.insert(first - 0.6, subj.text)
+        core.tokens |= subj.ids
+    _replace_relativizers(doc, p, core, comps, mods, clause)
+    mods = _merge_ranges(doc, mods)
+    comp_ids: set[int] = set().union(*comps) if comps else set()
+    comp_variants = _expand(doc, comp_ids) if comp_ids else [Phrase()]
+    bare = _bare_heads(doc, comps, prune)
+    facts: list[Phrase] = []
+    if p.lemma_ == "be" and comps:
+        nat, comp_variants = _split_nationality(doc, comps, comp_variants)
+        _, bare = _split_nationality(doc, comps, bare)
+        facts = [core.merge(n) for n in nat]
+    base = [core.merge(v) for v in comp_variants] or [core]
+    if comp_ids or not mods:
+        facts += base
+        facts += [core.merge(v) for v in bare]
+    for m in mods:
+        for mv in _expand(doc, m):
+            facts.append(base[0].merge(mv))
+    return facts
+
+
+def _bare_heads(doc: Doc, comps: list[set[int]], prune: set[int]) -> list[Phrase]:
+    """``is an actor best known for ...`` also yields ``is an actor`` (the complement without its modifiers)."""
+    out: list[Phrase] = []
+    for comp in comps:
+        if len(comp) < 5:
+            continue
+        head = doc[min(comp, key=lambda i: _depth(doc[i]))]
+        if head.pos_ != "NOUN":
+            continue
+        cut = {c.i for c in head.children if c.dep_ in ("prep", "acl", "relcl") or (c.dep_ == "amod" and c.n_rights)}
+        if not cut:
+            continue
+        ids = subtree_ids(head, prune | cut, _SPAWN | {"conj", "cc", "appos"}) & comp
+        ids = _strip_edge_punct(doc, ids)
+        if ids and len(ids) < len(comp):
+            out.append(Phrase().add_tokens(doc, sorted(ids)))
+    return out
+
+
+def _depth(tok: Token) -> int:
+    depth = 0
+    while tok.head.i != tok.i:
+        tok = tok.head
+        depth += 1
+    return depth
+
+
+def _relative_subject(p: Token) -> bool:
+    return p.dep_ == "relcl" and any(c.dep_ in _SUBJ and c.tag_ in ("WDT", "WP") for c in p.children)
+
+
+def _replace_relativizers(
+    doc: Doc, p: Token, core: Phrase, comps: list[set[int]], mods: list[set[int]], clause: _Clause
+) -> None:
+    """In a relative clause, drop "who"/"where" and put the antecedent where "which"/"whom" stood."""
+    if p.dep_ != "relcl":
+        return
+    for c in p.subtree:
+        if c.tag_ in ("WDT", "WP", "WRB", "WP$") and _governing_predicate(c).i == p.i:
+            for group in (*comps, *mods):
+                group.discard(c.i)
+            core.drop(c.i)
+            if c.dep_ in _SUBJ or c.tag_ == "WRB":
+                continue
+            ante = _antecedent(doc, p.head).text
+            if c.tag_ == "WP$":
+                core.insert(float(c.i), ante + "'s")
+            elif c.dep_ == "dobj":
+                # "the book which he wrote" -> "he wrote the book": the object goes after the verb.
+                core.insert(p.i + 0.5, ante)
+            elif c.dep_ == "pobj" and c.head.i < p.i:
+                # "the show for which she won an award" -> "she won an award for the show".
+                prep = c.head
+                for group in (*comps, *mods):
+                    group.discard(prep.i)
+                core.drop(prep.i)
+                core.insert(p.right_edge.i + 0.5, f"{prep.text} {ante}")
+            else:
+                core.insert(float(c.i), ante)
+
+
+def _copular_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
+    ap = clause.head
+    ids = subtree_ids(ap, prune, _SPAWN | {"appos"}) - prune
+    ids = _strip_edge_punct(doc, ids)
+    if not ids:
+        return []
+    core = Phrase()
+    core.insert(min(ids) - 0.9, clause.subject.text)
+    core.tokens |= clause.subject.ids
+    core.insert(min(ids) - 0.5, "was" if clause.past else "is")
+    variants = _expand(doc, ids)
+    nat, variants = _split_nationality(doc, [ids], variants)
+    return [core.merge(v) for v in nat + variants]
+
+
+def _split_nationality(doc: Doc, comps: list[set[int]], variants: list[Phrase]) -> tuple[list[Phrase], list[Phrase]]:
+    """``is an American swimmer`` -> ``is American`` and ``is a swimmer`` (as FActScore's annotators do)."""
+    heads = [doc[i] for comp in comps for i in comp if doc[i].head.i not in comp or doc[i].head.i == i]
+    nat_ids: set[int] = set()
+    for h in heads:
+        for c in h.children:
+            if c.dep_ == "amod" and c.ent_type_ == "NORP" and not any(True for _ in c.children):
+                nat_ids.add(c.i)
+        for conj in h.conjuncts:
+            for c in conj.children:
+                if c.dep_ == "amod" and c.ent_type_ == "NORP" and not any(True for _ in c.children):
+                    nat_ids.add(c.i)
+    if not nat_ids:
+        return [], variants
+    nat = [Phrase().add_tokens(doc, sorted(nat_ids))]
+    stripped: list[Phrase] = []
+    for v in variants:
+        w = v.copy()
+        for i in nat_ids:
+            w.drop(i)
+        if any(doc[int(k)].pos_ in ("NOUN", "PROPN") for k in w.pieces if k == int(k)):
+            stripped.append(w)
+    return nat, stripped
+
+
+def _is_discourse_prep(prep: Token) -> bool:
+    if prep.lower_ in ("according",) or (prep.lower_ == "to" and prep.head.lower_ == "according"):
+        return True
+    pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+    return pobj is not None and pobj.lower_ in _DISCOURSE_POBJ and prep.lower_ == "in"
+
+
+def _merge_ranges(doc: Doc, mods: list[set[int]]) -> list[set[int]]:
+    """Keep "from 1972" and "to 1976" together as one modifier."""
+    mods = sorted((m for m in mods if m), key=min)
+    out: list[set[int]] = []
+    for m in mods:
+        if (
+            out
+            and doc[min(m)].lower_ in _RANGE_END
+            and doc[min(out[-1])].lower_ in _RANGE_START
+            and any(doc[i].like_num or doc[i].ent_type_ == "DATE" for i in m)
+        ):
+            out[-1] = out[-1] | m
+        else:
+            out.append(set(m))
+    return out
+
+
+# --- coordination ------------------------------------------------------------------------------
+
+
+def _expand(doc: Doc, ids: set[int], depth: int = 0) -> list[Phrase]:
+    """One phrase per conjunct of the first coordinated noun phrase in ``ids`` (recursively)."""
+    for i in sorted(ids):
+        t = doc[i]
+        conjs = [c for c in t.conjuncts if c.i in ids and c.i > t.i]
+        listed = next((c for c in t.children if c.dep_ == "appos" and c.i > t.i), None)
+        is_list = listed is not None and (bool(listed.conjuncts) or (t.pos_ == "NOUN" and listed.pos_ == "PROPN"))
+        if not conjs and is_list and listed is not None and listed.i in ids and t.dep_ != "nsubj":
+            # "a journalist, photographer, and author" (spaCy makes the 2nd item an appositive) and
+            # "two albums, Choices and Leisure": one fact per item.
+            conjs = [listed, *(c for c in listed.conjuncts if c.i in ids and c.i > listed.i)]
+        if not conjs or t.pos_ not in _NOMINAL or depth > 2:
+            continue
+        if t.head.lower_ in ("between",) or (t.head.dep_ == "prep" and t.head.lower_ == "between"):
+            continue
+        chain = [t, *conjs]
+        whole = subtree_ids(t) & ids
+        det = next((c for c in t.children if c.dep_ == "det" and c.lower_ in ("a", "an")), None)
+        variants: list[Phrase] = []
+        chain_ids = {x.i for x in chain}
+        for x in chain:
+            own = _own_ids(x, ids, chain_ids)
+            keep = (ids - whole) | own
+            if x.i == t.i:
+                keep |= {j for j in whole if j < t.left_edge.i}
+            phrase = Phrase().add_tokens(doc, sorted(keep))
+            if x.i != t.i and det is not None and not any(c.dep_ in ("det", "poss") for c in x.children):
+                phrase.insert(min(own) - 0.5, token_text(doc, det.i))
+            variants.append(phrase)
+        out: list[Phrase] = []
+        for v in variants[:MAX_VARIANTS]:
+            sub = _expand(doc, set(v.tokens), depth + 1) if len(v.tokens) > 2 else [v]
+            for s in sub:
+                s.pieces.update({k: val for k, val in v.pieces.items() if k != int(k)})
+            out.extend(sub)
+        return out[:MAX_VARIANTS]
+    return [Phrase().add_tokens(doc, sorted(ids))]
+
+
+def _own_ids(x: Token, ids: set[int], chain: set[int]) -> set[int]:
+    """``x`` and its dependents, without its own conjuncts and coordinating words."""
+    out = {x.i}
+    for c in x.children:
+        if c.i in chain or c.dep_ in ("conj", "cc", "preconj") or (c.dep_ == "punct" and c.text == ","):
+            continue
+        out |= subtree_ids(c)
+    return out & ids
+
+
+# --- parentheses -------------------------------------------------------------------------------
+
+
+def _paren_ids(doc: Doc) -> set[int]:
+    out: set[int] = set()
+    depth = 0
+    for t in doc:
+        if t.text == "(":
+            depth += 1
+        if depth > 0:
+            out.add(t.i)
+        if t.text == ")" and depth > 0:
+            depth -= 1
+    return out
+
+
+def _descriptive_appositions(doc: Doc) -> set[int]:
+    """Appositives on non-subject nouns that describe rather than locate ("Lisa Cooper, an actress,")."""
+    out: set[int] = set()
+    for t in doc:
+        if t.dep_ == "appos" and t.head.dep_ not in _SUBJ and t.head.dep_ != "ROOT":
+            if any(c.dep_ == "det" for c in t.children) and t.ent_type_ not in ("GPE", "LOC", "DATE"):
+                out |= subtree_ids(t)
+    return out
+
+
+def _parenthetical_facts(doc: Doc, paren: set[int]) -> list[tuple[Phrase, _Subject]]:
+    """Birth and death dates and "also known as" in parentheses right after a name."""
+    if not paren:
+        return []
+    out: list[tuple[Phrase, _Subject]] = []
+    text = doc.text
+    for m in list(_LIFESPAN.finditer(text)) + list(_BORN.finditer(text)) + list(_AKA.finditer(text)):
+        start_tok = next((t for t in doc if t.idx >= m.start()), None)
+        if start_tok is None or start_tok.i == 0:
+            continue
+        name_tok = doc[start_tok.i - 1]
+        if name_tok.pos_ != "PROPN":
+            continue
+        subject = _name_before(doc, name_tok)
+        ids = {t.i for t in doc if m.start() <= t.idx < m.end()}
+        if m.re is _LIFESPAN:
+            born, died = m.group(1), m.group(2)
+            out.append((_fact(subject, f"was born {_on(born)}", ids), subject))
+            out.append((_fact(subject, f"died {_on(died)}", ids), subject))
+        elif m.re is _BORN:
+            body = m.group(1)
+            lead = body.split()[0].lower() if body.split() else ""
+            out.append((_fact(subject, f"was born {body if lead in ('in', 'on') else _on(body)}", ids), subject))
+        else:
+            out.append((_fact(subject, f"is also known as {m.group(1)}", ids), subject))
+    return out
+
+
+def _name_before(doc: Doc, tok: Token) -> _Subject:
+    ids = [tok.i]
+    j = tok.i - 1
+    while (j >= 0 and doc[j].pos_ == "PROPN") or (j >= 0 and doc[j].text in (".",) and doc[j - 1].is_upper):
+        ids.insert(0, j)
+        j -= 1
+    text = " ".join(doc[i].text for i in ids).replace(" .", ".")
+    return _Subject(text, set(ids), tok)
+
+
+def _fact(subject: _Subject, predicate: str, ids: set[int]) -> Phrase:
+    phrase = Phrase().insert(0.0, f"{subject.text} {predicate}")
+    phrase.tokens |= subject.ids | ids
+    return phrase
+
+
+def _on(date: str) -> str:
+    return ("in " if re.fullmatch(r"(?:c\.\s*|circa\s+)?\d{3,4}|[A-Z][a-z]+\s+\d{4}", date.strip()) else "on ") + date

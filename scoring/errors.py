@@ -1,0 +1,42 @@
+"""Errors raised by the scoring pipeline.
+
+::
+
+    ScoringError                 base class; ``retriable`` says whether the runner may retry
+    ├── ModelUnavailableError    the spaCy model or the verifier weights cannot be loaded
+    ├── UnknownMetricError       a metric name that is not registered (with "did you mean ...")
+    └── LLMOutputError           an LLM answer that stayed malformed after the retries (retriable)
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class ScoringError(Exception):
+    """Base class of every error raised by ``scoring``."""
+
+    retriable: ClassVar[bool] = False
+
+
+class ModelUnavailableError(ScoringError):
+    """A model the offline engine needs is not installed."""
+
+
+class UnknownMetricError(ScoringError, KeyError):
+    """A metric name that is not in the registry."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown metric"
+
+
+class LLMOutputError(ScoringError):
+    """The LLM kept answering in a shape the parser cannot read."""
+
+    retriable = True
+
+    def __init__(self, step: str, detail: str, raw: str = "") -> None:
+        super().__init__(f"{step}: {detail}")
+        self.step = step
+        self.detail = detail
+        self.raw = raw

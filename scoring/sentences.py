@@ -1,0 +1,76 @@
+"""Sentence splitting (pysbd), with citation markers removed and paragraph numbers kept.
+
+>>> [s.text for s in split_sentences("He was born in 1936 [4]. He died in 1970.[1][2]")]
+['He was born in 1936.', 'He died in 1970.']
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pysbd
+
+_CITATION = re.compile(r"\s*\[(?:\d+(?:\s*[,–-]\s*\d+)*|citation needed|[a-z]\])\]", re.IGNORECASE)
+_SPACES = re.compile(r"[ \t\u00a0]+")
+_PARAGRAPH = re.compile(r"\n\s*\n|\n(?=\s*(?:\d+[.)]|[-*•])\s)")
+# A list item that pysbd keeps glued to the previous sentence: "... refer to: 1. Joseph F. Smith".
+_INLINE_ITEM = re.compile(r"(?<=[:;.])\s+(?=\d{1,2}[.)]\s+[A-Z])")
+_BULLET = re.compile(r"^\s*(?:\d{1,2}[.)]|[-*•])\s+")
+
+_local = threading.local()
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of an answer; ``paragraph`` counts blank-line separated blocks and list items."""
+
+    index: int
+    text: str
+    paragraph: int = 0
+    list_item: bool = False
+
+
+def strip_citations(text: str) -> str:
+    """Remove citation markers such as ``[4]``, ``[1][2]`` and ``[citation needed]``."""
+    return _CITATION.sub("", text)
+
+
+def _segmenter() -> pysbd.Segmenter:
+    seg: pysbd.Segmenter | None = getattr(_local, "segmenter", None)
+    if seg is None:
+        import pysbd
+
+        seg = pysbd.Segmenter(language="en", clean=False)
+        _local.segmenter = seg
+    return seg
+
+
+@lru_cache(maxsize=4096)
+def _split_block(block: str) -> tuple[str, ...]:
+    parts = [p.strip() for p in _segmenter().segment(block)]
+    return tuple(p for p in parts if p)
+
+
+def split_sentences(text: str) -> list[Sentence]:
+    """Split an answer into sentences; citation markers go, list items start their own paragraph."""
+    text = strip_citations(text).replace("\r\n", "\n")
+    text = _INLINE_ITEM.sub("\n", text)
+    out: list[Sentence] = []
+    paragraph = 0
+    for block in _PARAGRAPH.split(text):
+        block = _SPACES.sub(" ", block.replace("\n", " ")).strip()
+        if not block:
+            continue
+        list_item = bool(_BULLET.match(block))
+        if list_item:
+            block = _BULLET.sub("", block, count=1)
+        for i, part in enumerate(_split_block(block)):
+            cleaned = re.sub(r"\s+([.,;:!?])", r"\1", part)
+            out.append(Sentence(len(out), cleaned, paragraph, list_item and i == 0))
+        paragraph += 1
+    return out
