@@ -65,7 +65,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 {{- end }}
 
-{{/* Environment shared by the gateway and the workers. */}}
+{{/* Environment shared by the gateway and the workers (bus.settings.BusSettings). */}}
 {{- define "factsentry.env" -}}
 - name: FACTSENTRY_KAFKA_BOOTSTRAP
   value: {{ .Values.kafka.bootstrap | quote }}
@@ -78,16 +78,8 @@ app.kubernetes.io/component: {{ .component }}
 {{- else }}
   value: {{ .Values.redis.url | quote }}
 {{- end }}
-- name: FACTSENTRY_MODELS_FILE
-  value: /etc/factsentry/models.yaml
-- name: FACTSENTRY_POLICY_FILE
-  value: /etc/factsentry/policies.yaml
-- name: FACTSENTRY_KB_PATH
-  value: {{ include "factsentry.kbPath" . | quote }}
 - name: FACTSENTRY_RESULT_TTL_S
   value: {{ .Values.config.resultTtlSeconds | quote }}
-- name: FACTSENTRY_LOG_LEVEL
-  value: {{ .Values.config.logLevel | quote }}
 - name: LITELLM_LOCAL_MODEL_COST_MAP
   value: "True"
 {{- with .Values.extraEnv }}

@@ -1,0 +1,107 @@
+"""The metric names the processes expose, and the names and labels a PromQL expression uses."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import promql_parser
+
+# The metrics of issue 2: name -> (type, labels). Counters are written with their `_total`.
+METRICS: dict[str, tuple[str, frozenset[str]]] = {
+    "factsentry_gateway_requests_total": ("counter", frozenset({"model", "mode", "outcome"})),
+    "factsentry_gateway_upstream_seconds": ("histogram", frozenset({"model"})),
+    "factsentry_gateway_added_seconds": ("histogram", frozenset({"model", "mode"})),
+    "factsentry_gateway_blocked_total": ("counter", frozenset({"model"})),
+    "factsentry_gateway_revised_total": ("counter", frozenset({"model"})),
+    "factsentry_gateway_publish_lost_total": ("counter", frozenset({"reason"})),
+    "factsentry_worker_records_total": ("counter", frozenset({"outcome"})),
+    "factsentry_worker_stage_seconds": ("histogram", frozenset({"stage"})),
+    "factsentry_worker_factscore": ("histogram", frozenset({"model"})),
+    "factsentry_worker_dfactscore": ("histogram", frozenset({"model"})),
+    "factsentry_worker_facts_total": ("counter", frozenset({"model", "verdict"})),
+    "factsentry_worker_consumer_lag": ("gauge", frozenset({"topic", "partition"})),
+    "factsentry_worker_dlq_total": ("counter", frozenset()),
+    "factsentry_cache_hits_total": ("counter", frozenset({"kind"})),
+    "factsentry_cache_misses_total": ("counter", frozenset({"kind"})),
+    "factsentry_cache_errors_total": ("counter", frozenset({"kind"})),
+}
+
+# Labels Prometheus attaches to every scraped series (target labels), and our relabelled `component`.
+TARGET_LABELS = frozenset({"job", "instance", "component"})
+
+# Label values the processes write, where a rule or panel selects on them.
+LABEL_VALUES: dict[str, frozenset[str]] = {
+    "outcome": frozenset(
+        {"scored", "abstained", "dlq", "retried", "failed"}  # workers
+        | {"ok", "pass", "block", "revise", "timeout", "error"}  # gateway
+    ),
+    "mode": frozenset({"observe", "annotate", "block", "revise"}),
+}
+
+
+def series_labels() -> dict[str, frozenset[str]]:
+    """Every series name the metrics above expose, with its labels (histograms as _bucket/_sum/_count)."""
+    series: dict[str, frozenset[str]] = {}
+    for name, (kind, labels) in METRICS.items():
+        if kind == "histogram":
+            series[f"{name}_bucket"] = labels | {"le"}
+            series[f"{name}_sum"] = labels
+            series[f"{name}_count"] = labels
+        else:
+            series[name] = labels
+    return series
+
+
+@dataclass(frozen=True)
+class Selector:
+    """One vector selector of an expression: the metric name and its label matchers."""
+
+    name: str
+    matchers: tuple[tuple[str, str], ...]
+
+
+def selectors(expr: str) -> list[Selector]:
+    """The vector selectors of ``expr`` (raises ValueError if it is not valid PromQL)."""
+    found: list[Selector] = []
+
+    def visit(node: promql_parser.Expr) -> bool:
+        if isinstance(node, promql_parser.VectorSelector):
+            pairs = tuple((m.name, m.value) for m in node.matchers.matchers)
+            name = node.name or dict(pairs).get("__name__", "")
+            found.append(Selector(name, tuple(p for p in pairs if p[0] != "__name__")))
+        return True
+
+    promql_parser.walk(promql_parser.parse(expr), visit)
+    return found
+
+
+_GROUPING = re.compile(r"\b(?:by|without|on|ignoring|group_left|group_right)\s*\(([^)]*)\)")
+
+
+def grouping_labels(expr: str) -> set[str]:
+    """Label names in by/without/on/ignoring/group_* clauses of ``expr``."""
+    labels: set[str] = set()
+    for group in _GROUPING.findall(expr):
+        labels.update(part.strip() for part in group.split(",") if part.strip())
+    return labels
+
+
+def iter_label_problems(expr: str, known: dict[str, frozenset[str]]) -> Iterator[str]:
+    """Why ``expr`` selects a series or a label that does not exist; nothing if it is consistent."""
+    used = selectors(expr)
+    available: set[str] = set(TARGET_LABELS)
+    for sel in used:
+        if sel.name not in known:
+            yield f"unknown metric {sel.name!r}"
+            continue
+        labels = known[sel.name] | TARGET_LABELS
+        available |= labels
+        for label, value in sel.matchers:
+            if label not in labels:
+                yield f"{sel.name} has no label {label!r}"
+            elif label in LABEL_VALUES and value not in LABEL_VALUES[label]:
+                yield f"{sel.name}{{{label}}} never has the value {value!r}"
+    for label in grouping_labels(expr) - available:
+        yield f"grouping by {label!r}, which none of the selected series has"
