@@ -129,7 +129,13 @@ class Runner(Generic[In, Out]):
             producer = make_producer(settings)
             await producer.start()
             try:
-                consumer = make_consumer(settings, group_id=settings.group_id, max_poll_records=settings.batch_size)
+                consumer = make_consumer(
+                    settings,
+                    group_id=settings.group_id,
+                    max_poll_records=settings.batch_size,
+                    session_timeout_ms=settings.session_timeout_ms,
+                    heartbeat_interval_ms=max(100, settings.session_timeout_ms // 5),
+                )
                 consumer.subscribe([stage.input_topic], listener=_Revocation(self))
                 await consumer.start()
                 try:
@@ -160,7 +166,22 @@ class Runner(Generic[In, Out]):
     async def _loop(self, consumer: AIOKafkaConsumer, producer: AIOKafkaProducer) -> None:
         settings = self.settings
         while not self.stop_event.is_set():
-            fetched = await consumer.getmany(timeout_ms=settings.poll_timeout_ms, max_records=settings.batch_size)
+            fetch = asyncio.ensure_future(
+                consumer.getmany(timeout_ms=settings.poll_timeout_ms, max_records=settings.batch_size)
+            )
+            stopping: asyncio.Future[Any] = asyncio.ensure_future(self.stop_event.wait())
+            try:
+                await asyncio.wait({fetch, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                stopping.cancel()
+            if not fetch.done():
+                # Stopped while waiting (or while the group rebalances): nothing fetched is lost,
+                # it is simply not committed.
+                fetch.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await fetch
+                break
+            fetched = fetch.result()
             records = [r for batch in fetched.values() for r in batch]
             if not records:
                 continue

@@ -34,6 +34,12 @@ class WorkerSettings(BusSettings):
     backoff_s: float = Field(default=0.5, gt=0, description="first retry delay; doubles each attempt")
     backoff_max_s: float = Field(default=10.0, gt=0, description="longest retry delay")
     drain_timeout_s: float = Field(default=30.0, ge=0, description="on SIGTERM, wait this long for in-flight work")
+    session_timeout_ms: int = Field(
+        default=10_000,
+        ge=1000,
+        le=300_000,
+        description="group session timeout; a dead worker's partitions move after it",
+    )
     poll_timeout_ms: int = Field(default=500, ge=1, le=60_000, description="longest wait of one fetch")
     lag_interval_s: float = Field(default=5.0, gt=0, description="how often the consumer-lag gauge is refreshed")
     metrics_port: int = Field(default=9464, ge=0, le=65535, description="Prometheus port; 0 turns it off")

@@ -1,0 +1,58 @@
+"""Small real stages for testing the generic runner (any handler is a fair test of the runner)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+from pydantic import BaseModel
+
+from schemas.messages import GenerationMessage
+from workers.errors import RetriableError, WorkerError
+from workers.settings import WorkerSettings
+from workers.stage import Context, Stage
+
+
+class WordCount(BaseModel):
+    request_id: str
+    words: int
+
+
+class Poisoned(WorkerError):
+    """Raised for answers containing POISON: never retriable."""
+
+
+async def count_words(batch: list[GenerationMessage], ctx: Context) -> list[WordCount | BaseException | None]:
+    """Counts the words of each answer. Test hooks in the answer text:
+
+    ``FLAKY<n>`` fails with a retriable error on the first n attempts of that request;
+    ``POISON`` raises a non-retriable error for the whole call; ``SLOW<s>`` sleeps s seconds.
+    """
+    attempts: Counter[str] = ctx.state.setdefault("attempts", Counter())
+    results: list[WordCount | BaseException | None] = []
+    for message in batch:
+        attempts[message.request_id] += 1
+        if "POISON" in message.answer:
+            raise Poisoned(f"poisoned answer in {message.request_id}")
+        for word in message.answer.split():
+            if word.startswith("SLOW"):
+                await asyncio.sleep(float(word[4:]))
+        flaky = next((int(w[5:]) for w in message.answer.split() if w.startswith("FLAKY")), 0)
+        if attempts[message.request_id] <= flaky:
+            results.append(RetriableError(f"transient failure {attempts[message.request_id]} of {message.request_id}"))
+            continue
+        results.append(WordCount(request_id=message.request_id, words=len(message.answer.split())))
+    return results
+
+
+def word_count(settings: WorkerSettings) -> Stage[GenerationMessage, WordCount]:
+    """generations → word counts, keyed by request id."""
+    return Stage(
+        name="word-count",
+        input_topic=settings.generations_topic,
+        output_topic=settings.results_topic,
+        input_model=GenerationMessage,
+        output_model=WordCount,
+        handle=count_words,
+        key=lambda out: out.request_id,
+    )

@@ -1,0 +1,219 @@
+"""The generic runner, in-process, against the real embedded broker, with a small real stage (word counts)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import orjson
+import pytest
+from prometheus_client import CollectorRegistry
+
+from schemas.messages import DLQRecord
+from tests.workers.conftest import MakeSettings
+from tests.workers.helpers import generation, produce, read_topic
+from tests.workers.stages import WordCount
+from workers import WorkerSettings, run_worker
+from workers.runner import Summary
+
+
+def gen_bytes(request_id: str, answer: str) -> bytes:
+    return generation(request_id, answer).model_dump_json().encode()
+
+
+async def wait_for(predicate: object, timeout: float = 20.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():  # type: ignore[operator]
+        if loop.time() > deadline:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.05)
+
+
+class RunningWorker:
+    """A worker task on the test's event loop, with its own stop event and registry."""
+
+    def __init__(self, settings: WorkerSettings) -> None:
+        self.settings = settings
+        self.stop_event = asyncio.Event()
+        self.registry = CollectorRegistry()
+        self.task = asyncio.create_task(run_worker(settings, stop_event=self.stop_event, registry=self.registry))
+
+    def metric(self, name: str, **labels: str) -> float:
+        return self.registry.get_sample_value(name, labels) or 0.0
+
+    async def stop(self) -> Summary:
+        self.stop_event.set()
+        return await asyncio.wait_for(self.task, 30)
+
+
+def counts(records: list) -> dict[str, int]:
+    return {r.key.decode(): WordCount.model_validate_json(r.value).words for r in records}
+
+
+async def test_records_flow_to_the_output_topic_keyed_by_request_id(make_settings: MakeSettings) -> None:
+    settings = make_settings()
+    answers = {f"r{i}": " ".join(["word"] * (i + 1)) for i in range(6)}
+    await produce(
+        settings.kafka_bootstrap, settings.generations_topic, [(k, gen_bytes(k, a)) for k, a in answers.items()]
+    )
+    worker = RunningWorker(settings)
+    out = await read_topic(settings.kafka_bootstrap, settings.results_topic, len(answers))
+    summary = await worker.stop()
+    assert counts(out) == {rid: i + 1 for i, rid in enumerate(answers)}
+    assert (summary.done, summary.dlq, summary.failed, summary.retried) == (6, 0, 0, 0)
+    assert worker.metric("factsentry_worker_records_total", outcome="scored") == 6
+    assert worker.metric("factsentry_worker_stage_seconds_count", stage="commit") >= 1
+
+
+MALFORMED = [
+    pytest.param(b"{not json", "ValidationError", "Invalid JSON", id="bad-json"),
+    pytest.param(
+        orjson.dumps(generation("x", "a b").model_dump(mode="json") | {"schema_version": 2}),
+        "ValidationError",
+        "schema_version: Input should be 1",
+        id="wrong-schema-version",
+    ),
+    pytest.param(
+        orjson.dumps({k: v for k, v in generation("x", "a b").model_dump(mode="json").items() if k != "answer"}),
+        "ValidationError",
+        "answer: Field required",
+        id="missing-field",
+    ),
+    pytest.param(None, "ValueError", "tombstone", id="no-value"),
+]
+
+
+@pytest.mark.parametrize(("value", "error_type", "error"), MALFORMED)
+async def test_malformed_record_goes_to_the_dlq_and_the_next_one_is_handled(
+    make_settings: MakeSettings, value: bytes | None, error_type: str, error: str
+) -> None:
+    settings = make_settings()
+    # One key, so one partition: the bad record sits between two good ones.
+    records = [("k", gen_bytes("before", "one two")), ("k", value), ("k", gen_bytes("after", "one two three"))]
+    await produce(settings.kafka_bootstrap, settings.generations_topic, records)  # type: ignore[arg-type]
+    worker = RunningWorker(settings)
+    out = await read_topic(settings.kafka_bootstrap, settings.results_topic, 2)
+    dead = await read_topic(settings.kafka_bootstrap, settings.generations_topic + ".dlq", 1)
+    summary = await worker.stop()
+    assert sorted(WordCount.model_validate_json(r.value).words for r in out) == [2, 3]
+    assert len(dead) == 1
+    record = DLQRecord.model_validate_json(dead[0].value)
+    assert (record.topic, record.offset, record.attempts, record.error_type) == (
+        settings.generations_topic,
+        1,
+        1,
+        error_type,
+    )
+    assert error in record.error
+    assert record.value == (value or b"").decode()
+    assert dead[0].key == b"k"
+    assert (summary.done, summary.dlq) == (2, 1)
+    assert worker.metric("factsentry_worker_dlq_total") == 1
+
+
+@pytest.mark.parametrize(
+    ("failures", "max_retries", "words", "retried", "dlq_attempts"),
+    [
+        pytest.param(2, 3, 3, 2, None, id="succeeds-on-third-attempt"),
+        pytest.param(5, 2, None, 2, 3, id="dead-lettered-after-retries"),
+        pytest.param(1, 0, None, 0, 1, id="no-retries-allowed"),
+    ],
+)
+async def test_retriable_failure_is_retried_with_backoff(
+    make_settings: MakeSettings,
+    failures: int,
+    max_retries: int,
+    words: int | None,
+    retried: int,
+    dlq_attempts: int | None,
+) -> None:
+    settings = make_settings(max_retries=max_retries)
+    await produce(
+        settings.kafka_bootstrap,
+        settings.generations_topic,
+        [("f", gen_bytes("flaky", f"FLAKY{failures} b c")), ("f", gen_bytes("plain", "x y"))],
+    )
+    worker = RunningWorker(settings)
+    expected_out = 2 if words is not None else 1
+    out = await read_topic(settings.kafka_bootstrap, settings.results_topic, expected_out)
+    await wait_for(lambda: worker.metric("factsentry_worker_records_total", outcome="retried") >= retried)
+    dead = (
+        []
+        if dlq_attempts is None
+        else await read_topic(settings.kafka_bootstrap, settings.generations_topic + ".dlq", 1)
+    )
+    summary = await worker.stop()
+    expected = {"plain": 2} if words is None else {"plain": 2, "flaky": words}
+    assert counts(out) == expected
+    assert summary.retried == retried
+    assert worker.metric("factsentry_worker_records_total", outcome="retried") == retried
+    if dlq_attempts is not None:
+        record = DLQRecord.model_validate_json(dead[0].value)
+        assert (record.attempts, record.error_type) == (dlq_attempts, "RetriableError")
+        assert "transient failure" in record.error
+
+
+async def test_non_retriable_failure_is_isolated_to_its_record(make_settings: MakeSettings) -> None:
+    settings = make_settings()
+    records = [("p", gen_bytes("a", "one")), ("p", gen_bytes("b", "POISON here")), ("p", gen_bytes("c", "x y z"))]
+    await produce(settings.kafka_bootstrap, settings.generations_topic, records)
+    worker = RunningWorker(settings)
+    out = await read_topic(settings.kafka_bootstrap, settings.results_topic, 2)
+    dead = await read_topic(settings.kafka_bootstrap, settings.generations_topic + ".dlq", 1)
+    summary = await worker.stop()
+    assert counts(out) == {"a": 1, "c": 3}
+    record = DLQRecord.model_validate_json(dead[0].value)
+    assert (record.key, record.offset, record.error_type, record.attempts) == ("p", 1, "Poisoned", 1)
+    assert (summary.done, summary.dlq, summary.retried) == (2, 1, 0)
+
+
+async def test_consumer_lag_gauge_is_highwater_minus_committed(make_settings: MakeSettings) -> None:
+    settings = make_settings(batch_size=1)
+    answers = ["SLOW2 first"] + [f"n{i}" for i in range(4)]
+    await produce(
+        settings.kafka_bootstrap,
+        settings.generations_topic,
+        [("L", gen_bytes(f"l{i}", a)) for i, a in enumerate(answers)],
+    )
+    worker = RunningWorker(settings)
+
+    def total_lag() -> float:
+        samples = [
+            s
+            for metric in worker.registry.collect()
+            if metric.name == "factsentry_worker_consumer_lag"
+            for s in metric.samples
+            if s.labels["topic"] == settings.generations_topic
+        ]
+        return sum(s.value for s in samples) if samples else -1.0
+
+    # While the first record sleeps nothing is committed: the whole partition is lag.
+    await wait_for(lambda: total_lag() == 5, timeout=10)
+    await read_topic(settings.kafka_bootstrap, settings.results_topic, 5)
+    await wait_for(lambda: total_lag() == 0, timeout=10)
+    summary = await worker.stop()
+    assert summary.done == 5
+
+
+@pytest.mark.parametrize(
+    ("sleep", "drain_timeout", "done", "failed"),
+    [pytest.param(1, 10.0, 1, 0, id="drains-in-time"), pytest.param(30, 0.3, 0, 1, id="abandons-after-timeout")],
+)
+async def test_stop_drains_in_flight_work_up_to_the_timeout(
+    make_settings: MakeSettings, sleep: int, drain_timeout: float, done: int, failed: int
+) -> None:
+    settings = make_settings(drain_timeout_s=drain_timeout)
+    await produce(settings.kafka_bootstrap, settings.generations_topic, [("d", gen_bytes("slow", f"SLOW{sleep} a"))])
+
+    async def stop_while_in_handler(worker: RunningWorker) -> Summary:
+        # Decoding is timed before the handler runs: once it is counted, the record is in flight.
+        await wait_for(lambda: worker.metric("factsentry_worker_stage_seconds_count", stage="decode") >= 1)
+        return await worker.stop()
+
+    summary = await stop_while_in_handler(RunningWorker(settings))
+    assert (summary.done, summary.failed, summary.reason) == (done, failed, "stop")
+    assert summary.line() == f"shutdown on stop ◆ {done} done ◆ 0 dlq ◆ {failed} failed ◆ 0 retries"
+    if failed:
+        # Left uncommitted, so the next worker of the group is handed the same record again.
+        again = await stop_while_in_handler(RunningWorker(settings))
+        assert (again.done, again.failed) == (0, 1)
