@@ -1,0 +1,52 @@
+"""Decontextualisation (Factcheck-Bench step 2): every fact must stand alone.
+
+A fact whose subject is a pronoun or a bare surname is rewritten with its group's name:
+
+>>> decontextualize("He died in 1970.", "He", "Dick Hanley")
+'Dick Hanley died in 1970.'
+>>> decontextualize("His father was a farmer.", "His father", "Dick Hanley")
+"Dick Hanley's father was a farmer."
+>>> decontextualize("Hanley coached at Northwestern.", "Hanley", "Dick Hanley")
+'Dick Hanley coached at Northwestern.'
+"""
+
+from __future__ import annotations
+
+import re
+
+_SUBJECT_PRONOUN = re.compile(r"\b(he|she|they)\b", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"\b(his|her|their)\b", re.IGNORECASE)
+_PRONOUNS = frozenset({"he", "she", "they"})
+_POSSESSIVES = frozenset({"his", "her", "their"})
+
+
+def name_tokens(name: str) -> list[str]:
+    """The words of a name without parenthesised disambiguators: "Dick Hanley (swimmer)" -> [dick, hanley]."""
+    name = re.sub(r"\([^)]*\)", " ", name)
+    return [t for t in re.findall(r"[\w.'’-]+", name.lower()) if t not in (".",)]
+
+
+def decontextualize(fact: str, subject: str, name: str) -> str:
+    """Rewrite ``fact`` so that it names its subject: pronouns and partial names become ``name``."""
+    if not name:
+        return fact
+    subj = subject.strip()
+    first = subj.split()[0].lower() if subj.split() else ""
+    if subj.lower() in _PRONOUNS:
+        return _capitalise(_SUBJECT_PRONOUN.sub(name, fact, count=1))
+    if first in _POSSESSIVES:
+        return _capitalise(_POSSESSIVE.sub(f"{name}'s", fact, count=1))
+    full = name_tokens(name)
+    words = name_tokens(subj)
+    if subj and words and len(words) < len(full) and all(w in full for w in words) and fact.startswith(subj):
+        return name + fact[len(subj) :]
+    if not subj and fact[:1].isupper():
+        # No subject was found: still resolve a leading pronoun ("He also ...").
+        m = re.match(r"(He|She|They)\b", fact)
+        if m:
+            return name + fact[m.end() :]
+    return fact
+
+
+def _capitalise(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,57 @@
+"""Check-worthiness (Factcheck-Bench step 3): factual claim, opinion, not a claim, or other.
+
+Only factual claims are verified. Statements about the answer itself or its sources ("the search
+results mention two people named ...") are *other*; greetings, questions, offers and "may refer
+to:" headers are *not a claim*; first-person beliefs and pure praise are *opinions*.
+
+>>> classify("Dick Hanley died in 1970."), classify("I hope this helps!"), classify("I think he was great.")
+(<Worthiness.FACTUAL: 'factual'>, <Worthiness.NOT_A_CLAIM: 'not_a_claim'>, <Worthiness.OPINION: 'opinion'>)
+"""
+
+from __future__ import annotations
+
+import re
+
+from schemas.enums import Worthiness
+
+_NOT_A_CLAIM = re.compile(
+    r"\b(?:i hope|hope this helps|let me know|feel free|here is|here's|here are|as an ai|language model|"
+    r"may refer to|can refer to|could refer to|i'm sorry|i am sorry|i apologi[sz]e|please note|note that|"
+    r"for more information|if you have any|is there anything)\b",
+    re.IGNORECASE,
+)
+_OTHER = re.compile(
+    r"\b(?:search results?|provided (?:passages?|documents?|information|sources?|texts?|context)|"
+    r"(?:the|these) (?:passages?|documents?|sources?)|no (?:specific |further |more |additional )?information|"
+    r"(?:not|isn't|is not) (?:mentioned|specified|provided|clear|available)|it is unclear|i could(?:n't| not) find|"
+    r"i (?:do not|don't) have|(?:multiple|several|two|three|many|various) (?:people|persons|individuals|men|women)"
+    r"(?: named| with the name| called)?|there (?:are|were) (?:multiple|several|two|three|many))\b",
+    re.IGNORECASE,
+)
+_OPINION = re.compile(
+    r"\b(?:i think|i believe|i feel|in my (?:opinion|view)|personally|arguably|undoubtedly|truly|"
+    r"(?:is|was|remains) (?:an? )?(?:inspiration|legend|icon)|continues? to inspire|will be remembered|"
+    r"(?:lasting|enduring|remarkable|impressive|fascinating|incredible|amazing) (?:legacy|impact|career|life|person)|"
+    r"left an indelible)\b",
+    re.IGNORECASE,
+)
+_EXISTENCE = re.compile(r"^there (?:is|was|are|were)\b(?: also)?(?: an?| another| one| some)?\b", re.IGNORECASE)
+
+
+def classify(fact: str, sentence: str = "") -> Worthiness:
+    """Classify a fact (using its sentence for context: a "may refer to" header, a question)."""
+    text = fact.strip()
+    if not text:
+        return Worthiness.NOT_A_CLAIM
+    if text.endswith("?") or sentence.strip().endswith("?"):
+        return Worthiness.NOT_A_CLAIM
+    if _NOT_A_CLAIM.search(text) or (sentence and _NOT_A_CLAIM.search(sentence) and "refer to" in sentence):
+        return Worthiness.NOT_A_CLAIM
+    if _OTHER.search(text):
+        return Worthiness.OTHER
+    if _EXISTENCE.match(text) and len(text.split()) <= 8:
+        # "There is also a John Hemming." announces a person; what follows is checked, not this.
+        return Worthiness.OTHER
+    if _OPINION.search(text):
+        return Worthiness.OPINION
+    return Worthiness.FACTUAL
