@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRecord, TopicPartition
@@ -30,10 +31,16 @@ async def produce(bootstrap: str, topic: str, records: list[tuple[str | None, by
         await producer.stop()
 
 
-async def read_topic(
-    bootstrap: str, topic: str, count: int, timeout: float = 30.0
-) -> list[ConsumerRecord[bytes, bytes]]:
-    """The first ``count`` records of ``topic`` (every partition, no group); fewer on timeout.
+Records = list[ConsumerRecord[bytes, bytes]]
+
+
+async def read_topic(bootstrap: str, topic: str, count: int, timeout: float = 30.0) -> Records:
+    """The first ``count`` records of ``topic`` (every partition, no group); fewer on timeout."""
+    return await read_until(bootstrap, topic, lambda records: len(records) >= count, timeout)
+
+
+async def read_until(bootstrap: str, topic: str, done: Callable[[Records], bool], timeout: float = 30.0) -> Records:
+    """Records of ``topic`` from the start until ``done(records)`` holds or ``timeout`` passes.
 
     Waits for the topic to exist first: a consumer learns partitions only from the metadata it
     loads at start.
@@ -56,7 +63,7 @@ async def read_topic(
         consumer.assign([TopicPartition(topic, p) for p in partitions])
         await consumer.seek_to_beginning()
         out: list[ConsumerRecord[bytes, bytes]] = []
-        while len(out) < count and loop.time() < deadline:
+        while not done(out) and loop.time() < deadline:
             fetched = await consumer.getmany(timeout_ms=200)
             for batch in fetched.values():
                 out.extend(batch)

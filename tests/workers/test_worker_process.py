@@ -1,0 +1,125 @@
+"""``python -m factsentry worker`` as a real process: SIGTERM drains and summarises; SIGKILL loses nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+
+from factsentry.embedded import free_port
+from tests.conftest import REPO_ROOT
+from tests.workers.conftest import MakeSettings
+from tests.workers.helpers import generation, produce, read_topic, read_until
+from workers import WorkerSettings
+
+
+def settings_env(settings: WorkerSettings) -> dict[str, str]:
+    """The environment that gives a worker process exactly ``settings``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FACTSENTRY_")}
+    for name, value in settings.model_dump(exclude={"worker_id"}).items():
+        if value is not None:
+            env[f"FACTSENTRY_{name.upper()}"] = str(value)
+    return env
+
+
+def start_worker(settings: WorkerSettings, log: Path, *args: str) -> subprocess.Popen[bytes]:
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "factsentry", "worker", *args],
+            cwd=REPO_ROOT,
+            env=settings_env(settings),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+
+
+async def scrape(port: int, name: str, timeout: float = 30.0, **labels: str) -> float:
+    """The value of one sample on the worker's /metrics (0 until it is served)."""
+    selector = name + ("{" + ",".join(f'{k}="{v}"' for k, v in sorted(labels.items())) + "}" if labels else "")
+    async with httpx.AsyncClient(timeout=2) as client:
+        try:
+            text = (await client.get(f"http://127.0.0.1:{port}/metrics")).text
+        except httpx.TransportError:
+            return 0.0
+    for line in text.splitlines():
+        if line.startswith(selector + " "):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+async def wait_metric(port: int, name: str, at_least: float, timeout: float = 30.0, **labels: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while await scrape(port, name, **labels) < at_least:
+        assert loop.time() < deadline, f"{name}{labels} did not reach {at_least}"
+        await asyncio.sleep(0.1)
+
+
+async def test_sigterm_drains_in_flight_work_and_logs_one_summary_line(
+    make_settings: MakeSettings, tmp_path: Path
+) -> None:
+    port = free_port()
+    settings = make_settings(batch_size=1, metrics_port=port, metrics_host="127.0.0.1")
+    answers = ["a b", "c d e", "f"]
+    records = [("s", generation(f"ok{i}", a).model_dump_json().encode()) for i, a in enumerate(answers)]
+    records.append(("s", b'{"schema_version": 1}'))
+    records.append(("s", generation("slow", "SLOW2 g h").model_dump_json().encode()))
+    await produce(settings.kafka_bootstrap, settings.generations_topic, records)  # type: ignore[arg-type]
+    log = tmp_path / "worker.log"
+    proc = start_worker(settings, log, "--stage", "tests.workers.stages:word_count")
+    try:
+        # One record per batch: five decodes means the slow record is in the handler.
+        await wait_metric(port, "factsentry_worker_stage_seconds_count", 5, stage="decode")
+        assert await scrape(port, "factsentry_worker_records_total", outcome="scored") == 3
+        assert await scrape(port, "factsentry_worker_dlq_total") == 1
+        proc.send_signal(signal.SIGTERM)
+        code = await asyncio.to_thread(proc.wait, 30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    text = log.read_text()
+    summaries = [line for line in text.splitlines() if "shutdown on" in line]
+    assert code == 0, text
+    assert len(summaries) == 1, text
+    assert summaries[0].endswith("shutdown on SIGTERM ◆ 4 done ◆ 1 dlq ◆ 0 failed ◆ 0 retries")
+    out = await read_topic(settings.kafka_bootstrap, settings.results_topic, 4)
+    assert sorted(r.key.decode() for r in out) == ["ok0", "ok1", "ok2", "slow"]
+
+
+async def test_worker_killed_mid_batch_loses_no_record(make_settings: MakeSettings, tmp_path: Path) -> None:
+    settings = make_settings(batch_size=4, metrics_port=free_port(), metrics_host="127.0.0.1")
+    ids = [f"id{i:02d}" for i in range(24)]
+    await produce(
+        settings.kafka_bootstrap,
+        settings.generations_topic,
+        [(rid, generation(rid, f"SLOW0.15 answer {rid}").model_dump_json().encode()) for rid in ids],
+    )
+    log = tmp_path / "worker.log"
+    first = start_worker(settings, log)
+    try:
+        await wait_metric(settings.metrics_port, "factsentry_worker_records_total", 4, outcome="scored")
+        first.send_signal(signal.SIGKILL)
+        await asyncio.to_thread(first.wait, 10)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    before = {r.key.decode() for r in await read_topic(settings.kafka_bootstrap, settings.results_topic, 24, timeout=2)}
+    assert 4 <= len(before) < len(ids), "the worker must die with records still in flight"
+
+    second = start_worker(settings.model_copy(update={"metrics_port": free_port()}), log)
+    try:
+        out = await read_until(
+            settings.kafka_bootstrap, settings.results_topic, lambda rs: {r.key.decode() for r in rs} >= set(ids), 60
+        )
+    finally:
+        second.send_signal(signal.SIGTERM)
+        await asyncio.to_thread(second.wait, 30)
+    assert {r.key.decode() for r in out} == set(ids), log.read_text()
+    assert re.search(r"shutdown on SIGTERM ◆ \d+ done ◆ 0 dlq ◆ 0 failed", log.read_text())
