@@ -1,0 +1,385 @@
+"""The helm chart: helm 4 lint and template, Kubernetes schema validation, and what the manifests mean."""
+
+from __future__ import annotations
+
+import collections
+import copy
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import kubernetes_validate
+import pytest
+import yaml
+from cloudcoil.models.prometheus_operator import v1 as monitoring
+
+from bus import topics
+from gateway.policy import PolicyTable
+from gateway.settings import GatewaySettings
+from tests.deploy.conftest import CHART, REPO, Renderer, by_kind, container, env_of, one, run
+from workers.settings import WorkerSettings
+
+ALL_ON: dict[str, Any] = {
+    "gateway": {"autoscaling": {"enabled": True}},
+    "metrics": {
+        "serviceMonitor": {"enabled": True, "labels": {"release": "kube-prom"}},
+        "prometheusRule": {"enabled": True},
+    },
+    "topics": {"create": True},
+    "knowledge": {"existingClaim": "factsentry-kb", "file": "wiki.sqlite3"},
+    "redis": {"existingSecret": "factsentry-redis"},
+}
+MINIMAL: dict[str, Any] = {
+    "serviceAccount": {"create": False},
+    "gateway": {"podDisruptionBudget": {"enabled": False}},
+    "worker": {"podDisruptionBudget": {"enabled": False}},
+    "apiKeys": {"existingSecret": ""},
+    "metrics": {"podAnnotations": False},
+}
+VALUE_SETS = {"default": {}, "all-on": ALL_ON, "minimal": MINIMAL}
+KINDS = {
+    "default": {"Deployment": 2, "Service": 2, "ConfigMap": 1, "ServiceAccount": 1, "PodDisruptionBudget": 2},
+    "all-on": {
+        "Deployment": 2,
+        "Service": 2,
+        "ConfigMap": 1,
+        "ServiceAccount": 1,
+        "PodDisruptionBudget": 2,
+        "HorizontalPodAutoscaler": 1,
+        "ServiceMonitor": 2,
+        "PrometheusRule": 1,
+        "Job": 1,
+    },
+    "minimal": {"Deployment": 2, "Service": 2, "ConfigMap": 1},
+}
+CRDS = {"ServiceMonitor": monitoring.ServiceMonitor, "PrometheusRule": monitoring.PrometheusRule}
+
+
+def _values_file(tmp_path: Path, values: dict[str, Any]) -> Path:
+    path = tmp_path / "values.yaml"
+    path.write_text(yaml.safe_dump(values))
+    return path
+
+
+@pytest.mark.parametrize("name", VALUE_SETS)
+def test_helm_lint_strict_passes(helm: Path, tmp_path: Path, name: str) -> None:
+    proc = run([helm, "lint", "--strict", CHART, "--values", _values_file(tmp_path, VALUE_SETS[name])])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "0 chart(s) failed" in proc.stdout
+
+
+@pytest.mark.parametrize("name", VALUE_SETS)
+def test_rendered_kinds(render: Renderer, name: str) -> None:
+    assert collections.Counter(d["kind"] for d in render(VALUE_SETS[name])) == KINDS[name]
+
+
+@pytest.mark.parametrize("k8s", ["1.29.0", "1.33.0", "1.35.0"])
+@pytest.mark.parametrize("name", VALUE_SETS)
+def test_manifests_pass_strict_kubernetes_schema_validation(render: Renderer, name: str, k8s: str) -> None:
+    for doc in render(VALUE_SETS[name]):
+        if doc["kind"] in CRDS:
+            continue
+        kubernetes_validate.validate(doc, k8s, strict=True)
+
+
+def test_operator_resources_match_the_prometheus_operator_models(render: Renderer) -> None:
+    docs = [d for d in render(ALL_ON) if d["kind"] in CRDS]
+    assert len(docs) == 3
+    for doc in docs:
+        parsed = CRDS[doc["kind"]].model_validate(doc)
+        # The models ignore unknown fields: a field lost on the way back was misspelled.
+        assert parsed.model_dump(by_alias=True, exclude_unset=True, mode="json") == doc
+
+
+def test_strict_validation_rejects_a_misspelled_field(render: Renderer) -> None:
+    gateway = copy.deepcopy(one(render(), "Deployment", "-gateway"))
+    container(gateway)["readinesProbe"] = container(gateway).pop("readinessProbe")
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(gateway, "1.33.0", strict=True)
+
+
+def _pod_labels(docs: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
+    return {d["metadata"]["name"]: d["spec"]["template"]["metadata"]["labels"] for d in by_kind(docs, "Deployment")}
+
+
+def _selected(selector: dict[str, str], docs: list[dict[str, Any]]) -> list[str]:
+    return [name for name, labels in _pod_labels(docs).items() if selector.items() <= labels.items()]
+
+
+@pytest.mark.parametrize(
+    ("service", "deployment", "port_name"),
+    [("-gateway", "fs-factsentry-gateway", "http"), ("-worker-metrics", "fs-factsentry-worker", "metrics")],
+)
+def test_each_service_selects_exactly_its_deployment_on_a_named_container_port(
+    render: Renderer, service: str, deployment: str, port_name: str
+) -> None:
+    docs = render()
+    svc = one(docs, "Service", service)
+    assert _selected(svc["spec"]["selector"], docs) == [deployment]
+    (port,) = svc["spec"]["ports"]
+    assert port["targetPort"] == port_name
+    c = container(one(docs, "Deployment", deployment.removeprefix("fs-factsentry")))
+    assert port_name in {p["name"] for p in c["ports"]}
+
+
+@pytest.mark.parametrize(
+    ("pdb", "deployment"), [("-gateway", "fs-factsentry-gateway"), ("-worker", "fs-factsentry-worker")]
+)
+def test_each_disruption_budget_covers_exactly_its_deployment(render: Renderer, pdb: str, deployment: str) -> None:
+    docs = render()
+    budget = one(docs, "PodDisruptionBudget", pdb)
+    assert _selected(budget["spec"]["selector"]["matchLabels"], docs) == [deployment]
+    assert budget["spec"]["maxUnavailable"] == 1
+
+
+@pytest.mark.parametrize(("values", "replicas"), [({}, 2), (ALL_ON, None)])
+def test_hpa_scales_the_gateway_on_cpu_and_then_owns_its_replica_count(
+    render: Renderer, values: dict[str, Any], replicas: int | None
+) -> None:
+    docs = render(values)
+    gateway = one(docs, "Deployment", "-gateway")
+    assert gateway["spec"].get("replicas") == replicas
+    hpas = by_kind(docs, "HorizontalPodAutoscaler")
+    if replicas is None:
+        (hpa,) = hpas
+        assert hpa["spec"]["scaleTargetRef"] == {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "name": gateway["metadata"]["name"],
+        }
+        (metric,) = hpa["spec"]["metrics"]
+        assert metric["resource"]["name"] == "cpu"
+        assert metric["resource"]["target"] == {"type": "Utilization", "averageUtilization": 70}
+    else:
+        assert hpas == []
+
+
+@pytest.mark.parametrize(
+    ("probe", "path", "port"),
+    [
+        ("livenessProbe", "/healthz", "http"),
+        ("readinessProbe", "/readyz", "http"),
+        ("startupProbe", "/healthz", "http"),
+    ],
+)
+def test_gateway_probes(render: Renderer, probe: str, path: str, port: str) -> None:
+    c = container(one(render(), "Deployment", "-gateway"))
+    assert c[probe]["httpGet"] == {"path": path, "port": port}
+
+
+@pytest.mark.parametrize(
+    ("values", "grace", "drain"),
+    [({}, 120, "90"), ({"worker": {"terminationGracePeriodSeconds": 300, "drainTimeoutSeconds": 240}}, 300, "240")],
+)
+def test_worker_grace_period_outlasts_its_drain_timeout(
+    render: Renderer, values: dict[str, Any], grace: int, drain: str
+) -> None:
+    worker = one(render(values), "Deployment", "-worker")
+    assert worker["spec"]["template"]["spec"]["terminationGracePeriodSeconds"] == grace
+    assert env_of(container(worker))["FACTSENTRY_DRAIN_TIMEOUT_S"] == drain
+    assert worker["spec"]["replicas"] == 3
+
+
+def test_a_grace_period_shorter_than_the_drain_is_refused(helm: Path, tmp_path: Path) -> None:
+    values = {"worker": {"terminationGracePeriodSeconds": 60, "drainTimeoutSeconds": 60}}
+    proc = run([helm, "template", "fs", CHART, "--values", _values_file(tmp_path, values)])
+    assert proc.returncode != 0
+    assert "worker.terminationGracePeriodSeconds must exceed worker.drainTimeoutSeconds" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("deployment", "settings_cls", "expected"),
+    [
+        (
+            "-gateway",
+            GatewaySettings,
+            {
+                "host": "0.0.0.0",
+                "port": 8080,
+                "kafka_bootstrap": "kafka:9092",
+                "log_level": "info",
+                "result_ttl_s": 86400,
+            },
+        ),
+        (
+            "-worker",
+            WorkerSettings,
+            {
+                "concurrency": 4,
+                "metrics_port": 9464,
+                "drain_timeout_s": 90.0,
+                "topic_partitions": 12,
+                "result_ttl_s": 86400,
+            },
+        ),
+    ],
+)
+def test_the_processes_read_every_factsentry_variable_of_their_container(
+    render: Renderer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    deployment: str,
+    settings_cls: type[Any],
+    expected: dict[str, Any],
+) -> None:
+    env = env_of(container(one(render(), "Deployment", deployment)))
+    ours = {k: v for k, v in env.items() if k.startswith("FACTSENTRY_")}
+    fields = {f"FACTSENTRY_{name.upper()}" for name in settings_cls.model_fields}
+    assert set(ours) <= fields, f"{sorted(set(ours) - fields)} are read by nothing"
+    if "FACTSENTRY_KB_PATH" in ours:  # the image's store does not exist here; the setting checks that it does
+        kb = tmp_path / "kb.sqlite3"
+        kb.touch()
+        ours["FACTSENTRY_KB_PATH"] = str(kb)
+    for key, value in ours.items():
+        monkeypatch.setenv(key, value)
+    settings = settings_cls()
+    assert {k: getattr(settings, k) for k in expected} == expected
+
+
+def test_models_and_policies_reach_the_gateway_through_the_configmap(render: Renderer, tmp_path: Path) -> None:
+    docs = render()
+    config = one(docs, "ConfigMap", "-config")
+    values = yaml.safe_load((CHART / "values.yaml").read_text())
+    assert yaml.safe_load(config["data"]["models.yaml"]) == values["models"]
+    policies = tmp_path / "policies.yaml"
+    policies.write_text(config["data"]["policies.yaml"])
+    table = PolicyTable.load(policies)
+    assert (table.for_model("demo").mode.value, table.for_model("other").mode.value) == ("annotate", "observe")
+    gateway = one(docs, "Deployment", "-gateway")
+    mounts = {m["name"]: m["mountPath"] for m in container(gateway)["volumeMounts"]}
+    volumes = {v["name"]: v for v in gateway["spec"]["template"]["spec"]["volumes"]}
+    assert mounts["config"] == "/etc/factsentry"
+    assert volumes["config"]["configMap"]["name"] == config["metadata"]["name"]
+    env = env_of(container(gateway))
+    assert (env["FACTSENTRY_MODELS_FILE"], env["FACTSENTRY_POLICY_FILE"]) == (
+        "/etc/factsentry/models.yaml",
+        "/etc/factsentry/policies.yaml",
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "rolls"),
+    [({}, False), ({"policies": {"default": {"mode": "block"}}}, True), ({"worker": {"replicaCount": 5}}, False)],
+)
+def test_pods_roll_when_and_only_when_the_config_changes(render: Renderer, change: dict[str, Any], rolls: bool) -> None:
+    def checksums(values: dict[str, Any]) -> set[str]:
+        return {
+            d["spec"]["template"]["metadata"]["annotations"]["checksum/config"]
+            for d in by_kind(render(values), "Deployment")
+        }
+
+    before, after = checksums({}), checksums(change)
+    assert len(before) == 1
+    assert (before != after) is rolls
+
+
+def test_knowledge_claim_is_mounted_read_only_where_the_worker_looks(render: Renderer) -> None:
+    worker = one(render(ALL_ON), "Deployment", "-worker")
+    spec = worker["spec"]["template"]["spec"]
+    kb_volume = next(v for v in spec["volumes"] if v["name"] == "kb")
+    assert kb_volume["persistentVolumeClaim"] == {"claimName": "factsentry-kb", "readOnly": True}
+    mount = next(m for m in container(worker)["volumeMounts"] if m["name"] == "kb")
+    assert (mount["mountPath"], mount["readOnly"]) == ("/var/lib/factsentry/kb", True)
+    assert env_of(container(worker))["FACTSENTRY_KB_PATH"] == "/var/lib/factsentry/kb/wiki.sqlite3"
+    default_worker = one(render(), "Deployment", "-worker")
+    assert env_of(container(default_worker))["FACTSENTRY_KB_PATH"] == "/opt/factsentry/kb/demo-kb.sqlite3"
+
+
+@pytest.mark.parametrize(
+    ("values", "redis", "secret_refs"),
+    [
+        ({}, "redis://redis:6379/0", [{"secretRef": {"name": "factsentry-api-keys", "optional": True}}]),
+        (
+            ALL_ON,
+            {"secretKeyRef": {"name": "factsentry-redis", "key": "redis-url"}},
+            [{"secretRef": {"name": "factsentry-api-keys", "optional": True}}],
+        ),
+        (MINIMAL, "redis://redis:6379/0", None),
+    ],
+)
+def test_secrets_are_referenced_never_inlined(
+    render: Renderer, values: dict[str, Any], redis: Any, secret_refs: Any
+) -> None:
+    docs = render(values)
+    assert by_kind(docs, "Secret") == []
+    for deployment in by_kind(docs, "Deployment"):
+        c = container(deployment)
+        assert env_of(c)["FACTSENTRY_REDIS_URL"] == redis
+        assert c.get("envFrom") == secret_refs
+        assert not any("KEY" in e["name"] for e in c["env"])
+
+
+def test_prometheus_rule_carries_exactly_the_deploy_alerts(render: Renderer) -> None:
+    rule = one(render(ALL_ON), "PrometheusRule")
+    assert rule["spec"] == yaml.safe_load((REPO / "deploy" / "prometheus" / "alerts.yml").read_text())
+
+
+@pytest.mark.parametrize(("monitor", "service"), [("-gateway", "-gateway"), ("-worker", "-worker-metrics")])
+def test_service_monitors_scrape_a_port_their_service_has(render: Renderer, monitor: str, service: str) -> None:
+    docs = render(ALL_ON)
+    sm = one(docs, "ServiceMonitor", monitor)
+    svc = one(docs, "Service", service)
+    assert sm["spec"]["selector"]["matchLabels"].items() <= svc["metadata"]["labels"].items()
+    assert [
+        s
+        for s in by_kind(docs, "Service")
+        if sm["spec"]["selector"]["matchLabels"].items() <= s["metadata"]["labels"].items()
+    ] == [svc]
+    (endpoint,) = sm["spec"]["endpoints"]
+    assert endpoint["port"] in {p["name"] for p in svc["spec"]["ports"]}
+    assert endpoint["path"] == "/metrics"
+    assert sm["metadata"]["labels"]["release"] == "kube-prom"
+    assert sm["spec"]["namespaceSelector"] == {"matchNames": ["factsentry"]}
+
+
+def test_topics_job_creates_the_bus_topics_with_a_valid_script(render: Renderer) -> None:
+    job = one(render(ALL_ON), "Job", "-topics")
+    assert job["metadata"]["annotations"]["helm.sh/hook"] == "post-install,post-upgrade"
+    c = job["spec"]["template"]["spec"]["containers"][0]
+    script = c["args"][0]
+    created = [line.split()[1:] for line in script.splitlines() if line.strip().startswith("create ")]
+    assert created == [
+        [topics.GENERATIONS, "12", "604800000"],
+        [topics.RESULTS, "6", "604800000"],
+        [topics.GENERATIONS_DLQ, "3", "2592000000"],
+    ]
+    assert subprocess.run(["bash", "-n", "-c", script], capture_output=True, check=False).returncode == 0
+    assert env_of(c) == {"BOOTSTRAP": "kafka:9092", "REPLICATION": "3"}
+
+
+@pytest.mark.parametrize("name", VALUE_SETS)
+def test_pods_run_as_non_root_with_a_read_only_root_filesystem(render: Renderer, name: str) -> None:
+    for deployment in by_kind(render(VALUE_SETS[name]), "Deployment"):
+        pod = deployment["spec"]["template"]["spec"]
+        assert pod["securityContext"]["runAsNonRoot"] is True
+        assert pod["securityContext"]["runAsUser"] != 0
+        sc = container(deployment)["securityContext"]
+        assert (sc["readOnlyRootFilesystem"], sc["allowPrivilegeEscalation"], sc["capabilities"]) == (
+            True,
+            False,
+            {"drop": ["ALL"]},
+        )
+        assert "/tmp" in {m["mountPath"] for m in container(deployment)["volumeMounts"]}
+
+
+@pytest.mark.parametrize(
+    ("values", "image"),
+    [
+        ({}, "factsentry:0.1.0"),
+        ({"image": {"repository": "registry.example/fs", "tag": "abc123"}}, "registry.example/fs:abc123"),
+    ],
+)
+def test_image_defaults_to_the_chart_app_version(render: Renderer, values: dict[str, Any], image: str) -> None:
+    chart = yaml.safe_load((CHART / "Chart.yaml").read_text())
+    assert chart["appVersion"] == "0.1.0"
+    images = {container(d)["image"] for d in by_kind(render(values), "Deployment")}
+    assert images == {image}
+    assert {tuple(container(d)["args"]) for d in by_kind(render(values), "Deployment")} == {("gateway",), ("worker",)}
+
+
+def test_install_notes_name_the_gateway_service(helm: Path) -> None:
+    proc = run([helm, "install", "fs", CHART, "--dry-run=client", "--namespace", "factsentry"])
+    assert proc.returncode == 0, proc.stderr
+    notes = proc.stdout.split("NOTES:", 1)[1]
+    assert "port-forward svc/fs-factsentry-gateway 8080:80" in notes
+    assert "workers create missing topics with 12 partitions" in notes
