@@ -9,6 +9,12 @@ from dataclasses import dataclass, field
 from knowledge.text import split_passages
 
 
+def _squash(text: str) -> str:
+    # Substring tests run in C; splitting and joining every passage of a dump would not.
+    odd = "  " in text or "\n" in text or "\t" in text or "\r" in text or text[:1].isspace() or text[-1:].isspace()
+    return " ".join(text.split()) if odd else text
+
+
 @dataclass(frozen=True, slots=True)
 class Page:
     """One entity page: its title, its passages in page order, and other names it goes by."""
@@ -28,7 +34,7 @@ class Page:
         if isinstance(text, str):
             passages = tuple(split_passages(text))
         else:
-            passages = tuple(p for p in (" ".join(t.split()) for t in text) if p)
+            passages = tuple(p for p in (_squash(t) for t in text) if p)
         clean_aliases = tuple(dict.fromkeys(a2 for a in aliases if (a2 := " ".join(a.split())) and a2 != title))
         return cls(title, passages, clean_aliases)
 

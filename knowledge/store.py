@@ -18,7 +18,8 @@ import math
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -28,12 +29,14 @@ import orjson
 from knowledge.errors import StoreError
 from knowledge.names import KEY_FIRST_LAST, KEY_FULL, KEY_NO_INITIALS, entity_keys, fold, name_keys, split_title
 from knowledge.pages import Page, PageWriter, page_digest
-from knowledge.text import bm25_scores, fts_query
+from knowledge.text import bm25_scores, bm25_with_idf, fts_terms
 from schemas.knowledge import EntityRef, Passage
 
 ORD_BITS = 20
 ORD_MASK = (1 << ORD_BITS) - 1
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
+FTS_HASH_BYTES = 16 << 20  # pending index memory before FTS5 writes a segment
+COMMON_DF = 5_000  # search() ignores terms in more passages than this
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -54,7 +57,8 @@ CREATE TABLE IF NOT EXISTS names(
     via_alias INTEGER NOT NULL,
     PRIMARY KEY (key, entity_id)
 ) WITHOUT ROWID;
-CREATE VIRTUAL TABLE IF NOT EXISTS passages USING fts5(text, tokenize='porter unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS passages
+    USING fts5(text, tokenize='unicode61 remove_diacritics 2', detail='none', columnsize='0');
 """
 
 # How well a mention key meets an entity key, by the looser of the two kinds.
@@ -82,9 +86,15 @@ class Store:
         try:
             with self._lock:
                 self._conn.executescript(_SCHEMA)
-                self._conn.execute(
-                    "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
-                )
+                found = self._conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+                if found is None:
+                    self._conn.execute("INSERT INTO passages(passages, rank) VALUES ('hashsize', ?)", (FTS_HASH_BYTES,))
+                    self._conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+                elif found[0] != SCHEMA_VERSION:
+                    raise StoreError(
+                        f"{self.path} is a knowledge store of schema {found[0]}, this factsentry reads schema "
+                        f"{SCHEMA_VERSION}: delete it and import again"
+                    )
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path} is not a usable knowledge store: {e}") from e
         self._version_cache: str | None = None
@@ -109,12 +119,12 @@ class Store:
     def _connect(self) -> sqlite3.Connection:
         try:
             conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30.0)
-        except sqlite3.OperationalError as e:
-            raise StoreError(f"cannot open knowledge store {self.path}: {e}") from e
-        if not self._memory:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA cache_size=-32768")
+            if not self._memory:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA cache_size=-32768")
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path} is not a usable knowledge store: {e}") from e
         return conn
 
     def _reader(self) -> sqlite3.Connection:
@@ -223,6 +233,8 @@ class Store:
             score = _MATCH_SCORE[max(kind, mkeys[key])] - 0.1 * via_alias
             if fold(title) == folded_mention:
                 score += 0.5
+            elif disamb and any(fold(a) == folded_mention for a in orjson.loads(aliases)):
+                score += 0.45
             elif folded_disamb and disambiguator and folded_disamb in fold(disambiguator):
                 score += 0.3
             if disambiguator is None:
@@ -260,17 +272,47 @@ class Store:
         return [page[i].model_copy(update={"score": round(scores[i], 4)}) for i in order]
 
     def search(self, query: str, k: int = 5) -> list[Passage]:
-        """The best ``k`` passages across the whole store for ``query`` (FTS5 BM25)."""
-        expr = fts_query(query)
-        if not expr:
+        """The best ``k`` passages across the whole store for ``query``.
+
+        Cost stays bounded at any corpus size: terms found in more than ``COMMON_DF`` passages are
+        left out (they weigh little in BM25), passages holding the remaining terms are ranked by the
+        sum of those terms' idf, and the best 50 are re-ranked by BM25 with term frequencies.
+        """
+        words = fts_terms(query)
+        if not words:
             return []
         with self._read() as conn:
+            total = max(1, int(conn.execute("SELECT coalesce(sum(n_passages), 0) FROM entities").fetchone()[0]))
+            idf: dict[str, float] = {}
+            hits: dict[int, float] = defaultdict(float)
+            common = []
+            for word in words:
+                rows = conn.execute(
+                    "SELECT rowid FROM passages WHERE passages MATCH ? LIMIT ?", (f'"{word}"', COMMON_DF + 1)
+                ).fetchall()
+                if len(rows) > COMMON_DF:
+                    common.append(word)
+                    continue
+                idf[word] = w = math.log(1.0 + (total - len(rows) + 0.5) / (len(rows) + 0.5))
+                for (rowid,) in rows:
+                    hits[rowid] += w
+            if not hits and common:  # only common words: passages holding all of them
+                expr = " AND ".join(f'"{w}"' for w in common)
+                rows = conn.execute("SELECT rowid FROM passages WHERE passages MATCH ? LIMIT 50", (expr,)).fetchall()
+                hits = defaultdict(float, {rowid: 0.0 for (rowid,) in rows})
+                idf = {w: math.log(1.0 + total / COMMON_DF) for w in common}
+            shortlist = sorted(hits, key=lambda r: (-hits[r], r))[:50]
+            if not shortlist:
+                return []
+            marks = ",".join("?" * len(shortlist))
             rows = conn.execute(
-                "SELECT p.rowid, p.text, -bm25(passages) AS s, e.title FROM passages p "
-                "JOIN entities e ON e.id = (p.rowid >> ?) WHERE passages MATCH ? ORDER BY rank LIMIT ?",
-                (ORD_BITS, expr, k),
+                f"SELECT p.rowid, p.text, e.title FROM passages p JOIN entities e ON e.id = (p.rowid >> {ORD_BITS}) "
+                f"WHERE p.rowid IN ({marks})",
+                shortlist,
             ).fetchall()
-        return [Passage(title=title, text=text, passage_id=rowid, score=round(s, 4)) for rowid, text, s, title in rows]
+        scored = [(bm25_with_idf(idf, text), rowid, text, title) for rowid, text, title in rows]
+        scored.sort(key=lambda x: (-x[0], x[1]))
+        return [Passage(title=t, text=x, passage_id=r, score=round(sc, 4)) for sc, r, x, t in scored[:k]]
 
     def titles(self, base_name: str) -> list[str]:
         """Titles of every page whose base name folds to the same key as ``base_name``."""
@@ -280,7 +322,7 @@ class Store:
 class _SqliteWriter(PageWriter):
     """Writes pages into a ``Store`` in batched transactions; see ``Store.writer``."""
 
-    def __init__(self, store: Store, batch_passages: int = 50_000) -> None:
+    def __init__(self, store: Store, batch_passages: int = 200_000) -> None:
         super().__init__()
         self.store = store
         self.conn = store._conn
@@ -289,6 +331,8 @@ class _SqliteWriter(PageWriter):
         self._sum_start = 0
         self._sum = 0
         self._import_id = 0
+        self._names_buf: list[tuple[str, int, int, int]] = []
+        self._passages_buf: list[tuple[int, str]] = []
 
     def __enter__(self) -> _SqliteWriter:
         self.store._lock.acquire()
@@ -314,6 +358,7 @@ class _SqliteWriter(PageWriter):
             self.store._lock.release()
 
     def _finish_batch(self, final: bool = False) -> None:
+        self._flush()
         meta = [("content_sum", str(self._sum))]
         if self._sum != self._sum_start:
             meta.append(("imported_at", str(int(time.time()))))
@@ -322,6 +367,16 @@ class _SqliteWriter(PageWriter):
         self._pending = 0
         if not final:
             self.conn.execute("BEGIN")
+
+    def _flush(self) -> None:
+        if self._names_buf:
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO names(key, entity_id, kind, via_alias) VALUES (?, ?, ?, ?)", self._names_buf
+            )
+            self._names_buf = []
+        if self._passages_buf:
+            self.conn.executemany("INSERT INTO passages(rowid, text) VALUES (?, ?)", self._passages_buf)
+            self._passages_buf = []
 
     def _write(self, page: Page) -> bool:
         conn = self.conn
@@ -332,52 +387,57 @@ class _SqliteWriter(PageWriter):
         if row is not None and row[1] == digest:
             return False
         base, disamb = split_title(page.title)
-        passages: Sequence[str] = page.passages
         aliases = list(page.aliases)
         first_ord = 0
+        old_keys: dict[str, tuple[int, int]] = {}
         if row is None:
+            old_digest = 0
             entity_id = conn.execute(
                 "INSERT INTO entities(title, base_name, disambiguator, aliases, n_passages, digest, import_id) "
-                "VALUES (?, ?, ?, '[]', 0, 0, ?)",
-                (page.title, base, disamb, self._import_id),
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (page.title, base, disamb, orjson.dumps(aliases).decode(), len(page.passages), digest, self._import_id),
             ).lastrowid
             assert entity_id is not None
-            old_keys: dict[str, tuple[int, int]] = {}
-            old_digest = 0
         else:
             entity_id, old_digest, import_id, n_old, old_base, old_aliases_json = row
             old_aliases = orjson.loads(old_aliases_json)
             old_keys = entity_keys(old_base, old_aliases)
             if import_id == self._import_id:  # the same title again within one import: extend the page
+                self._flush()
+                lo, hi = _rowid_range(entity_id)
+                known = {t for (t,) in conn.execute("SELECT text FROM passages WHERE rowid BETWEEN ? AND ?", (lo, hi))}
+                fresh = tuple(p for p in page.passages if p not in known)
+                new_aliases = [a for a in aliases if a not in old_aliases]
+                if not fresh and not new_aliases:
+                    return False
+                page = Page(page.title, fresh, tuple(new_aliases))
                 first_ord = n_old
-                aliases = old_aliases + [a for a in aliases if a not in old_aliases]
+                aliases = old_aliases + new_aliases
                 digest = page_digest(page, seed=old_digest)
             else:
+                self._flush()
                 lo, hi = _rowid_range(entity_id)
                 conn.execute("DELETE FROM passages WHERE rowid BETWEEN ? AND ?", (lo, hi))
-        if first_ord + len(passages) > ORD_MASK:
-            raise StoreError(f"page {page.title!r} has more than {ORD_MASK} passages")
-        new_keys = entity_keys(base, aliases)
-        if old_keys:
-            conn.executemany(
-                "DELETE FROM names WHERE key = ? AND entity_id = ?",
-                [(key, entity_id) for key in old_keys if key not in new_keys or old_keys[key] != new_keys[key]],
+            if first_ord + len(page.passages) > ORD_MASK:
+                raise StoreError(f"page {page.title!r} has more than {ORD_MASK} passages")
+            conn.execute(
+                "UPDATE entities SET aliases = ?, n_passages = ?, digest = ?, import_id = ? WHERE id = ?",
+                (orjson.dumps(aliases).decode(), first_ord + len(page.passages), digest, self._import_id, entity_id),
             )
-        conn.executemany(
-            "INSERT OR REPLACE INTO names(key, entity_id, kind, via_alias) VALUES (?, ?, ?, ?)",
-            [(key, entity_id, kind, via) for key, (kind, via) in new_keys.items() if old_keys.get(key) != (kind, via)],
+        new_keys = entity_keys(base, aliases)
+        stale = [(key, entity_id) for key in old_keys if old_keys[key] != new_keys.get(key)]
+        if stale:
+            self._flush()
+            conn.executemany("DELETE FROM names WHERE key = ? AND entity_id = ?", stale)
+        self._names_buf.extend(
+            (key, entity_id, kind, via) for key, (kind, via) in new_keys.items() if old_keys.get(key) != (kind, via)
         )
-        base_rowid = entity_id << ORD_BITS
-        conn.executemany(
-            "INSERT INTO passages(rowid, text) VALUES (?, ?)",
-            [(base_rowid + first_ord + i, text) for i, text in enumerate(passages)],
-        )
-        conn.execute(
-            "UPDATE entities SET aliases = ?, n_passages = ?, digest = ?, import_id = ? WHERE id = ?",
-            (orjson.dumps(aliases).decode(), first_ord + len(passages), digest, self._import_id, entity_id),
-        )
+        base_rowid = (entity_id << ORD_BITS) + first_ord
+        self._passages_buf.extend((base_rowid + i, text) for i, text in enumerate(page.passages))
+        if len(self._passages_buf) >= 5_000:
+            self._flush()
         self._sum = (self._sum - old_digest + digest) % (1 << 63)
-        self._pending += len(passages)
+        self._pending += len(page.passages)
         if self._pending >= self.batch_passages:
             self._finish_batch()
         return True

@@ -17,7 +17,7 @@ MIN_WORDS = 100
 TARGET_WORDS = 200
 MAX_WORDS = 250
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n")
+_SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n")
 _WORD = re.compile(r"\w+")
 STOPWORDS = frozenset(
     "a an and are as at be been but by for from had has have he her his i in is it its of on or she that the their "
@@ -78,7 +78,7 @@ def _stem(token: str) -> str:
 
 def terms(text: str) -> list[str]:
     """Retrieval terms of ``text``: folded words without stop words, lightly stemmed."""
-    return [_stem(t) for t in _WORD.findall(fold(text)) if t not in STOPWORDS]
+    return [_stem(t) for t in _WORD.findall(fold(text)) if t not in STOPWORDS and (len(t) > 1 or t.isdigit())]
 
 
 def bm25_scores(query: str, docs: Sequence[str], k1: float = 1.2, b: float = 0.75) -> list[float]:
@@ -106,10 +106,20 @@ def bm25_scores(query: str, docs: Sequence[str], k1: float = 1.2, b: float = 0.7
     return scores
 
 
-def fts_query(query: str, max_terms: int = 32) -> str:
-    """An FTS5 MATCH expression that ORs the distinct terms of ``query`` (each quoted), or ``""`` if none."""
+def fts_terms(query: str, max_terms: int = 16) -> list[str]:
+    """The distinct words of ``query`` as the FTS index holds them (folded, unstemmed), stop words dropped."""
     seen: dict[str, None] = {}
     for t in _WORD.findall(fold(query)):
         if t not in STOPWORDS and len(seen) < max_terms:
             seen.setdefault(t)
-    return " OR ".join(f'"{t}"' for t in seen)
+    return list(seen)
+
+
+def bm25_with_idf(idf: dict[str, float], doc: str, k1: float = 1.2, b: float = 0.75, avgdl: float = 100.0) -> float:
+    """BM25 of one document for terms whose idf is known (index-form terms, see ``fts_terms``)."""
+    if not idf:
+        return 0.0
+    tokens = _WORD.findall(fold(doc))
+    counts = Counter(t for t in tokens if t in idf)
+    norm = k1 * (1 - b + b * len(tokens) / avgdl)
+    return sum(idf[t] * tf * (k1 + 1) / (tf + norm) for t, tf in counts.items())
