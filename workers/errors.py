@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import redis.exceptions
+from aiokafka.errors import KafkaTimeoutError
 
 
 class WorkerError(Exception):
@@ -48,6 +49,7 @@ class RetriableError(WorkerError):
 
 
 _TRANSIENT: tuple[type[BaseException], ...] = (
+    KafkaTimeoutError,  # a send that found no broker in time; aiokafka does not flag it retriable
     redis.exceptions.ConnectionError,
     redis.exceptions.TimeoutError,
     ConnectionError,
@@ -59,7 +61,7 @@ def is_retriable(exc: BaseException) -> bool:
     """Whether the runner should try again after ``exc``.
 
     True when the exception's class carries ``retriable = True`` (ours, aiokafka's, other
-    packages') or it is a Redis or OS-level connection or timeout error.
+    packages') or it is a Kafka, Redis or OS-level connection or timeout error.
     """
     if getattr(type(exc), "retriable", False) is True:
         return True

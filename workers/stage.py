@@ -114,7 +114,9 @@ def load_stage(spec: str, settings: WorkerSettings) -> Stage[Any, Any]:
         obj = getattr(module, attr)
     except AttributeError as e:
         raise StageNotFound(f"stage {spec!r}: module {module_name!r} has no attribute {attr!r}") from e
-    stage = obj if isinstance(obj, Stage) else obj(settings)
+    if isinstance(obj, Stage):
+        return obj
+    stage = obj(settings) if callable(obj) and not isinstance(obj, type) else None
     if not isinstance(stage, Stage):
         raise StageNotFound(f"stage {spec!r}: {attr!r} is neither a Stage nor a function returning one")
     return stage

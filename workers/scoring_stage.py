@@ -1,0 +1,217 @@
+"""The scoring stage: ``factsentry.generations.v1`` → ``scoring.pipeline.check`` → ``factsentry.results.v1`` + Redis.
+
+Each generation is checked against the knowledge store with its ``name`` and ``question`` (the
+question falls back to the last user message). Scoring is CPU work, so it runs off the event
+loop: in a thread pool (``executor=thread``, the default; the store serves each thread its own
+SQLite connection) or in a pool of spawned processes (``executor=process``; each opens the
+store and the cache itself), ``concurrency`` wide. Each verdict is produced to the results topic
+keyed by request id and written to Redis (``ResultStore.put``, which also wakes gateway waiters)
+before the batch is committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from bus.results import ResultStore
+from schemas.check import CheckResult
+from schemas.messages import GenerationMessage, ResultMessage
+from workers.errors import RetriableError, ScoringUnavailable
+from workers.kb import Knowledge, open_knowledge, resolve_kb_path
+from workers.metrics import Outcome, WorkerMetrics
+from workers.settings import WorkerSettings
+from workers.stage import Context, Stage
+
+log = logging.getLogger(__name__)
+
+
+class CheckFn(Protocol):
+    def __call__(self, text: str, *, kb: Any, name: str | None = None, question: str | None = None) -> CheckResult: ...
+
+
+def load_check() -> CheckFn:
+    """``scoring.pipeline.check``; raises :class:`ScoringUnavailable` if it cannot be imported."""
+    try:
+        from scoring.pipeline import check
+    except ImportError as e:
+        raise ScoringUnavailable(f"the scoring pipeline cannot be loaded: {e}") from e
+    return check  # type: ignore[no-any-return]
+
+
+def question_of(message: GenerationMessage) -> str | None:
+    """The question an answer replies to: the message's own, else the last user message's text."""
+    if message.question:
+        return message.question
+    for chat in reversed(message.messages):
+        if chat.role != "user":
+            continue
+        if isinstance(chat.content, str):
+            return chat.content or None
+        if isinstance(chat.content, list):
+            parts = [p.get("text", "") for p in chat.content if isinstance(p, dict) and p.get("type") == "text"]
+            return " ".join(p for p in parts if p) or None
+    return None
+
+
+class Scorer:
+    """Checks one answer against the knowledge store; this is what runs on the executor."""
+
+    def __init__(self, knowledge: Knowledge, check: CheckFn) -> None:
+        self.knowledge = knowledge
+        self.check = check
+
+    def __call__(self, text: str, name: str | None, question: str | None) -> tuple[CheckResult, float]:
+        start = time.perf_counter()
+        result = self.check(text, kb=self.knowledge.source, name=name, question=question)
+        return result, (time.perf_counter() - start) * 1000
+
+
+# One scorer per pool process, made by the pool's initializer.
+_process_scorer: Scorer | None = None
+
+
+def _init_process(kb_path: Path | None, redis_url: str, prefix: str) -> None:
+    global _process_scorer
+    _process_scorer = Scorer(open_knowledge(kb_path, redis_url, prefix=prefix), load_check())
+
+
+def _score_in_process(text: str, name: str | None, question: str | None) -> tuple[CheckResult, float]:
+    if _process_scorer is None:
+        raise ScoringUnavailable("scoring process was not initialised")
+    return _process_scorer(text, name, question)
+
+
+def _ready() -> bool:
+    return _process_scorer is not None
+
+
+def _process_pool(settings: WorkerSettings, kb_path: Path | None) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
+        settings.concurrency,
+        mp_context=multiprocessing.get_context("spawn"),  # never fork a process that runs an event loop
+        initializer=_init_process,
+        initargs=(kb_path, settings.redis_url, settings.redis_prefix),
+    )
+
+
+async def startup(ctx: Context) -> None:
+    """Load the pipeline, open the knowledge store, start the executor (fails fast if any cannot)."""
+    settings = ctx.settings
+    kb_path = resolve_kb_path(settings.kb_path)
+    executor: Executor
+    score: Callable[[str, str | None, str | None], tuple[CheckResult, float]]
+    if settings.executor == "process":
+        executor = _process_pool(settings, kb_path)
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.gather(*(loop.run_in_executor(executor, _ready) for _ in range(settings.concurrency)))
+        except BrokenProcessPool as e:
+            executor.shutdown(wait=False, cancel_futures=True)
+            raise ScoringUnavailable(f"scoring processes failed to start: {e}") from e
+        score = _score_in_process
+    else:
+        knowledge = open_knowledge(kb_path, settings.redis_url, ctx.metrics.registry, settings.redis_prefix)
+        ctx.state["knowledge"] = knowledge
+        score = Scorer(knowledge, load_check())
+        executor = ThreadPoolExecutor(settings.concurrency, thread_name_prefix="factsentry-score")
+    ctx.state.update(executor=executor, score=score, kb_path=kb_path)
+    ctx.state["results"] = ResultStore(ctx.redis, settings.redis_prefix, settings.result_ttl_s)
+    log.info(
+        "scoring against %s with %d %s(s)",
+        kb_path or "the in-memory demo store",
+        settings.concurrency,
+        settings.executor,
+    )
+
+
+async def shutdown(ctx: Context) -> None:
+    """Stop the executor (work still running finishes in the background) and close the store."""
+    executor: Executor | None = ctx.state.pop("executor", None)
+    if executor is not None:
+        executor.shutdown(wait=False, cancel_futures=True)
+    knowledge: Knowledge | None = ctx.state.pop("knowledge", None)
+    if knowledge is not None:
+        knowledge.close()
+
+
+async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[ResultMessage | BaseException | None]:
+    """Score every generation of the batch concurrently on the executor; one result (or error) each."""
+    loop = asyncio.get_running_loop()
+    executor: Executor = ctx.state["executor"]
+    score = ctx.state["score"]
+    futures = [loop.run_in_executor(executor, score, m.answer, m.name, question_of(m)) for m in batch]
+    outcomes = await asyncio.gather(*futures, return_exceptions=True)
+    if any(isinstance(o, BrokenProcessPool) for o in outcomes):
+        log.warning("a scoring process died: starting a new pool")
+        executor.shutdown(wait=False, cancel_futures=True)
+        ctx.state["executor"] = _process_pool(ctx.settings, ctx.state["kb_path"])
+    results: list[ResultMessage | BaseException | None] = []
+    for message, outcome in zip(batch, outcomes, strict=True):
+        if isinstance(outcome, BrokenProcessPool):
+            results.append(RetriableError(f"the scoring process died while checking {message.request_id}"))
+        elif isinstance(outcome, BaseException):
+            results.append(outcome)
+        else:
+            check, ms = outcome
+            results.append(
+                ResultMessage(
+                    request_id=message.request_id,
+                    model=message.model,
+                    check=check,
+                    scored_at=datetime.now(UTC),
+                    worker=ctx.settings.worker_id,
+                    scoring_ms=round(ms, 3),
+                )
+            )
+    return results
+
+
+async def store_results(results: list[ResultMessage], ctx: Context) -> None:
+    """Write each result to Redis with its TTL and notify the gateway's waiters."""
+    store: ResultStore = ctx.state["results"]
+    await asyncio.gather(*(store.put(r) for r in results))
+
+
+def outcome(result: ResultMessage) -> Outcome:
+    return "abstained" if result.check.abstained else "scored"
+
+
+def observe(result: ResultMessage, metrics: WorkerMetrics) -> None:
+    """FActScore and D-FActScore histograms and facts by verdict, per model."""
+    check, model = result.check, result.model
+    if check.abstained:
+        return
+    if check.factscore is not None:
+        metrics.factscore.labels(model=model).observe(check.factscore)
+    if check.dfactscore is not None:
+        metrics.dfactscore.labels(model=model).observe(check.dfactscore)
+    for group in check.groups:
+        for fact in group.facts:
+            metrics.facts.labels(model=model, verdict=fact.verdict.value).inc()
+
+
+def scoring_stage(settings: WorkerSettings) -> Stage[GenerationMessage, ResultMessage]:
+    """generations → verdicts, keyed by request id, also written to Redis."""
+    return Stage(
+        name="scoring",
+        input_topic=settings.generations_topic,
+        output_topic=settings.results_topic,
+        input_model=GenerationMessage,
+        output_model=ResultMessage,
+        handle=score_batch,
+        key=lambda result: result.request_id,
+        outcome=outcome,
+        observe=observe,
+        deliver=store_results,
+        on_startup=startup,
+        on_shutdown=shutdown,
+    )
