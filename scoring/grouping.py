@@ -1,0 +1,351 @@
+"""Grouping sentences by *perceived individual* (D-FActScore): who a reader without prior knowledge
+thinks each sentence is about.
+
+A reader cannot tell that "Dick Hanley ... He won a medal in 1956 ... He died in 1970" mixes two
+people: that is one individual, one group, however many real people the facts come from. The
+reader does see a new individual when the text says so:
+
+- an explicit cue: "Another Gavin Hamilton ...", "The other John Smith ...", "There is also a
+  John Hemming who ...", "A second ...", "One is ... The other is ...";
+- a list of people: "Joseph F. Smith may refer to: 1. ... 2. ...", each item naming someone;
+- a name that cannot be the current person: a different first name or middle initial ("Robert B.
+  Rutherford" then "Robert L. Rutherford"), a different disambiguator ("Christopher Hinton
+  (animator)"), or a different form of the name introduced afresh with a description ("Sheila
+  Jackson, an English chess player, ..." after "Sheila Jackson Lee ...").
+
+Pronouns and bare surnames continue the current individual; a pronoun of the other gender goes
+back to the latest individual it fits. Returning to an earlier individual by the exact name they
+were introduced with is recognised.
+
+>>> groups = group_sentences(["Dick Hanley was a swimmer.", "He died in 1970."], "Dick Hanley")
+>>> [(g.name, g.sentences) for g in groups]
+[('Dick Hanley', [0, 1])]
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from scoring import nlp
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+_TITLES = frozenset(
+    "mr mrs ms miss dr prof professor sir dame lord lady saint st pope king queen prince princess rev reverend "
+    "judge justice senator general colonel captain major admiral president bishop archbishop cardinal father".split()
+)
+_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "junior", "senior"})
+_NEW_CUE = re.compile(
+    r"^(?:(?:additionally|also|furthermore|moreover|finally|lastly|in addition|on the other hand|however),?\s+)?"
+    r"(?:another\b|the other\b|a second\b|the second\b|a third\b|the third\b|a fourth\b|the fourth\b|"
+    r"a different\b|a further\b|the latter\b|the last\b|"
+    r"there (?:is|was|are|were) (?:also |another |a second |a different )|"
+    r"(?:there is|there was|there's) (?:a|an) (?=[A-Z].*\bwho\b)|"
+    r"(?:(?:the )?second|third|fourth|lastly|finally|the final one),)",
+    re.IGNORECASE,
+)
+_FIRST_CUE = re.compile(r"^(?:one\b|the first\b|first,|the former\b)", re.IGNORECASE)
+_CONTINUE_CUE = re.compile(r"^(?!there\b)\w+(?: \w+){0,3} (?:was|is) also\b|\balso (?:known|called)\b", re.IGNORECASE)
+_DISAMBIGUATOR = re.compile(r"^\s*\(([^()]{2,40})\)")
+_MALE = frozenset({"he", "his", "him", "himself"})
+_FEMALE = frozenset({"she", "her", "hers", "herself"})
+
+
+@dataclass
+class PerceivedGroup:
+    """One individual as a reader perceives it: a name (the most specific form seen) and its sentences."""
+
+    name: str
+    sentences: list[int] = field(default_factory=list)
+    disambiguator: str | None = None
+    dates: str | None = None
+    from_text: bool = False
+    introduced: bool = False
+    gender: str | None = None
+    forms: set[str] = field(default_factory=set)
+
+    @property
+    def label(self) -> str:
+        """The name with its disambiguator, as written: "Christopher Hinton (animator)"."""
+        return f"{self.name} ({self.disambiguator})" if self.disambiguator else self.name
+
+
+@dataclass(frozen=True)
+class Mention:
+    """The person a sentence is about, as the sentence names them."""
+
+    name: str
+    disambiguator: str | None = None
+    introduces: bool = False  # "X is a/an ...", "X, a/an ..., ...": a description of who X is
+    dates: str | None = None  # "(1838–1918)", "(born 1943)" right after the name
+
+
+def fold(text: str) -> str:
+    """Lower case, no diacritics, no punctuation: the form names are compared in."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return re.sub(r"[^\w\s]", " ", text.lower()).strip()
+
+
+def name_parts(name: str) -> list[str]:
+    """Folded name words without titles and suffixes: "Sir John H. Smith Jr." -> [john, h, smith]."""
+    words = fold(re.sub(r"\([^)]*\)", " ", name)).split()
+    return [w for w in words if w not in _TITLES and w not in _SUFFIXES]
+
+
+def compatible(mention: str, known: str) -> bool:
+    """Could ``mention`` name the same individual as ``known``? (A reader's view: forms of one name.)
+
+    Same surname, and every other word of one form agrees with the other (initials match words).
+    """
+    a, b = name_parts(mention), name_parts(known)
+    if not a or not b:
+        return True
+    if len(a) == 1 or len(b) == 1:
+        single, other = (a, b) if len(a) == 1 else (b, a)
+        return single[0] in other
+    if set(a) <= set(b) or set(b) <= set(a):
+        return True
+    if a[-1] != b[-1]:
+        return False
+    first_a, first_b = a[0], b[0]
+    if not _word_agrees(first_a, first_b):
+        return False
+    mids_a, mids_b = a[1:-1], b[1:-1]
+    if mids_a and mids_b:
+        return all(any(_word_agrees(x, y) for y in mids_b) for x in mids_a) or all(
+            any(_word_agrees(y, x) for x in mids_a) for y in mids_b
+        )
+    return True
+
+
+def _word_agrees(x: str, y: str) -> bool:
+    if x == y:
+        return True
+    if len(x) == 1 or len(y) == 1:
+        return x[0] == y[0]
+    return False
+
+
+def group_sentences(
+    sentences: Sequence[str],
+    subject: str,
+    *,
+    docs: Sequence[Doc] | None = None,
+    list_items: Sequence[bool] | None = None,
+    paragraph_starts: Sequence[bool] | None = None,
+) -> list[PerceivedGroup]:
+    """Assign each sentence to a perceived individual; groups come in order of first appearance."""
+    if docs is None:
+        docs = nlp.parse(list(sentences))
+    items = list(list_items) if list_items is not None else [False] * len(sentences)
+    starts = list(paragraph_starts) if paragraph_starts is not None else [False] * len(sentences)
+    groups: list[PerceivedGroup] = [PerceivedGroup(subject)]
+    current = groups[0]
+    for i, (text, doc) in enumerate(zip(sentences, docs, strict=True)):
+        mention = find_mention(doc)
+        cue_new = bool(_NEW_CUE.match(text)) and not _CONTINUE_CUE.match(text)
+        target = current
+        if mention is not None:
+            target = _target_for_mention(groups, current, mention, text, cue_new, items[i], starts[i])
+        elif cue_new and current.sentences:
+            target = PerceivedGroup(current.name, disambiguator=None, from_text=current.from_text)
+        else:
+            target = _by_pronoun(groups, current, doc)
+        if target not in groups:
+            groups.append(target)
+        if mention is not None:
+            _absorb(target, mention)
+        gender = _gender(doc)
+        if gender and target.gender is None:
+            target.gender = gender
+        target.sentences.append(i)
+        current = target
+    return [g for g in groups if g.sentences]
+
+
+def _target_for_mention(
+    groups: list[PerceivedGroup],
+    current: PerceivedGroup,
+    mention: Mention,
+    text: str,
+    cue_new: bool,
+    list_item: bool,
+    paragraph_start: bool,
+) -> PerceivedGroup:
+    fresh = not current.sentences or (not current.from_text and not current.introduced)
+    if cue_new or list_item:
+        if fresh and not (cue_new and current.sentences):
+            return current
+        return _new_group(groups, current, mention, exact_only=True)
+    if _FIRST_CUE.match(text) and fresh:
+        return current
+    key = fold(mention.name)
+    if key not in current.forms and len(name_parts(mention.name)) > 1:
+        earlier = [g for g in groups if g is not current and key in g.forms]
+        if len(earlier) == 1:
+            return earlier[0]
+    if mention.disambiguator and current.disambiguator and fold(mention.disambiguator) != fold(current.disambiguator):
+        return _new_group(groups, current, mention)
+    if mention.disambiguator and not current.disambiguator and current.introduced and current.from_text:
+        return _new_group(groups, current, mention)
+    if mention.dates and current.introduced and current.sentences and fold(mention.dates) != fold(current.dates or ""):
+        # "David Howard (1937–2013) was ..." after another David Howard was introduced.
+        return _new_group(groups, current, mention)
+    if not any(compatible(mention.name, form) for form in current.forms or {current.name}):
+        return _new_group(groups, current, mention)
+    seen_form = fold(mention.name) in current.forms
+    reintroduced = mention.introduces and current.introduced and len(name_parts(mention.name)) > 1
+    if reintroduced and not seen_form:
+        # A different form of the name, introduced afresh: "Sheila Jackson, an English chess player, ...".
+        return _new_group(groups, current, mention)
+    if reintroduced and paragraph_start and current.sentences:
+        # A new paragraph that introduces the same name again presents another individual.
+        return _new_group(groups, current, mention)
+    return current
+
+
+def _new_group(
+    groups: list[PerceivedGroup], current: PerceivedGroup, mention: Mention, exact_only: bool = False
+) -> PerceivedGroup:
+    """A new individual, unless the mention returns to an earlier one by a name only it was given."""
+    key = fold(mention.name)
+    if not exact_only:
+        for g in reversed(groups):
+            if g is current or not g.from_text:
+                continue
+            same_label = (
+                mention.disambiguator and g.disambiguator and fold(mention.disambiguator) == fold(g.disambiguator)
+            )
+            if same_label or (key in g.forms and len(name_parts(mention.name)) > 1 and _distinct(g, groups, key)):
+                return g
+    return PerceivedGroup(mention.name, disambiguator=mention.disambiguator, from_text=True)
+
+
+def _distinct(group: PerceivedGroup, groups: list[PerceivedGroup], key: str) -> bool:
+    return sum(1 for g in groups if key in g.forms) == 1
+
+
+def _absorb(group: PerceivedGroup, mention: Mention) -> None:
+    parts, known = name_parts(mention.name), name_parts(group.name)
+    if not group.from_text or len(parts) > len(known) or not known:
+        if len(parts) > 1 or not group.from_text:
+            group.name = mention.name if len(parts) >= len(known) or not group.from_text else group.name
+            group.from_text = True
+    group.forms.add(fold(mention.name))
+    if mention.disambiguator and not group.disambiguator:
+        group.disambiguator = mention.disambiguator
+    if mention.dates and not group.dates:
+        group.dates = mention.dates
+    if mention.introduces:
+        group.introduced = True
+
+
+def _by_pronoun(groups: list[PerceivedGroup], current: PerceivedGroup, doc: Doc) -> PerceivedGroup:
+    """A subject pronoun of the other gender goes back to the latest individual it fits."""
+    gender = _subject_gender(doc)
+    if gender is None or current.gender is None or gender == current.gender:
+        return current
+    for g in reversed(groups):
+        if g.gender == gender and g.sentences:
+            return g
+    return current
+
+
+def _subject_gender(doc: Doc) -> str | None:
+    for tok in doc:
+        if tok.dep_ in ("nsubj", "nsubjpass") and tok.head.dep_ == "ROOT":
+            if tok.lower_ in _MALE:
+                return "m"
+            if tok.lower_ in _FEMALE:
+                return "f"
+            return None
+    return None
+
+
+def _gender(doc: Doc) -> str | None:
+    male = sum(1 for t in doc if t.lower_ in _MALE)
+    female = sum(1 for t in doc if t.lower_ in _FEMALE)
+    if male > female:
+        return "m"
+    if female > male:
+        return "f"
+    return None
+
+
+# --- mentions ----------------------------------------------------------------------------------
+
+
+def find_mention(doc: Doc) -> Mention | None:
+    """The named person a sentence is about: its subject, the "One is X" / "There is also X" attribute,
+    or the name a list item starts with."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return None
+    subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    expl = next((c for c in root.children if c.dep_ == "expl"), None)
+    attr = next((c for c in root.children if c.dep_ == "attr"), None)
+    if attr is not None and (expl is not None or (subj is not None and subj.lower_ in ("one", "other", "first"))):
+        if attr.pos_ == "PROPN" and attr.tag_ != "NNPS" and not any(c.dep_ == "nummod" for c in attr.children):
+            return _mention(doc, attr, introduces=True)
+    if subj is not None and subj.pos_ == "PROPN":
+        return _mention(doc, subj, introduces=_introduces(root, subj))
+    if root.pos_ == "PROPN" and subj is None:
+        return _mention(doc, root, introduces=any(c.dep_ == "appos" for c in root.children))
+    if subj is None and doc[0].pos_ == "PROPN":
+        return _mention(doc, doc[0], introduces=False)
+    return None
+
+
+def _mention(doc: Doc, head: Token, introduces: bool) -> Mention | None:
+    ids = [head.i]
+    j = head.i - 1
+    while j >= 0 and (doc[j].pos_ == "PROPN" or doc[j].text in (".",) or doc[j].dep_ == "compound"):
+        if doc[j].dep_ == "compound" and doc[j].pos_ not in ("PROPN",):
+            break
+        ids.insert(0, j)
+        j -= 1
+    k = head.i + 1
+    while k < len(doc) and doc[k].pos_ == "PROPN" and doc[k].head.i == head.i and doc[k].dep_ in ("flat", "compound"):
+        ids.append(k)
+        k += 1
+    # "Catherine of Cilli", "Peter V of Alexandria", "Frederick of Hesse-Kassel".
+    if k + 1 < len(doc) and doc[k].lower_ == "of" and doc[k].head.i == head.i and doc[k + 1].pos_ == "PROPN":
+        k += 1
+        while k < len(doc) and (doc[k].pos_ == "PROPN" or doc[k].text == "-"):
+            ids.append(k)
+            k += 1
+    text = doc[ids[0] : ids[-1] + 1].text
+    if not name_parts(text) or (head.ent_type_ and head.ent_type_ not in ("PERSON", "ORG", "GPE", "NORP")):
+        return None
+    if head.ent_type_ in ("GPE", "NORP") and len(name_parts(text)) < 2:
+        return None
+    rest = doc.text[doc[ids[-1]].idx + len(doc[ids[-1]].text) :]
+    m = _DISAMBIGUATOR.match(rest)
+    disamb = dates = None
+    if m and re.search(r"\d{3,4}", m.group(1)):
+        dates = m.group(1).strip()
+    elif m and not re.match(r"(?:born|also|née|nee|b\.|known|aka|formerly)\b", m.group(1), re.I):
+        disamb = m.group(1).strip()
+    return Mention(text, disamb, introduces or dates is not None, dates)
+
+
+def _introduces(root: Token, subj: Token) -> bool:
+    """ "X is a/an <description>" or "X, a/an <description>, ...": the sentence says who X is."""
+    if any(
+        c.dep_ == "appos" and any(g.dep_ == "det" and g.lower_ in ("a", "an") for g in c.children)
+        for c in subj.children
+    ):
+        return True
+    if root.lemma_ == "be":
+        for c in root.children:
+            if c.dep_ == "attr" and any(g.dep_ == "det" and g.lower_ in ("a", "an") for g in c.children):
+                return True
+            if c.dep_ == "attr" and any(g.dep_ == "amod" and g.ent_type_ == "NORP" for g in c.children):
+                return True
+    return False
