@@ -18,6 +18,7 @@ COPY knowledge/ knowledge/
 COPY workers/ workers/
 COPY gateway/ gateway/
 COPY bus/ bus/
+COPY evaluation/ evaluation/
 COPY factsentry/ factsentry/
 RUN pip install --no-cache-dir . \
     && mkdir -p /opt/factsentry/kb \
