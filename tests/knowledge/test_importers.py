@@ -1,0 +1,168 @@
+"""Importers on small files written by the tests, and the ``factsentry kb`` command."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sqlite3
+from pathlib import Path
+
+import orjson
+import pytest
+
+from factsentry.cli import main
+from knowledge.errors import ImportFormatError
+from knowledge.importers import FACTSCORE_SEPARATOR, guess_format, import_path
+from knowledge.store import Store
+
+
+def _jsonl(path: Path, rows: list[object]) -> Path:
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_jsonl_pages_aliases_and_bad_lines(tmp_path: Path) -> None:
+    src = _jsonl(
+        tmp_path / "pages.jsonl",
+        [
+            {"title": "Dick Hanley (swimmer)", "text": "He won silver in 1956.", "aliases": ["Richard Hanley"]},
+            "{not json",
+            {"title": "", "text": "no title"},
+            {"title": "No Text"},
+            {"title": "Bad Aliases", "text": "x", "aliases": "Richard"},
+            {"title": "Two Passages", "text": ["First passage.", "Second passage."]},
+            "",
+            {"title": "Blank", "text": "   "},
+            ["a", "list"],
+        ],
+    )
+    store = Store.in_memory()
+    report = import_path(src, store)
+    assert (report.pages, report.passages, report.bad_lines) == (2, 3, 6)
+    assert [p.split(": ", 1)[0].rsplit(":", 1)[1] for p in report.problems] == ["2", "3", "4", "5", "8", "9"]
+    assert report.problems[0].startswith(f"{src}:2: not JSON")
+    assert [c.title for c in store.candidates("Richard Hanley")] == ["Dick Hanley (swimmer)"]
+    assert [p.text for p in store.page("Two Passages")] == ["First passage.", "Second passage."]
+
+
+def test_jsonl_long_text_is_cut_into_passages(tmp_path: Path) -> None:
+    text = " ".join(f"Sentence number {i} has exactly seven words." for i in range(100))
+    src = _jsonl(tmp_path / "long.jsonl", [{"title": "Long Page", "text": text}])
+    store = Store.in_memory()
+    import_path(src, store)
+    page = store.page("Long Page")
+    assert len(page) == 4 and all(140 <= len(p.text.split()) <= 250 for p in page[:-1])
+    assert " ".join(p.text for p in page) == text
+
+
+def test_directory_of_jsonl_files_and_gzip(tmp_path: Path) -> None:
+    _jsonl(tmp_path / "a.jsonl", [{"title": "Alpha Person", "text": "A."}])
+    with gzip.open(tmp_path / "b.jsonl.gz", "wt", encoding="utf-8") as f:
+        f.write(json.dumps({"title": "Beta Person", "text": "B."}) + "\n")
+    (tmp_path / "notes.txt").write_text("ignored")
+    store = Store.in_memory()
+    report = import_path(tmp_path, store)
+    assert report.pages == 2 and store.stats()["entities"] == 2
+
+
+def test_factscore_sqlite(tmp_path: Path) -> None:
+    db = tmp_path / "enwiki-20230401.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE documents (title PRIMARY KEY, text)")
+        conn.executemany(
+            "INSERT INTO documents VALUES (?, ?)",
+            [
+                (
+                    "Gavin Hamilton (painter)",
+                    FACTSCORE_SEPARATOR.join(["<s>He was born in 1723.</s>", "<s>He died in Rome.</s>"]),
+                ),
+                ("Empty Page", ""),
+                ("Gavin Hamilton (cricketer)", "<s>He played one Test.</s>"),
+            ],
+        )
+    conn.close()
+    assert guess_format(db) == "factscore"
+    store = Store.in_memory()
+    report = import_path(db, store)
+    assert (report.pages, report.passages, report.bad_lines) == (2, 3, 1)
+    assert [p.text for p in store.page("Gavin Hamilton (painter)")] == ["He was born in 1723.", "He died in Rome."]
+
+
+def test_factscore_format_on_a_database_without_documents(tmp_path: Path) -> None:
+    db = tmp_path / "other.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE things (x)")
+    conn.close()
+    with pytest.raises(ImportFormatError, match="documents"):
+        import_path(db, Store.in_memory())
+
+
+def test_dpr_tsv_groups_consecutive_passages(tmp_path: Path) -> None:
+    tsv = tmp_path / "psgs_w100.tsv"
+    tsv.write_text(
+        "id\ttext\ttitle\n"
+        '1\t"Dick Hanley was an American football coach. He said ""win""."\tDick Hanley (American football)\n'
+        "2\tHe coached Northwestern from 1927 to 1934.\tDick Hanley (American football)\n"
+        "3\tonly two fields\n"
+        "4\tHe swam at the 1956 Olympics.\tDick Hanley (swimmer)\n"
+        "5\t\tEmpty Text\n",
+        encoding="utf-8",
+    )
+    store = Store.in_memory()
+    report = import_path(tsv, store)
+    assert (report.pages, report.passages, report.bad_lines) == (2, 3, 2)
+    assert [p.rsplit(":", 2)[1] for p in report.problems] == ["4", "6"]
+    assert [p.text for p in store.page("Dick Hanley (American football)")] == [
+        'Dick Hanley was an American football coach. He said "win".',
+        "He coached Northwestern from 1927 to 1934.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "expected"),
+    [
+        ("pages.jsonl", b'{"title": "x"}', "jsonl"),
+        ("pages.json", b"[]", "jsonl"),
+        ("psgs.tsv", b"id\ttext\ttitle", "dpr"),
+        ("dump", b'  {"title": "x", "text": "y"}', "jsonl"),
+        ("dump", b"1\ttext\ttitle", "dpr"),
+        ("dump", b"SQLite format 3\x00" + bytes(100), "factscore"),
+    ],
+)
+def test_guess_format(tmp_path: Path, name: str, content: bytes, expected: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    assert guess_format(path) == expected
+
+
+def test_guess_format_gives_up_with_the_choices(tmp_path: Path) -> None:
+    path = tmp_path / "mystery.bin"
+    path.write_bytes(b"plain words only")
+    with pytest.raises(ImportFormatError, match="jsonl, factscore, dpr"):
+        guess_format(path)
+
+
+def test_cli_import_search_and_exit_codes(tmp_path: Path, demo_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "var" / "kb.sqlite3"
+    assert main(["kb", "import", str(demo_dir), "--db", str(db), "--quiet"]) == 0
+    assert main(["kb", "import", str(demo_dir), "--db", str(db), "--json"]) == 0  # idempotent re-import
+    report = orjson.loads(capsys.readouterr().out)
+    assert (report["pages"], report["unchanged"], report["bad_lines"]) == (0, 17, 0)
+
+    assert main(["kb", "search", "Dick Hanley", "--db", str(db), "--json"]) == 0
+    found = orjson.loads(capsys.readouterr().out)["candidates"]
+    assert {(c["title"], c["base_name"], c["disambiguator"]) for c in found} == {
+        ("Dick Hanley (swimmer)", "Dick Hanley", "swimmer"),
+        ("Dick Hanley (American football)", "Dick Hanley", "American football"),
+    }
+    assert all(len(c["passages"]) == 1 and "Dick Hanley" in c["passages"][0] for c in found)
+
+    bad = _jsonl(tmp_path / "bad.jsonl", ["nope", {"title": "t"}])
+    assert main(["kb", "import", str(bad), "--db", str(tmp_path / "empty.sqlite3"), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "bad.jsonl:1: not JSON" in err and "bad.jsonl:2:" in err and "nothing usable" in err
+
+    assert main(["kb", "search", "x", "--db", str(tmp_path / "missing.sqlite3")]) == 1
+    assert "no knowledge store" in capsys.readouterr().err
+    assert main(["kb", "import", str(tmp_path / "nowhere.jsonl"), "--db", str(db)]) == 1
+    assert "does not exist" in capsys.readouterr().err
