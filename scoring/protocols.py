@@ -1,13 +1,15 @@
 """What scoring is handed by its caller. Scoring never does I/O itself; these are the seams.
 
 ``knowledge.Store`` (SQLite), ``knowledge.CachedKnowledge`` (Redis) and test tables all satisfy
-``KnowledgeSource`` structurally.
+``KnowledgeSource`` structurally; ``scoring.verifier.OfflineVerifier`` satisfies ``StanceModel``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
+from schemas.enums import Stance
 from schemas.knowledge import EntityRef, Passage
 
 
@@ -38,3 +40,32 @@ class VerdictCache(Protocol):
     def get(self, key: str) -> bytes | None: ...
 
     def set(self, key: str, value: bytes) -> None: ...
+
+
+class StanceLike(Protocol):
+    """The stance of one passage towards a claim, with probabilities (``scoring.verifier.StanceScore``)."""
+
+    @property
+    def stance(self) -> Stance: ...
+
+    @property
+    def support(self) -> float: ...
+
+    @property
+    def refute(self) -> float: ...
+
+    @property
+    def irrelevant(self) -> float: ...
+
+
+class StanceModel(Protocol):
+    """Scores passages against a claim (``scoring.verifier.OfflineVerifier``, an NLI model, ...)."""
+
+    @property
+    def version(self) -> str:
+        """Changes whenever the model's outputs may change; verdict cache keys include it."""
+        ...
+
+    def score(self, claim: str, passages: Sequence[str]) -> Sequence[StanceLike]:
+        """One stance per passage, in order."""
+        ...

@@ -1,0 +1,110 @@
+"""Entity linking (D-FActScore): each fact group gets the one entity that supports it best.
+
+e*_i = argmax over candidate entities e of the share of group i's facts that e supports. Ties go
+to the entity whose name matches the group's name best, then to the knowledge store's ranking.
+When several groups pick the same entity, a Hungarian assignment (scipy's
+``linear_sum_assignment``) maximises the total number of supported facts instead; a group left
+without an entity (more groups than candidates) keeps its own argmax.
+
+Candidates are the entities the knowledge store returns for the group's name, then for the
+subject's name, then the pages of the best passages found for that name.
+
+>>> link([[3, 1], [3, 0]])  # both groups prefer entity 0; the assignment gives it to group 1
+[1, 0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from schemas.knowledge import EntityRef
+from scoring.grouping import fold, name_parts
+from scoring.protocols import KnowledgeSource
+
+MAX_CANDIDATES = 8
+
+
+def candidate_entities(kb: KnowledgeSource, names: Sequence[str], limit: int = MAX_CANDIDATES) -> list[EntityRef]:
+    """Entities the names can refer to, best first, without duplicates; store search fills up to ``limit``."""
+    out: dict[str, EntityRef] = {}
+    for name in dict.fromkeys(n for n in names if n):
+        for ref in kb.candidates(name, limit=limit):
+            out.setdefault(ref.title, ref)
+    if len(out) < limit:
+        for name in dict.fromkeys(n for n in names if n):
+            for p in kb.search(name, k=limit):
+                if p.title not in out and _shares_name(name, p.title):
+                    base = p.title.split(" (")[0]
+                    out[p.title] = EntityRef(title=p.title, base_name=base, score=p.score)
+    return list(out.values())[:limit]
+
+
+def _shares_name(name: str, title: str) -> bool:
+    a, b = set(name_parts(name)), set(name_parts(title))
+    return len(a & b) >= min(2, len(a))
+
+
+def name_match(group_name: str, entity: EntityRef) -> float:
+    """How well a group's name matches an entity's name: 1 exact, 0.5 same surname, 0 otherwise."""
+    g = fold(group_name)
+    names = [entity.base_name, entity.title, *entity.aliases]
+    if any(fold(n) == g for n in names):
+        return 1.0
+    gp = name_parts(group_name)
+    if gp and any(name_parts(n) and name_parts(n)[-1] == gp[-1] for n in names):
+        return 0.5
+    return 0.0
+
+
+def link(supported: Sequence[Sequence[int]], name_scores: Sequence[Sequence[float]] | None = None) -> list[int | None]:
+    """Index of the linked entity per group, from a groups × entities matrix of supported-fact counts.
+
+    ``name_scores`` (same shape) breaks ties; the column order (the store's ranking) breaks the rest.
+    A group with no candidate at all links to None.
+    """
+    n_groups = len(supported)
+    if n_groups == 0:
+        return []
+    n_ent = len(supported[0]) if supported else 0
+    if n_ent == 0:
+        return [None] * n_groups
+    counts = np.asarray(supported, dtype=float)
+    names = np.asarray(name_scores, dtype=float) if name_scores is not None else np.zeros_like(counts)
+    # Lexicographic preference: support first, name match second, store rank last.
+    rank = -np.arange(n_ent, dtype=float) / (n_ent * 100.0)
+    pref = counts + names * 0.01 + rank * 0.001
+    choice = [int(np.argmax(pref[g])) for g in range(n_groups)]
+    if len(set(choice)) == n_groups:
+        return list(choice)
+    rows, cols = linear_sum_assignment(pref, maximize=True)
+    out: list[int | None] = list(choice)
+    assigned = dict(zip(rows.tolist(), cols.tolist(), strict=True))
+    for g in range(n_groups):
+        if g in assigned:
+            out[g] = assigned[g]
+    return out
+
+
+def set_cover(supports: Sequence[set[int]], prefer: Sequence[int] = ()) -> list[int]:
+    """A small set of entities that together support every supported fact (greedy set cover).
+
+    ``supports[f]`` holds the entities supporting fact f; ``prefer`` entities are taken first when
+    they cover as much as any other. Used for the number of distinct entities an answer draws on.
+    """
+    uncovered = {f for f, s in enumerate(supports) if s}
+    chosen: list[int] = []
+    preferred = list(prefer)
+    while uncovered:
+        gains: dict[int, int] = {}
+        for f in uncovered:
+            for e in supports[f]:
+                gains[e] = gains.get(e, 0) + 1
+        best_gain = max(gains.values())
+        best = [e for e, g in gains.items() if g == best_gain]
+        pick = next((e for e in preferred if e in best), min(best))
+        chosen.append(pick)
+        uncovered = {f for f in uncovered if pick not in supports[f]}
+    return chosen

@@ -1,0 +1,183 @@
+"""Verification (Factcheck-Bench steps 4–6): evidence passages of one entity, their stance towards a
+fact, and the verdict.
+
+For each (fact, entity) pair the best ``k`` passages of the entity's page are retrieved with the
+query "<name> <fact>" (FActScore's Retrieve→LM query), the stance model scores each passage, and
+the verdict is decided here:
+
+- supported when the best support probability reaches ``support`` and is at least the best refute
+  probability (PARTIAL when that passage's own label is partial support);
+- refuted when the best refute probability reaches ``refute`` and beats the best support;
+- otherwise not enough evidence (IRRELEVANT).
+
+Verdicts are cached by (store version, model version, entity, normalised fact, settings).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import unicodedata
+from dataclasses import dataclass, field
+
+from schemas.check import Evidence
+from schemas.enums import Stance
+from schemas.knowledge import Passage
+from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
+
+
+@dataclass(frozen=True)
+class VerifyConfig:
+    """Thresholds and retrieval depth of the verify step."""
+
+    support: float = 0.5
+    refute: float = 0.5
+    passages_k: int = 5
+    evidence_k: int = 2
+
+
+@dataclass(frozen=True)
+class EntityVerdict:
+    """The verdict of one fact against one entity's page, with the passages that decided it."""
+
+    entity: str
+    stance: Stance
+    support: float
+    refute: float
+    evidence: tuple[Evidence, ...] = ()
+
+    @property
+    def supported(self) -> bool:
+        return self.stance in (Stance.SUPPORT, Stance.PARTIAL)
+
+    @property
+    def refuted(self) -> bool:
+        return self.stance is Stance.REFUTE
+
+    def to_json(self) -> bytes:
+        return json.dumps(
+            {
+                "entity": self.entity,
+                "stance": self.stance.value,
+                "support": self.support,
+                "refute": self.refute,
+                "evidence": [e.model_dump(mode="json") for e in self.evidence],
+            }
+        ).encode()
+
+    @classmethod
+    def from_json(cls, raw: bytes) -> EntityVerdict:
+        doc = json.loads(raw)
+        return cls(
+            entity=doc["entity"],
+            stance=Stance(doc["stance"]),
+            support=float(doc["support"]),
+            refute=float(doc["refute"]),
+            evidence=tuple(Evidence.model_validate(e) for e in doc["evidence"]),
+        )
+
+
+def decide(scores: list[StanceLike], config: VerifyConfig) -> tuple[Stance, float, float, int]:
+    """(stance, best support, best refute, index of the deciding passage) for one fact's passages."""
+    if not scores:
+        return Stance.IRRELEVANT, 0.0, 0.0, -1
+    best_s = max(range(len(scores)), key=lambda i: scores[i].support)
+    best_r = max(range(len(scores)), key=lambda i: scores[i].refute)
+    s, r = scores[best_s].support, scores[best_r].refute
+    if s >= config.support and s >= r:
+        stance = Stance.PARTIAL if scores[best_s].stance is Stance.PARTIAL else Stance.SUPPORT
+        return stance, s, r, best_s
+    if r >= config.refute and r > s:
+        return Stance.REFUTE, s, r, best_r
+    return Stance.IRRELEVANT, s, r, best_s
+
+
+def fold_claim(text: str) -> str:
+    """A fact as cache keys see it: lower case, no diacritics, single spaces, no final punctuation."""
+    text = unicodedata.normalize("NFKD", text.lower())
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return re.sub(r"\s+", " ", re.sub(r"[^\w\s]", " ", text)).strip()
+
+
+@dataclass
+class EvidenceVerifier:
+    """Verifies facts against entities of one knowledge source; one instance per checked answer.
+
+    A page with fewer than ``passages_k`` passages is fetched once and reused for every fact.
+    Thread-safe for reading; the instance is not shared between answers.
+    """
+
+    kb: KnowledgeSource
+    model: StanceModel
+    cache: VerdictCache | None = None
+    config: VerifyConfig = field(default_factory=VerifyConfig)
+    calls: int = 0
+    cache_hits: int = 0
+    _pages: dict[str, list[Passage] | None] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def _key(self, fact: str, entity: str) -> str:
+        c = self.config
+        return "\x1f".join(
+            (
+                "verdict/1",
+                self.kb.version,
+                self.model.version,
+                entity,
+                fold_claim(fact),
+                f"{c.support}:{c.refute}:{c.passages_k}",
+            )
+        )
+
+    def against(self, fact: str, entity: str, name: str) -> EntityVerdict:
+        """The verdict of ``fact`` against the page ``entity`` (``name`` goes into the retrieval query)."""
+        key = self._key(fact, entity)
+        if self.cache is not None:
+            raw = self.cache.get(key)
+            if raw is not None:
+                try:
+                    verdict = EntityVerdict.from_json(raw)
+                    self.cache_hits += 1
+                    return verdict
+                except (ValueError, KeyError):
+                    pass
+        verdict = self._compute(fact, entity, name)
+        if self.cache is not None:
+            self.cache.set(key, verdict.to_json())
+        return verdict
+
+    def _passages(self, fact: str, entity: str, name: str) -> list[Passage]:
+        k = self.config.passages_k
+        with self._lock:
+            known = self._pages.get(entity, ...)
+        if known is ...:
+            first = self.kb.passages(entity, f"{name} {fact}", k=k)
+            with self._lock:
+                self._pages[entity] = first if len(first) < k else None
+            return first
+        if known is not None:
+            return known
+        return self.kb.passages(entity, f"{name} {fact}", k=k)
+
+    def _compute(self, fact: str, entity: str, name: str) -> EntityVerdict:
+        passages = self._passages(fact, entity, name)
+        self.calls += 1
+        if not passages:
+            return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0)
+        scores = list(self.model.score(fact, [p.text for p in passages]))
+        stance, s, r, best = decide(scores, self.config)
+        order = sorted(range(len(scores)), key=lambda i: -max(scores[i].support, scores[i].refute))
+        if best >= 0:
+            order.remove(best)
+            order.insert(0, best)
+        evidence = tuple(
+            Evidence(
+                title=passages[i].title,
+                text=passages[i].text,
+                stance=scores[i].stance,
+                score=round(float(scores[i].support if scores[i].support >= scores[i].refute else scores[i].refute), 4),
+            )
+            for i in order[: self.config.evidence_k]
+        )
+        return EntityVerdict(entity, stance, round(s, 4), round(r, 4), evidence)
