@@ -122,7 +122,9 @@ class Runner(Generic[In, Out]):
         topics = {stage.input_topic: settings.topic_partitions, dlq_topic(stage.input_topic): settings.topic_partitions}
         if stage.output_topic:
             topics[stage.output_topic] = settings.topic_partitions
-        await ensure_topics(settings, topics)
+        if not await self._until_stopped("create topics", lambda: ensure_topics(settings, topics)):
+            log.info("%s", self.summary.line())
+            return self.summary
         if stage.on_startup is not None:
             await stage.on_startup(self.ctx)
         try:
@@ -339,6 +341,29 @@ class Runner(Generic[In, Out]):
                 delay = self.settings.retry_delay(attempt)
                 log.warning("%s failed (%s); retrying in %.1f s", what, describe(e), delay)
                 await asyncio.sleep(delay)
+
+    async def _until_stopped(self, what: str, op: Callable[[], Awaitable[Any]]) -> bool:
+        """Run ``op`` until it succeeds (True) or the runner is stopped first (False); retriable errors back off."""
+        attempt = 0
+        while not self.stop_event.is_set():
+            try:
+                await op()
+                return True
+            except Exception as e:
+                if not is_retriable(e):
+                    raise
+                attempt += 1
+                delay = self.settings.retry_delay(attempt)
+                log.warning(
+                    "%s: Kafka at %s not reachable (%s); retrying in %.1f s",
+                    what,
+                    self.settings.kafka_bootstrap,
+                    describe(e),
+                    delay,
+                )
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.stop_event.wait(), delay)
+        return False
 
     def _account(self, items: list[_Item[In, Out]]) -> None:
         for item in items:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections import Counter
 
 from pydantic import BaseModel
@@ -56,3 +57,14 @@ def word_count(settings: WorkerSettings) -> Stage[GenerationMessage, WordCount]:
         handle=count_words,
         key=lambda out: out.request_id,
     )
+
+
+async def words_to_redis(outputs: list[WordCount], ctx: Context) -> None:
+    """Also keep each count in Redis (a second destination, written before the commit)."""
+    for out in outputs:
+        await ctx.redis.set(f"{ctx.settings.redis_prefix}:words:{out.request_id}", out.words)
+
+
+def word_count_to_redis(settings: WorkerSettings) -> Stage[GenerationMessage, WordCount]:
+    """generations → word counts on the output topic and in Redis."""
+    return dataclasses.replace(word_count(settings), name="word-count-redis", deliver=words_to_redis)

@@ -6,8 +6,10 @@ import asyncio
 
 import orjson
 import pytest
+import redis.asyncio as aioredis
 from prometheus_client import CollectorRegistry
 
+from factsentry import embedded
 from schemas.messages import DLQRecord
 from tests.workers.conftest import MakeSettings
 from tests.workers.helpers import generation, produce, read_topic
@@ -217,3 +219,54 @@ async def test_stop_drains_in_flight_work_up_to_the_timeout(
         # Left uncommitted, so the next worker of the group is handed the same record again.
         again = await stop_while_in_handler(RunningWorker(settings))
         assert (again.done, again.failed) == (0, 1)
+
+
+async def test_worker_waits_for_a_broker_that_is_not_up_yet(make_settings: MakeSettings) -> None:
+    port = embedded.free_port()
+    settings = make_settings(kafka_bootstrap=f"127.0.0.1:{port}")
+    worker = RunningWorker(settings)
+    await asyncio.sleep(1.0)
+    assert not worker.task.done()
+    broker = embedded.tansu(port).start()
+    try:
+        await produce(settings.kafka_bootstrap, settings.generations_topic, [("b", gen_bytes("late", "a b c d"))])
+        out = await read_topic(settings.kafka_bootstrap, settings.results_topic, 1)
+        summary = await worker.stop()
+    finally:
+        broker.stop()
+    assert counts(out) == {"late": 4}
+    assert summary.done == 1
+
+
+async def test_stop_while_waiting_for_the_broker_exits_at_once(make_settings: MakeSettings) -> None:
+    worker = RunningWorker(make_settings(kafka_bootstrap=f"127.0.0.1:{embedded.free_port()}"))
+    await asyncio.sleep(0.5)
+    summary = await asyncio.wait_for(worker.stop(), 5)
+    assert (summary.done, summary.dlq, summary.failed) == (0, 0, 0)
+
+
+async def test_redis_outage_pauses_the_stage_and_loses_nothing(make_settings: MakeSettings) -> None:
+    valkey = embedded.valkey().start()
+    url = f"redis://127.0.0.1:{valkey.port}/0"
+    settings = make_settings(redis_url=url, stage="tests.workers.stages:word_count_to_redis", batch_size=1)
+    client = aioredis.from_url(url)
+    worker = RunningWorker(settings)
+    try:
+        await produce(settings.kafka_bootstrap, settings.generations_topic, [("r", gen_bytes("first", "a b"))])
+        await wait_for(lambda: worker.metric("factsentry_worker_records_total", outcome="scored") == 1)
+        valkey.stop()
+        await produce(settings.kafka_bootstrap, settings.generations_topic, [("r", gen_bytes("second", "a b c"))])
+        # The output is produced, but the Redis write keeps failing: the record stays uncommitted.
+        await read_topic(settings.kafka_bootstrap, settings.results_topic, 2)
+        await asyncio.sleep(1.0)
+        assert worker.metric("factsentry_worker_records_total", outcome="scored") == 1
+        valkey.start()
+        await wait_for(lambda: worker.metric("factsentry_worker_records_total", outcome="scored") == 2)
+        summary = await worker.stop()
+        # The restarted valkey keeps nothing on disk: only the write retried after the outage is there.
+        second = await client.get(f"{settings.redis_prefix}:words:second")
+    finally:
+        await client.aclose()
+        valkey.stop()
+    assert second == b"3"
+    assert (summary.done, summary.dlq, summary.retried) == (2, 0, 0)
