@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from bus.results import ResultStore
 from schemas.check import CheckResult
 from schemas.messages import GenerationMessage, ResultMessage
+from scoring.protocols import VerdictCache
 from workers.errors import RetriableError, ScoringUnavailable
 from workers.kb import Knowledge, open_knowledge, resolve_kb_path
 from workers.metrics import Outcome, WorkerMetrics
@@ -35,7 +36,17 @@ log = logging.getLogger(__name__)
 
 
 class CheckFn(Protocol):
-    def __call__(self, text: str, *, kb: Any, name: str | None = None, question: str | None = None) -> CheckResult: ...
+    """The shape of ``scoring.pipeline.check``."""
+
+    def __call__(
+        self,
+        text: str,
+        *,
+        kb: Any,
+        name: str | None = None,
+        question: str | None = None,
+        cache: VerdictCache | None = None,
+    ) -> CheckResult: ...
 
 
 def load_check() -> CheckFn:
@@ -44,7 +55,7 @@ def load_check() -> CheckFn:
         from scoring.pipeline import check
     except ImportError as e:
         raise ScoringUnavailable(f"the scoring pipeline cannot be loaded: {e}") from e
-    return check  # type: ignore[no-any-return]
+    return check
 
 
 def question_of(message: GenerationMessage) -> str | None:
@@ -71,7 +82,8 @@ class Scorer:
 
     def __call__(self, text: str, name: str | None, question: str | None) -> tuple[CheckResult, float]:
         start = time.perf_counter()
-        result = self.check(text, kb=self.knowledge.source, name=name, question=question)
+        knowledge = self.knowledge
+        result = self.check(text, kb=knowledge.source, name=name, question=question, cache=knowledge.verdicts)
         return result, (time.perf_counter() - start) * 1000
 
 
