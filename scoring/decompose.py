@@ -43,6 +43,7 @@ _DISCOURSE = frozenset(
     "consequently notably indeed ultimately eventually subsequently then overall still".split()
 )
 _DISCOURSE_POBJ = frozenset({"addition", "contrast", "summary", "conclusion", "short", "fact", "particular", "general"})
+_AGENT_NOUN = re.compile(r"(?:er|or|ist|ian|ant|ent|ess)$")
 _RANGE_START = frozenset({"from", "since", "between"})
 _RANGE_END = frozenset({"to", "until", "till", "through", "and"})
 _VERBAL = frozenset({"VERB", "AUX"})
@@ -482,6 +483,9 @@ def _expand(doc: Doc, ids: set[int], depth: int = 0) -> list[Phrase]:
             keep = (ids - whole) | own
             if x.i == t.i:
                 keep |= {j for j in whole if j < t.left_edge.i}
+                if t.dep_ in ("compound", "nmod") and _AGENT_NOUN.search(t.lower_) and t.head.i in keep:
+                    # "a former swimmer and football coach": the swimmer is not a "swimmer coach".
+                    keep.discard(t.head.i)
             phrase = Phrase().add_tokens(doc, sorted(keep))
             if x.i != t.i and det is not None and not any(c.dep_ in ("det", "poss") for c in x.children):
                 phrase.insert(min(own) - 0.5, token_text(doc, det.i))

@@ -1,0 +1,262 @@
+"""The offline engine end to end: one answer in, one :class:`schemas.CheckResult` out.
+
+``check()`` is the single entry point of the worker pool, the gateway's ``POST /v1/factcheck`` and
+``factsentry check``. Steps (papers.md): abstention → sentences → perceived individuals →
+atomic facts → decontextualisation → check-worthiness → candidate entities → stance of each
+fact against each candidate's passages → linking (argmax share, Hungarian) → FActScore,
+D-FActScore, bios, entities, conflation → revision.
+
+It holds no per-call state outside its arguments, so it is safe to call from several threads
+(the spaCy pipeline is shared behind a lock; the default verifier is loaded once).
+
+>>> from knowledge.store import Store  # doctest: +SKIP
+>>> result = check("Dick Hanley was born in 1936. He died in 1970.", kb=Store.open("demo.sqlite3"))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+from typing import Literal
+
+from schemas.check import CheckResult, Evidence, FactGroup, FactResult
+from schemas.enums import Stance, Verdict, Worthiness
+from schemas.knowledge import EntityRef
+from scoring import nlp
+from scoring.abstain import is_abstention
+from scoring.decompose import AtomicFact, decompose_doc
+from scoring.decontext import decontextualize
+from scoring.grouping import PerceivedGroup, group_sentences
+from scoring.linking import MAX_CANDIDATES, candidate_entities, link, name_match, set_cover
+from scoring.metrics import dfactscore, factscore
+from scoring.plan import PlannedFact, PlannedGroup
+from scoring.protocols import KnowledgeSource, StanceModel, VerdictCache
+from scoring.revise import RevisionInput, revise
+from scoring.sentences import Sentence, split_sentences
+from scoring.verify import EvidenceVerifier, VerifyConfig
+from scoring.worthiness import classify
+
+_QUESTION_NAME = re.compile(
+    r"(?:bio(?:graphy)? of|about|who (?:is|was|were)|information on|life of)\s+(.+?)\s*[?.!]*$", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class CheckConfig:
+    """Settings of the offline engine."""
+
+    verify: VerifyConfig = field(default_factory=lambda: VerifyConfig(support=0.6))
+    max_candidates: int = MAX_CANDIDATES
+    # Which entities a fact "comes from" (entity_supporting, number of entities, conflation): those
+    # supporting it within this margin of the strongest support, so a weak generic match to another
+    # page does not count as a second source.
+    attribution_margin: float = 0.1
+    # A group is conflated when at least this many of its facts are supported only by other entities.
+    conflation_min_facts: int = 1
+    revise: bool = True
+    revise_mode: Literal["separate", "drop"] = "separate"
+    max_sentences: int = 120
+
+
+_verifier_lock = threading.Lock()
+_default_verifier: StanceModel | None = None
+
+
+def default_verifier() -> StanceModel:
+    """The packaged offline stance model, loaded once per process."""
+    global _default_verifier
+    with _verifier_lock:
+        if _default_verifier is None:
+            from scoring.verifier import OfflineVerifier
+
+            _default_verifier = OfflineVerifier.load()
+        return _default_verifier
+
+
+def infer_subject(text: str, question: str | None = None) -> str:
+    """The person an answer is about: from the question ("Tell me a bio of X"), else the first person named."""
+    if question:
+        m = _QUESTION_NAME.search(question.strip())
+        if m:
+            return m.group(1).strip(" \"'")
+    sentences = split_sentences(text)[:3]
+    docs = nlp.parse([s.text for s in sentences])
+    for doc in docs:
+        for ent in doc.ents:
+            if ent.label_ == "PERSON":
+                return ent.text
+    for doc in docs:
+        for tok in doc:
+            if tok.dep_ in ("nsubj", "nsubjpass") and tok.pos_ == "PROPN":
+                left = tok.left_edge.i
+                return doc[left : tok.i + 1].text
+    return ""
+
+
+def check(
+    text: str,
+    *,
+    kb: KnowledgeSource,
+    name: str | None = None,
+    question: str | None = None,
+    verifier: StanceModel | None = None,
+    cache: VerdictCache | None = None,
+    config: CheckConfig | None = None,
+) -> CheckResult:
+    """Check one answer against ``kb``: facts, groups, FActScore, D-FActScore and a suggested revision."""
+    config = config or CheckConfig()
+    if not text.strip() or is_abstention(text):
+        return CheckResult(abstained=True, engine="offline")
+    sentences = split_sentences(text)[: config.max_sentences]
+    docs = nlp.parse([s.text for s in sentences])
+    subject = (name or "").strip() or infer_subject(text, question)
+    individuals = group_sentences(
+        [s.text for s in sentences],
+        subject,
+        docs=docs,
+        list_items=[s.list_item for s in sentences],
+        paragraph_starts=[i == 0 or s.paragraph != sentences[i - 1].paragraph for i, s in enumerate(sentences)],
+    )
+    atoms = [decompose_doc(doc, i) for i, doc in enumerate(docs)]
+    groups = _plan_groups(individuals, atoms, sentences)
+    if not any(g.factual for g in groups):
+        return CheckResult(
+            abstained=False,
+            groups=[_group_result(g, None, False) for g in groups],
+            num_facts=sum(len(g.facts) for g in groups),
+            engine="offline",
+        )
+    names = [g.individual.name for g in groups if g.factual] + [subject]
+    candidates = candidate_entities(kb, names, limit=config.max_candidates)
+    evidence = EvidenceVerifier(kb, verifier or default_verifier(), cache, config.verify)
+    for g in groups:
+        for fact in g.factual:
+            for ref in candidates:
+                fact.verdicts[ref.title] = evidence.against(fact.text, ref.title, g.individual.name)
+            fact.attribute(config.attribution_margin)
+    result = _score(groups, candidates, config)
+    if config.revise:
+        result.revision = revise(
+            RevisionInput(
+                sentences=[s.text for s in sentences],
+                groups=[(g, r.entity) for g, r in zip(groups, result.groups, strict=True)],
+                entities={c.title: c for c in candidates},
+                mode=config.revise_mode,
+                paragraphs=[s.paragraph for s in sentences],
+                confirm=lambda fact, entity: evidence.against(fact, entity, subject).supported,
+            )
+        )
+    return result
+
+
+def _plan_groups(
+    individuals: list[PerceivedGroup], atoms: list[list[AtomicFact]], sentences: list[Sentence]
+) -> list[PlannedGroup]:
+    planned: list[PlannedGroup] = []
+    for ind in individuals:
+        facts: list[PlannedFact] = []
+        for i in ind.sentences:
+            for atom in atoms[i]:
+                text = decontextualize(atom.text, atom.subject, ind.name)
+                facts.append(PlannedFact(atom, text, classify(text, sentences[i].text)))
+        planned.append(PlannedGroup(ind, facts))
+    kept = [g for g in planned if g.factual]
+    if not kept:
+        return planned[:1] if planned else []
+    # Sentences that carry no factual claim ("X may refer to:") join the nearest kept group.
+    for g in planned:
+        if g.factual:
+            continue
+        target = min(kept, key=lambda k: abs(k.individual.sentences[0] - g.individual.sentences[0]))
+        target.facts.extend(g.facts)
+    for g in kept:
+        g.facts.sort(key=lambda f: f.atom.sentence_index)
+    return kept
+
+
+def _score(groups: list[PlannedGroup], candidates: list[EntityRef], config: CheckConfig) -> CheckResult:
+    titles = [c.title for c in candidates]
+    # Support decides the link; attribution (the fact's closest source) breaks near-ties.
+    counts = [
+        [sum(1.0 + 0.5 * (t in f.attributed) for f in g.factual if f.verdicts[t].supported) for t in titles]
+        for g in groups
+    ]
+    names = [[name_match(g.individual.label, c) for c in candidates] for g in groups]
+    links = link(counts, names)
+    linked: dict[int, str | None] = {i: (titles[e] if e is not None else None) for i, e in enumerate(links)}
+
+    all_supports: list[set[int]] = []
+    any_flags: list[bool] = []
+    group_flags: list[list[bool]] = []
+    conflated: dict[int, bool] = {}
+    for gi, g in enumerate(groups):
+        flags: list[bool] = []
+        others = 0
+        for fact in g.factual:
+            support = {ti for ti, t in enumerate(titles) if t in fact.attributed}
+            all_supports.append(support)
+            any_flags.append(bool(support))
+            own = linked[gi] is not None and fact.verdicts[linked[gi] or ""].supported
+            flags.append(own)
+            if support and not own:
+                others += 1
+        group_flags.append(flags)
+        conflated[gi] = linked[gi] is not None and others >= config.conflation_min_facts and any(group_flags[gi])
+    prefer = [e for e in links if e is not None]
+    entities = set_cover(all_supports, prefer)
+
+    results = [_group_result(g, linked[gi], conflated[gi]) for gi, g in enumerate(groups)]
+    return CheckResult(
+        abstained=False,
+        factscore=factscore(any_flags),
+        dfactscore=dfactscore(group_flags),
+        num_facts=len(any_flags),
+        num_bios=len(groups),
+        num_entities=len(entities),
+        groups=results,
+        engine="offline",
+    )
+
+
+def _group_result(g: PlannedGroup, entity: str | None, conflated: bool) -> FactGroup:
+    facts: list[FactResult] = []
+    for fact in g.facts:
+        if fact.worthiness is not Worthiness.FACTUAL or not fact.verdicts:
+            facts.append(
+                FactResult(
+                    text=fact.text,
+                    sentence_index=fact.atom.sentence_index,
+                    worthiness=fact.worthiness,
+                    verdict=Verdict.IRRELEVANT,
+                    stance=Stance.IRRELEVANT,
+                )
+            )
+            continue
+        supporting = [t for t in fact.verdicts if t in fact.attributed]
+        any_support = any(v.supported for v in fact.verdicts.values())
+        own = fact.verdicts.get(entity) if entity else None
+        best = own or max(fact.verdicts.values(), key=lambda v: v.support)
+        evidence: list[Evidence] = list(best.evidence)
+        if own is not None and not own.supported and supporting:
+            other = max((fact.verdicts[t] for t in supporting), key=lambda v: v.support)
+            evidence.extend(other.evidence[:1])
+        facts.append(
+            FactResult(
+                text=fact.text,
+                sentence_index=fact.atom.sentence_index,
+                worthiness=fact.worthiness,
+                verdict=Verdict.SUPPORTED if any_support else Verdict.NOT_SUPPORTED,
+                verdict_linked=Verdict.SUPPORTED if own is not None and own.supported else Verdict.NOT_SUPPORTED,
+                stance=best.stance,
+                entity_supporting=supporting,
+                confidence=best.support if best.supported else 1.0 - best.support,
+                evidence=evidence,
+            )
+        )
+    return FactGroup(
+        mention=g.individual.label,
+        entity=entity,
+        conflated=conflated,
+        facts=facts,
+    )

@@ -1,0 +1,321 @@
+"""Revision (Factcheck-Bench steps 7–8): edit the unsupported claims, keep everything else as written.
+
+For every sentence, each check-worthy fact is
+
+- *kept* when the group's linked entity supports it;
+- *replaced* when the linked entity refutes it and its evidence holds a different value of the
+  same kind (a year, a number, a date, a place, a name): the value is swapped in the sentence,
+  but only if the stance model confirms the edited fact against that entity;
+- *separated* (or dropped, ``mode="drop"``) when another entity supports it: the answer merged two
+  individuals, so the other person's facts leave the paragraph and, in ``separate`` mode, come
+  back after it under that person's disambiguated name ("Dick Hanley (American football) ...");
+- *deleted* otherwise.
+
+Deleting a fact removes the words only it uses (each fact keeps the token ids it was built from),
+so "He was born in 1936 and won a gold medal in 1956." loses "and won a gold medal in 1956" when
+only that part is wrong. A revision never adds a fact that was not supported.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from schemas.check import Edit, Revision
+from schemas.enums import Worthiness
+from schemas.knowledge import EntityRef
+from scoring import nlp
+from scoring.decontext import decontextualize
+from scoring.plan import PlannedFact, PlannedGroup
+from scoring.verify import EntityVerdict
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+_VALUE_LABELS = ("DATE", "CARDINAL", "GPE", "LOC", "PERSON", "ORG", "QUANTITY", "MONEY", "ORDINAL", "NORP", "FAC")
+
+
+@dataclass
+class RevisionInput:
+    """What revision needs: the sentences, each group with its linked entity, and the entities."""
+
+    sentences: list[str]
+    groups: list[tuple[PlannedGroup, str | None]]
+    entities: dict[str, EntityRef]
+    mode: Literal["separate", "drop"] = "separate"
+    paragraphs: list[int] = field(default_factory=list)
+    # Confirms an edited fact against an entity (the stance model); without it nothing is replaced.
+    confirm: Callable[[str, str], bool] | None = None
+
+
+@dataclass
+class _SentencePlan:
+    delete: set[int] = field(default_factory=set)
+    keep: set[int] = field(default_factory=set)
+    replacements: list[tuple[str, str]] = field(default_factory=list)
+    moved: dict[str, list[str]] = field(default_factory=dict)
+    whole_moved_to: str | None = None
+
+
+def revise(inp: RevisionInput) -> Revision:
+    """The suggested revision of an answer; ``edits`` lists every change with its reason."""
+    docs = nlp.parse(inp.sentences) if inp.sentences else []
+    plans: dict[int, _SentencePlan] = {}
+    edits: list[Edit] = []
+    separated: dict[str, list[str]] = {}
+    first_sentence_of: dict[str, int] = {}
+    for group, entity in inp.groups:
+        name = group.individual.name
+        by_sentence: dict[int, list[PlannedFact]] = {}
+        for fact in group.facts:
+            by_sentence.setdefault(fact.atom.sentence_index, []).append(fact)
+        for si, sfacts in sorted(by_sentence.items()):
+            first_sentence_of.setdefault(entity or "", si)
+            plan = plans.setdefault(si, _SentencePlan())
+            _plan_sentence(inp, docs[si], sfacts, entity, name, plan, edits, separated)
+    out_sentences: list[str | None] = []
+    for si, text in enumerate(inp.sentences):
+        plan = plans.get(si)
+        if plan is None or (not plan.delete and not plan.replacements and plan.whole_moved_to is None):
+            out_sentences.append(text)
+            continue
+        if plan.whole_moved_to is not None:
+            out_sentences.append(None)
+            continue
+        out_sentences.append(_apply(docs[si], plan))
+    if separated and inp.mode == "separate":
+        out_sentences = _label_main_subjects(inp, out_sentences, first_sentence_of)
+    text = _join(out_sentences, inp.paragraphs or [0] * len(inp.sentences))
+    if separated and inp.mode == "separate":
+        extra = [" ".join(lines) for lines in separated.values() if lines]
+        text = "\n\n".join([t for t in [text, *extra] if t])
+    return Revision(text=text, edits=edits)
+
+
+def _plan_sentence(
+    inp: RevisionInput,
+    doc: Doc,
+    facts: list[PlannedFact],
+    entity: str | None,
+    name: str,
+    plan: _SentencePlan,
+    edits: list[Edit],
+    separated: dict[str, list[str]],
+) -> None:
+    kept: set[int] = set()
+    dropped: list[tuple[PlannedFact, str, str | None]] = []  # fact, kind, other entity
+    for fact in facts:
+        if fact.worthiness is not Worthiness.FACTUAL or not fact.verdicts:
+            kept |= set(fact.atom.tokens)
+            continue
+        own = fact.verdicts.get(entity) if entity else None
+        if own is not None and own.supported:
+            kept |= set(fact.atom.tokens)
+            continue
+        others = [t for t in fact.attributed if t != entity]
+        if others:
+            best = max(others, key=lambda t: fact.verdicts[t].support)
+            dropped.append((fact, "separate", best))
+            continue
+        replacement = _replacement(inp, doc, fact, entity, own) if own is not None and own.refuted else None
+        if replacement is not None:
+            old, new, new_fact = replacement
+            plan.replacements.append((old, new))
+            kept |= set(fact.atom.tokens)
+            edits.append(Edit(kind="replace", original=fact.text, replacement=new_fact, reason=f"{entity} says {new}"))
+            continue
+        dropped.append((fact, "delete", None))
+    plan.keep |= kept
+    moved_targets = {o for _, k, o in dropped if k == "separate"}
+    moved_facts = [d for d, k, _ in dropped if k == "separate"]
+    all_factual = [f for f in facts if f.worthiness is Worthiness.FACTUAL and f.verdicts]
+    whole = (
+        inp.mode == "separate"
+        and len(moved_targets) == 1
+        and bool(all_factual)
+        and all(any(f is d for d in moved_facts) for f in all_factual)
+    )
+    if whole:
+        target = next(iter(moved_targets)) or ""
+        plan.whole_moved_to = target
+        ref = inp.entities.get(target)
+        label = ref.title if ref is not None else target
+        sentence = _relabel(doc.text, name, label, first=not separated.get(target))
+        separated.setdefault(target, []).append(sentence)
+        for fact, _, _ in dropped:
+            edits.append(
+                Edit(kind="separate", original=fact.text, replacement=sentence, reason=f"about {label}, not {entity}")
+            )
+        return
+    for fact, kind, other in dropped:
+        plan.delete |= set(fact.atom.tokens) - kept
+        if kind == "separate" and other is not None:
+            ref = inp.entities.get(other)
+            label = ref.title if ref is not None else other
+            if inp.mode == "separate":
+                pronoun = fact.atom.subject.lower() in ("he", "she", "they")
+                if separated.get(other) and pronoun:
+                    moved = fact.atom.text  # the separated paragraph already named them
+                else:
+                    moved = decontextualize(fact.atom.text, fact.atom.subject, label)
+                if name and moved.startswith(name) and not moved.startswith(label):
+                    moved = label + moved[len(name) :]
+                separated.setdefault(other, []).append(moved)
+                edits.append(Edit(kind="separate", original=fact.text, replacement=moved, reason=f"about {label}"))
+            else:
+                edits.append(Edit(kind="delete", original=fact.text, reason=f"about {label}, not {entity}"))
+        else:
+            edits.append(Edit(kind="delete", original=fact.text, reason=f"not supported by {entity or 'any page'}"))
+
+
+def _replacement(
+    inp: RevisionInput, doc: Doc, fact: PlannedFact, entity: str | None, own: EntityVerdict
+) -> tuple[str, str, str] | None:
+    """(old value, new value, edited fact) when the evidence holds a confirmed different value."""
+    if entity is None or inp.confirm is None or not own.evidence:
+        return None
+    tokens = set(fact.atom.tokens)
+    values = [e for e in doc.ents if e.label_ in _VALUE_LABELS and all(t.i in tokens for t in e)]
+    values += [doc[t.i : t.i + 1] for t in doc if t.i in tokens and t.like_num and not t.ent_type_]
+    evidence_text = " ".join(e.text for e in own.evidence)
+    ev_doc = nlp.parse_one(evidence_text[:2000])
+    fact_words = set(re.findall(r"\w+", fact.text.lower()))
+    for value in values:
+        if value.text in evidence_text:
+            continue
+        label = value.label_ or ("CARDINAL" if value[0].like_num else "")
+        options = _ranked_values(ev_doc, label, value.text, fact_words)
+        for option in options[:3]:
+            edited = fact.text.replace(value.text, option, 1)
+            if edited != fact.text and inp.confirm(edited, entity):
+                return value.text, option, edited
+    return None
+
+
+def _ranked_values(ev_doc: Doc, label: str, old: str, fact_words: set[str]) -> list[str]:
+    scored: list[tuple[float, int, str]] = []
+    for sent_no, sent in enumerate(ev_doc.sents):
+        overlap = len(fact_words & {t.lower_ for t in sent})
+        for ent in sent.ents:
+            same_kind = ent.label_ == label or (label in ("DATE", "CARDINAL") and ent.label_ in ("DATE", "CARDINAL"))
+            if not same_kind or ent.text == old:
+                continue
+            if _looks_like_year(old) != _looks_like_year(ent.text):
+                continue
+            scored.append((overlap, -sent_no, ent.text))
+    scored.sort(reverse=True)
+    return list(dict.fromkeys(s[2] for s in scored))
+
+
+def _looks_like_year(text: str) -> bool:
+    return bool(re.fullmatch(r"(?:in |on )?\d{3,4}", text.strip()))
+
+
+def _apply(doc: Doc, plan: _SentencePlan) -> str | None:
+    remove = plan.delete - plan.keep
+    if plan.keep and not (set(range(len(doc))) - remove) & plan.keep:
+        return None
+    if not plan.keep and remove:
+        return None
+    remove, swaps = _repair(doc, remove)
+    parts = [swaps.get(t.i, t.text) + t.whitespace_ for t in doc if t.i not in remove]
+    text = _tidy("".join(parts), doc.text)
+    for old, new in plan.replacements:
+        text = text.replace(old, new, 1)
+    return text or None
+
+
+def _repair(doc: Doc, remove: set[int]) -> tuple[set[int], dict[int, str]]:
+    """Keep the sentence grammatical after deleting words.
+
+    A coordinator goes when either side of its coordination went ("He was born in 1936 and
+    represented ..." -> "He represented ..."); a relative word whose antecedent went becomes "and"
+    ("..., where he won a medal" -> "..., and he won a medal").
+    """
+    remove = set(remove)
+    swaps: dict[int, str] = {}
+    for tok in doc:
+        if tok.i in remove:
+            continue
+        if tok.dep_ in ("cc", "preconj"):
+            head = tok.head
+            conj = next((c for c in head.children if c.dep_ == "conj" and c.i > tok.i), None)
+            if head.i in remove or (conj is not None and conj.i in remove):
+                remove.add(tok.i)
+                if tok.i > 0 and doc[tok.i - 1].text == ",":
+                    remove.add(tok.i - 1)
+        elif tok.tag_ in ("WRB", "WDT", "WP") and tok.head.dep_ == "relcl" and tok.head.head.i in remove:
+            swaps[tok.i] = "and"
+    for tok in doc:
+        # A verb that lost its subject to a deleted coordinated clause keeps the shared subject.
+        if tok.i in remove and tok.dep_ in ("nsubj", "nsubjpass"):
+            head = tok.head
+            kept_conj = [c for c in head.conjuncts if c.i not in remove and c.pos_ in ("VERB", "AUX")]
+            if head.i in remove and kept_conj:
+                remove.discard(tok.i)
+    return remove, swaps
+
+
+def _tidy(text: str, original: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"\s+([,.;:!?])", r"\1", text)
+    text = re.sub(r"(,\s*){2,}", ", ", text)
+    text = re.sub(r"\(\s*\)", "", text)
+    for _ in range(3):
+        text = re.sub(r"(?:,\s*)?\b(?:and|or|but|as well as|while|where|which|who)\s*([.;!?])$", r"\1", text)
+        text = re.sub(r"\s*,\s*([.;!?])$", r"\1", text)
+        text = re.sub(r",\s*(and|or)\s*,", r" \1", text)
+        text = re.sub(r"\b(and|or)\s+(and|or)\b", r"\1", text)
+        text = re.sub(r"^(?:and|but|or|,)\s+", "", text, flags=re.IGNORECASE)
+    text = text.strip(" ,;")
+    if not text:
+        return ""
+    end = original.rstrip()[-1:] if original.rstrip()[-1:] in ".!?" else "."
+    if text[-1] not in ".!?":
+        text += end
+    return text[0].upper() + text[1:]
+
+
+def _relabel(sentence: str, name: str, label: str, first: bool) -> str:
+    """Name the separated individual: "He died in 1970." -> "Dick Hanley (American football) died in 1970."."""
+    if name and name in sentence and label != name:
+        return sentence.replace(name, label, 1) if first else sentence
+    if first:
+        m = re.match(r"(He|She|They)\b", sentence)
+        if m:
+            return label + sentence[m.end() :]
+    return sentence
+
+
+def _label_main_subjects(
+    inp: RevisionInput, sentences: list[str | None], first_sentence_of: dict[str, int]
+) -> list[str | None]:
+    """Give the main individual its disambiguated title where it is first named, so readers can tell them apart."""
+    out = list(sentences)
+    for group, entity in inp.groups:
+        if entity is None:
+            continue
+        name = group.individual.name
+        ref = inp.entities.get(entity)
+        if not name or ref is None or ref.title == name or not ref.disambiguator:
+            continue
+        for i, s in enumerate(out):
+            if s and name in s and f"{name} (" not in s:
+                out[i] = s.replace(name, ref.title, 1)
+                break
+    return out
+
+
+def _join(sentences: Sequence[str | None], paragraphs: Sequence[int]) -> str:
+    chunks: list[list[str]] = []
+    last: int | None = None
+    for text, para in zip(sentences, paragraphs, strict=False):
+        if text is None:
+            continue
+        if last is None or para != last:
+            chunks.append([])
+            last = para
+        chunks[-1].append(text)
+    return "\n\n".join(" ".join(c) for c in chunks)
