@@ -14,6 +14,7 @@ import yaml
 from prometheus_client import CollectorRegistry
 
 from factsentry import mock_upstream
+from factsentry.demo_data import CONVERSATIONS
 from factsentry.embedded import free_port
 from gateway.app import Gateway, create_app
 from gateway.settings import GatewaySettings
@@ -32,7 +33,8 @@ class RunningGateway:
 @pytest.fixture(scope="session")
 async def upstream_url() -> AsyncIterator[str]:
     port = free_port()
-    server = await mock_upstream.serve("127.0.0.1", port, default=UPSTREAM_ANSWER)
+    answers = {c.question: c.answer for c in CONVERSATIONS}
+    server = await mock_upstream.serve("127.0.0.1", port, answers, default=UPSTREAM_ANSWER)
     try:
         yield f"http://127.0.0.1:{port}/v1"
     finally:

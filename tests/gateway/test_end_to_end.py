@@ -1,0 +1,171 @@
+"""The whole path: openai client → gateway (uvicorn) → mock upstream → Kafka → worker → Redis → client.
+
+The worker runs in-process with the real scoring pipeline over the demo knowledge base; the
+broker and valkey are the session's real servers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import httpx
+import openai
+import pytest
+from aiokafka import AIOKafkaConsumer
+from prometheus_client import CollectorRegistry
+
+from factsentry.demo_data import CONVERSATIONS, Conversation
+from factsentry.stack import build_demo_kb
+from schemas.messages import ResultMessage
+from tests.gateway.conftest import GatewayFactory, RunningGateway
+from workers.settings import load_settings
+from workers.worker import run_worker
+
+MERGED = next(c for c in CONVERSATIONS if c.model == "demo-merged-bio")
+FAITHFUL = next(c for c in CONVERSATIONS if c.model == "demo-single-bio")
+StartStack = Callable[..., Awaitable[RunningGateway]]
+
+
+@pytest.fixture(scope="session")
+def demo_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_demo_kb(tmp_path_factory.mktemp("kb") / "demo.sqlite3")
+
+
+@pytest.fixture
+async def start_stack(start_gateway: GatewayFactory, demo_kb: Path, unique: str) -> AsyncIterator[StartStack]:
+    """A gateway plus one in-process worker on the same (unique) topics and Redis prefix."""
+    stop = asyncio.Event()
+    tasks: list[asyncio.Task[object]] = []
+
+    async def start(policies: dict[str, object] | None = None) -> RunningGateway:
+        gw = await start_gateway(policies)
+        settings = load_settings(
+            kafka_bootstrap=gw.settings.kafka_bootstrap,
+            redis_url=gw.settings.redis_url,
+            redis_prefix=gw.settings.redis_prefix,
+            generations_topic=gw.settings.generations_topic,
+            results_topic=gw.settings.results_topic,
+            group_id=f"e2e-{unique}",
+            metrics_port=0,
+            kb_path=demo_kb,
+            concurrency=1,
+        )
+        tasks.append(asyncio.create_task(run_worker(settings, stop_event=stop, registry=CollectorRegistry())))
+        return gw
+
+    yield start
+    stop.set()
+    for task in tasks:
+        await asyncio.wait_for(task, 60)
+
+
+async def ask(
+    gw: RunningGateway, conv: Conversation, **headers: str
+) -> tuple[str, openai.types.chat.ChatCompletion, httpx.Headers]:
+    client = openai.AsyncOpenAI(base_url=gw.base_url + "/v1", api_key="unused", max_retries=0, timeout=180)
+    raw = await client.chat.completions.with_raw_response.create(
+        model="mock-lean",
+        messages=[{"role": "user", "content": conv.question}],
+        extra_headers={"x-factsentry-name": conv.name, **headers},
+    )
+    await client.close()
+    return raw.headers["x-request-id"], raw.parse(), raw.headers
+
+
+async def results_on_topic(bootstrap: str, topic: str, ids: set[str], wait_s: float = 30.0) -> dict[str, ResultMessage]:
+    consumer = AIOKafkaConsumer(topic, bootstrap_servers=bootstrap, group_id=None, auto_offset_reset="earliest")
+    await consumer.start()
+    found: dict[str, ResultMessage] = {}
+    try:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait_s
+        while loop.time() < deadline and not ids <= found.keys():
+            for records in (await consumer.getmany(timeout_ms=500)).values():
+                for record in records:
+                    result = ResultMessage.model_validate_json(record.value)
+                    found[result.request_id] = result
+    finally:
+        await consumer.stop()
+    return found
+
+
+async def test_observe_answer_gets_a_verdict_in_redis_and_on_the_results_topic(
+    start_stack: StartStack, kafka_bootstrap: str
+) -> None:
+    gw = await start_stack()
+    request_id, completion, _ = await ask(gw, MERGED)
+    assert completion.choices[0].message.content == MERGED.answer
+    async with httpx.AsyncClient(base_url=gw.base_url) as http:
+        body = None
+        for _ in range(600):
+            response = await http.get(f"/v1/results/{request_id}")
+            if response.status_code == 200:
+                body = response.json()
+                break
+            await asyncio.sleep(0.2)
+    assert body is not None, "no verdict within 120 s"
+    check = body["check"]
+    assert check["num_bios"] == 1
+    assert check["num_entities"] == 2
+    assert check["factscore"] >= 0.9
+    assert check["dfactscore"] <= 0.7
+    assert any(group["conflated"] for group in check["groups"])
+    on_topic = await results_on_topic(kafka_bootstrap, gw.settings.results_topic, {request_id})
+    assert on_topic[request_id].check.dfactscore == check["dfactscore"]
+
+
+async def test_block_blocks_the_merged_biography_and_passes_the_faithful_one(start_stack: StartStack) -> None:
+    gw = await start_stack({"default": {"mode": "block", "threshold": 0.75, "timeout_s": 120}})
+    _, blocked, headers = await ask(gw, MERGED)
+    assert headers["x-factsentry-action"] == "blocked"
+    assert blocked.choices[0].finish_reason == "content_filter"
+    assert "1970" not in (blocked.choices[0].message.content or "")
+    assert float(headers["x-factsentry-dfactscore"]) < 0.75
+    _, passed, headers = await ask(gw, FAITHFUL)
+    assert "x-factsentry-action" not in headers
+    assert passed.choices[0].message.content == FAITHFUL.answer
+    assert float(headers["x-factsentry-dfactscore"]) >= 0.75
+
+
+async def test_revise_returns_the_revision_and_streaming_holds_text_until_the_verdict(start_stack: StartStack) -> None:
+    gw = await start_stack({"default": {"mode": "revise", "threshold": 0.75, "timeout_s": 120}})
+    _, revised, headers = await ask(gw, MERGED)
+    assert headers["x-factsentry-action"] == "revised"
+    text = revised.choices[0].message.content or ""
+    assert text and text != MERGED.answer
+    client = openai.AsyncOpenAI(base_url=gw.base_url + "/v1", api_key="unused", max_retries=0, timeout=180)
+    stream = await client.chat.completions.create(
+        model="mock-lean",
+        messages=[{"role": "user", "content": MERGED.question}],
+        extra_headers={"x-factsentry-name": MERGED.name},
+        stream=True,
+    )
+    pieces, verdicts = [], []
+    async for chunk in stream:
+        if chunk.choices:
+            pieces.append(chunk.choices[0].delta.content or "")
+        elif chunk.model_extra and "factsentry" in chunk.model_extra:
+            verdicts.append(chunk.model_extra["factsentry"])
+    await client.close()
+    assert "".join(pieces).strip() == text.strip()
+    assert len(verdicts) == 1
+    assert verdicts[0]["action"] == "revise"
+    assert verdicts[0]["dfactscore"] < 0.75
+
+
+async def test_factcheck_route_checks_a_given_text(start_stack: StartStack) -> None:
+    gw = await start_stack()
+    async with httpx.AsyncClient(base_url=gw.base_url, timeout=180) as http:
+        response = await http.post(
+            "/v1/factcheck", json={"text": FAITHFUL.answer, "name": FAITHFUL.name, "timeout_s": 120}
+        )
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert body["status"] == "done"
+        assert body["num_bios"] == 1
+        assert body["dfactscore"] == body["factscore"]
+        bad = await http.post("/v1/factcheck", json={"text": ""})
+        assert bad.status_code == 400
+        assert bad.json()["error"]["param"] == "text"
