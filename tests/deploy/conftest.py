@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -91,3 +92,10 @@ def container(deployment: dict[str, Any]) -> dict[str, Any]:
 def env_of(c: dict[str, Any]) -> dict[str, Any]:
     """A container's env as name -> value (or the valueFrom mapping)."""
     return {e["name"]: e.get("value", e.get("valueFrom")) for e in c.get("env", [])}
+
+
+def duration_s(duration: str) -> float:
+    """A Go duration as the Compose CLI prints it (``1m0s``, ``45s``) in seconds."""
+    parts = re.findall(r"(\d+(?:\.\d+)?)(h|m|s)", duration)
+    assert parts, f"not a duration: {duration!r}"
+    return sum(float(n) * {"h": 3600, "m": 60, "s": 1}[unit] for n, unit in parts)

@@ -13,7 +13,7 @@ import pytest
 
 from bus import topics
 from gateway.settings import GatewaySettings
-from tests.deploy.conftest import REPO, run, venv_tool
+from tests.deploy.conftest import REPO, duration_s, run, venv_tool
 from workers.settings import WorkerSettings
 
 COMPOSE = REPO / "docker-compose.yml"
@@ -105,18 +105,13 @@ def test_start_order(compose: dict[str, Any], service: str, needs: dict[str, str
             assert compose["services"][name]["healthcheck"]["test"]
 
 
-def _seconds(duration: str) -> float:
-    parts = re.findall(r"(\d+(?:\.\d+)?)(h|m|s)", duration)
-    return sum(float(n) * {"h": 3600, "m": 60, "s": 1}[u] for n, u in parts)
-
-
 def test_two_workers_that_get_time_to_drain_on_stop(compose: dict[str, Any]) -> None:
     worker = compose["services"]["worker"]
     assert worker["deploy"]["replicas"] == 2
     assert worker["command"] == ["worker"]
     assert "ports" not in worker, "replicas cannot share a published port"
     drain = float(worker["environment"]["FACTSENTRY_DRAIN_TIMEOUT_S"])
-    assert _seconds(worker["stop_grace_period"]) > drain
+    assert duration_s(worker["stop_grace_period"]) > drain
     metrics_port = worker["environment"]["FACTSENTRY_METRICS_PORT"]
     assert worker["environment"]["HEALTHCHECK_URL"] == f"http://127.0.0.1:{metrics_port}/metrics"
 

@@ -20,7 +20,7 @@ import yaml
 from factsentry.embedded import free_port
 from gateway.policy import PolicyTable
 from gateway.upstream import ModelRegistry
-from tests.deploy.conftest import REPO, Renderer, container, env_of, one, run, venv_tool
+from tests.deploy.conftest import REPO, Renderer, container, duration_s, env_of, one, run, venv_tool
 from tests.deploy.promql_names import METRICS
 
 pytestmark = pytest.mark.integration
@@ -60,7 +60,7 @@ def _compose_pod(component: str) -> Pod:
     files = {v["target"]: Path(v["source"]).read_text() for v in service.get("volumes", []) if v["type"] == "bind"}
     env = {k: str(v) for k, v in service["environment"].items() if v is not None}
     url = httpx.URL(env.get("HEALTHCHECK_URL", "http://127.0.0.1:8080/healthz"))  # the image's default
-    grace = float(service.get("stop_grace_period", "10s").removesuffix("s").replace("1m0", "60"))
+    grace = duration_s(service.get("stop_grace_period", "10s"))  # docker's default
     return Pod(service["command"][0], env, files, [url.path], url.port or 80, grace)
 
 
