@@ -448,7 +448,8 @@ async def metrics(request: Request) -> Response:
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
-    return InvalidRequest(f"unknown route {request.method} {request.url.path}", code="not_found").response()
+    err = InvalidRequest(f"unknown route {request.method} {request.url.path}", code="not_found")
+    return Response(orjson.dumps(err.body()), status_code=404, media_type="application/json")
 
 
 async def method_not_allowed(request: Request, exc: Exception) -> Response:

@@ -54,6 +54,10 @@ class Publisher:
             producer = make_producer(self.settings, request_timeout_ms=5_000)
             try:
                 await producer.start()
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await producer.stop()
+                raise
             except (KafkaError, OSError) as e:
                 with contextlib.suppress(Exception):
                     await producer.stop()
