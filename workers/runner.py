@@ -117,46 +117,52 @@ class Runner(Generic[In, Out]):
         self.stop_event.set()
 
     async def run(self) -> Summary:
-        """Consume until stopped; returns the summary (also logged as one line)."""
+        """Consume until stopped; returns the summary (also logged as one line).
+
+        The stage's ``on_startup`` runs first, so a stage that cannot work fails before any
+        connection is made; a broker that is not up yet is waited for until stopped.
+        """
         stage, settings = self.stage, self.settings
         topics = {stage.input_topic: settings.topic_partitions, dlq_topic(stage.input_topic): settings.topic_partitions}
         if stage.output_topic:
             topics[stage.output_topic] = settings.topic_partitions
-        if not await self._until_stopped("create topics", lambda: ensure_topics(settings, topics)):
-            log.info("%s", self.summary.line())
-            return self.summary
         if stage.on_startup is not None:
             await stage.on_startup(self.ctx)
         try:
-            producer = make_producer(settings)
-            await producer.start()
-            try:
-                consumer = make_consumer(
-                    settings,
-                    group_id=settings.group_id,
-                    max_poll_records=settings.batch_size,
-                    session_timeout_ms=settings.session_timeout_ms,
-                    heartbeat_interval_ms=max(100, settings.session_timeout_ms // 5),
-                )
-                consumer.subscribe([stage.input_topic], listener=_Revocation(self))
-                await consumer.start()
-                try:
-                    lag_task = asyncio.create_task(self._lag_loop(consumer))
-                    try:
-                        await self._loop(consumer, producer)
-                    finally:
-                        lag_task.cancel()
-                        with contextlib.suppress(asyncio.CancelledError):
-                            await lag_task
-                finally:
-                    await consumer.stop()
-            finally:
-                await producer.stop()
+            if await self._until_stopped("create topics", lambda: ensure_topics(settings, topics)):
+                await self._consume()
         finally:
             if stage.on_shutdown is not None:
                 await stage.on_shutdown(self.ctx)
         log.info("%s", self.summary.line())
         return self.summary
+
+    async def _consume(self) -> None:
+        settings = self.settings
+        producer = make_producer(settings)
+        await producer.start()
+        try:
+            consumer = make_consumer(
+                settings,
+                group_id=settings.group_id,
+                max_poll_records=settings.batch_size,
+                session_timeout_ms=settings.session_timeout_ms,
+                heartbeat_interval_ms=max(100, settings.session_timeout_ms // 5),
+            )
+            consumer.subscribe([self.stage.input_topic], listener=_Revocation(self))
+            await consumer.start()
+            try:
+                lag_task = asyncio.create_task(self._lag_loop(consumer))
+                try:
+                    await self._loop(consumer, producer)
+                finally:
+                    lag_task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await lag_task
+            finally:
+                await consumer.stop()
+        finally:
+            await producer.stop()
 
     async def finish_inflight(self, revoked: set[TopicPartition] | None = None) -> None:
         """Wait (up to the drain timeout) for the in-flight batch, which commits its own offsets."""

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from knowledge.importers import import_path
+from knowledge.store import Store
+from workers.kb import DEMO_PAGES
 from workers.settings import WorkerSettings, load_settings
 
 MakeSettings = Callable[..., WorkerSettings]
@@ -39,3 +43,12 @@ def make_settings(kafka_bootstrap: str, redis_url: str, unique: str) -> MakeSett
         return load_settings(**base)
 
     return make
+
+
+@pytest.fixture(scope="session")
+def demo_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo knowledge store as a file, as ``make kb`` builds it."""
+    path = tmp_path_factory.mktemp("kb") / "demo-kb.sqlite3"
+    with Store(path) as store:
+        import_path(DEMO_PAGES, store)
+    return path

@@ -11,7 +11,9 @@ import sys
 from pathlib import Path
 
 import httpx
+import redis.asyncio as aioredis
 
+from bus.results import ResultStore
 from factsentry.embedded import free_port
 from tests.conftest import REPO_ROOT
 from tests.workers.conftest import MakeSettings
@@ -93,33 +95,59 @@ async def test_sigterm_drains_in_flight_work_and_logs_one_summary_line(
     assert sorted(r.key.decode() for r in out) == ["ok0", "ok1", "ok2", "slow"]
 
 
-async def test_worker_killed_mid_batch_loses_no_record(make_settings: MakeSettings, tmp_path: Path) -> None:
-    settings = make_settings(batch_size=4, metrics_port=free_port(), metrics_host="127.0.0.1")
-    ids = [f"id{i:02d}" for i in range(24)]
-    await produce(
-        settings.kafka_bootstrap,
-        settings.generations_topic,
-        [(rid, generation(rid, f"SLOW0.15 answer {rid}").model_dump_json().encode()) for rid in ids],
+# Answers about the demo pages' people, in our own words; each request gets one of them.
+CRASH_ANSWERS = [
+    ("Dick Hanley", "Dick Hanley was an American swimmer born in 1936. He swam at the 1956 Summer Olympics."),
+    ("Dick Hanley", "Dick Hanley coached football at Northwestern University from 1927 to 1934. He died in 1970."),
+    ("John Stewart", "John Stewart was a folk singer who joined the Kingston Trio in 1961."),
+    ("Joseph F. Smith", "Joseph F. Smith led the LDS Church. He was born in 1838."),
+]
+
+
+async def test_worker_killed_mid_batch_loses_no_record(
+    make_settings: MakeSettings, demo_kb: Path, tmp_path: Path
+) -> None:
+    settings = make_settings(
+        stage="scoring",
+        kb_path=demo_kb,
+        batch_size=4,
+        concurrency=1,
+        metrics_port=free_port(),
+        metrics_host="127.0.0.1",
     )
+    ids = [f"id{i:03d}" for i in range(80)]
+    records = []
+    for i, rid in enumerate(ids):
+        name, answer = CRASH_ANSWERS[i % len(CRASH_ANSWERS)]
+        records.append((rid, generation(rid, answer, name=name).model_dump_json().encode()))
+    await produce(settings.kafka_bootstrap, settings.generations_topic, records)  # type: ignore[arg-type]
     log = tmp_path / "worker.log"
     first = start_worker(settings, log)
     try:
-        await wait_metric(settings.metrics_port, "factsentry_worker_records_total", 4, outcome="scored")
+        await wait_metric(settings.metrics_port, "factsentry_worker_records_total", 8, timeout=60, outcome="scored")
         first.send_signal(signal.SIGKILL)
         await asyncio.to_thread(first.wait, 10)
     finally:
         if first.poll() is None:
             first.kill()
-    before = {r.key.decode() for r in await read_topic(settings.kafka_bootstrap, settings.results_topic, 24, timeout=2)}
-    assert 4 <= len(before) < len(ids), "the worker must die with records still in flight"
+    done_before = {r.key.decode() for r in await read_topic(settings.kafka_bootstrap, settings.results_topic, 80, 2)}
+    assert 8 <= len(done_before) < len(ids), "the worker must die with records still to do"
 
     second = start_worker(settings.model_copy(update={"metrics_port": free_port()}), log)
     try:
         out = await read_until(
-            settings.kafka_bootstrap, settings.results_topic, lambda rs: {r.key.decode() for r in rs} >= set(ids), 60
+            settings.kafka_bootstrap, settings.results_topic, lambda rs: {r.key.decode() for r in rs} >= set(ids), 90
         )
     finally:
         second.send_signal(signal.SIGTERM)
         await asyncio.to_thread(second.wait, 30)
     assert {r.key.decode() for r in out} == set(ids), log.read_text()
+    client = aioredis.from_url(settings.redis_url)
+    try:
+        stored = ResultStore(client, settings.redis_prefix)
+        in_redis = [await stored.get(rid) for rid in ids]
+    finally:
+        await client.aclose()
+    assert all(r is not None and r.request_id == rid for r, rid in zip(in_redis, ids, strict=True))
+    assert all(r is not None and r.check.factscore is not None for r in in_redis)
     assert re.search(r"shutdown on SIGTERM ◆ \d+ done ◆ 0 dlq ◆ 0 failed", log.read_text())

@@ -1,0 +1,91 @@
+"""The scoring stage end to end on the real broker and valkey, with the real pipeline and the demo knowledge store."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+import redis.asyncio as aioredis
+
+from bus.results import ResultStore
+from knowledge.store import Store
+from schemas.messages import ResultMessage
+from scoring.pipeline import check
+from tests.workers.conftest import MakeSettings
+from tests.workers.helpers import generation, produce, read_topic
+from tests.workers.test_runner import RunningWorker
+from workers.scoring_stage import question_of
+
+# Answers written for these tests from the demo pages' facts.
+ANSWERS = [
+    pytest.param(
+        "merged",
+        "Dick Hanley was an American swimmer born in 1936. He won a silver medal in the freestyle relay at the "
+        "1956 Summer Olympics in Melbourne. He later coached football at Northwestern University and died in 1970.",
+        {"name": "Dick Hanley"},
+        id="merged-bio",
+    ),
+    pytest.param(
+        "single",
+        "John Stewart was an American folk singer and songwriter. He joined the Kingston Trio in 1961 and wrote "
+        "the song Daydream Believer.",
+        {"messages": [{"role": "user", "content": "Who was John Stewart, the folk singer?"}]},
+        id="question-from-messages",
+    ),
+    pytest.param("abstained", "I could not find any information about Gavin Hamilton.", {}, id="abstention"),
+]
+
+
+@pytest.mark.parametrize("executor", ["thread", "process"])
+async def test_generations_get_verdicts_on_the_topic_and_in_redis(
+    make_settings: MakeSettings, demo_kb: Path, executor: str
+) -> None:
+    settings = make_settings(stage="scoring", kb_path=demo_kb, executor=executor, concurrency=2)
+    answers = {p.values[0]: (p.values[1], p.values[2]) for p in ANSWERS}
+    records = [
+        (rid, generation(rid, text, **fields).model_dump_json().encode()) for rid, (text, fields) in answers.items()
+    ]
+    await produce(settings.kafka_bootstrap, settings.generations_topic, records)  # type: ignore[arg-type]
+    worker = RunningWorker(settings)
+    client = aioredis.from_url(settings.redis_url)
+    try:
+        results_store = ResultStore(client, settings.redis_prefix, settings.result_ttl_s)
+        waited = await asyncio.gather(*(results_store.wait(rid, timeout=120) for rid in answers))
+        on_topic = await read_topic(settings.kafka_bootstrap, settings.results_topic, len(answers))
+        ttl = await client.ttl(f"{settings.redis_prefix}:result:merged")
+    finally:
+        await client.aclose()
+        summary = await worker.stop()
+    by_key = {r.key.decode(): ResultMessage.model_validate_json(r.value) for r in on_topic}
+    assert set(by_key) == set(answers)
+    with Store.open(demo_kb) as store:
+        for rid, result in zip(answers, waited, strict=True):
+            assert result is not None
+            text, fields = answers[rid]
+            message = generation(rid, text, **fields)
+            expected = check(text, kb=store, name=message.name, question=question_of(message))
+            assert by_key[rid].check == result.check
+            assert (result.request_id, result.model, result.worker) == (rid, "test-model", settings.worker_id)
+            assert (result.check.abstained, result.check.factscore, result.check.dfactscore) == (
+                expected.abstained,
+                expected.factscore,
+                expected.dfactscore,
+            )
+            assert (result.check.num_bios, result.check.num_entities) == (expected.num_bios, expected.num_entities)
+            assert result.scoring_ms > 0
+    assert 0 < ttl <= settings.result_ttl_s
+    assert waited[2] is not None and waited[2].check.abstained
+    assert (summary.done, summary.dlq, summary.failed) == (3, 0, 0)
+    assert worker.metric("factsentry_worker_records_total", outcome="scored") == 2
+    assert worker.metric("factsentry_worker_records_total", outcome="abstained") == 1
+    assert worker.metric("factsentry_worker_factscore_count", model="test-model") == 2
+    facts = sum(len(g.facts) for r in waited if r is not None for g in r.check.groups)
+    counted = sum(
+        s.value
+        for m in worker.registry.collect()
+        if m.name == "factsentry_worker_facts"
+        for s in m.samples
+        if s.name == "factsentry_worker_facts_total"
+    )
+    assert facts > 0 and counted == facts
