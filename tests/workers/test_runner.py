@@ -12,7 +12,7 @@ from prometheus_client import CollectorRegistry
 from factsentry import embedded
 from schemas.messages import DLQRecord
 from tests.workers.conftest import MakeSettings
-from tests.workers.helpers import generation, produce, read_topic
+from tests.workers.helpers import generation, produce, read_topic, read_until
 from tests.workers.stages import WordCount
 from workers import WorkerSettings, run_worker
 from workers.runner import Summary
@@ -270,3 +270,24 @@ async def test_redis_outage_pauses_the_stage_and_loses_nothing(make_settings: Ma
         valkey.stop()
     assert second == b"3"
     assert (summary.done, summary.dlq, summary.retried) == (2, 0, 0)
+
+
+async def test_revoked_partitions_are_finished_and_committed_before_they_move(make_settings: MakeSettings) -> None:
+    settings = make_settings(batch_size=2, topic_partitions=4)
+    ids = [f"v{i}" for i in range(16)]
+    await produce(
+        settings.kafka_bootstrap, settings.generations_topic, [(rid, gen_bytes(rid, "SLOW0.3 x")) for rid in ids]
+    )
+    first = RunningWorker(settings)
+    await wait_for(lambda: first.metric("factsentry_worker_stage_seconds_count", stage="decode") >= 1)
+    # A second member joins mid-batch: the first finishes and commits what it holds before the hand-over.
+    second = RunningWorker(settings)
+    out = await read_until(
+        settings.kafka_bootstrap, settings.results_topic, lambda rs: {r.key.decode() for r in rs} >= set(ids), 60
+    )
+    await asyncio.sleep(1.0)  # anything handled twice would show up by now
+    out = await read_topic(settings.kafka_bootstrap, settings.results_topic, len(ids) + 8, timeout=1)
+    a, b = await first.stop(), await second.stop()
+    assert sorted(r.key.decode() for r in out) == sorted(ids)
+    assert a.done + b.done == len(ids)
+    assert a.done > 0 and b.done > 0
