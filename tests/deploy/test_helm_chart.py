@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import copy
+import json
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -14,8 +15,9 @@ import yaml
 from cloudcoil.models.prometheus_operator import v1 as monitoring
 
 from bus import topics
-from gateway.policy import PolicyTable
+from gateway.policy import PolicySpec, PolicyTable
 from gateway.settings import GatewaySettings
+from schemas.enums import Policy
 from tests.deploy.conftest import CHART, REPO, Renderer, by_kind, container, env_of, one, run
 from workers.settings import WorkerSettings
 
@@ -383,3 +385,29 @@ def test_install_notes_name_the_gateway_service(helm: Path) -> None:
     notes = proc.stdout.split("NOTES:", 1)[1]
     assert "port-forward svc/fs-factsentry-gateway 8080:80" in notes
     assert "workers create missing topics with 12 partitions" in notes
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"worker": {"replicas": 3}}, "additional properties 'replicas' not allowed"),
+        ({"policies": {"default": {"mode": "blok"}}}, "value must be one of 'observe', 'annotate', 'block', 'revise'"),
+        ({"policies": {"models": {"demo": {"threshold": 1.5}}}}, "maximum"),
+        ({"redis": {"url": "localhost:6379"}}, "does not match pattern"),
+        ({"models": {"model_list": [{"model_name": "x"}]}}, "missing property 'litellm_params'"),
+        ({"gateway": {"autoscaling": {"targetCPUUtilizationPercentage": 0}}}, "minimum"),
+    ],
+)
+def test_values_schema_refuses_mistakes_before_anything_renders(
+    helm: Path, tmp_path: Path, values: dict[str, Any], message: str
+) -> None:
+    proc = run([helm, "template", "fs", CHART, "--values", _values_file(tmp_path, values)])
+    assert proc.returncode != 0
+    assert message in proc.stderr
+
+
+def test_values_schema_knows_exactly_the_gateways_policy_fields() -> None:
+    schema = json.loads((CHART / "values.schema.json").read_text())
+    policy = schema["properties"]["policies"]["properties"]["default"]
+    assert set(policy["properties"]) == set(PolicySpec.model_fields)
+    assert policy["properties"]["mode"]["enum"] == [p.value for p in Policy]
