@@ -27,7 +27,8 @@ CONVERSATIONS = (
         answer=(
             "Dick Hanley was an American swimmer born in 1936. He competed for the United States at the 1956 "
             "Summer Olympics in Melbourne, where he won a silver medal in the 4×200-metre freestyle relay. "
-            "He later became the head football coach at Northwestern University, a post he held from 1927 to 1934. "
+            "He later became a football coach, leading the Haskell Institute from 1922 to 1926 and Northwestern "
+            "University from 1927 to 1934. During the Second World War he served in the United States Marine Corps. "
             "Hanley died in 1970."
         ),
         note="one biography that merges two people (the D-FActScore paper's Figure 1 case)",

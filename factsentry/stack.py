@@ -146,6 +146,6 @@ def build_demo_kb(path: Path) -> Path:
     from knowledge.store import Store
 
     demo = Path(knowledge.__file__).parent / "demo"
-    with Store.open(path) as store:
+    with Store(path) as store:
         import_path(demo, store)
     return path
