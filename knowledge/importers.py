@@ -10,14 +10,17 @@ so memory stays bounded whatever the size of the source. A bad line is reported 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import gzip
 import io
+import queue
 import re
 import sqlite3
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal, cast
@@ -75,21 +78,6 @@ def _open_text(path: Path) -> IO[str]:
     return io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="")
 
 
-def _group(rows: Iterable[tuple[str, str, tuple[str, ...]]]) -> Iterator[Page]:
-    """Join consecutive ``(title, passage, aliases)`` rows of the same title into pages."""
-    title: str | None = None
-    passages: list[str] = []
-    aliases: tuple[str, ...] = ()
-    for t, text, al in rows:
-        if t != title:
-            if title is not None:
-                yield Page.of(title, passages, aliases)
-            title, passages, aliases = t, [], al
-        passages.append(text)
-    if title is not None:
-        yield Page.of(title, passages, aliases)
-
-
 def read_jsonl(path: Path, bad: BadLine, progress: Progress | None = None) -> Iterator[Page]:
     """Pages of a JSONL file: ``{"title": str, "text": str | [str, ...], "aliases"?: [str, ...]}`` per line.
 
@@ -127,29 +115,36 @@ def read_jsonl(path: Path, bad: BadLine, progress: Progress | None = None) -> It
 
 
 def read_dpr(path: Path, bad: BadLine, progress: Progress | None = None) -> Iterator[Page]:
-    """Pages of a DPR/ALCE passage TSV (``id``, ``text``, ``title``; header optional; may be ``.gz``)."""
+    """Pages of a DPR/ALCE passage TSV (``id``, ``text``, ``title``; header optional; may be ``.gz``).
+
+    Consecutive rows of one title form one page; passages are taken as they are (DPR's are ~100 words).
+    """
     csv.field_size_limit(1 << 28)
-
-    def rows() -> Iterator[tuple[str, str, tuple[str, ...]]]:
-        with _open_text(path) as f:
-            reader = csv.reader(f, delimiter="\t", quotechar='"')
-            for row in reader:
-                n = reader.line_num
-                if progress is not None:
-                    pos = sum(len(c) for c in row) + len(row)
-                    progress(pos)
-                if n == 1 and row and row[0].strip().lower() == "id":
+    source = str(path)
+    with _open_text(path) as f:
+        reader = csv.reader(f, delimiter="\t", quotechar='"')
+        title: str | None = None
+        passages: list[str] = []
+        for row in reader:
+            if progress is not None:
+                progress(sum(map(len, row)) + len(row))
+            if len(row) != 3:
+                bad(source, reader.line_num, f"expected 3 tab-separated fields (id, text, title), found {len(row)}")
+                continue
+            _, text, row_title = row
+            if not text or not row_title or text.isspace() or row_title.isspace():
+                if reader.line_num != 1 or row[0].strip().lower() != "id":
+                    bad(source, reader.line_num, "empty title or text")
+                continue
+            if row_title != title:
+                if title is not None and passages:
+                    yield Page(" ".join(title.split()), tuple(passages))
+                if reader.line_num == 1 and row[0].strip().lower() == "id":
                     continue
-                if len(row) != 3:
-                    bad(str(path), n, f"expected 3 tab-separated fields (id, text, title), found {len(row)}")
-                    continue
-                _, text, title = row
-                if not title.strip() or not text.strip():
-                    bad(str(path), n, "empty title or text")
-                    continue
-                yield title, text, ()
-
-    yield from _group(rows())
+                title, passages = row_title, []
+            passages.append(text.strip())
+        if title is not None and passages:
+            yield Page(" ".join(title.split()), tuple(passages))
 
 
 def read_factscore(path: Path, bad: BadLine, progress: Progress | None = None) -> Iterator[Page]:
@@ -181,6 +176,44 @@ READERS: dict[Format, Callable[[Path, BadLine, Progress | None], Iterator[Page]]
     "factscore": read_factscore,
     "dpr": read_dpr,
 }
+
+
+def read_ahead(pages: Iterator[Page], chunk: int = 64, depth: int = 64) -> Iterator[Page]:
+    """Run ``pages`` in a thread, ahead of the consumer: parsing overlaps SQLite, which releases the GIL.
+
+    Memory stays bounded (``chunk * depth`` pages in flight); an error in the reader is raised here.
+    """
+    q: queue.Queue[list[Page] | BaseException | None] = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def produce() -> None:
+        try:
+            batch: list[Page] = []
+            for page in pages:
+                batch.append(page)
+                if len(batch) >= chunk:
+                    q.put(batch)
+                    batch = []
+                    if stop.is_set():
+                        return
+            q.put(batch)
+            q.put(None)
+        except BaseException as e:  # handed to the consumer, which raises it
+            q.put(e)
+
+    thread = threading.Thread(target=produce, name="kb-import-reader", daemon=True)
+    thread.start()
+    try:
+        while (item := q.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield from item
+    finally:
+        stop.set()
+        while thread.is_alive():  # unblock a reader waiting on a full queue
+            with contextlib.suppress(queue.Empty):
+                q.get(timeout=0.05)
+        thread.join()
 
 
 def guess_format(path: Path) -> Format:
@@ -261,11 +294,14 @@ def import_path(
             bar.update(pending)
             pending = 0
 
+    def pages() -> Iterator[Page]:
+        for file, file_fmt in zip(files, formats, strict=True):
+            yield from READERS[file_fmt](file, bad, progress if show_progress else None)
+
     try:
         with store.writer() as writer:
-            for file, file_fmt in zip(files, formats, strict=True):
-                for page in READERS[file_fmt](file, bad, progress if show_progress else None):
-                    writer.write(page)
+            for page in read_ahead(pages()):
+                writer.write(page)
         bar.update(pending)
     finally:
         bar.close()

@@ -381,24 +381,26 @@ class _SqliteWriter(PageWriter):
     def _write(self, page: Page) -> bool:
         conn = self.conn
         digest = page_digest(page)
-        row = conn.execute(
-            "SELECT id, digest, import_id, n_passages, base_name, aliases FROM entities WHERE title = ?", (page.title,)
-        ).fetchone()
-        if row is not None and row[1] == digest:
-            return False
         base, disamb = split_title(page.title)
         aliases = list(page.aliases)
         first_ord = 0
         old_keys: dict[str, tuple[int, int]] = {}
-        if row is None:
-            old_digest = 0
-            entity_id = conn.execute(
-                "INSERT INTO entities(title, base_name, disambiguator, aliases, n_passages, digest, import_id) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (page.title, base, disamb, orjson.dumps(aliases).decode(), len(page.passages), digest, self._import_id),
-            ).lastrowid
-            assert entity_id is not None
+        old_digest = 0
+        # One statement for a new title (the common case of a first import); a second one otherwise.
+        inserted = conn.execute(
+            "INSERT INTO entities(title, base_name, disambiguator, aliases, n_passages, digest, import_id) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(title) DO NOTHING RETURNING id",
+            (page.title, base, disamb, orjson.dumps(aliases).decode(), len(page.passages), digest, self._import_id),
+        ).fetchone()
+        if inserted is not None:
+            entity_id = int(inserted[0])
         else:
+            row = conn.execute(
+                "SELECT id, digest, import_id, n_passages, base_name, aliases FROM entities WHERE title = ?",
+                (page.title,),
+            ).fetchone()
+            if row[1] == digest:
+                return False
             entity_id, old_digest, import_id, n_old, old_base, old_aliases_json = row
             old_aliases = orjson.loads(old_aliases_json)
             old_keys = entity_keys(old_base, old_aliases)
