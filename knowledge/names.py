@@ -40,9 +40,10 @@ def fold(text: str) -> str:
     >>> fold("  Ólafur  Ragnar-Grímsson ")
     'olafur ragnar grimsson'
     """
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(_NON_WORD.sub(" ", stripped.casefold()).replace("_", " ").split())
+    if not text.isascii():
+        decomposed = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    return " ".join(_NON_WORD.sub(" ", text.lower()).replace("_", " ").split())
 
 
 def split_title(title: str) -> tuple[str, str | None]:

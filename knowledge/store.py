@@ -36,6 +36,7 @@ ORD_BITS = 20
 ORD_MASK = (1 << ORD_BITS) - 1
 SCHEMA_VERSION = "2"
 FTS_HASH_BYTES = 16 << 20  # pending index memory before FTS5 writes a segment
+MAX_CANDIDATE_ROWS = 2_000  # candidates() considers at most this many name matches
 COMMON_DF = 5_000  # search() ignores terms in more passages than this
 
 _SCHEMA = """
@@ -222,11 +223,19 @@ class Store:
             return []
         with self._read() as conn:
             marks = ",".join("?" * len(mkeys))
+            # The strictest matches first, and not unboundedly many for a name shared by thousands of pages.
             rows = conn.execute(
                 "SELECT n.key, n.kind, n.via_alias, e.title, e.base_name, e.disambiguator, e.aliases, e.n_passages "
-                f"FROM names n JOIN entities e ON e.id = n.entity_id WHERE n.key IN ({marks})",
-                list(mkeys),
+                f"FROM (SELECT * FROM names WHERE key IN ({marks}) ORDER BY kind, via_alias LIMIT ?) n "
+                "JOIN entities e ON e.id = n.entity_id",
+                [*mkeys, max(MAX_CANDIDATE_ROWS, 4 * limit)],
             ).fetchall()
+            exact = conn.execute(
+                "SELECT base_name, 0, 0, title, base_name, disambiguator, aliases, n_passages FROM entities "
+                "WHERE title = ?",
+                (" ".join(mention.split()),),
+            ).fetchall()
+            rows += [(fold(r[0]) if fold(r[0]) in mkeys else next(iter(mkeys)), *r[1:]) for r in exact]
         folded_mention, folded_disamb = fold(mention), fold(disamb) if disamb else None
         best: dict[str, tuple[float, tuple[Any, ...]]] = {}
         for key, kind, via_alias, title, base_name, disambiguator, aliases, n_passages in rows:

@@ -26,6 +26,11 @@ STOPWORDS = frozenset(
 )
 
 
+def _lower(text: str) -> str:
+    # fold() without collapsing spaces: only word characters matter to the tokenizer.
+    return text.lower() if text.isascii() else fold(text)
+
+
 def sentences(text: str) -> Iterator[str]:
     """Sentences (or lines) of ``text``, stripped, empty ones dropped."""
     for part in _SENTENCE_END.split(text):
@@ -78,7 +83,7 @@ def _stem(token: str) -> str:
 
 def terms(text: str) -> list[str]:
     """Retrieval terms of ``text``: folded words without stop words, lightly stemmed."""
-    return [_stem(t) for t in _WORD.findall(fold(text)) if t not in STOPWORDS and (len(t) > 1 or t.isdigit())]
+    return [_stem(t) for t in _WORD.findall(_lower(text)) if t not in STOPWORDS and (len(t) > 1 or t.isdigit())]
 
 
 def bm25_scores(query: str, docs: Sequence[str], k1: float = 1.2, b: float = 0.75) -> list[float]:
@@ -119,7 +124,7 @@ def bm25_with_idf(idf: dict[str, float], doc: str, k1: float = 1.2, b: float = 0
     """BM25 of one document for terms whose idf is known (index-form terms, see ``fts_terms``)."""
     if not idf:
         return 0.0
-    tokens = _WORD.findall(fold(doc))
+    tokens = _WORD.findall(_lower(doc))
     counts = Counter(t for t in tokens if t in idf)
     norm = k1 * (1 - b + b * len(tokens) / avgdl)
     return sum(idf[t] * tf * (k1 + 1) / (tf + norm) for t, tf in counts.items())

@@ -84,7 +84,9 @@ def corpus(n_passages: int, per_page: int, seed: int) -> Iterator[tuple[str, lis
     seen: set[str] = set()
     written = 0
     while written < n_passages:
-        base = bases[min(int(rng.paretovariate(1.2)) - 1, n_bases - 1)] if rng.random() < 0.3 else rng.choice(bases)
+        # 30% of pages go to the 1% most common names (~90 pages each, like "John Smith"); the rest spread out.
+        popular = rng.random() < 0.3
+        base = bases[rng.randrange(max(1, n_bases // 100))] if popular else rng.choice(bases)
         disamb = rng.choice(OCCUPATIONS)
         title = base if base not in seen else f"{base} ({disamb})"
         if title in seen:
