@@ -52,4 +52,4 @@ class ResultStore:
         finally:
             with contextlib.suppress(Exception):
                 await pubsub.unsubscribe()
-            await pubsub.aclose()
+            await pubsub.aclose()  # type: ignore[no-untyped-call]

@@ -250,7 +250,7 @@ class ModelRegistry:
             else:
                 via_litellm.append(entry)
         if via_litellm:
-            from litellm import Router
+            from litellm.router import Router
 
             router = Router(model_list=via_litellm, timeout=timeout_s)
             for entry in via_litellm:

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from schemas.check import CheckResult
 from schemas.enums import Policy
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION: Literal[1] = 1
 
 
 class ChatMessage(BaseModel):
