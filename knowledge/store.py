@@ -37,7 +37,7 @@ ORD_MASK = (1 << ORD_BITS) - 1
 SCHEMA_VERSION = "2"
 FTS_HASH_BYTES = 16 << 20  # pending index memory before FTS5 writes a segment
 MAX_CANDIDATE_ROWS = 2_000  # candidates() considers at most this many name matches
-COMMON_DF = 5_000  # search() ignores terms in more passages than this
+COMMON_DF = 2_000  # search() ignores terms in more passages than this (or a tenth of the store)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -292,14 +292,15 @@ class Store:
             return []
         with self._read() as conn:
             total = max(1, int(conn.execute("SELECT coalesce(sum(n_passages), 0) FROM entities").fetchone()[0]))
+            common_df = max(50, min(COMMON_DF, total // 10))
             idf: dict[str, float] = {}
             hits: dict[int, float] = defaultdict(float)
             common = []
             for word in words:
                 rows = conn.execute(
-                    "SELECT rowid FROM passages WHERE passages MATCH ? LIMIT ?", (f'"{word}"', COMMON_DF + 1)
+                    "SELECT rowid FROM passages WHERE passages MATCH ? LIMIT ?", (f'"{word}"', common_df + 1)
                 ).fetchall()
-                if len(rows) > COMMON_DF:
+                if len(rows) > common_df:
                     common.append(word)
                     continue
                 idf[word] = w = math.log(1.0 + (total - len(rows) + 0.5) / (len(rows) + 0.5))
@@ -309,7 +310,7 @@ class Store:
                 expr = " AND ".join(f'"{w}"' for w in common)
                 rows = conn.execute("SELECT rowid FROM passages WHERE passages MATCH ? LIMIT 50", (expr,)).fetchall()
                 hits = defaultdict(float, {rowid: 0.0 for (rowid,) in rows})
-                idf = {w: math.log(1.0 + total / COMMON_DF) for w in common}
+                idf = {w: math.log(1.0 + total / common_df) for w in common}
             shortlist = sorted(hits, key=lambda r: (-hits[r], r))[:50]
             if not shortlist:
                 return []
