@@ -1,0 +1,96 @@
+"""`factsentry up` and `factsentry demo` as a user runs them: real child processes, real servers."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import openai
+import psutil
+
+from factsentry.embedded import free_port
+
+ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+ENV.pop("FACTSENTRY_KAFKA_BOOTSTRAP", None)
+ENV.pop("FACTSENTRY_REDIS_URL", None)
+
+
+def test_demo_prints_a_verdict_for_every_conversation() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "factsentry", "demo", "--json"], capture_output=True, text=True, timeout=400, env=ENV
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = json.loads(done.stdout)["results"]
+    assert len(results) == 4
+    for r in results:
+        assert r["status"] == "done"
+        assert r["request_id"]
+        assert 0.0 <= r["factscore"] <= 1.0
+        assert 0.0 <= r["dfactscore"] <= r["factscore"]
+        assert r["num_bios"] >= 1
+    merged = next(r for r in results if r["model"] == "demo-merged-bio")
+    assert merged["num_entities"] == 2
+    assert merged["conflated"] is True
+    assert merged["dfactscore"] < merged["factscore"]
+    two = next(r for r in results if r["model"] == "demo-two-bios")
+    assert two["num_bios"] == 2
+
+
+def test_up_serves_the_openai_api_and_ctrl_c_stops_every_child(tmp_path: Path) -> None:
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "factsentry", "up", "--port", str(port), "--workers", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=ENV,
+    )
+    try:
+        lines = []
+        assert proc.stdout is not None
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            lines.append(line)
+            if "Ctrl-C stops everything" in line or not line:
+                break
+        output = "".join(lines)
+        assert f"http://127.0.0.1:{port}/v1" in output, output
+        assert "kafka" in output and "redis" in output and "worker-0" in output
+        children = psutil.Process(proc.pid).children(recursive=True)
+        assert len(children) >= 4  # broker, valkey, gateway, worker
+        client = openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key="unused")
+        completion = client.chat.completions.create(
+            model="demo-single-bio", messages=[{"role": "user", "content": "Who was John Stewart?"}]
+        )
+        assert "Kingston Trio" in (completion.choices[0].message.content or "")
+        client.close()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(60) == 0
+        time.sleep(0.5)
+        assert not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def test_up_on_a_taken_port_says_so_in_one_line() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "factsentry", "up", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=ENV,
+        )
+    assert done.returncode == 1
+    assert done.stderr.strip() == f"factsentry up: gateway port 127.0.0.1:{port} is already in use"
