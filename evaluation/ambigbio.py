@@ -91,5 +91,4 @@ def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progr
         "pearson_dfs": None if math.isnan(pearson) else pearson,
         "kendall_tau": None if math.isnan(tau) else tau,
     }
-    counts = {"answers": len(items), "abstained": abstained} | {f"answers {n}": len(rows[n]) for n in sorted(rows)}
-    return Outcome(result, counts)
+    return Outcome(result, {"answers": len(items), "abstained": abstained, "runs": len(runs)})

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,47 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+def short_names(names: Sequence[str]) -> dict[str, str]:
+    """Each name without the ``-``-separated words that every name shares at its start and its end.
+
+    >>> short_names(["bioqa-llama-shot2", "bioqa-tulu-shot2"])
+    {'bioqa-llama-shot2': 'llama', 'bioqa-tulu-shot2': 'tulu'}
+    """
+    parts = [n.split("-") for n in names]
+    if len(parts) < 2:
+        return {n: n for n in names}
+    shortest = min(len(p) for p in parts)
+    head = 0
+    while head < shortest - 1 and len({p[head] for p in parts}) == 1:
+        head += 1
+    tail = 0
+    while tail < shortest - head - 1 and len({p[len(p) - 1 - tail] for p in parts}) == 1:
+        tail += 1
+    return {n: "-".join(p[head : len(p) - tail]) for n, p in zip(names, parts, strict=True)}
+
+
+RUN_COLUMNS = (
+    ("factscore", "FS"),
+    ("dfactscore", "D-FS"),
+    ("num_bios", "bios"),
+    ("num_entities", "entities"),
+    ("reference_factscore", "paper FS"),
+    ("reference_dfactscore", "paper D-FS"),
+)
+
+
+def runs_table(runs: dict[str, dict[str, Any]]) -> Table:
+    """One row per model run (AmbigBio): our scores beside the paper's automatic reference."""
+    t = Table(title="per model run (paper: the D-FActScore authors' automatic scores)", title_justify="left")
+    t.add_column("run", overflow="fold")
+    for _, header in RUN_COLUMNS:
+        t.add_column(header, justify="right")
+    short = short_names(list(runs))
+    for run_name, row in runs.items():
+        t.add_row(short[run_name], *(_fmt(row.get(key)) for key, _ in RUN_COLUMNS))
+    return t
+
+
 def table(name: str, outcome: Outcome, *, engine: str) -> Table:
     """A table of every figure we measured, with the published figures for the same metric beside it."""
     published = PUBLISHED.get(name, {})
@@ -64,7 +105,7 @@ def table(name: str, outcome: Outcome, *, engine: str) -> Table:
     t.add_column("metric")
     t.add_column("ours", justify="right")
     t.add_column("published", overflow="fold")
-    for key, value in flatten(outcome.result):
+    for key, value in flatten({k: v for k, v in outcome.result.items() if k != "runs"}):
         others = "; ".join(f"{system} {number:.3f}" for system, number in published.get(key, []))
         t.add_row(key, _fmt(value), others)
     if outcome.counts:
@@ -73,5 +114,8 @@ def table(name: str, outcome: Outcome, *, engine: str) -> Table:
 
 
 def print_table(name: str, outcome: Outcome, *, engine: str, console: Console | None = None) -> None:
-    """Print :func:`table` to ``console`` (stdout by default)."""
-    (console or Console()).print(table(name, outcome, engine=engine))
+    """Print :func:`table` (and the per-run table, where there are runs) to ``console`` (stdout by default)."""
+    console = console or Console()
+    if outcome.result.get("runs"):
+        console.print(runs_table(outcome.result["runs"]))
+    console.print(table(name, outcome, engine=engine))

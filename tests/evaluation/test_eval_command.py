@@ -101,3 +101,33 @@ def test_user_mistakes_fail_in_one_line(argv: list[str], message: str, capsys: p
 def test_missing_set_file_names_the_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["eval", "wice", "--data", str(tmp_path)]) == 1
     assert f"{tmp_path}/wice/claims.dev.jsonl not found" in capsys.readouterr().err
+
+
+RUN_KEYS = {"factscore", "dfactscore", "num_bios", "num_entities", "reference_factscore", "reference_dfactscore"}
+
+
+def test_ambigbio_short_run_checks_one_answer_of_every_run(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result = _eval_json(capsys, "ambigbio", "--data", str(shared_data), "--limit", "1")
+    assert set(result) == {"runs", "pearson_dfs", "kendall_tau"}
+    runs = result["runs"]
+    assert len(runs) >= 2
+    for name, row in runs.items():
+        assert set(row) == RUN_KEYS, name
+        assert 0.0 <= row["reference_dfactscore"] <= 1.0
+        if row["factscore"] is not None:
+            # D-FActScore verifies each fact against one entity only: it never exceeds FActScore
+            assert 0.0 <= row["dfactscore"] <= row["factscore"] <= 1.0
+            assert row["num_bios"] >= 1
+    for key in ("pearson_dfs", "kendall_tau"):
+        assert result[key] is None or -1.0 <= result[key] <= 1.0
+
+
+def test_factcheck_bench_revision_is_measured_with_the_pipeline(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result = _eval_json(capsys, "factcheck-bench", "--data", str(shared_data), "--limit", "3")
+    revision = result["revision"]
+    assert 0.0 <= revision["edit_distance"] <= 1.0
+    assert 0.0 < revision["word_overlap"] <= 1.0
