@@ -43,6 +43,11 @@ _DISCOURSE = frozenset(
     "consequently notably indeed ultimately eventually subsequently then overall still".split()
 )
 _DISCOURSE_POBJ = frozenset({"addition", "contrast", "summary", "conclusion", "short", "fact", "particular", "general"})
+# Irregular simple pasts that are not participles: "was born and swam" must not become "was swam".
+_SIMPLE_PAST = frozenset(
+    "swam wrote began became drove ate fell flew forgot gave went grew knew rode rose ran saw sang spoke stole "
+    "took threw wore drew chose did was were".split()
+)
 _AGENT_NOUN = re.compile(r"(?:er|or|ist|ian|ant|ent|ess)$")
 _RANGE_START = frozenset({"from", "since", "between"})
 _RANGE_END = frozenset({"to", "until", "till", "through", "and"})
@@ -215,7 +220,8 @@ def _children_clauses(doc: Doc, clause: _Clause, is_past: bool) -> list[_Clause]
     for c in p.children:
         if c.dep_ == "conj" and (c.pos_ in _VERBAL or any(g.dep_ in _SUBJ for g in c.children)):
             has_aux = any(g.dep_ in ("aux", "auxpass") for g in c.children)
-            inherited = "" if has_aux or c.tag_ in ("VBD", "VBZ", "VBP") else aux_text
+            finite = c.tag_ in ("VBD", "VBZ", "VBP") or c.lower_ in _SIMPLE_PAST
+            inherited = "" if has_aux or finite else aux_text
             out.append(_Clause(c, subject, is_past, inherited_aux=inherited))
         elif c.dep_ == "advcl" and not any(g.dep_ == "aux" and g.lower_ == "to" for g in c.children):
             has_subj = any(g.dep_ in _SUBJ for g in c.children)

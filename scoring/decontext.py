@@ -17,6 +17,7 @@ import re
 _SUBJECT_PRONOUN = re.compile(r"\b(he|she|they)\b", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"\b(his|her|their)\b", re.IGNORECASE)
 _PRONOUNS = frozenset({"he", "she", "they"})
+_LEADS = frozenset("the a an another other first second third fourth last latter former one".split())
 _POSSESSIVES = frozenset({"his", "her", "their"})
 
 
@@ -38,6 +39,10 @@ def decontextualize(fact: str, subject: str, name: str) -> str:
         return _capitalise(_POSSESSIVE.sub(f"{name}'s", fact, count=1))
     full = name_tokens(name)
     words = name_tokens(subj)
+    lead = words[: len(words) - len(full)] if len(words) > len(full) else []
+    if full and words[-len(full) :] == full and lead and all(w in _LEADS for w in lead) and fact.startswith(subj):
+        # "The other Joseph F. Smith was ..." -> "Joseph F. Smith was ...".
+        return name + fact[len(subj) :]
     if subj and words and len(words) < len(full) and all(w in full for w in words) and fact.startswith(subj):
         return name + fact[len(subj) :]
     if not subj and fact[:1].isupper():

@@ -109,10 +109,10 @@ def compatible(mention: str, known: str) -> bool:
     if len(a) == 1 or len(b) == 1:
         single, other = (a, b) if len(a) == 1 else (b, a)
         return single[0] in other
-    if set(a) <= set(b) or set(b) <= set(a):
-        return True
     if a[-1] != b[-1]:
         return False
+    if set(a) <= set(b) or set(b) <= set(a):
+        return True
     first_a, first_b = a[0], b[0]
     if not _word_agrees(first_a, first_b):
         return False
@@ -161,7 +161,7 @@ def group_sentences(
             groups.append(target)
         if mention is not None:
             _absorb(target, mention)
-        gender = _gender(doc)
+        gender = _subject_gender(doc, possessive=True)
         if gender and target.gender is None:
             target.gender = gender
         target.sentences.append(i)
@@ -254,27 +254,24 @@ def _by_pronoun(groups: list[PerceivedGroup], current: PerceivedGroup, doc: Doc)
     for g in reversed(groups):
         if g.gender == gender and g.sentences:
             return g
+    for g in reversed(groups):
+        if g is not current and g.gender is None and g.sentences:
+            return g
     return current
 
 
-def _subject_gender(doc: Doc) -> str | None:
+def _subject_gender(doc: Doc, possessive: bool = False) -> str | None:
+    """ "m"/"f" when the main subject is a pronoun (or, with ``possessive``, has one: "His career ...")."""
     for tok in doc:
         if tok.dep_ in ("nsubj", "nsubjpass") and tok.head.dep_ == "ROOT":
-            if tok.lower_ in _MALE:
+            words = [tok.lower_]
+            if possessive:
+                words += [c.lower_ for c in tok.children if c.dep_ == "poss"]
+            if any(w in _MALE for w in words):
                 return "m"
-            if tok.lower_ in _FEMALE:
+            if any(w in _FEMALE for w in words):
                 return "f"
             return None
-    return None
-
-
-def _gender(doc: Doc) -> str | None:
-    male = sum(1 for t in doc if t.lower_ in _MALE)
-    female = sum(1 for t in doc if t.lower_ in _FEMALE)
-    if male > female:
-        return "m"
-    if female > male:
-        return "f"
     return None
 
 

@@ -52,8 +52,10 @@ class CheckConfig:
     # supporting it within this margin of the strongest support, so a weak generic match to another
     # page does not count as a second source.
     attribution_margin: float = 0.1
-    # A group is conflated when at least this many of its facts are supported only by other entities.
-    conflation_min_facts: int = 1
+    # A group is conflated when at least this many of its facts come from other entities (and not from
+    # its own); an entity counts towards the number of entities when it is linked or is the source of
+    # at least this many facts. Two, so that one stray match of a noisy verifier is not a second person.
+    conflation_min_facts: int = 2
     revise: bool = True
     revise_mode: Literal["separate", "drop"] = "separate"
     max_sentences: int = 120
@@ -134,6 +136,8 @@ def check(
         for fact in g.factual:
             for ref in candidates:
                 fact.verdicts[ref.title] = evidence.against(fact.text, ref.title, g.individual.name)
+        _entailed_support(g.factual)
+        for fact in g.factual:
             fact.attribute(config.attribution_margin)
     result = _score(groups, candidates, config)
     if config.revise:
@@ -141,6 +145,7 @@ def check(
             RevisionInput(
                 sentences=[s.text for s in sentences],
                 groups=[(g, r.entity) for g, r in zip(groups, result.groups, strict=True)],
+                conflated={i for i, r in enumerate(result.groups) if r.conflated},
                 entities={c.title: c for c in candidates},
                 mode=config.revise_mode,
                 paragraphs=[s.paragraph for s in sentences],
@@ -148,6 +153,20 @@ def check(
             )
         )
     return result
+
+
+def _entailed_support(facts: list[PlannedFact]) -> None:
+    """A fact built from a subset of another fact's words is entailed by it ("won a medal" by "won a
+    medal in 1956"): wherever the longer fact is supported, so is the shorter one."""
+    for short in facts:
+        for long in facts:
+            if long is short or long.atom.sentence_index != short.atom.sentence_index:
+                continue
+            if not short.atom.tokens < long.atom.tokens:
+                continue
+            for title, verdict in long.verdicts.items():
+                if verdict.supported and not short.verdicts[title].supported:
+                    short.verdicts[title] = verdict
 
 
 def _plan_groups(
@@ -204,7 +223,8 @@ def _score(groups: list[PlannedGroup], candidates: list[EntityRef], config: Chec
         group_flags.append(flags)
         conflated[gi] = linked[gi] is not None and others >= config.conflation_min_facts and any(group_flags[gi])
     prefer = [e for e in links if e is not None]
-    entities = set_cover(all_supports, prefer)
+    cover = set_cover(all_supports, prefer)
+    entities = [e for e in cover if e in prefer or _covers(e, cover, all_supports) >= config.conflation_min_facts]
 
     results = [_group_result(g, linked[gi], conflated[gi]) for gi, g in enumerate(groups)]
     return CheckResult(
@@ -217,6 +237,12 @@ def _score(groups: list[PlannedGroup], candidates: list[EntityRef], config: Chec
         groups=results,
         engine="offline",
     )
+
+
+def _covers(entity: int, cover: list[int], supports: list[set[int]]) -> int:
+    """How many facts ``entity`` is the chosen source of in the greedy ``cover`` (earlier picks win)."""
+    before = set(cover[: cover.index(entity)])
+    return sum(1 for s in supports if entity in s and not (s & before))
 
 
 def _group_result(g: PlannedGroup, entity: str | None, conflated: bool) -> FactGroup:

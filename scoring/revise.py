@@ -3,8 +3,8 @@
 For every sentence, each check-worthy fact is
 
 - *kept* when the group's linked entity supports it;
-- *replaced* when the linked entity refutes it and its evidence holds a different value of the
-  same kind (a year, a number, a date, a place, a name): the value is swapped in the sentence,
+- *replaced* when the linked entity's evidence holds a different value of the same kind (a year,
+  a number, a date, a place, a name) in a matching context: the value is swapped in the sentence,
   but only if the stance model confirms the edited fact against that entity;
 - *separated* (or dropped, ``mode="drop"``) when another entity supports it: the answer merged two
   individuals, so the other person's facts leave the paragraph and, in ``separate`` mode, come
@@ -44,6 +44,8 @@ class RevisionInput:
     sentences: list[str]
     groups: list[tuple[PlannedGroup, str | None]]
     entities: dict[str, EntityRef]
+    # Indices of groups flagged as merging several individuals; only their facts are separated.
+    conflated: set[int] = field(default_factory=set)
     mode: Literal["separate", "drop"] = "separate"
     paragraphs: list[int] = field(default_factory=list)
     # Confirms an edited fact against an entity (the stance model); without it nothing is replaced.
@@ -65,16 +67,14 @@ def revise(inp: RevisionInput) -> Revision:
     plans: dict[int, _SentencePlan] = {}
     edits: list[Edit] = []
     separated: dict[str, list[str]] = {}
-    first_sentence_of: dict[str, int] = {}
-    for group, entity in inp.groups:
+    for gi, (group, entity) in enumerate(inp.groups):
         name = group.individual.name
         by_sentence: dict[int, list[PlannedFact]] = {}
         for fact in group.facts:
             by_sentence.setdefault(fact.atom.sentence_index, []).append(fact)
         for si, sfacts in sorted(by_sentence.items()):
-            first_sentence_of.setdefault(entity or "", si)
             plan = plans.setdefault(si, _SentencePlan())
-            _plan_sentence(inp, docs[si], sfacts, entity, name, plan, edits, separated)
+            _plan_sentence(inp, docs[si], sfacts, entity, name, gi in inp.conflated, plan, edits, separated)
     out_sentences: list[str | None] = []
     for si, text in enumerate(inp.sentences):
         plan = plans.get(si)
@@ -86,10 +86,10 @@ def revise(inp: RevisionInput) -> Revision:
             continue
         out_sentences.append(_apply(docs[si], plan))
     if separated and inp.mode == "separate":
-        out_sentences = _label_main_subjects(inp, out_sentences, first_sentence_of)
+        out_sentences = _label_main_subjects(inp, out_sentences)
     text = _join(out_sentences, inp.paragraphs or [0] * len(inp.sentences))
     if separated and inp.mode == "separate":
-        extra = [" ".join(lines) for lines in separated.values() if lines]
+        extra = [" ".join(_without_repeats(lines)) for lines in separated.values() if lines]
         text = "\n\n".join([t for t in [text, *extra] if t])
     return Revision(text=text, edits=edits)
 
@@ -100,6 +100,7 @@ def _plan_sentence(
     facts: list[PlannedFact],
     entity: str | None,
     name: str,
+    conflated: bool,
     plan: _SentencePlan,
     edits: list[Edit],
     separated: dict[str, list[str]],
@@ -114,12 +115,12 @@ def _plan_sentence(
         if own is not None and own.supported:
             kept |= set(fact.atom.tokens)
             continue
-        others = [t for t in fact.attributed if t != entity]
+        others = [t for t in fact.attributed if t != entity] if conflated else []
         if others:
             best = max(others, key=lambda t: fact.verdicts[t].support)
             dropped.append((fact, "separate", best))
             continue
-        replacement = _replacement(inp, doc, fact, entity, own) if own is not None and own.refuted else None
+        replacement = _replacement(inp, doc, fact, entity, own) if own is not None else None
         if replacement is not None:
             old, new, new_fact = replacement
             plan.replacements.append((old, new))
@@ -195,18 +196,22 @@ def _replacement(
 
 
 def _ranked_values(ev_doc: Doc, label: str, old: str, fact_words: set[str]) -> list[str]:
-    scored: list[tuple[float, int, str]] = []
+    """Values of the same kind in the evidence, those amid the fact's own words first."""
+    content = {w for w in fact_words if len(w) > 3 and not w.isdigit()}
+    scored: list[tuple[int, int, int, str]] = []
     for sent_no, sent in enumerate(ev_doc.sents):
-        overlap = len(fact_words & {t.lower_ for t in sent})
+        overlap = len(content & {t.lower_ for t in sent})
         for ent in sent.ents:
             same_kind = ent.label_ == label or (label in ("DATE", "CARDINAL") and ent.label_ in ("DATE", "CARDINAL"))
             if not same_kind or ent.text == old:
                 continue
             if _looks_like_year(old) != _looks_like_year(ent.text):
                 continue
-            scored.append((overlap, -sent_no, ent.text))
-    scored.sort(reverse=True)
-    return list(dict.fromkeys(s[2] for s in scored))
+            window = ev_doc[max(sent.start, ent.start - 6) : min(sent.end, ent.end + 6)]
+            near = len(content & {t.lower_ for t in window})
+            scored.append((near, overlap, -sent_no, ent.text))
+    scored.sort(key=lambda s: (s[0], s[1], s[2]), reverse=True)
+    return list(dict.fromkeys(s[3] for s in scored))
 
 
 def _looks_like_year(text: str) -> bool:
@@ -264,7 +269,7 @@ def _tidy(text: str, original: str) -> str:
     text = re.sub(r"(,\s*){2,}", ", ", text)
     text = re.sub(r"\(\s*\)", "", text)
     for _ in range(3):
-        text = re.sub(r"(?:,\s*)?\b(?:and|or|but|as well as|while|where|which|who)\s*([.;!?])$", r"\1", text)
+        text = re.sub(r"\s*(?:,\s*)?\b(?:and|or|but|as well as|while|where|which|who)\s*([.;!?])$", r"\1", text)
         text = re.sub(r"\s*,\s*([.;!?])$", r"\1", text)
         text = re.sub(r",\s*(and|or)\s*,", r" \1", text)
         text = re.sub(r"\b(and|or)\s+(and|or)\b", r"\1", text)
@@ -289,9 +294,7 @@ def _relabel(sentence: str, name: str, label: str, first: bool) -> str:
     return sentence
 
 
-def _label_main_subjects(
-    inp: RevisionInput, sentences: list[str | None], first_sentence_of: dict[str, int]
-) -> list[str | None]:
+def _label_main_subjects(inp: RevisionInput, sentences: list[str | None]) -> list[str | None]:
     """Give the main individual its disambiguated title where it is first named, so readers can tell them apart."""
     out = list(sentences)
     for group, entity in inp.groups:
@@ -301,10 +304,23 @@ def _label_main_subjects(
         ref = inp.entities.get(entity)
         if not name or ref is None or ref.title == name or not ref.disambiguator:
             continue
-        for i, s in enumerate(out):
+        for i in sorted(group.individual.sentences):
+            s = out[i]
             if s and name in s and f"{name} (" not in s:
                 out[i] = s.replace(name, ref.title, 1)
                 break
+    return out
+
+
+def _without_repeats(lines: list[str]) -> list[str]:
+    """Drop a moved fact whose words all appear in a longer moved fact."""
+    words = [set(re.findall(r"\w+", line.lower())) for line in lines]
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if any(j != i and words[i] < words[j] for j in range(len(lines))):
+            continue
+        if line not in out:
+            out.append(line)
     return out
 
 

@@ -1,0 +1,123 @@
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from scoring.decompose import decompose_sentence
+from scoring.sentences import strip_citations
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "He was born in 1936 in Los Angeles and won a gold medal in 1956.",
+            [
+                "He was born in 1936.",
+                "He was born in Los Angeles.",
+                "He won a gold medal.",
+                "He won a gold medal in 1956.",
+            ],
+        ),
+        (
+            "Dick Hanley, an American swimmer, was born in 1936.",
+            ["Dick Hanley was born in 1936.", "Dick Hanley was American.", "Dick Hanley was a swimmer."],
+        ),
+        (
+            "Elsa Pataky is a Spanish actress, model, and film producer.",
+            [
+                "Elsa Pataky is Spanish.",
+                "Elsa Pataky is an actress.",
+                "Elsa Pataky is a model.",
+                "Elsa Pataky is a film producer.",
+            ],
+        ),
+        (
+            "Born in Wellington, New Zealand, Johnstone was a member of Maynard Ferguson's band.",
+            ["Johnstone was born in Wellington, New Zealand.", "Johnstone was a member of Maynard Ferguson's band."],
+        ),
+        (
+            "He has been married since 1984 to Lisa Cooper and has two children.",
+            ["He has been married since 1984.", "He has been married to Lisa Cooper.", "He has two children."],
+        ),
+        (
+            "Sheehan attended the University of California, where he received a degree in Theatre Arts.",
+            ["Sheehan attended the University of California.", "He received a degree in Theatre Arts."],
+        ),
+        (
+            "Joseph F. Smith (1838–1918), sixth president of the LDS Church.",
+            [
+                "Joseph F. Smith was born in 1838.",
+                "Joseph F. Smith died in 1918.",
+                "Joseph F. Smith is sixth president of the LDS Church.",
+            ],
+        ),
+        (
+            "Johnstone joined Maynard Ferguson's band from 1972 to 1976 [4].",
+            [
+                "Johnstone joined Maynard Ferguson's band.",
+                "Johnstone joined Maynard Ferguson's band from 1972 to 1976.",
+            ],
+        ),
+        ("He died in 1970.", ["He died in 1970."]),
+    ],
+)
+def test_decompose_sentence(sentence: str, expected: list[str]) -> None:
+    facts = decompose_sentence(strip_citations(sentence), 3)
+    texts = [f.text for f in facts]
+    for fact in expected:
+        assert fact in texts
+    assert all(f.sentence_index == 3 for f in facts)
+    assert len(texts) == len(set(texts))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "subject", "about_person"),
+    [
+        ("He died in 1970.", "He", True),
+        ("Dick Hanley coached Northwestern.", "Dick Hanley", True),
+        ("The team won the title in 1931.", "The team", False),
+    ],
+)
+def test_fact_subject(sentence: str, subject: str, about_person: bool) -> None:
+    fact = decompose_sentence(sentence)[0]
+    assert (fact.subject, fact.about_person) == (subject, about_person)
+
+
+def test_fact_tokens_point_into_the_sentence() -> None:
+    facts = decompose_sentence("He was born in 1936 and won a gold medal in 1956.")
+    medal = next(f for f in facts if f.text == "He won a gold medal in 1956.")
+    words = "He was born in 1936 and won a gold medal in 1956 .".split()
+    assert [words[i] for i in sorted(medal.tokens)] == ["He", "won", "a", "gold", "medal", "in", "1956"]
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def _f1(a: str, b: str) -> float:
+    wa, wb = _words(a), _words(b)
+    common = sum((Counter(wa) & Counter(wb)).values())
+    if not common:
+        return 0.0
+    p, r = common / len(wb), common / len(wa)
+    return 2 * p * r / (p + r)
+
+
+def test_word_overlap_with_human_atomic_facts(shared_data: Path) -> None:
+    """Each human atomic fact (FActScore dev, first 40 biographies) has a close match among ours."""
+    rows = [json.loads(line) for line in (shared_data / "factscore" / "labeled.dev.jsonl").open()][:40]
+    best: list[float] = []
+    for row in rows:
+        for sentence in row["sentences"]:
+            human = [f["text"] for f in sentence.get("human_atomic_facts") or []]
+            if not human:
+                continue
+            ours = [f.text for f in decompose_sentence(strip_citations(sentence["text"]))]
+            best.extend(max((_f1(h, o) for o in ours), default=0.0) for h in human)
+    assert len(best) > 500
+    assert sum(best) / len(best) >= 0.68

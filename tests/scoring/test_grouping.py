@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+import pytest
+
+from scoring.grouping import compatible, group_sentences
+from scoring.sentences import split_sentences
+
+
+def _groups(text: str, subject: str) -> list[tuple[str, list[int]]]:
+    sentences = split_sentences(text)
+    starts = [i == 0 or s.paragraph != sentences[i - 1].paragraph for i, s in enumerate(sentences)]
+    groups = group_sentences(
+        [s.text for s in sentences], subject, list_items=[s.list_item for s in sentences], paragraph_starts=starts
+    )
+    return [(g.label, g.sentences) for g in groups]
+
+
+@pytest.mark.parametrize(
+    ("subject", "text", "expected"),
+    [
+        (  # one narrative about one name is one individual, whoever the facts belong to
+            "Dick Hanley",
+            "Dick Hanley is an American swimmer and football coach. He was born in 1936. "
+            "He won a silver medal in 1956. Hanley coached Northwestern from 1927 to 1934. He died in 1970.",
+            [("Dick Hanley", [0, 1, 2, 3, 4])],
+        ),
+        (
+            "Gavin Hamilton",
+            "Gavin Hamilton was a Scottish painter. He died in Rome in 1798. Another Gavin Hamilton is a Scottish "
+            "former cricketer. He played one Test for England. There was also a Gavin Hamilton who served as Bishop "
+            "of Galloway. He died in 1612.",
+            [("Gavin Hamilton", [0, 1]), ("Gavin Hamilton", [2, 3]), ("Gavin Hamilton", [4, 5])],
+        ),
+        (
+            "John Smith",
+            "The first John Smith was an English explorer. He founded a colony. The other John Smith was a footballer. "
+            "He played for Leeds.",
+            [("John Smith", [0, 1]), ("John Smith", [2, 3])],
+        ),
+        (
+            "Joseph F. Smith",
+            "Joseph F. Smith may refer to: 1. Joseph F. Smith (1838–1918), sixth president of the LDS Church. "
+            "2. Joseph F. Smith (1920–1999), an American politician from Pennsylvania.",
+            [("Joseph F. Smith", [0]), ("Joseph F. Smith", [1]), ("Joseph F. Smith", [2])],
+        ),
+        (  # a new paragraph that introduces the same name again
+            "John Hemming",
+            "John Hemming is a British explorer. He wrote The Conquest of the Incas.\n\n"
+            "There is also a John Hemming who is a British politician. He was an MP from 2005 to 2015.",
+            [("John Hemming", [0, 1]), ("John Hemming", [2, 3])],
+        ),
+        (  # different middle initials are different people
+            "Robert Rutherford",
+            "Robert B. Rutherford was an American surgeon. He was born in Edmonton. Robert L. Rutherford was a "
+            "general in the Air Force. He was born in Texas.",
+            [("Robert B. Rutherford", [0, 1]), ("Robert L. Rutherford", [2, 3])],
+        ),
+        (  # a disambiguator in parentheses marks another person
+            "Christopher Hinton",
+            "Christopher Hinton was a British nuclear engineer. Hinton attended school in Chippenham. "
+            "Christopher Hinton (animator) is a Canadian film animator. His films have won awards.",
+            [("Christopher Hinton", [0, 1]), ("Christopher Hinton (animator)", [2, 3])],
+        ),
+        (  # a pronoun of the other gender returns to the earlier individual
+            "George Duckworth",
+            "George Duckworth was born in 1868. Stella Duckworth was his sister. She had a daughter. "
+            "He became a public servant.",
+            [("George Duckworth", [0, 3]), ("Stella Duckworth", [1, 2])],
+        ),
+    ],
+)
+def test_group_sentences(subject: str, text: str, expected: list[tuple[str, list[int]]]) -> None:
+    assert _groups(text, subject) == expected
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("Hanley", "Dick Hanley", True),
+        ("Robert B. Rutherford", "Robert Rutherford", True),
+        ("Robert B. Rutherford", "Robert L. Rutherford", False),
+        ("Stephen Hinton", "Christopher Hinton", False),
+        ("J. Smith", "John Smith", True),
+        ("Jackson Lee", "Sheila Jackson Lee", True),
+        ("Cole Anthony", "Anthony Cole", False),
+        ("Sir John Smith Jr.", "John Smith", True),
+    ],
+)
+def test_compatible_names(a: str, b: str, same: bool) -> None:
+    assert compatible(a, b) is same

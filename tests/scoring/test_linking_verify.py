@@ -1,0 +1,95 @@
+from __future__ import annotations
+
+import pytest
+
+from knowledge.store import Store
+from schemas.check import Evidence
+from schemas.enums import Stance
+from scoring.linking import candidate_entities, link, set_cover
+from scoring.verifier import OfflineVerifier, StanceScore
+from scoring.verify import EntityVerdict, EvidenceVerifier, VerifyConfig, decide
+
+
+@pytest.mark.parametrize(
+    ("counts", "names", "expected"),
+    [
+        ([[3, 0], [0, 2]], None, [0, 1]),
+        ([[3, 1], [3, 0]], None, [1, 0]),  # both prefer entity 0: the assignment maximises total support
+        ([[0, 0]], [[0.0, 1.0]], [1]),  # no support: the name decides
+        ([[2, 2]], [[0.5, 1.0]], [1]),
+        ([[2, 0], [1, 0], [0, 0]], None, [0, 1, 0]),  # more groups than entities
+        ([[]], None, [None]),
+    ],
+)
+def test_link(counts: list[list[int]], names: list[list[float]] | None, expected: list[int | None]) -> None:
+    assert link(counts, names) == expected
+
+
+@pytest.mark.parametrize(
+    ("supports", "prefer", "expected"),
+    [
+        ([{0, 1}, {0}, {1}, {2}, set()], [1], [1, 0, 2]),
+        ([{0}, {0}, {0, 1}], [], [0]),
+        ([set(), set()], [], []),
+    ],
+)
+def test_set_cover(supports: list[set[int]], prefer: list[int], expected: list[int]) -> None:
+    assert set_cover(supports, prefer) == expected
+
+
+def _s(support: float, refute: float, stance: Stance = Stance.SUPPORT) -> StanceScore:
+    return StanceScore(stance=stance, support=support, refute=refute, irrelevant=max(0.0, 1 - support - refute))
+
+
+@pytest.mark.parametrize(
+    ("scores", "expected"),
+    [
+        ([_s(0.8, 0.1), _s(0.2, 0.1)], (Stance.SUPPORT, 0)),
+        ([_s(0.3, 0.1), _s(0.7, 0.1, Stance.PARTIAL)], (Stance.PARTIAL, 1)),
+        ([_s(0.3, 0.7, Stance.REFUTE)], (Stance.REFUTE, 0)),
+        ([_s(0.55, 0.6, Stance.REFUTE)], (Stance.REFUTE, 0)),
+        ([_s(0.4, 0.2)], (Stance.IRRELEVANT, 0)),
+        ([], (Stance.IRRELEVANT, -1)),
+    ],
+)
+def test_decide(scores: list[StanceScore], expected: tuple[Stance, int]) -> None:
+    stance, _, _, best = decide(scores, VerifyConfig(support=0.5, refute=0.5))
+    assert (stance, best) == expected
+
+
+def test_entity_verdict_round_trips_through_the_cache_format() -> None:
+    verdict = EntityVerdict("Dick Hanley (swimmer)", Stance.SUPPORT, 0.8, 0.1, (Evidence(title="t", text="x"),))
+    assert EntityVerdict.from_json(verdict.to_json()) == verdict
+
+
+class DictCache:
+    def __init__(self) -> None:
+        self.data: dict[str, bytes] = {}
+
+    def get(self, key: str) -> bytes | None:
+        return self.data.get(key)
+
+    def set(self, key: str, value: bytes) -> None:
+        self.data[key] = value
+
+
+def test_verdicts_are_cached_per_store_version(demo_kb: Store, verifier: OfflineVerifier) -> None:
+    cache = DictCache()
+    first = EvidenceVerifier(demo_kb, verifier, cache)
+    verdict = first.against("Dick Hanley died in 1970.", "Dick Hanley (American football)", "Dick Hanley")
+    second = EvidenceVerifier(demo_kb, verifier, cache)
+    again = second.against("Dick Hanley died in 1970.", "Dick Hanley (American football)", "Dick Hanley")
+    assert again == verdict and (first.cache_hits, second.cache_hits) == (0, 1)
+    assert verdict.supported and verdict.evidence[0].title == "Dick Hanley (American football)"
+    assert all(demo_kb.version in key for key in cache.data)
+
+
+@pytest.mark.parametrize(
+    ("names", "expected"),
+    [
+        (["Dick Hanley"], {"Dick Hanley (swimmer)", "Dick Hanley (American football)"}),
+        (["John Hemming"], {"John Hemming (explorer)", "John Hemming (politician)"}),
+    ],
+)
+def test_candidate_entities(demo_kb: Store, names: list[str], expected: set[str]) -> None:
+    assert expected <= {c.title for c in candidate_entities(demo_kb, names)}

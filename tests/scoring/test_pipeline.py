@@ -1,0 +1,186 @@
+"""The offline engine end to end on the demo knowledge base, with answers written like LLM biographies."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from knowledge.store import Store
+from schemas.check import CheckResult
+from schemas.enums import Verdict, Worthiness
+from scoring.pipeline import CheckConfig, check, infer_subject
+from scoring.verifier import OfflineVerifier
+
+# The paper's Figure 1 situation: one fluent biography of "Dick Hanley" that merges the swimmer
+# (born 1936, 1956 Olympics) and the American football coach (Northwestern, Marines, died 1970).
+HANLEY = (
+    "Dick Hanley was an American swimmer and football coach. He was born in 1936 and swam for the United States "
+    "at the 1956 Summer Olympics in Melbourne, where his relay team won the silver medal in the 4×200-metre "
+    "freestyle relay. He was head football coach at Northwestern University from 1927 to 1934. During the Second "
+    "World War he served as an officer in the United States Marine Corps. He died in 1970."
+)
+STEWART = (
+    "John Stewart was an American folk singer and songwriter. He was born on 5 September 1939 in San Diego, "
+    "California. In 1961 he replaced Dave Guard in the Kingston Trio, and he stayed with the group until 1967. "
+    "He wrote the song Daydream Believer, which became a number one hit for the Monkees in 1967. He died on "
+    "19 January 2008."
+)
+HEMMING = (
+    "John Hemming is a British explorer and politician. He was born on 5 January 1935 in Vancouver, Canada, and "
+    "was educated at Eton College and the University of Oxford. He was director of the Royal Geographical "
+    "Society from 1975 to 1996. He founded JHC, a company that writes software for stockbrokers. He was the "
+    "Member of Parliament for Birmingham Yardley from 2005 to 2015. He wrote The Conquest of the Incas."
+)
+SMITH = (
+    "There are two notable people named Joseph F. Smith.\n\n"
+    "The first Joseph F. Smith was the sixth president of the Church of Jesus Christ of Latter-day Saints. He was "
+    "born on 13 November 1838 at Far West, Missouri. His father was Hyrum Smith. He led the church as its "
+    "president from 1901 until his death in 1918.\n\n"
+    "The other Joseph F. Smith was an American politician from Philadelphia, Pennsylvania. He was a member of the "
+    "Democratic Party. He won a special election to the United States House of Representatives in 1981 and "
+    "served in Congress from 1981 to 1983."
+)
+HAMILTON = (
+    "Gavin Hamilton was a Scottish painter of the neoclassical school. He was born in 1723 in Lanarkshire and "
+    "spent most of his working life in Rome. Another Gavin Hamilton is a Scottish former cricketer. He was born on "
+    "16 September 1974 in Broxburn and played county cricket for Yorkshire. There was also a Gavin Hamilton who "
+    "was Bishop of Galloway. He was appointed to the bishopric in 1605 and held it until his death in 1612."
+)
+
+
+@pytest.fixture(scope="module")
+def results(demo_kb: Store, verifier: OfflineVerifier) -> dict[str, CheckResult]:
+    answers = {
+        "hanley": ("Dick Hanley", HANLEY),
+        "stewart": ("John Stewart", STEWART),
+        "hemming": ("John Hemming", HEMMING),
+        "smith": ("Joseph F. Smith", SMITH),
+        "hamilton": ("Gavin Hamilton", HAMILTON),
+    }
+    return {k: check(text, kb=demo_kb, name=name, verifier=verifier) for k, (name, text) in answers.items()}
+
+
+def test_merged_biography_is_caught(results: dict[str, CheckResult]) -> None:
+    r = results["hanley"]
+    assert r.factscore is not None and r.dfactscore is not None
+    assert r.factscore >= 0.9 and r.dfactscore <= 0.7
+    assert (r.num_bios, r.num_entities) == (1, 2)
+    assert r.groups[0].conflated and r.groups[0].entity in ("Dick Hanley (American football)", "Dick Hanley (swimmer)")
+    other = ({"Dick Hanley (American football)", "Dick Hanley (swimmer)"} - {r.groups[0].entity}).pop()
+    moved = [f for f in r.groups[0].facts if f.verdict_linked is Verdict.NOT_SUPPORTED and other in f.entity_supporting]
+    assert moved, "the other person's facts are attributed to the other entity"
+
+
+def test_merged_biography_revision_separates_the_people(results: dict[str, CheckResult]) -> None:
+    revision = results["hanley"].revision
+    assert revision is not None
+    main, _, separated = revision.text.partition("\n\n")
+    assert "Dick Hanley (swimmer)" in revision.text and "Dick Hanley (American football)" in revision.text
+    assert "1936" in separated and "1936" not in main
+    assert "died in 1970" in main
+    assert {e.kind for e in revision.edits} == {"separate"}
+
+
+@pytest.mark.parametrize(
+    ("key", "bios", "entities", "relation"),
+    [
+        ("stewart", 1, 1, "equal"),
+        ("hemming", 1, 2, "below"),
+        ("smith", 2, 2, "equal"),
+        ("hamilton", 3, 3, "equal"),
+    ],
+)
+def test_table2_cases(results: dict[str, CheckResult], key: str, bios: int, entities: int, relation: str) -> None:
+    r = results[key]
+    assert (r.num_bios, r.num_entities) == (bios, entities)
+    assert r.factscore is not None and r.dfactscore is not None
+    if relation == "equal":
+        assert r.dfactscore == pytest.approx(r.factscore)
+        assert not any(g.conflated for g in r.groups)
+    else:
+        assert r.dfactscore < r.factscore
+        assert any(g.conflated for g in r.groups)
+
+
+@pytest.mark.parametrize(
+    ("key", "entities"),
+    [
+        ("stewart", ["John Stewart (musician)"]),
+        ("smith", ["Joseph F. Smith", "Joseph F. Smith (Pennsylvania politician)"]),
+        ("hamilton", ["Gavin Hamilton (painter)", "Gavin Hamilton (cricketer)", "Gavin Hamilton (bishop)"]),
+    ],
+)
+def test_groups_link_to_their_entities(results: dict[str, CheckResult], key: str, entities: list[str]) -> None:
+    assert [g.entity for g in results[key].groups] == entities
+
+
+def test_result_shape(results: dict[str, CheckResult]) -> None:
+    r = results["smith"]
+    facts = [f for g in r.groups for f in g.facts]
+    assert r.num_facts == sum(1 for f in facts if f.worthiness is Worthiness.FACTUAL)
+    header = [f for f in facts if f.sentence_index == 0]
+    assert header and all(f.verdict is Verdict.IRRELEVANT for f in header)
+    supported = [f for f in facts if f.verdict_linked is Verdict.SUPPORTED]
+    assert supported and all(f.evidence and f.evidence[0].title for f in supported)
+    assert all("Joseph F. Smith" in f.text for f in supported), "facts are decontextualised"
+
+
+def test_abstention_is_counted_not_scored(demo_kb: Store, verifier: OfflineVerifier) -> None:
+    r = check("I'm sorry, but I could not find information about Dick Hanley.", kb=demo_kb, verifier=verifier)
+    assert r.abstained and r.factscore is None and r.dfactscore is None and r.groups == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "wrong", "right"),
+    [
+        (  # a wrong year next to the right context is replaced by the evidence's value
+            "John Stewart was an American folk singer. In 1965 he replaced Dave Guard in the Kingston Trio.",
+            "1965",
+            "1961",
+        ),
+        ("John Stewart was an American folk singer. He wrote the song Daydream Believer in 1971.", "1971", None),
+    ],
+)
+def test_revision_drops_or_fixes_wrong_values(
+    demo_kb: Store, verifier: OfflineVerifier, answer: str, wrong: str, right: str | None
+) -> None:
+    r = check(answer, kb=demo_kb, name="John Stewart", verifier=verifier)
+    assert r.revision is not None
+    assert wrong not in r.revision.text
+    assert "American folk singer" in r.revision.text
+    if right is not None:
+        assert right in r.revision.text and any(e.kind == "replace" for e in r.revision.edits)
+    else:
+        assert any(e.kind == "delete" for e in r.revision.edits)
+
+
+def test_drop_mode_removes_the_other_person(demo_kb: Store, verifier: OfflineVerifier) -> None:
+    r = check(HANLEY, kb=demo_kb, name="Dick Hanley", verifier=verifier, config=CheckConfig(revise_mode="drop"))
+    assert r.revision is not None and "\n\n" not in r.revision.text
+    assert "(swimmer)" not in r.revision.text and "1936" not in r.revision.text
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "expected"),
+    [
+        ("He was a coach.", "Tell me a bio of Dick Hanley.", "Dick Hanley"),
+        ("Gavin Hamilton was a Scottish painter.", None, "Gavin Hamilton"),
+        ("Who was he? John Hemming is a British explorer.", "Who is John Hemming?", "John Hemming"),
+    ],
+)
+def test_infer_subject(text: str, question: str | None, expected: str) -> None:
+    assert infer_subject(text, question) == expected
+
+
+def test_name_taken_from_the_text(demo_kb: Store, verifier: OfflineVerifier) -> None:
+    r = check(STEWART, kb=demo_kb, verifier=verifier)
+    assert r.groups[0].entity == "John Stewart (musician)"
+
+
+def test_safe_from_several_threads(demo_kb: Store, verifier: OfflineVerifier, results: dict[str, CheckResult]) -> None:
+    texts = [("Dick Hanley", HANLEY), ("John Hemming", HEMMING), ("Gavin Hamilton", HAMILTON)] * 3
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda nt: check(nt[1], kb=demo_kb, name=nt[0], verifier=verifier), texts))
+    expected = [results["hanley"], results["hemming"], results["hamilton"]] * 3
+    assert [r.model_dump() for r in got] == [r.model_dump() for r in expected]
