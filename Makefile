@@ -32,7 +32,7 @@ demo: $(STAMP)
 test: $(STAMP) tools
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# Offline validators of the deployment files (helm 4, promtool) into .tools/bin; idempotent.
+# Offline validators of the deployment files (helm 4, promtool, prometheus) into .tools/bin; idempotent.
 tools:
 	$(PYTHON) deploy/tools/install_tools.py --dest .tools/bin
 

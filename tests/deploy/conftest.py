@@ -6,12 +6,15 @@ import importlib.util
 import re
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import yaml
+
+if TYPE_CHECKING:
+    from tests.deploy.processes import Started
 
 REPO = Path(__file__).resolve().parents[2]
 CHART = REPO / "helm" / "factsentry"
@@ -99,3 +102,23 @@ def duration_s(duration: str) -> float:
     parts = re.findall(r"(\d+(?:\.\d+)?)(h|m|s)", duration)
     assert parts, f"not a duration: {duration!r}"
     return sum(float(n) * {"h": 3600, "m": 60, "s": 1}[unit] for n, unit in parts)
+
+
+@pytest.fixture
+def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo knowledge store, imported with the real `factsentry kb import`."""
+    db = tmp_path_factory.mktemp("kb") / "kb.sqlite3"
+    proc = run([venv_tool("factsentry"), "kb", "import", REPO / "knowledge" / "demo", "--db", db, "--quiet"])
+    assert proc.returncode == 0, proc.stderr
+    return db
+
+
+@pytest.fixture
+def stop() -> Iterator[list[Started]]:
+    """Processes a test started; any still running at the end are killed."""
+    started: list[Started] = []
+    yield started
+    for s in started:
+        if s.process.poll() is None:
+            s.process.kill()
+            s.process.wait(10)
