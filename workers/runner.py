@@ -70,7 +70,6 @@ class _Item(Generic[In, Out]):
     output: Out | None = None
     error: BaseException | None = None
     attempts: int = 0
-    handled: bool = False
 
 
 def describe(exc: BaseException) -> str:
@@ -131,10 +130,13 @@ class Runner(Generic[In, Out]):
         try:
             if await self._until_stopped("create topics", lambda: ensure_topics(settings, topics)):
                 await self._consume()
+        except BaseException as e:
+            self.summary.reason = "cancel" if isinstance(e, asyncio.CancelledError) else f"error ({describe(e)})"
+            raise
         finally:
             if stage.on_shutdown is not None:
                 await stage.on_shutdown(self.ctx)
-        log.info("%s", self.summary.line())
+            log.info("%s", self.summary.line())
         return self.summary
 
     async def _consume(self) -> None:
@@ -252,7 +254,7 @@ class Runner(Generic[In, Out]):
             for item, result in zip(pending, results, strict=True):
                 item.attempts += 1
                 if not isinstance(result, BaseException):
-                    item.output, item.handled = result, True
+                    item.output = result
                 elif is_retriable(result) and item.attempts <= self.settings.max_retries:
                     retry.append(item)
                 else:
