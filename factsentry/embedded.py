@@ -39,11 +39,15 @@ def port_in_use(port: int, host: str = "127.0.0.1") -> bool:
     return False
 
 
-def wait_for_port(port: int, host: str = "127.0.0.1", timeout: float = 15.0, proc: subprocess.Popen[bytes] | None = None) -> None:
+def wait_for_port(
+    port: int, host: str = "127.0.0.1", timeout: float = 15.0, proc: subprocess.Popen[bytes] | None = None
+) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
-            raise EmbeddedServerError(f"process {proc.args!r} exited with code {proc.returncode} before listening on {port}")
+            raise EmbeddedServerError(
+                f"process {proc.args!r} exited with code {proc.returncode} before listening on {port}"
+            )
         with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
             return
         time.sleep(0.05)
@@ -144,5 +148,17 @@ def tansu(port: int | None = None, host: str = "127.0.0.1") -> ServerProcess:
 def valkey(port: int | None = None, host: str = "127.0.0.1") -> ServerProcess:
     """A valkey server that keeps nothing on disk, on ``host:port`` (not started)."""
     port = port or free_port(host)
-    argv = [valkey_binary(), "--port", str(port), "--bind", host, "--save", "", "--appendonly", "no", "--dir", tempfile.gettempdir()]
+    argv = [
+        valkey_binary(),
+        "--port",
+        str(port),
+        "--bind",
+        host,
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        tempfile.gettempdir(),
+    ]
     return ServerProcess("valkey", argv, port, host)

@@ -63,6 +63,8 @@ class Stack:
             FACTSENTRY_MODELS_FILE=str(self.models_file),
             LITELLM_LOCAL_MODEL_COST_MAP="True",
         )
+        # tansu holds a group join for half the session timeout; 6 s is the lowest real Kafka accepts.
+        env.setdefault("FACTSENTRY_SESSION_TIMEOUT_MS", "6000")
         if self.policy_file is not None:
             env["FACTSENTRY_POLICY_FILE"] = str(self.policy_file)
         env.update(extra)
