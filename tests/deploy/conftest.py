@@ -45,6 +45,12 @@ def promtool() -> Path:
     return Path(_installer().install_promtool(TOOLS_DIR))
 
 
+@pytest.fixture(scope="session")
+def prometheus() -> Path:
+    """The Prometheus server from the same Debian package, installed into .tools/bin by ``make tools``."""
+    return Path(_installer().install_prometheus(TOOLS_DIR))
+
+
 def run(cmd: list[str | Path], cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
     """Run a validator; the result carries stdout and stderr for the assertion message."""
     return subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True, check=False, timeout=120)
