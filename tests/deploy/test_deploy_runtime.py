@@ -23,7 +23,8 @@ pytestmark = pytest.mark.integration
 DEPLOY = REPO / "deploy"
 
 
-@pytest.mark.parametrize("source", ["helm", "compose"])
+# The chart's gateway and worker run (probes, SIGTERM included) in test_monitoring_e2e.py.
+@pytest.mark.parametrize("source", ["compose"])
 def test_gateway_serves_its_probes_answers_and_counts_with_the_deployed_config(
     source: str,
     render: Renderer,
@@ -68,7 +69,8 @@ def test_gateway_serves_its_probes_answers_and_counts_with_the_deployed_config(
     assert "Application shutdown complete." in gateway.log.read_text()
 
 
-@pytest.mark.parametrize("source", ["helm", "compose"])
+# The chart's gateway and worker run (probes, SIGTERM included) in test_monitoring_e2e.py.
+@pytest.mark.parametrize("source", ["compose"])
 def test_worker_serves_its_metrics_probe_and_drains_on_sigterm_within_the_grace_period(
     source: str,
     render: Renderer,

@@ -3,6 +3,7 @@ the rules, and the dashboard's queries show the per-model scores the workers pro
 
 from __future__ import annotations
 
+import signal
 import statistics
 import subprocess
 import time
@@ -113,11 +114,10 @@ def test_dashboard_and_rules_show_what_the_workers_scored(
     }
     worker_env = {**bus, "FACTSENTRY_KB_PATH": str(kb), "FACTSENTRY_GROUP_ID": f"e2e-{unique}"}
     worker_env["FACTSENTRY_METRICS_HOST"] = "127.0.0.1"
-    worker = start(deployed_pod("helm", "worker", render), tmp_path / "worker", worker_env)
+    worker_pod, gateway_pod = deployed_pod("helm", "worker", render), deployed_pod("helm", "gateway", render)
+    worker = start(worker_pod, tmp_path / "worker", worker_env)
     stop.append(worker)
-    gateway = start(
-        deployed_pod("helm", "gateway", render), tmp_path / "gateway", {**bus, "FACTSENTRY_HOST": "127.0.0.1"}
-    )
+    gateway = start(gateway_pod, tmp_path / "gateway", {**bus, "FACTSENTRY_HOST": "127.0.0.1"})
     stop.append(gateway)
     wait_ready(worker, "/metrics")
     wait_ready(gateway, "/readyz")
@@ -181,3 +181,13 @@ def test_dashboard_and_rules_show_what_the_workers_scored(
         len(g["rules"]) for g in yaml.safe_load((REPO / "deploy/prometheus/alerts.yml").read_text())["groups"]
     )
     assert [r["name"] for r in rules if r["health"] != "ok"] == []
+
+    # The chart's probe paths answer, and SIGTERM ends both processes within their grace periods.
+    for started, pod in ((gateway, gateway_pod), (worker, worker_pod)):
+        for path in pod.probes:
+            assert httpx.get(started.base_url + path, timeout=5).status_code == 200, path
+    worker.process.send_signal(signal.SIGTERM)
+    assert worker.process.wait(timeout=worker_pod.grace_s) == 0, worker.log.read_text()
+    gateway.process.send_signal(signal.SIGTERM)
+    # uvicorn shuts down gracefully, then re-raises the signal it caught: exit status -SIGTERM.
+    assert gateway.process.wait(timeout=gateway_pod.grace_s) in (0, -signal.SIGTERM)
