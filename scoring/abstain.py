@@ -30,6 +30,7 @@ _DECLINE = re.compile(
 )
 _APOLOGY = re.compile(r"^\s*(?:i'm sorry|i am sorry|sorry|i apologi[sz]e|unfortunately)\b", re.IGNORECASE)
 
+
 def is_abstention(text: str) -> bool:
     """True when the answer declines: it opens with a refusal and says nothing else of substance."""
     sentences = split_sentences(text)

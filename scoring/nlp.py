@@ -73,6 +73,34 @@ def parse(texts: Sequence[str]) -> list[Doc]:
     return [out[t] for t in texts]
 
 
+_ENTITY_ONLY = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer")
+_ent_docs: OrderedDict[str, Doc] = OrderedDict()
+
+
+def entities(texts: Sequence[str]) -> list[Doc]:
+    """Named entities only (the NER has its own embedding layer, so the tagger and parser are skipped).
+
+    For long evidence passages, where only values (dates, numbers, places, names) are needed. The
+    docs have no sentence boundaries or parse.
+    """
+    nlp = get_nlp()
+    out: dict[str, Doc] = {}
+    with _lock:
+        for text in texts:
+            doc = _ent_docs.get(text)
+            if doc is not None:
+                out[text] = doc
+        missing = list(dict.fromkeys(t for t in texts if t not in out))
+        if missing:
+            disable = [name for name in _ENTITY_ONLY if name in nlp.pipe_names]
+            for text, doc in zip(missing, nlp.pipe(missing, disable=disable), strict=True):
+                out[text] = doc
+                _ent_docs[text] = doc
+            while len(_ent_docs) > CACHE_SIZE // 4:
+                _ent_docs.popitem(last=False)
+    return [out[t] for t in texts]
+
+
 def parse_one(text: str) -> Doc:
     """Parse one text; see :func:`parse`."""
     return parse([text])[0]
@@ -82,3 +110,4 @@ def clear_cache() -> None:
     """Forget every cached parse (used by the benchmark's cold runs)."""
     with _lock:
         _docs.clear()
+        _ent_docs.clear()

@@ -139,7 +139,7 @@ def check(
         _entailed_support(g.factual)
         for fact in g.factual:
             fact.attribute(config.attribution_margin)
-    result = _score(groups, candidates, config)
+    result = score_groups(groups, candidates, config)
     if config.revise:
         result.revision = revise(
             RevisionInput(
@@ -194,7 +194,11 @@ def _plan_groups(
     return kept
 
 
-def _score(groups: list[PlannedGroup], candidates: list[EntityRef], config: CheckConfig) -> CheckResult:
+def score_groups(groups: list[PlannedGroup], candidates: list[EntityRef], config: CheckConfig) -> CheckResult:
+    """Link each group, then FActScore, D-FActScore, bios, entities and conflation from the facts' verdicts.
+
+    Shared by the offline and the LLM engine: every factual fact must hold a verdict per candidate.
+    """
     titles = [c.title for c in candidates]
     # Support decides the link; attribution (the fact's closest source) breaks near-ties.
     counts = [

@@ -181,13 +181,14 @@ def _replacement(
     values = [e for e in doc.ents if e.label_ in _VALUE_LABELS and all(t.i in tokens for t in e)]
     values += [doc[t.i : t.i + 1] for t in doc if t.i in tokens and t.like_num and not t.ent_type_]
     evidence_text = " ".join(e.text for e in own.evidence)
-    ev_doc = nlp.parse_one(evidence_text[:2000])
+    values = [v for v in values if v.text not in evidence_text]
+    if not values:
+        return None
+    ev_docs = nlp.entities([e.text for e in own.evidence])
     fact_words = set(re.findall(r"\w+", fact.text.lower()))
     for value in values:
-        if value.text in evidence_text:
-            continue
         label = value.label_ or ("CARDINAL" if value[0].like_num else "")
-        options = _ranked_values(ev_doc, label, value.text, fact_words)
+        options = _ranked_values(ev_docs, label, value.text, fact_words)
         for option in options[:3]:
             edited = fact.text.replace(value.text, option, 1)
             if edited != fact.text and inp.confirm(edited, entity):
@@ -195,23 +196,22 @@ def _replacement(
     return None
 
 
-def _ranked_values(ev_doc: Doc, label: str, old: str, fact_words: set[str]) -> list[str]:
+def _ranked_values(ev_docs: Sequence[Doc], label: str, old: str, fact_words: set[str]) -> list[str]:
     """Values of the same kind in the evidence, those amid the fact's own words first."""
     content = {w for w in fact_words if len(w) > 3 and not w.isdigit()}
-    scored: list[tuple[int, int, int, str]] = []
-    for sent_no, sent in enumerate(ev_doc.sents):
-        overlap = len(content & {t.lower_ for t in sent})
-        for ent in sent.ents:
+    scored: list[tuple[int, int, str]] = []
+    for doc_no, ev_doc in enumerate(ev_docs):
+        for ent in ev_doc.ents:
             same_kind = ent.label_ == label or (label in ("DATE", "CARDINAL") and ent.label_ in ("DATE", "CARDINAL"))
             if not same_kind or ent.text == old:
                 continue
             if _looks_like_year(old) != _looks_like_year(ent.text):
                 continue
-            window = ev_doc[max(sent.start, ent.start - 6) : min(sent.end, ent.end + 6)]
+            window = ev_doc[max(0, ent.start - 8) : min(len(ev_doc), ent.end + 8)]
             near = len(content & {t.lower_ for t in window})
-            scored.append((near, overlap, -sent_no, ent.text))
-    scored.sort(key=lambda s: (s[0], s[1], s[2]), reverse=True)
-    return list(dict.fromkeys(s[3] for s in scored))
+            scored.append((near, -doc_no, ent.text))
+    scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
+    return list(dict.fromkeys(s[2] for s in scored))
 
 
 def _looks_like_year(text: str) -> bool:

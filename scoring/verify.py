@@ -20,6 +20,7 @@ import re
 import threading
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from schemas.check import Evidence
 from schemas.enums import Stance
@@ -162,9 +163,10 @@ class EvidenceVerifier:
 
     def _compute(self, fact: str, entity: str, name: str) -> EntityVerdict:
         passages = self._passages(fact, entity, name)
-        self.calls += 1
-        if not passages:
+        if not passages or not _shares_content(fact, name, passages):
+            # No passage shares a content word with the fact (beyond the name): nothing can support it.
             return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0)
+        self.calls += 1
         scores = list(self.model.score(fact, [p.text for p in passages]))
         stance, s, r, best = decide(scores, self.config)
         order = sorted(range(len(scores)), key=lambda i: -max(scores[i].support, scores[i].refute))
@@ -181,3 +183,21 @@ class EvidenceVerifier:
             for i in order[: self.config.evidence_k]
         )
         return EntityVerdict(entity, stance, round(s, 4), round(r, 4), evidence)
+
+
+_STOP = frozenset(
+    "the a an of in on at to for from by with and or but is was were are be been being has had have he she his her "
+    "they their it its as also that this which who whom whose".split()
+)
+
+
+@lru_cache(maxsize=8192)
+def _content_words(text: str) -> frozenset[str]:
+    return frozenset(w for w in re.findall(r"\w+", fold_claim(text)) if len(w) > 2 and w not in _STOP)
+
+
+def _shares_content(fact: str, name: str, passages: list[Passage]) -> bool:
+    words = _content_words(fact) - _content_words(name)
+    if not words:
+        return True
+    return any(words & _content_words(p.text) for p in passages)

@@ -1,0 +1,128 @@
+"""LLM decomposition and grouping in one call (FActScore's atomic facts + D-FActScore's ``===`` regrouping).
+
+The model lists the answer's atomic facts, each rewritten to stand alone, and puts a line ``===``
+wherever the answer itself presents a different individual, with a ``# name`` line naming each
+individual as the answer does. One call per answer instead of one per sentence.
+
+>>> groups = parse_decompose("# Dick Hanley\\n- He was born in 1936.\\n===\\n# Dick Hanley\\n- He died in 1970.")
+>>> [(g.name, g.facts) for g in groups]
+[('Dick Hanley', ['He was born in 1936.']), ('Dick Hanley', ['He died in 1970.'])]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from scoring.errors import LLMOutputError
+
+Message = dict[str, str]
+
+SYSTEM = (
+    "You split biographies into atomic facts. An atomic fact is a short sentence that states exactly one piece of "
+    "information and names its subject (never 'he' or 'she'). Keep every claim of the text, add nothing."
+)
+
+INSTRUCTIONS = """List the atomic facts of the text below, one per line, each starting with "- ".
+Group them by the individual a reader of the text would think each fact is about:
+- Start each individual with a line "# <name as the text gives it>".
+- Put a line "===" between individuals ONLY where the text itself presents a different person (for example
+  "Another John Smith ...", "The other ...", a numbered list of people with the same name). A single narrative
+  about one name is ONE individual, even if its facts could belong to different real people.
+- Leave out greetings, questions and remarks about the sources.
+
+Example:
+Text: Joseph F. Smith may refer to: 1. Joseph F. Smith (1838–1918), sixth president of the LDS Church. \
+2. Joseph F. Smith, an American politician from Philadelphia.
+Facts:
+# Joseph F. Smith
+- Joseph F. Smith was born in 1838.
+- Joseph F. Smith died in 1918.
+- Joseph F. Smith was the sixth president of the LDS Church.
+===
+# Joseph F. Smith
+- Joseph F. Smith was an American politician.
+- Joseph F. Smith was from Philadelphia.
+
+Example:
+Text: Dick Hanley is an American swimmer. He was born in 1936. He coached Northwestern from 1927 to 1934.
+Facts:
+# Dick Hanley
+- Dick Hanley is American.
+- Dick Hanley is a swimmer.
+- Dick Hanley was born in 1936.
+- Dick Hanley coached Northwestern.
+- Dick Hanley coached Northwestern from 1927 to 1934.
+"""
+
+_SEPARATOR = re.compile(r"^\s*={3,}\s*$")
+_HEADER = re.compile(r"^\s*(?:#{1,6}\s*|(?:individual|person|group|bio)\s*\d*\s*[:.-]\s*)(.+?)\s*:?\s*$", re.I)
+_BULLET = re.compile(r"^\s*(?:[-*•·]|\d{1,3}[.)]|\(\d{1,3}\))\s+(.+?)\s*$")
+_FENCE = re.compile(r"^\s*```")
+_PREAMBLE = re.compile(r"^\s*(?:here (?:are|is)|sure|certainly|facts?\s*:|the atomic facts|okay)\b", re.I)
+
+
+@dataclass
+class FactList:
+    """The facts of one perceived individual, as the model grouped and named them."""
+
+    name: str
+    facts: list[str] = field(default_factory=list)
+
+
+def build_decompose_request(text: str, name: str | None = None) -> list[Message]:
+    """Chat messages asking for the atomic facts of ``text``, grouped by perceived individual."""
+    about = f"The text answers a question about {name}.\n" if name else ""
+    user = f"{INSTRUCTIONS}\n{about}Text: {text.strip()}\nFacts:"
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
+
+
+def parse_decompose(raw: str, default_name: str = "") -> list[FactList]:
+    """The groups of facts in a model answer; raises :class:`LLMOutputError` when no fact can be read.
+
+    Tolerates code fences, a preamble, numbered or starred bullets, "Individual 1: X" headers and
+    facts without bullets once a list has started.
+    """
+    groups: list[FactList] = [FactList(default_name)]
+    started = False
+    for line in raw.splitlines():
+        if not line.strip() or _FENCE.match(line):
+            continue
+        if _SEPARATOR.match(line):
+            if groups[-1].facts:
+                groups.append(FactList(default_name))
+            continue
+        bullet = _BULLET.match(line)
+        if bullet:
+            fact = _clean(bullet.group(1))
+            if fact:
+                groups[-1].facts.append(fact)
+                started = True
+            continue
+        header = _HEADER.match(line)
+        if header and not line.rstrip().endswith("."):
+            name = header.group(1).strip(" *:")
+            if groups[-1].facts:
+                groups.append(FactList(name))
+            else:
+                groups[-1].name = name
+            continue
+        if _PREAMBLE.match(line) or line.rstrip().endswith(":"):
+            continue
+        if started and len(line.split()) >= 3:
+            groups[-1].facts.append(_clean(line))
+    out = [g for g in groups if g.facts]
+    if not out:
+        raise LLMOutputError("decompose", "no atomic facts in the model's answer", raw)
+    for g in out:
+        if not g.name:
+            g.name = default_name
+    return out
+
+
+def _clean(fact: str) -> str:
+    fact = re.sub(r"\*\*|__", "", fact).strip().strip('"“”').strip()
+    fact = re.sub(r"\s*\[\d+\]", "", fact)
+    if fact and fact[-1] not in ".!?":
+        fact += "."
+    return fact
