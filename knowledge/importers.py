@@ -23,15 +23,16 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Literal, cast
+from typing import IO, Any, Literal, TypeVar, cast
 
 import orjson
 from tqdm import tqdm
 
 from knowledge.errors import ImportFormatError
-from knowledge.pages import Page
+from knowledge.pages import Page, page_digest
 from knowledge.store import Store
 
+T = TypeVar("T")
 Format = Literal["jsonl", "factscore", "dpr"]
 FORMATS: tuple[Format, ...] = ("jsonl", "factscore", "dpr")
 FACTSCORE_SEPARATOR = "####SPECIAL####SEPARATOR####"
@@ -178,19 +179,19 @@ READERS: dict[Format, Callable[[Path, BadLine, Progress | None], Iterator[Page]]
 }
 
 
-def read_ahead(pages: Iterator[Page], chunk: int = 64, depth: int = 64) -> Iterator[Page]:
-    """Run ``pages`` in a thread, ahead of the consumer: parsing overlaps SQLite, which releases the GIL.
+def read_ahead(items: Iterator[T], chunk: int = 64, depth: int = 64) -> Iterator[T]:
+    """Run ``items`` in a thread, ahead of the consumer: parsing overlaps SQLite, which releases the GIL.
 
-    Memory stays bounded (``chunk * depth`` pages in flight); an error in the reader is raised here.
+    Memory stays bounded (``chunk * depth`` items in flight); an error in the reader is raised here.
     """
-    q: queue.Queue[list[Page] | BaseException | None] = queue.Queue(maxsize=depth)
+    q: queue.Queue[list[T] | BaseException | None] = queue.Queue(maxsize=depth)
     stop = threading.Event()
 
     def produce() -> None:
         try:
-            batch: list[Page] = []
-            for page in pages:
-                batch.append(page)
+            batch: list[T] = []
+            for item in items:
+                batch.append(item)
                 if len(batch) >= chunk:
                     q.put(batch)
                     batch = []
@@ -294,14 +295,15 @@ def import_path(
             bar.update(pending)
             pending = 0
 
-    def pages() -> Iterator[Page]:
+    def pages() -> Iterator[tuple[Page, int]]:
         for file, file_fmt in zip(files, formats, strict=True):
-            yield from READERS[file_fmt](file, bad, progress if show_progress else None)
+            for page in READERS[file_fmt](file, bad, progress if show_progress else None):
+                yield page, page_digest(page)
 
     try:
         with store.writer() as writer:
-            for page in read_ahead(pages()):
-                writer.write(page)
+            for page, digest in read_ahead(pages()):
+                writer.write(page, digest)
         bar.update(pending)
     finally:
         bar.close()

@@ -60,19 +60,23 @@ class PageWriter:
     passages: int = 0
     empty: int = field(default=0)
 
-    def write(self, page: Page) -> bool:
-        """Write one page; returns ``False`` when it was skipped (unchanged, or without passages)."""
+    def write(self, page: Page, digest: int | None = None) -> bool:
+        """Write one page; returns ``False`` when it was skipped (unchanged, or without passages).
+
+        ``digest`` is ``page_digest(page)`` when the caller has it already (importers compute it in
+        their reader thread).
+        """
         if not page.passages or not page.title:
             self.empty += 1
             return False
-        if self._write(page):
+        if self._write(page, page_digest(page) if digest is None else digest):
             self.written += 1
             self.passages += len(page.passages)
             return True
         self.unchanged += 1
         return False
 
-    def _write(self, page: Page) -> bool:
+    def _write(self, page: Page, digest: int) -> bool:
         raise NotImplementedError
 
     def __enter__(self) -> PageWriter:

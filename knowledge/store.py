@@ -36,6 +36,8 @@ ORD_BITS = 20
 ORD_MASK = (1 << ORD_BITS) - 1
 SCHEMA_VERSION = "2"
 FTS_HASH_BYTES = 16 << 20  # pending index memory before FTS5 writes a segment
+CACHE_KIB = 32 << 10  # SQLite page cache per connection
+IMPORT_CACHE_KIB = 256 << 10  # and for the writer during an import
 MAX_CANDIDATE_ROWS = 2_000  # candidates() considers at most this many name matches
 COMMON_DF = 2_000  # search() ignores terms in more passages than this (or a tenth of the store)
 
@@ -123,7 +125,7 @@ class Store:
             if not self._memory:
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("PRAGMA cache_size=-32768")
+            conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path} is not a usable knowledge store: {e}") from e
         return conn
@@ -350,6 +352,7 @@ class _SqliteWriter(PageWriter):
             row = self.conn.execute("SELECT value FROM meta WHERE key = 'import_seq'").fetchone()
             self._import_id = int(row[0]) + 1 if row else 1
             self._sum_start = self._sum = int(self.store._meta("content_sum") or 0)
+            self.conn.execute(f"PRAGMA cache_size=-{IMPORT_CACHE_KIB}")  # FTS5 merges stay in memory
             self.conn.execute("BEGIN")
             self.conn.execute(
                 "INSERT OR REPLACE INTO meta(key, value) VALUES ('import_seq', ?)", (str(self._import_id),)
@@ -364,6 +367,7 @@ class _SqliteWriter(PageWriter):
         try:
             self._finish_batch(final=True)
         finally:
+            self.conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
             self.store._version_cache = None
             self.store._lock.release()
 
@@ -388,9 +392,8 @@ class _SqliteWriter(PageWriter):
             self.conn.executemany("INSERT INTO passages(rowid, text) VALUES (?, ?)", self._passages_buf)
             self._passages_buf = []
 
-    def _write(self, page: Page) -> bool:
+    def _write(self, page: Page, digest: int) -> bool:
         conn = self.conn
-        digest = page_digest(page)
         base, disamb = split_title(page.title)
         aliases = list(page.aliases)
         first_ord = 0
