@@ -1,0 +1,162 @@
+"""``factsentry check``: fact-check one answer against a knowledge store and print the verdicts.
+
+factsentry check --kb var/demo-kb.sqlite3 --name "Dick Hanley" --text answer.txt
+echo "Dick Hanley was born in 1936. He died in 1970." | factsentry check --kb var/demo-kb.sqlite3 --text - --json
+factsentry check --kb var/demo-kb.sqlite3 --engine llm --model gpt-4o-mini --text answer.txt
+
+``--json`` prints the :class:`schemas.CheckResult` (abstained, factscore, dfactscore, num_bios,
+num_entities, groups with their facts, verdicts, stances, supporting entities and evidence, and the
+revision with its edits). Without it, a table per group and fact with coloured verdicts, then the
+revision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser("check", help="fact-check one answer (FActScore, D-FActScore)")
+    p.add_argument("--kb", type=Path, required=True, help="the knowledge store file (factsentry kb import)")
+    p.add_argument("--text", required=True, help="a file holding the answer, or - for standard input")
+    p.add_argument("--name", help="whom the answer is about (default: taken from the question or the text)")
+    p.add_argument("--question", help="the question the answer replies to")
+    p.add_argument("--engine", choices=("offline", "llm"), default="offline", help="scoring engine (default offline)")
+    p.add_argument("--model", default="gpt-4o-mini", help="litellm model of the llm engine (default gpt-4o-mini)")
+    p.add_argument("--mode", choices=("separate", "drop"), default="separate", help="revision of merged people")
+    p.add_argument("--no-revise", action="store_true", help="skip the suggested revision")
+    p.add_argument("--json", action="store_true", help="print the CheckResult as JSON")
+    p.set_defaults(func=run)
+
+
+def _read_text(source: str) -> str:
+    from factsentry.cli import UserError
+
+    if source == "-":
+        text = sys.stdin.read()
+    else:
+        path = Path(source)
+        if not path.is_file():
+            raise UserError(f"--text {source}: no such file (use - to read standard input)")
+        text = path.read_text(encoding="utf-8")
+    if not text.strip():
+        raise UserError(f"--text {source}: the answer is empty")
+    return text
+
+
+def _open_store(path: Path) -> Any:
+    from factsentry.cli import UserError
+    from knowledge.errors import StoreError
+    from knowledge.store import Store
+
+    if not path.is_file():
+        raise UserError(f"--kb {path}: no such store; build one with `factsentry kb import knowledge/demo --db {path}`")
+    try:
+        return Store.open(path)
+    except StoreError as e:
+        raise UserError(f"--kb {path}: {e}") from e
+
+
+def _litellm_complete(model: str) -> Any:
+    import litellm
+
+    async def complete(messages: list[dict[str, str]]) -> tuple[str, int]:
+        response = await litellm.acompletion(model=model, messages=messages, temperature=0)
+        text = response.choices[0].message.content or ""
+        usage = getattr(response, "usage", None)
+        return text, int(getattr(usage, "total_tokens", 0) or 0)
+
+    return complete
+
+
+def check_answer(args: argparse.Namespace, text: str, store: Any) -> Any:
+    """Run the chosen engine on ``text``; returns the CheckResult."""
+    from dataclasses import replace
+
+    from factsentry.cli import UserError
+    from scoring.errors import ScoringError
+    from scoring.pipeline import CheckConfig, check
+
+    config = CheckConfig(revise=not args.no_revise, revise_mode=args.mode)
+    try:
+        if args.engine == "offline":
+            return check(text, kb=store, name=args.name, question=args.question, config=config)
+        from scoring.llm import LLMConfig, check_llm
+
+        llm_config = replace(LLMConfig(), scoring=config)
+        coro = check_llm(
+            text,
+            kb=store,
+            name=args.name,
+            question=args.question,
+            complete=_litellm_complete(args.model),
+            config=llm_config,
+        )
+        return asyncio.run(coro)
+    except ScoringError as e:
+        raise UserError(str(e)) from e
+
+
+def run(args: argparse.Namespace) -> int:
+    store = _open_store(args.kb)
+    try:
+        result = check_answer(args, _read_text(args.text), store)
+    finally:
+        store.close()
+    if args.json:
+        sys.stdout.write(result.model_dump_json(indent=2) + "\n")
+    else:
+        render(result)
+    return 0
+
+
+_COLOURS = {"supported": "green", "not_supported": "red", "irrelevant": "dim"}
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value * 100:.1f}%"
+
+
+def render(result: Any) -> None:
+    """Print a result as rich tables: scores, one table per group, then the revision."""
+    from rich.console import Console
+    from rich.panel import Panel
+    from rich.table import Table
+
+    console = Console()
+    if result.abstained:
+        console.print("[yellow]abstained[/]: the answer declines to answer; it is counted, not scored.")
+        return
+    console.print(
+        f"FActScore [bold]{_pct(result.factscore)}[/]   D-FActScore [bold]{_pct(result.dfactscore)}[/]   "
+        f"facts {result.num_facts}   bios {result.num_bios}   entities {result.num_entities}   "
+        f"engine {result.engine}" + (f"   llm calls {result.llm_calls}" if result.llm_calls else "")
+    )
+    for i, group in enumerate(result.groups, 1):
+        title = f"bio {i}: {group.mention or '?'} → {group.entity or 'no entity'}"
+        if group.conflated:
+            title += "  [bold red]CONFLATED[/]"
+        table = Table(title=title, title_justify="left", show_lines=False, expand=True)
+        table.add_column("any page", no_wrap=True)
+        table.add_column("linked", no_wrap=True)
+        table.add_column("fact", ratio=3)
+        table.add_column("supported by", ratio=2)
+        for fact in group.facts:
+            verdict = fact.verdict.value
+            linked = fact.verdict_linked.value if fact.verdict_linked is not None else "—"
+            table.add_row(
+                f"[{_COLOURS.get(verdict, 'white')}]{verdict}[/]",
+                f"[{_COLOURS.get(linked, 'white')}]{linked}[/]",
+                fact.text if fact.worthiness.value == "factual" else f"[dim]{fact.text} ({fact.worthiness.value})[/]",
+                ", ".join(fact.entity_supporting) or "—",
+            )
+        console.print(table)
+    if result.revision is not None:
+        console.print(Panel(result.revision.text or "(nothing left)", title="suggested revision", title_align="left"))
+        for edit in result.revision.edits:
+            arrow = f" → {edit.replacement}" if edit.replacement else ""
+            console.print(f"  [cyan]{edit.kind}[/] {edit.original}{arrow}")

@@ -1,0 +1,80 @@
+"""``factsentry check`` in-process: JSON shape, human tables, user errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from factsentry.cli import main
+from knowledge.importers import import_path
+from knowledge.store import Store
+
+ANSWER = (
+    "Dick Hanley was an American swimmer and football coach. He was born in 1936 and swam for the United States "
+    "at the 1956 Summer Olympics in Melbourne. He was head football coach at Northwestern University from 1927 "
+    "to 1934. He died in 1970."
+)
+
+
+@pytest.fixture(scope="module")
+def kb_file(tmp_path_factory: pytest.TempPathFactory, repo_root: Path) -> Path:
+    path = tmp_path_factory.mktemp("kb") / "demo.sqlite3"
+    with Store(path) as store:
+        import_path(repo_root / "knowledge" / "demo", store)
+    return path
+
+
+@pytest.fixture
+def answer_file(tmp_path: Path) -> Path:
+    path = tmp_path / "answer.txt"
+    path.write_text(ANSWER)
+    return path
+
+
+def test_json_output(kb_file: Path, answer_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["check", "--kb", str(kb_file), "--name", "Dick Hanley", "--text", str(answer_file), "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert {"abstained", "factscore", "dfactscore", "num_bios", "num_entities", "groups", "revision"} <= set(doc)
+    assert doc["num_bios"] == 1 and doc["num_entities"] == 2 and doc["dfactscore"] < doc["factscore"]
+    fact = doc["groups"][0]["facts"][0]
+    assert {"text", "verdict", "stance", "entity_supporting", "evidence"} <= set(fact)
+    assert {"title", "text"} <= set(fact["evidence"][0])
+    assert doc["revision"]["text"] and doc["revision"]["edits"]
+
+
+def test_human_output_from_stdin(
+    kb_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(ANSWER))
+    monkeypatch.setenv("COLUMNS", "160")
+    assert main(["check", "--kb", str(kb_file), "--text", "-"]) == 0
+    out = capsys.readouterr().out
+    assert "D-FActScore" in out and "CONFLATED" in out and "suggested revision" in out
+    assert "Dick Hanley (American football)" in out
+
+
+def test_abstained_answer(kb_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "a.txt"
+    path.write_text("I'm sorry, but I could not find any information about Dick Hanley.")
+    assert main(["check", "--kb", str(kb_file), "--text", str(path), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["abstained"] is True and doc["factscore"] is None
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--kb", "/nonexistent/kb.sqlite3", "--text", "-"], "no such store"),
+        (["--text", "/nonexistent/answer.txt"], "no such file"),
+    ],
+)
+def test_user_errors(kb_file: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    if "--kb" not in args:
+        args = ["--kb", str(kb_file), *args]
+    assert main(["check", *args]) == 1
+    assert message in capsys.readouterr().err
