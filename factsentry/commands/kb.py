@@ -26,6 +26,7 @@ def add_parser(sub: Any) -> None:
     imp.add_argument("--format", choices=("jsonl", "factscore", "dpr"), help="source format (guessed when omitted)")
     imp.add_argument("--quiet", action="store_true", help="no progress bar and no summary line")
     imp.add_argument("--json", action="store_true", help="print the import report as JSON")
+    imp.add_argument("--optimize", action="store_true", help="merge the search index afterwards (faster kb search)")
     imp.set_defaults(func=run_import)
 
     search = kb.add_parser("search", help="every entity a name can refer to, with passages")
@@ -74,6 +75,8 @@ def run_import(args: argparse.Namespace) -> int:
     try:
         with Store(args.db) as store:
             report = import_path(args.path, store, args.format, show_progress=not args.quiet, on_problem=on_problem)
+            if args.optimize and report.pages:
+                store.optimize()
     except KnowledgeError as e:
         raise UserError(str(e)) from e
     if shown > 20:

@@ -224,3 +224,10 @@ def test_reads_from_many_threads(demo_store: Store) -> None:
     with ThreadPoolExecutor(4) as pool:
         counts = list(pool.map(lambda n: len(demo_store.candidates(n)), names))
     assert counts == [2, 2, 5, 4] * 25
+
+
+def test_optimize_keeps_search_results(demo_store: Store) -> None:
+    before = demo_store.search("Kingston Trio Daydream Believer", k=3)
+    demo_store.optimize()
+    assert demo_store.search("Kingston Trio Daydream Believer", k=3) == before
+    assert before[0].title == "John Stewart (musician)"
