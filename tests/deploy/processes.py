@@ -28,6 +28,7 @@ class Pod:
 
 
 def helm_pod(render: Renderer, component: str) -> Pod:
+    """The chart's default ``gateway`` or ``worker`` Deployment as a Pod."""
     docs = render()
     deployment = one(docs, "Deployment", f"-{component}")
     c = container(deployment)
@@ -41,6 +42,7 @@ def helm_pod(render: Renderer, component: str) -> Pod:
 
 
 def compose_pod(component: str) -> Pod:
+    """A docker compose service as a Pod; its probe is the image HEALTHCHECK's URL."""
     proc = run([venv_tool("docker-compose"), "--file", REPO / "docker-compose.yml", "config", "--format", "json"])
     assert proc.returncode == 0, proc.stderr
     service = json.loads(proc.stdout)["services"][component]
@@ -53,6 +55,8 @@ def compose_pod(component: str) -> Pod:
 
 @dataclass
 class Started:
+    """A process a test started, where it listens and where its output goes."""
+
     base_url: str
     process: subprocess.Popen[bytes]
     log: Path
