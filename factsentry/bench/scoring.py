@@ -1,0 +1,256 @@
+"""Scoring throughput: offline engine answers/s and facts/s on one core (cold and warm caches), LLM calls per answer.
+
+Offline: every AmbigBio dev answer is checked against a private in-memory store of its own
+passages (built before timing). *Cold* starts with empty parse and verdict caches; *warm* checks
+the same answers again with both caches filled, as a worker does for repeated answers.
+
+LLM: the llm engine runs the same answers with litellm's ``mock_response`` (no network), and its
+calls and tokens per answer are set beside what the FActScore pipeline would make on the same
+answers: one decomposition call per sentence plus one verification call per fact.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from factsentry.cli import UserError
+
+DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "ambigbio" / "generations.dev.jsonl"
+
+
+class _DictCache:
+    """An unbounded in-process verdict cache (the worker uses Redis or an LRU; the bench wants no evictions)."""
+
+    def __init__(self) -> None:
+        self.data: dict[str, bytes] = {}
+
+    def get(self, key: str) -> bytes | None:
+        return self.data.get(key)
+
+    def set(self, key: str, value: bytes) -> None:
+        self.data[key] = value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="AmbigBio generations JSONL")
+    parser.add_argument("--limit", type=int, default=200, help="answers to check (default 200)")
+    parser.add_argument("--engine", choices=("offline", "llm", "both"), default="both")
+    parser.add_argument("--cpu", type=int, default=0, help="pin the benchmark to this core (default 0; -1: no pinning)")
+
+
+def _load(path: Path, limit: int) -> list[dict[str, Any]]:
+    if not path.is_file():
+        raise UserError(f"AmbigBio data not found at {path}; pass --data")
+    rows: list[dict[str, Any]] = []
+    with path.open() as f:
+        for line in f:
+            if line.strip():
+                rows.append(json.loads(line))
+            if len(rows) >= limit:
+                break
+    return rows
+
+
+def _pin(cpu: int) -> bool:
+    if cpu < 0:
+        return False
+    try:
+        os.sched_setaffinity(0, {cpu})
+        return True
+    except (AttributeError, OSError):
+        return False
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    rows = _load(args.data, args.limit)
+    pinned = _pin(args.cpu)
+    out: dict[str, Any] = {"answers": len(rows), "one_core": pinned}
+    if args.engine in ("offline", "both"):
+        out.update(_offline(rows))
+    if args.engine in ("llm", "both"):
+        out.update(_llm(rows))
+    return out
+
+
+def _stores(rows: list[dict[str, Any]]) -> list[Any]:
+    from knowledge.store import Store
+
+    stores = []
+    for row in rows:
+        pages: dict[str, list[str]] = {}
+        for p in row.get("passages") or []:
+            pages.setdefault(p["title"], []).append(p["text"])
+        stores.append(Store.in_memory([(title, "\n\n".join(texts)) for title, texts in pages.items()]))
+    return stores
+
+
+def _offline(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    from scoring import nlp
+    from scoring.pipeline import check, default_verifier
+
+    stores = _stores(rows)
+    verifier = default_verifier()
+    nlp.get_nlp()
+    cache = _DictCache()
+    figures: dict[str, Any] = {}
+    for phase in ("cold", "warm"):
+        if phase == "cold":
+            nlp.clear_cache()
+        times: list[float] = []
+        facts = 0
+        start = time.perf_counter()
+        for row, store in zip(rows, stores, strict=True):
+            t0 = time.perf_counter()
+            result = check(
+                row["output"], kb=store, name=row["name"], question=row.get("question"), verifier=verifier, cache=cache
+            )
+            times.append(time.perf_counter() - t0)
+            facts += result.num_facts
+        elapsed = time.perf_counter() - start
+        figures[f"offline_{phase}_answers_per_s"] = round(len(rows) / elapsed, 2)
+        figures[f"offline_{phase}_facts_per_s"] = round(facts / elapsed, 1)
+        figures[f"offline_{phase}_ms_p50"] = round(statistics.median(times) * 1000, 1)
+        figures[f"offline_{phase}_ms_p95"] = round(sorted(times)[int(0.95 * (len(times) - 1))] * 1000, 1)
+        figures["offline_facts_per_answer"] = round(facts / max(1, len(rows)), 1)
+    return figures
+
+
+class MockLLM:
+    """Answers each step of the llm engine as a capable model would, through litellm's ``mock_response``.
+
+    Decomposition comes from the offline decomposer and grouping (formatted with ``#`` names and
+    ``===``), verification from word overlap between each fact and each page, revision returns the
+    answer unchanged. Tokens are counted with litellm's tokenizer on the real prompts and answers.
+    """
+
+    def __init__(self, model: str = "gpt-4o-mini") -> None:
+        import litellm
+
+        self.litellm = litellm
+        self.model = model
+
+    async def complete(self, messages: list[dict[str, str]]) -> tuple[str, int]:
+        reply = self._reply(messages)
+        response = await self.litellm.acompletion(model=self.model, messages=messages, mock_response=reply)
+        text = response.choices[0].message.content or ""
+        tokens = self.litellm.token_counter(model=self.model, messages=messages)
+        tokens += self.litellm.token_counter(model=self.model, text=text)
+        return text, int(tokens)
+
+    def _reply(self, messages: list[dict[str, str]]) -> str:
+        system, prompt = messages[0]["content"], messages[-1]["content"]
+        if "atomic facts" in system:
+            return self._decompose(prompt)
+        if "fact checker" in system:
+            return self._verify(prompt)
+        answer = prompt.split("Answer:\n", 1)[-1].split("\n\nFact check:", 1)[0]
+        return json.dumps({"revised": answer, "edits": []})
+
+    @staticmethod
+    def _decompose(prompt: str) -> str:
+        from scoring import nlp
+        from scoring.decompose import decompose_doc
+        from scoring.decontext import decontextualize
+        from scoring.grouping import group_sentences
+        from scoring.sentences import split_sentences
+
+        about = re.search(r"a question about (.+?)\.\n", prompt)
+        text = prompt.rsplit("Text: ", 1)[-1].rsplit("\nFacts:", 1)[0]
+        sentences = split_sentences(text)
+        docs = nlp.parse([x.text for x in sentences])
+        groups = group_sentences([x.text for x in sentences], about.group(1) if about else "", docs=docs)
+        blocks = []
+        for g in groups:
+            facts = [decontextualize(a.text, a.subject, g.name) for i in g.sentences for a in decompose_doc(docs[i], i)]
+            blocks.append("\n".join([f"# {g.label}", *(f"- {f}" for f in facts)]))
+        return "Here are the facts:\n\n" + "\n===\n".join(blocks)
+
+    @staticmethod
+    def _verify(prompt: str) -> str:
+        pages: dict[str, set[str]] = {}
+        label = ""
+        for line in prompt.splitlines():
+            m = re.match(r"^\[(P\d+)\] ", line)
+            if m:
+                label = m.group(1)
+                pages[label] = set()
+            elif line.startswith("  - ") and label:
+                pages[label] |= _words(line)
+            elif line.startswith("Facts"):
+                break
+        results = []
+        for fid, fact in re.findall(r"^(F\d+): (.+)$", prompt, flags=re.M):
+            words = _words(fact)
+            supported = [p for p, w in pages.items() if words and len(words & w) / len(words) >= 0.75]
+            results.append({"id": fid, "supported_by": supported, "refuted_by": []})
+        return "```json\n" + json.dumps({"results": results}) + "\n```"
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 3}
+
+
+def _llm(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    from scoring.llm import check_llm
+    from scoring.sentences import split_sentences
+
+    stores = _stores(rows)
+    mock = MockLLM()
+
+    async def all_answers() -> list[Any]:
+        out = []
+        for row, store in zip(rows, stores, strict=True):
+            out.append(await check_llm(row["output"], kb=store, name=row["name"], complete=mock.complete))
+        return out
+
+    results = asyncio.run(all_answers())
+    calls = sum(r.llm_calls for r in results)
+    tokens = sum(r.llm_tokens for r in results)
+    facts = sum(r.num_facts for r in results)
+    factscore_calls = sum(
+        len(split_sentences(row["output"])) + r.num_facts for row, r in zip(rows, results, strict=True)
+    )
+    factscore_tokens = sum(
+        _factscore_tokens(mock, row, store, r) for row, store, r in zip(rows, stores, results, strict=True)
+    )
+    answered = [r for r in results if not r.abstained]
+    n = max(1, len(rows))
+    return {
+        "llm_calls_per_answer": round(calls / n, 2),
+        "llm_max_calls_per_answer": max((r.llm_calls for r in results), default=0),
+        "llm_max_facts_per_answer": max((r.num_facts for r in answered), default=0),
+        "llm_tokens_per_answer": round(tokens / n, 1),
+        "llm_facts_per_answer": round(facts / n, 1),
+        "factscore_pipeline_calls_per_answer": round(factscore_calls / n, 2),
+        "llm_call_reduction": round(factscore_calls / max(1, calls), 1),
+        "factscore_pipeline_tokens_per_answer_est": round(factscore_tokens / n, 1),
+    }
+
+
+def _factscore_tokens(mock: MockLLM, row: dict[str, Any], store: Any, result: Any) -> int:
+    """Tokens FActScore would send: the decomposition prompt once per sentence, and per fact the top five
+    passages of the linked page with the fact (Retrieve→LM); answers are a few tokens each."""
+    from scoring.llm.decompose import INSTRUCTIONS
+    from scoring.sentences import split_sentences
+
+    count = mock.litellm.token_counter
+    demo = count(model=mock.model, text=INSTRUCTIONS)
+    total = sum(demo + count(model=mock.model, text=s.text) + 40 for s in split_sentences(row["output"]))
+    for group in result.groups:
+        for fact in group.facts:
+            if fact.worthiness.value != "factual":
+                continue
+            title = group.entity or ""
+            passages = store.passages(title, f"{row['name']} {fact.text}", k=5) if title else []
+            text = " ".join(p.text for p in passages) + " " + fact.text
+            total += count(model=mock.model, text=text) + 30
+    return int(total)
