@@ -36,7 +36,8 @@ RUN groupadd --system --gid 10001 factsentry \
        --shell /usr/sbin/nologin factsentry
 
 COPY --from=build /opt/venv /opt/venv
-COPY --from=build /opt/factsentry/kb /opt/factsentry/kb
+# Owned by the runtime user: SQLite writes its WAL files beside the store.
+COPY --from=build --chown=10001:10001 /opt/factsentry/kb /opt/factsentry/kb
 COPY deploy/models.example.yaml /etc/factsentry/models.yaml
 COPY deploy/policies.example.yaml /etc/factsentry/policies.yaml
 

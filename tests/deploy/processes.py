@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
 
 from factsentry.embedded import free_port
 from tests.deploy.conftest import REPO, Renderer, container, duration_s, env_of, one, run, venv_tool
+
+# Container paths our configs use; a test maps each into its own folder (``local``).
+CONTAINER_ROOTS = ("/etc/factsentry/", "/var/lib/factsentry/", "/opt/factsentry/")
+# The store the image's build step writes (see the Dockerfile).
+IMAGE_KB = "/opt/factsentry/kb/demo-kb.sqlite3"
 
 
 @dataclass
@@ -25,6 +31,17 @@ class Pod:
     probes: list[str]
     port: int
     grace_s: float
+    init: list[list[str]] = field(default_factory=list)  # init containers' commands
+    empty_dirs: list[str] = field(default_factory=list)  # writable volumes' mount paths
+
+
+def local(root: Path, container_path: str) -> Path:
+    """Where ``container_path`` of a pod lives in a test's folder ``root``."""
+    return root / "fs" / container_path.lstrip("/")
+
+
+def _mapped(root: Path, value: str) -> str:
+    return str(local(root, value)) if value.startswith(CONTAINER_ROOTS) else value
 
 
 def helm_pod(render: Renderer, component: str) -> Pod:
@@ -37,8 +54,14 @@ def helm_pod(render: Renderer, component: str) -> Pod:
     files = {f"{mount}/{name}": text for name, text in config["data"].items()}
     probes = [c[p]["httpGet"]["path"] for p in ("startupProbe", "livenessProbe", "readinessProbe")]
     (port,) = [p["containerPort"] for p in c["ports"]]
-    grace = deployment["spec"]["template"]["spec"]["terminationGracePeriodSeconds"]
-    return Pod(c["args"][0], {k: str(v) for k, v in env_of(c).items()}, files, probes, port, float(grace))
+    spec = deployment["spec"]["template"]["spec"]
+    init = [list(ic["command"]) for ic in spec.get("initContainers", [])]
+    empty = {v["name"] for v in spec["volumes"] if "emptyDir" in v}
+    mounts = [m for ic in [*spec.get("initContainers", []), c] for m in ic["volumeMounts"]]
+    empty_dirs = sorted({m["mountPath"] for m in mounts if m["name"] in empty})
+    env = {k: str(v) for k, v in env_of(c).items()}
+    grace = float(spec["terminationGracePeriodSeconds"])
+    return Pod(c["args"][0], env, files, probes, port, grace, init, empty_dirs)
 
 
 def compose_pod(component: str) -> Pod:
@@ -62,27 +85,36 @@ class Started:
     log: Path
 
 
-def start(pod: Pod, tmp_path: Path, overrides: dict[str, str]) -> Started:
-    """Start ``factsentry <command>`` with the pod's env; container paths are mapped into tmp_path."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FACTSENTRY_")}
-    env.update(pod.env)
+def start(pod: Pod, root: Path, overrides: dict[str, str], image_kb: Path | None = None) -> Started:
+    """Run the pod's init commands, then ``factsentry <command>`` with its env, in folder ``root``.
+
+    Container paths (config files, volumes, the image's knowledge store ``image_kb``) are mapped
+    into ``root``; ``overrides`` replace what only exists in a cluster (servers, ports, topics).
+    """
+    root.mkdir(parents=True, exist_ok=True)
     for container_path, text in pod.files.items():
-        local = tmp_path / container_path.lstrip("/")
-        local.parent.mkdir(parents=True, exist_ok=True)
-        local.write_text(text)
-        for key, value in pod.env.items():
-            if value == container_path:
-                env[key] = str(local)
+        local(root, container_path).parent.mkdir(parents=True, exist_ok=True)
+        local(root, container_path).write_text(text)
+    if image_kb is not None:
+        local(root, IMAGE_KB).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(image_kb, local(root, IMAGE_KB))
+    for mount in pod.empty_dirs:
+        local(root, mount).mkdir(parents=True, exist_ok=True)
+    for command in pod.init:
+        proc = run([_mapped(root, arg) for arg in command])
+        assert proc.returncode == 0, f"init container {command} failed: {proc.stderr}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FACTSENTRY_")}
+    env.update({key: _mapped(root, value) for key, value in pod.env.items()})
     env.update(overrides)
     port = free_port()
     env["FACTSENTRY_PORT" if pod.command == "gateway" else "FACTSENTRY_METRICS_PORT"] = str(port)
-    log = tmp_path / f"{pod.command}.log"
+    log = root / f"{pod.command}.log"
     process = subprocess.Popen(
         [str(venv_tool("factsentry")), pod.command],
         env=env,
         stdout=log.open("wb"),
         stderr=subprocess.STDOUT,
-        cwd=tmp_path,
+        cwd=root,
     )
     return Started(f"http://127.0.0.1:{port}", process, log)
 

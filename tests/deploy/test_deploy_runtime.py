@@ -85,13 +85,12 @@ def test_worker_serves_its_metrics_probe_and_drains_on_sigterm_within_the_grace_
     overrides = {
         "FACTSENTRY_KAFKA_BOOTSTRAP": kafka_bootstrap,
         "FACTSENTRY_REDIS_URL": redis_url,
-        "FACTSENTRY_KB_PATH": str(kb),
         "FACTSENTRY_GENERATIONS_TOPIC": f"deploy-gen-{unique}",
         "FACTSENTRY_RESULTS_TOPIC": f"deploy-res-{unique}",
         "FACTSENTRY_GROUP_ID": f"deploy-{unique}",
         "FACTSENTRY_METRICS_HOST": "127.0.0.1",
     }
-    worker = start(pod, tmp_path, overrides)
+    worker = start(pod, tmp_path, overrides, image_kb=kb)
     stop.append(worker)
     for path in pod.probes:
         wait_ready(worker, path)

@@ -9,9 +9,11 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import yaml
 
 from factsentry.cli import build_parser
 from tests.deploy.conftest import REPO, run, venv_tool
+from tests.deploy.processes import IMAGE_KB
 
 DOCKERFILE = REPO / "Dockerfile"
 
@@ -121,6 +123,13 @@ def test_the_knowledge_store_build_step_works(tmp_path: Path) -> None:
     (run_step,) = [args for k, args in instructions() if k == "RUN" and "factsentry kb import" in args]
     command = shlex.split(run_step.split("&&")[-1])
     assert command[:3] == ["factsentry", "kb", "import"]
+    image_kb = command[command.index("--db") + 1]
+    env = " ".join(args for k, args in final_stage() if k == "ENV")
+    assert f"FACTSENTRY_KB_PATH={image_kb}" in env
+    chart = yaml.safe_load((REPO / "helm" / "factsentry" / "values.yaml").read_text())
+    assert chart["knowledge"]["path"] == image_kb == IMAGE_KB
+    copies = [args for k, args in final_stage() if k == "COPY" and args.endswith(str(Path(image_kb).parent))]
+    assert copies == [f"--from=build --chown=10001:10001 {Path(image_kb).parent} {Path(image_kb).parent}"]
     db = tmp_path / "demo-kb.sqlite3"
     command[command.index("--db") + 1] = str(db)
     proc = run([venv_tool("factsentry"), *command[1:]])

@@ -275,16 +275,36 @@ def test_pods_roll_when_and_only_when_the_config_changes(render: Renderer, chang
     assert (before != after) is rolls
 
 
-def test_knowledge_claim_is_mounted_read_only_where_the_worker_looks(render: Renderer) -> None:
-    worker = one(render(ALL_ON), "Deployment", "-worker")
+@pytest.mark.parametrize(
+    ("values", "source", "copy"),
+    [
+        ({}, "/opt/factsentry/kb/demo-kb.sqlite3", "/var/lib/factsentry/kb/demo-kb.sqlite3"),
+        (ALL_ON, "/var/lib/factsentry/kb-source/wiki.sqlite3", "/var/lib/factsentry/kb/wiki.sqlite3"),
+    ],
+)
+def test_the_worker_reads_a_copy_of_the_store_on_a_writable_volume(
+    render: Renderer, values: dict[str, Any], source: str, copy: str
+) -> None:
+    """SQLite opens the store read-write (WAL files beside it); image and claim are read-only."""
+    worker = one(render(values), "Deployment", "-worker")
     spec = worker["spec"]["template"]["spec"]
-    kb_volume = next(v for v in spec["volumes"] if v["name"] == "kb")
-    assert kb_volume["persistentVolumeClaim"] == {"claimName": "factsentry-kb", "readOnly": True}
-    mount = next(m for m in container(worker)["volumeMounts"] if m["name"] == "kb")
-    assert (mount["mountPath"], mount["readOnly"]) == ("/var/lib/factsentry/kb", True)
-    assert env_of(container(worker))["FACTSENTRY_KB_PATH"] == "/var/lib/factsentry/kb/wiki.sqlite3"
-    default_worker = one(render(), "Deployment", "-worker")
-    assert env_of(container(default_worker))["FACTSENTRY_KB_PATH"] == "/opt/factsentry/kb/demo-kb.sqlite3"
+    (init,) = spec["initContainers"]
+    assert init["command"] == ["cp", "--", source, copy]
+    assert init["image"] == container(worker)["image"]
+    assert env_of(container(worker))["FACTSENTRY_KB_PATH"] == copy
+    volumes = {v["name"]: v for v in spec["volumes"]}
+    for c in (init, container(worker)):
+        kb_mount = next(m for m in c["volumeMounts"] if copy.startswith(m["mountPath"] + "/"))
+        assert "emptyDir" in volumes[kb_mount["name"]] and not kb_mount.get("readOnly")
+    if values is ALL_ON:
+        assert volumes["kb-source"]["persistentVolumeClaim"] == {"claimName": "factsentry-kb", "readOnly": True}
+        assert {"name": "kb-source", "mountPath": "/var/lib/factsentry/kb-source", "readOnly": True} in init[
+            "volumeMounts"
+        ]
+    gateway_volumes = {
+        v["name"] for v in one(render(values), "Deployment", "-gateway")["spec"]["template"]["spec"]["volumes"]
+    }
+    assert gateway_volumes == {"config", "tmp"}
 
 
 @pytest.mark.parametrize(

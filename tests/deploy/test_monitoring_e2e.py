@@ -112,10 +112,11 @@ def test_dashboard_and_rules_show_what_the_workers_scored(
         "FACTSENTRY_RESULTS_TOPIC": f"e2e-res-{unique}",
         "FACTSENTRY_REDIS_PREFIX": f"e2e-{unique}",
     }
-    worker_env = {**bus, "FACTSENTRY_KB_PATH": str(kb), "FACTSENTRY_GROUP_ID": f"e2e-{unique}"}
+    worker_env = {**bus, "FACTSENTRY_GROUP_ID": f"e2e-{unique}"}
     worker_env["FACTSENTRY_METRICS_HOST"] = "127.0.0.1"
     worker_pod, gateway_pod = deployed_pod("helm", "worker", render), deployed_pod("helm", "gateway", render)
-    worker = start(worker_pod, tmp_path / "worker", worker_env)
+    # The worker pod copies the image's store to its emptyDir (init container) and reads the copy.
+    worker = start(worker_pod, tmp_path / "worker", worker_env, image_kb=kb)
     stop.append(worker)
     gateway = start(gateway_pod, tmp_path / "gateway", {**bus, "FACTSENTRY_HOST": "127.0.0.1"})
     stop.append(gateway)

@@ -57,12 +57,18 @@ app.kubernetes.io/component: {{ .component }}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
 {{- end }}
 
-{{- define "factsentry.kbPath" -}}
+{{/* Where the store is read from: the image, or the claim mounted at /var/lib/factsentry/kb-source. */}}
+{{- define "factsentry.kbSource" -}}
 {{- if .Values.knowledge.existingClaim }}
-{{- printf "/var/lib/factsentry/kb/%s" .Values.knowledge.file }}
+{{- printf "/var/lib/factsentry/kb-source/%s" .Values.knowledge.file }}
 {{- else }}
 {{- .Values.knowledge.path }}
 {{- end }}
+{{- end }}
+
+{{/* The worker's copy of the store on a writable emptyDir (SQLite writes WAL files beside it). */}}
+{{- define "factsentry.kbPath" -}}
+{{- printf "/var/lib/factsentry/kb/%s" (base (include "factsentry.kbSource" .)) }}
 {{- end }}
 
 {{/* Environment shared by the gateway and the workers (bus.settings.BusSettings). */}}
@@ -87,19 +93,13 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 {{- end }}
 
-{{/* Volumes shared by both pods: the config files, a writable /tmp, the knowledge store claim. */}}
+{{/* Volumes shared by both pods: the config files and a writable /tmp. */}}
 {{- define "factsentry.volumes" -}}
 - name: config
   configMap:
     name: {{ include "factsentry.fullname" . }}-config
 - name: tmp
   emptyDir: {}
-{{- if .Values.knowledge.existingClaim }}
-- name: kb
-  persistentVolumeClaim:
-    claimName: {{ .Values.knowledge.existingClaim }}
-    readOnly: true
-{{- end }}
 {{- end }}
 
 {{- define "factsentry.volumeMounts" -}}
@@ -108,9 +108,4 @@ app.kubernetes.io/component: {{ .component }}
   readOnly: true
 - name: tmp
   mountPath: /tmp
-{{- if .Values.knowledge.existingClaim }}
-- name: kb
-  mountPath: /var/lib/factsentry/kb
-  readOnly: true
-{{- end }}
 {{- end }}
