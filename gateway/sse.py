@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 
 DONE = b"data: [DONE]\n\n"
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?=\s)")
 
 
 def event(data: dict[str, Any]) -> bytes:
@@ -31,10 +31,9 @@ def text_chunks(
     """``text`` as chat.completion.chunk objects, one per sentence, then a finishing chunk."""
     created = created or int(time.time())
     base = {"id": request_id, "object": "chat.completion.chunk", "created": created, "model": model}
-    parts = [p for p in _SENTENCE_END.split(text) if p]
+    parts = [p for p in _SENTENCE_END.split(text) if p]  # the white space stays with the next sentence
     chunks = []
-    for i, part in enumerate(parts):
-        piece = part if i == len(parts) - 1 else part + " "
+    for i, piece in enumerate(parts):
         delta: dict[str, Any] = {"content": piece}
         if i == 0:
             delta["role"] = "assistant"
