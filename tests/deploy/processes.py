@@ -33,6 +33,7 @@ class Pod:
     grace_s: float
     init: list[list[str]] = field(default_factory=list)  # init containers' commands
     empty_dirs: list[str] = field(default_factory=list)  # writable volumes' mount paths
+    read_only_root: bool = False
 
 
 def local(root: Path, container_path: str) -> Path:
@@ -61,7 +62,8 @@ def helm_pod(render: Renderer, component: str) -> Pod:
     empty_dirs = sorted({m["mountPath"] for m in mounts if m["name"] in empty})
     env = {k: str(v) for k, v in env_of(c).items()}
     grace = float(spec["terminationGracePeriodSeconds"])
-    return Pod(c["args"][0], env, files, probes, port, grace, init, empty_dirs)
+    read_only = bool(c["securityContext"].get("readOnlyRootFilesystem"))
+    return Pod(c["args"][0], env, files, probes, port, grace, init, empty_dirs, read_only)
 
 
 def compose_pod(component: str) -> Pod:
@@ -85,6 +87,17 @@ class Started:
     log: Path
 
 
+# In a private mount namespace: keep ``$ROOT`` writable, make every other path read-only, run "$@".
+_READ_ONLY_ROOT = 'mount --make-rprivate / && mount --bind "$ROOT" "$ROOT" && mount -o remount,bind,ro / && exec "$@"'
+
+
+def in_pod_filesystem(command: list[str], root: Path, read_only_root: bool) -> list[str]:
+    """``command``, run with a read-only root filesystem (only ``root`` writable) if the pod asks for one."""
+    if not read_only_root:
+        return command
+    return ["unshare", "--mount", "env", f"ROOT={root}", "sh", "-c", _READ_ONLY_ROOT, "sh", *command]
+
+
 def start(pod: Pod, root: Path, overrides: dict[str, str], image_kb: Path | None = None) -> Started:
     """Run the pod's init commands, then ``factsentry <command>`` with its env, in folder ``root``.
 
@@ -101,16 +114,20 @@ def start(pod: Pod, root: Path, overrides: dict[str, str], image_kb: Path | None
     for mount in pod.empty_dirs:
         local(root, mount).mkdir(parents=True, exist_ok=True)
     for command in pod.init:
-        proc = run([_mapped(root, arg) for arg in command])
+        proc = run(in_pod_filesystem([_mapped(root, arg) for arg in command], root, pod.read_only_root))
         assert proc.returncode == 0, f"init container {command} failed: {proc.stderr}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("FACTSENTRY_")}
     env.update({key: _mapped(root, value) for key, value in pod.env.items()})
+    # As in the image: /tmp (an emptyDir in the chart) holds temporary files and caches.
+    local(root, "/tmp/.cache").mkdir(parents=True, exist_ok=True)
+    env.update(TMPDIR=str(local(root, "/tmp")), XDG_CACHE_HOME=str(local(root, "/tmp/.cache")))
+    env.update(PYTHONDONTWRITEBYTECODE="1")
     env.update(overrides)
     port = free_port()
     env["FACTSENTRY_PORT" if pod.command == "gateway" else "FACTSENTRY_METRICS_PORT"] = str(port)
     log = root / f"{pod.command}.log"
     process = subprocess.Popen(
-        [str(venv_tool("factsentry")), pod.command],
+        in_pod_filesystem([str(venv_tool("factsentry")), pod.command], root, pod.read_only_root),
         env=env,
         stdout=log.open("wb"),
         stderr=subprocess.STDOUT,

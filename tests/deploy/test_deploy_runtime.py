@@ -14,8 +14,8 @@ import yaml
 
 from gateway.policy import PolicyTable
 from gateway.upstream import ModelRegistry
-from tests.deploy.conftest import REPO, Renderer
-from tests.deploy.processes import Started, deployed_pod, start, wait_ready
+from tests.deploy.conftest import REPO, Renderer, run
+from tests.deploy.processes import Started, deployed_pod, in_pod_filesystem, start, wait_ready
 from tests.deploy.promql_names import METRICS
 
 pytestmark = pytest.mark.integration
@@ -122,3 +122,14 @@ def test_chart_policies_name_only_chart_models() -> None:
     values: dict[str, Any] = yaml.safe_load((REPO / "helm" / "factsentry" / "values.yaml").read_text())
     served = {m["model_name"] for m in values["models"]["model_list"]}
     assert set(values["policies"]["models"]) <= served
+
+
+def test_the_chart_pods_run_here_on_a_read_only_root_filesystem(render: Renderer, tmp_path: Path) -> None:
+    """The end-to-end test runs the chart's pods as the cluster would: only their volumes are writable."""
+    worker = deployed_pod("helm", "worker", render)
+    assert worker.read_only_root and deployed_pod("helm", "gateway", render).read_only_root
+    inside, outside = tmp_path / "ok", REPO / f"write-probe-{tmp_path.name}"
+    assert run(in_pod_filesystem(["touch", str(inside)], tmp_path, read_only_root=True)).returncode == 0
+    blocked = run(in_pod_filesystem(["touch", str(outside)], tmp_path, read_only_root=True))
+    assert "Read-only file system" in blocked.stderr
+    assert inside.exists() and not outside.exists()
