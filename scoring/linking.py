@@ -59,7 +59,9 @@ def name_match(group_name: str, entity: EntityRef) -> float:
     return 0.0
 
 
-def link(supported: Sequence[Sequence[int]], name_scores: Sequence[Sequence[float]] | None = None) -> list[int | None]:
+def link(
+    supported: Sequence[Sequence[float]], name_scores: Sequence[Sequence[float]] | None = None
+) -> list[int | None]:
     """Index of the linked entity per group, from a groups × entities matrix of supported-fact counts.
 
     ``name_scores`` (same shape) breaks ties; the column order (the store's ranking) breaks the rest.

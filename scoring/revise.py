@@ -77,14 +77,14 @@ def revise(inp: RevisionInput) -> Revision:
             _plan_sentence(inp, docs[si], sfacts, entity, name, gi in inp.conflated, plan, edits, separated)
     out_sentences: list[str | None] = []
     for si, text in enumerate(inp.sentences):
-        plan = plans.get(si)
-        if plan is None or (not plan.delete and not plan.replacements and plan.whole_moved_to is None):
+        found = plans.get(si)
+        if found is None or (not found.delete and not found.replacements and found.whole_moved_to is None):
             out_sentences.append(text)
             continue
-        if plan.whole_moved_to is not None:
+        if found.whole_moved_to is not None:
             out_sentences.append(None)
             continue
-        out_sentences.append(_apply(docs[si], plan))
+        out_sentences.append(_apply(docs[si], found))
     if separated and inp.mode == "separate":
         out_sentences = _label_main_subjects(inp, out_sentences)
     text = _join(out_sentences, inp.paragraphs or [0] * len(inp.sentences))

@@ -36,6 +36,9 @@ class VerifyConfig:
     refute: float = 0.5
     passages_k: int = 5
     evidence_k: int = 2
+    # Share of a fact's key terms (numbers, proper names other than the subject's) that the passages
+    # must contain for the fact to count as supported.
+    key_terms: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -166,9 +169,14 @@ class EvidenceVerifier:
         if not passages or not _shares_content(fact, name, passages):
             # No passage shares a content word with the fact (beyond the name): nothing can support it.
             return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0)
+        key_share = _key_terms_found(fact, name, passages)
         self.calls += 1
         scores = list(self.model.score(fact, [p.text for p in passages]))
         stance, s, r, best = decide(scores, self.config)
+        if stance in (Stance.SUPPORT, Stance.PARTIAL) and key_share < self.config.key_terms:
+            # The page never mentions most of the fact's names, places and years: whatever the model
+            # says, it does not say this ("served at Willamette University" vs a page without it).
+            stance = Stance.IRRELEVANT
         order = sorted(range(len(scores)), key=lambda i: -max(scores[i].support, scores[i].refute))
         if best >= 0:
             order.remove(best)
@@ -201,3 +209,39 @@ def _shares_content(fact: str, name: str, passages: list[Passage]) -> bool:
     if not words:
         return True
     return any(words & _content_words(p.text) for p in passages)
+
+
+# Capitalised words too common in names of institutions to tell two pages apart.
+_GENERIC = frozenset(
+    "university college school church party prize award awards society company club team national royal united "
+    "states kingdom city county house army navy air force court council congress parliament senate cup league "
+    "championship olympics olympic games institute academy museum hospital department ministry board association "
+    "corporation group american british english french german scottish irish canadian australian new north south "
+    "east west saint st sir mr mrs dr the a an in on of and he she his her".split()
+)
+
+
+def _key_terms(fact: str, name: str) -> set[str]:
+    """Numbers and capitalised words of ``fact`` other than the subject's name and generic words."""
+    name_words = set(fold_claim(name).split())
+    words = re.findall(r"[\w'’.-]+", fact)
+    out: set[str] = set()
+    for i, w in enumerate(words):
+        w = re.sub(r"['’]s$", "", w).strip(".'’-")
+        if not w:
+            continue
+        folded = fold_claim(w)
+        if folded in name_words or folded in _GENERIC:
+            continue
+        if re.fullmatch(r"\d{3,4}s?", w) or (i > 0 and w[:1].isupper() and len(w) > 2):
+            out.add(folded)
+    return out
+
+
+def _key_terms_found(fact: str, name: str, passages: list[Passage]) -> float:
+    """Share of the fact's key terms that appear (as words) in the passages; 1.0 when it has none."""
+    terms = _key_terms(fact, name)
+    if not terms:
+        return 1.0
+    text = " " + " ".join(fold_claim(p.text) for p in passages) + " "
+    return sum(1 for t in terms if f" {t} " in text) / len(terms)

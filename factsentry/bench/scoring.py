@@ -87,7 +87,11 @@ def _stores(rows: list[dict[str, Any]]) -> list[Any]:
     for row in rows:
         pages: dict[str, list[str]] = {}
         for p in row.get("passages") or []:
-            pages.setdefault(p["title"], []).append(p["text"])
+            # Some retrieved passages run on into the next article ("... Title: Other page\n..."): split them.
+            parts = re.split(r"\n?Title: (.+)\n", p["text"])
+            pages.setdefault(p["title"], []).append(parts[0])
+            for title, text in zip(parts[1::2], parts[2::2], strict=False):
+                pages.setdefault(title.strip(), []).append(text)
         stores.append(Store.in_memory([(title, "\n\n".join(texts)) for title, texts in pages.items()]))
     return stores
 

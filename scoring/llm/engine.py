@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from schemas.check import CheckResult, Evidence, Revision
 from schemas.enums import Stance, Worthiness
@@ -30,7 +31,7 @@ from scoring.decompose import AtomicFact
 from scoring.errors import LLMOutputError
 from scoring.grouping import PerceivedGroup
 from scoring.linking import candidate_entities
-from scoring.llm.decompose import build_decompose_request, parse_decompose
+from scoring.llm.decompose import FactList, build_decompose_request, parse_decompose
 from scoring.llm.revise import CheckedFact, build_revise_request, parse_revise
 from scoring.llm.verify import (
     Judgement,
@@ -49,6 +50,7 @@ from scoring.verify import EntityVerdict, EvidenceVerifier
 from scoring.worthiness import classify
 
 Message = dict[str, str]
+T = TypeVar("T")
 Complete = Callable[[list[Message]], Awaitable["str | tuple[str, int]"]]
 
 
@@ -74,8 +76,8 @@ class _Usage:
 
 
 async def _ask(
-    complete: Complete, messages: list[Message], usage: _Usage, retries: int, parse: Callable[[str], object]
-) -> object:
+    complete: Complete, messages: list[Message], usage: _Usage, retries: int, parse: Callable[[str], T]
+) -> T:
     """Call the model and parse; on a parse error ask again, then re-raise the last error."""
     error: LLMOutputError | None = None
     for _ in range(retries + 1):
@@ -119,7 +121,7 @@ async def check_llm(
         config.retries,
         lambda raw: parse_decompose(raw, subject),
     )
-    groups = _plan(lists, sentences, subject)  # type: ignore[arg-type]
+    groups = _plan(lists, sentences, subject)
     names = [g.individual.name for g in groups] + [subject]
     candidates = candidate_entities(kb, names, limit=config.scoring.max_candidates)
     pages = {id(g): _pages(kb, g, candidates, config.passages_per_page) for g in groups}
@@ -136,14 +138,11 @@ async def check_llm(
     return result
 
 
-def _plan(lists: Sequence[object], sentences: list[str], subject: str) -> list[PlannedGroup]:
+def _plan(lists: Sequence[FactList], sentences: list[str], subject: str) -> list[PlannedGroup]:
     groups: list[PlannedGroup] = []
     for fl in lists:
-        fl_name = str(getattr(fl, "name", "") or subject)
-        facts = [
-            PlannedFact(AtomicFact(f, _sentence_of(f, sentences), fl_name), f, classify(f))
-            for f in getattr(fl, "facts", [])
-        ]
+        fl_name = fl.name or subject
+        facts = [PlannedFact(AtomicFact(f, _sentence_of(f, sentences), fl_name), f, classify(f)) for f in fl.facts]
         individual = PerceivedGroup(fl_name, sentences=sorted({f.atom.sentence_index for f in facts}), from_text=True)
         groups.append(PlannedGroup(individual, facts))
     kept = [g for g in groups if g.factual] or groups[:1]
@@ -218,13 +217,9 @@ async def _verify(
         labels = page_labels(batch)
         batch_ids = [fid for vg in batch for fid, _ in vg.facts]
         parsed = await _ask(
-            complete,
-            build_verify_request(batch),
-            usage,
-            config.retries,
-            lambda raw, ids_=batch_ids, labels_=labels: parse_verify(raw, ids_, labels_),
+            complete, build_verify_request(batch), usage, config.retries, _verify_parser(batch_ids, labels)
         )
-        judged.update(parsed)  # type: ignore[arg-type]
+        judged.update(parsed)
     page_text = {p.title: p.passages for ps in pages.values() for p in ps}
     for fid, fact in ids.items():
         j = judged.get(fid, Judgement())
@@ -272,10 +267,17 @@ async def _revise(
             usage,
             config.retries,
             parse_revise,
-        )  # type: ignore[misc]
+        )
     except LLMOutputError:
         return None
     return Revision(text=revised, edits=edits)
+
+
+def _verify_parser(ids: list[str], labels: dict[str, str]) -> Callable[[str], dict[str, Judgement]]:
+    def parse(raw: str) -> dict[str, Judgement]:
+        return parse_verify(raw, ids, labels)
+
+    return parse
 
 
 def fact_count(result: CheckResult) -> int:

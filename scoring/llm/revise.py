@@ -76,25 +76,27 @@ def parse_revise(raw: str) -> tuple[str, list[Edit]]:
     except ValueError:
         try:
             doc = json.loads(re.sub(r",\s*([}\]])", r"\1", text[start : end + 1]))
-        except ValueError as e:
-            raise LLMOutputError("revise", f"the JSON does not parse: {e}", raw) from e
+        except ValueError as err:
+            raise LLMOutputError("revise", f"the JSON does not parse: {err}", raw) from err
     revised = doc.get("revised") or doc.get("revision") or doc.get("text") if isinstance(doc, dict) else None
     if not isinstance(revised, str) or not revised.strip():
         raise LLMOutputError("revise", "no revised text in the JSON", raw)
     edits: list[Edit] = []
-    for e in doc.get("edits") or []:
-        if not isinstance(e, dict) or not e.get("original"):
+    for item in doc.get("edits") or []:
+        if not isinstance(item, dict) or not item.get("original"):
             continue
-        kind = str(e.get("kind", "delete")).lower()
+        kind = str(item.get("kind", "delete")).lower()
         if kind not in ("delete", "replace", "separate", "keep"):
-            kind = "replace" if e.get("replacement") else "delete"
-        replacement = e.get("replacement")
+            kind = "replace" if item.get("replacement") else "delete"
+        replacement = item.get("replacement")
         edits.append(
-            Edit(
-                kind=kind,  # type: ignore[arg-type]
-                original=str(e["original"]),
-                replacement=str(replacement) if replacement not in (None, "", "null") else None,
-                reason=str(e["reason"]) if e.get("reason") else None,
+            Edit.model_validate(
+                {
+                    "kind": kind,
+                    "original": str(item["original"]),
+                    "replacement": str(replacement) if replacement not in (None, "", "null") else None,
+                    "reason": str(item["reason"]) if item.get("reason") else None,
+                }
             )
         )
     return revised.strip(), edits
