@@ -261,7 +261,10 @@ def _governing_predicate(tok: Token) -> Token:
 
 
 def _antecedent(doc: Doc, noun: Token) -> _Subject:
-    ids = subtree_ids(noun, prune_deps=frozenset({"relcl", "appos", "acl", "conj", "cc", "prep", "punct"}))
+    # A title keeps its "of" phrase ("The Conquest of the Incas"); a common noun is cut to its head phrase.
+    keep_prep = noun.pos_ == "PROPN"
+    pruned = {"relcl", "appos", "acl", "conj", "cc", "punct"} | (set() if keep_prep else {"prep"})
+    ids = subtree_ids(noun, prune_deps=frozenset(pruned))
     ids -= _paren_ids(doc)
     ids -= {c.i for c in noun.children if c.dep_ == "det" and c.lower_ in ("a", "an")}
     text = Phrase().add_tokens(doc, _strip_edge_punct(doc, ids)).render().rstrip(".")

@@ -239,9 +239,15 @@ def _key_terms(fact: str, name: str) -> set[str]:
 
 
 def _key_terms_found(fact: str, name: str, passages: list[Passage]) -> float:
-    """Share of the fact's key terms that appear (as words) in the passages; 1.0 when it has none."""
+    """Share of the fact's key terms that appear (as words) in the passages; 1.0 when it has none.
+
+    Numbers are exact: a year or count the passages never mention makes the share 0.
+    """
     terms = _key_terms(fact, name)
     if not terms:
         return 1.0
     text = " " + " ".join(fold_claim(p.text) for p in passages) + " "
-    return sum(1 for t in terms if f" {t} " in text) / len(terms)
+    found = {t for t in terms if f" {t} " in text}
+    if any(t[:1].isdigit() and t not in found for t in terms):
+        return 0.0
+    return len(found) / len(terms)
