@@ -23,13 +23,12 @@ IMAGE_KB = "/opt/factsentry/kb/demo-kb.sqlite3"
 
 @dataclass
 class Pod:
-    """What one deployment config says about a process: its env, files, probe paths and ports."""
+    """What one deployment config says about a process: its env, files, probes, volumes and grace period."""
 
     command: str
     env: dict[str, str]
     files: dict[str, str]  # path in the container -> content
     probes: list[str]
-    port: int
     grace_s: float
     init: list[list[str]] = field(default_factory=list)  # init containers' commands
     empty_dirs: list[str] = field(default_factory=list)  # writable volumes' mount paths
@@ -54,7 +53,6 @@ def helm_pod(render: Renderer, component: str) -> Pod:
     mount = next(m["mountPath"] for m in c["volumeMounts"] if m["name"] == "config")
     files = {f"{mount}/{name}": text for name, text in config["data"].items()}
     probes = [c[p]["httpGet"]["path"] for p in ("startupProbe", "livenessProbe", "readinessProbe")]
-    (port,) = [p["containerPort"] for p in c["ports"]]
     spec = deployment["spec"]["template"]["spec"]
     init = [list(ic["command"]) for ic in spec.get("initContainers", [])]
     empty = {v["name"] for v in spec["volumes"] if "emptyDir" in v}
@@ -63,7 +61,7 @@ def helm_pod(render: Renderer, component: str) -> Pod:
     env = {k: str(v) for k, v in env_of(c).items()}
     grace = float(spec["terminationGracePeriodSeconds"])
     read_only = bool(c["securityContext"].get("readOnlyRootFilesystem"))
-    return Pod(c["args"][0], env, files, probes, port, grace, init, empty_dirs, read_only)
+    return Pod(c["args"][0], env, files, probes, grace, init, empty_dirs, read_only)
 
 
 def compose_pod(component: str) -> Pod:
@@ -75,7 +73,7 @@ def compose_pod(component: str) -> Pod:
     env = {k: str(v) for k, v in service["environment"].items() if v is not None}
     url = httpx.URL(env.get("HEALTHCHECK_URL", "http://127.0.0.1:8080/healthz"))  # the image's default
     grace = duration_s(service.get("stop_grace_period", "10s"))  # docker's default
-    return Pod(service["command"][0], env, files, [url.path], url.port or 80, grace)
+    return Pod(service["command"][0], env, files, [url.path], grace)
 
 
 @dataclass
