@@ -405,19 +405,18 @@ class _SqliteWriter(PageWriter):
         first_ord = 0
         old_keys: dict[str, tuple[int, int]] = {}
         old_digest = 0
-        # One statement for a new title (the common case of a first import); a second one otherwise.
-        inserted = conn.execute(
-            "INSERT INTO entities(title, base_name, disambiguator, aliases, n_passages, digest, import_id) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(title) DO NOTHING RETURNING id",
-            (page.title, base, disamb, orjson.dumps(aliases).decode(), len(page.passages), digest, self._import_id),
-        ).fetchone()
-        if inserted is not None:
-            entity_id = int(inserted[0])
+        found = conn.execute(
+            "SELECT id, digest, import_id, n_passages, base_name, aliases FROM entities WHERE title = ?", (page.title,)
+        ).fetchall()  # to the end: a statement left active slows every later write
+        row = found[0] if found else None
+        if row is None:
+            entity_id = conn.execute(
+                "INSERT INTO entities(title, base_name, disambiguator, aliases, n_passages, digest, import_id) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (page.title, base, disamb, orjson.dumps(aliases).decode(), len(page.passages), digest, self._import_id),
+            ).lastrowid
+            assert entity_id is not None
         else:
-            row = conn.execute(
-                "SELECT id, digest, import_id, n_passages, base_name, aliases FROM entities WHERE title = ?",
-                (page.title,),
-            ).fetchone()
             if row[1] == digest:
                 return False
             entity_id, old_digest, import_id, n_old, old_base, old_aliases_json = row
