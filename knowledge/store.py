@@ -1,9 +1,10 @@
-"""The knowledge store: one SQLite file with an FTS5 (BM25) index over the passages of entity pages.
+"""The knowledge store: one SQLite file with an FTS5 full-text index over the passages of entity pages.
 
 Entities are page titles ("Dick Hanley (swimmer)"), kept as base name plus disambiguator, with
 look-up keys for the base name and every alias (see ``knowledge.names``). A passage's rowid is
 ``entity_id << 20 | ordinal``, so the passages of one page are one rowid range: fetching them
-needs no second index, and pages can be replaced or extended in place.
+needs no second index, and pages can be replaced or extended in place. Passages of one page are
+ranked by BM25 within the page; ``search`` ranks across the store (see its docstring).
 
 >>> store = Store.in_memory()
 >>> store.add_pages([("Dick Hanley (swimmer)", "Dick Hanley won an Olympic silver medal in 1956.", ["Richard Hanley"])])
@@ -17,7 +18,6 @@ from __future__ import annotations
 import math
 import sqlite3
 import threading
-import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -27,17 +27,14 @@ from typing import Any
 import orjson
 
 from knowledge.errors import StoreError
-from knowledge.names import KEY_FIRST_LAST, KEY_FULL, KEY_NO_INITIALS, entity_keys, fold, name_keys, split_title
-from knowledge.pages import Page, PageWriter, page_digest
+from knowledge.names import KEY_FIRST_LAST, KEY_FULL, KEY_NO_INITIALS, fold, name_keys, split_title
+from knowledge.pages import Page, PageWriter
 from knowledge.text import bm25_scores, bm25_with_idf, fts_terms
+from knowledge.writer import CACHE_KIB, ORD_BITS, SqliteWriter, rowid_range
 from schemas.knowledge import EntityRef, Passage
 
-ORD_BITS = 20
-ORD_MASK = (1 << ORD_BITS) - 1
 SCHEMA_VERSION = "2"
 FTS_HASH_BYTES = 16 << 20  # pending index memory before FTS5 writes a segment
-CACHE_KIB = 32 << 10  # SQLite page cache per connection
-IMPORT_CACHE_KIB = 256 << 10  # and for the writer during an import
 MAX_CANDIDATE_ROWS = 2_000  # candidates() considers at most this many name matches
 COMMON_DF = 2_000  # search() ignores terms in more passages than this (or a tenth of the store)
 
@@ -66,10 +63,6 @@ CREATE VIRTUAL TABLE IF NOT EXISTS passages
 
 # How well a mention key meets an entity key, by the looser of the two kinds.
 _MATCH_SCORE = {KEY_FULL: 1.0, KEY_NO_INITIALS: 0.8, KEY_FIRST_LAST: 0.5}
-
-
-def _rowid_range(entity_id: int) -> tuple[int, int]:
-    return entity_id << ORD_BITS, (entity_id << ORD_BITS) | ORD_MASK
 
 
 class Store:
@@ -193,7 +186,7 @@ class Store:
         A page whose title already exists from an earlier import is replaced (or kept when unchanged);
         a title seen again within the same import has its passages appended.
         """
-        return _SqliteWriter(self)
+        return SqliteWriter(self)
 
     def add_pages(self, pages: Iterable[Page | tuple[Any, ...]]) -> int:
         """Add pages as ``Page`` or ``(title, text_or_passages[, aliases])``; returns how many were written.
@@ -271,7 +264,7 @@ class Store:
             found = self._entity(conn, title)
             if found is None:
                 return []
-            lo, hi = _rowid_range(found[0])
+            lo, hi = rowid_range(found[0])
             rows = conn.execute("SELECT rowid, text FROM passages WHERE rowid BETWEEN ? AND ?", (lo, hi)).fetchall()
         return [Passage(title=title, text=text, passage_id=rowid) for rowid, text in rows]
 
@@ -335,129 +328,3 @@ class Store:
     def titles(self, base_name: str) -> list[str]:
         """Titles of every page whose base name folds to the same key as ``base_name``."""
         return [c.title for c in self.candidates(base_name, limit=10_000) if fold(c.base_name) == fold(base_name)]
-
-
-class _SqliteWriter(PageWriter):
-    """Writes pages into a ``Store`` in batched transactions; see ``Store.writer``."""
-
-    def __init__(self, store: Store, batch_passages: int = 200_000) -> None:
-        super().__init__()
-        self.store = store
-        self.conn = store._conn
-        self.batch_passages = batch_passages
-        self._pending = 0
-        self._sum_start = 0
-        self._sum = 0
-        self._import_id = 0
-        self._names_buf: list[tuple[str, int, int, int]] = []
-        self._passages_buf: list[tuple[int, str]] = []
-
-    def __enter__(self) -> _SqliteWriter:
-        self.store._lock.acquire()
-        try:
-            row = self.conn.execute("SELECT value FROM meta WHERE key = 'import_seq'").fetchone()
-            self._import_id = int(row[0]) + 1 if row else 1
-            self._sum_start = self._sum = int(self.store._meta("content_sum") or 0)
-            self.conn.execute(f"PRAGMA cache_size=-{IMPORT_CACHE_KIB}")  # FTS5 merges stay in memory
-            self.conn.execute("BEGIN")
-            self.conn.execute(
-                "INSERT OR REPLACE INTO meta(key, value) VALUES ('import_seq', ?)", (str(self._import_id),)
-            )
-        except BaseException:
-            self.store._lock.release()
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        # Commit on errors too: an import stopped half-way keeps the pages it finished.
-        try:
-            self._finish_batch(final=True)
-        finally:
-            self.conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
-            self.store._version_cache = None
-            self.store._lock.release()
-
-    def _finish_batch(self, final: bool = False) -> None:
-        self._flush()
-        meta = [("content_sum", str(self._sum))]
-        if self._sum != self._sum_start:
-            meta.append(("imported_at", str(int(time.time()))))
-        self.conn.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", meta)
-        self.conn.execute("COMMIT")
-        self._pending = 0
-        if not final:
-            self.conn.execute("BEGIN")
-
-    def _flush(self) -> None:
-        if self._names_buf:
-            self.conn.executemany(
-                "INSERT OR REPLACE INTO names(key, entity_id, kind, via_alias) VALUES (?, ?, ?, ?)", self._names_buf
-            )
-            self._names_buf = []
-        if self._passages_buf:
-            self.conn.executemany("INSERT INTO passages(rowid, text) VALUES (?, ?)", self._passages_buf)
-            self._passages_buf = []
-
-    def _write(self, page: Page, digest: int) -> bool:
-        conn = self.conn
-        base, disamb = split_title(page.title)
-        aliases = list(page.aliases)
-        first_ord = 0
-        old_keys: dict[str, tuple[int, int]] = {}
-        old_digest = 0
-        found = conn.execute(
-            "SELECT id, digest, import_id, n_passages, base_name, aliases FROM entities WHERE title = ?", (page.title,)
-        ).fetchall()  # to the end: a statement left active slows every later write
-        row = found[0] if found else None
-        if row is None:
-            entity_id = conn.execute(
-                "INSERT INTO entities(title, base_name, disambiguator, aliases, n_passages, digest, import_id) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (page.title, base, disamb, orjson.dumps(aliases).decode(), len(page.passages), digest, self._import_id),
-            ).lastrowid
-            assert entity_id is not None
-        else:
-            if row[1] == digest:
-                return False
-            entity_id, old_digest, import_id, n_old, old_base, old_aliases_json = row
-            old_aliases = orjson.loads(old_aliases_json)
-            old_keys = entity_keys(old_base, old_aliases)
-            if import_id == self._import_id:  # the same title again within one import: extend the page
-                self._flush()
-                lo, hi = _rowid_range(entity_id)
-                known = {t for (t,) in conn.execute("SELECT text FROM passages WHERE rowid BETWEEN ? AND ?", (lo, hi))}
-                fresh = tuple(p for p in page.passages if p not in known)
-                new_aliases = [a for a in aliases if a not in old_aliases]
-                if not fresh and not new_aliases:
-                    return False
-                page = Page(page.title, fresh, tuple(new_aliases))
-                first_ord = n_old
-                aliases = old_aliases + new_aliases
-                digest = page_digest(page, seed=old_digest)
-            else:
-                self._flush()
-                lo, hi = _rowid_range(entity_id)
-                conn.execute("DELETE FROM passages WHERE rowid BETWEEN ? AND ?", (lo, hi))
-            if first_ord + len(page.passages) > ORD_MASK:
-                raise StoreError(f"page {page.title!r} has more than {ORD_MASK} passages")
-            conn.execute(
-                "UPDATE entities SET aliases = ?, n_passages = ?, digest = ?, import_id = ? WHERE id = ?",
-                (orjson.dumps(aliases).decode(), first_ord + len(page.passages), digest, self._import_id, entity_id),
-            )
-        new_keys = entity_keys(base, aliases)
-        stale = [(key, entity_id) for key in old_keys if old_keys[key] != new_keys.get(key)]
-        if stale:
-            self._flush()
-            conn.executemany("DELETE FROM names WHERE key = ? AND entity_id = ?", stale)
-        self._names_buf.extend(
-            (key, entity_id, kind, via) for key, (kind, via) in new_keys.items() if old_keys.get(key) != (kind, via)
-        )
-        base_rowid = (entity_id << ORD_BITS) + first_ord
-        self._passages_buf.extend((base_rowid + i, text) for i, text in enumerate(page.passages))
-        if len(self._passages_buf) >= 5_000:
-            self._flush()
-        self._sum = (self._sum - old_digest + digest) % (1 << 63)
-        self._pending += len(page.passages)
-        if self._pending >= self.batch_passages:
-            self._finish_batch()
-        return True
