@@ -131,6 +131,8 @@ def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
         out.append(AtomicFact(rendered, sentence_index, subject.text, subject.is_person, frozenset(phrase.tokens)))
         if len(out) >= MAX_FACTS_PER_SENTENCE:
             break
+    if not out and not any(t.pos_ in _VERBAL for t in doc) and len(doc) <= 8:
+        return []  # a heading or a bare name ("John Smith (footballer)") claims nothing
     if not out:
         fallback = Phrase().add_tokens(doc, (i for i in range(len(doc)) if i not in paren)).render()
         if fallback:

@@ -293,10 +293,18 @@ def find_mention(doc: Doc) -> Mention | None:
     if subj is not None and subj.pos_ == "PROPN":
         return _mention(doc, subj, introduces=_introduces(root, subj))
     if root.pos_ == "PROPN" and subj is None:
-        return _mention(doc, root, introduces=any(c.dep_ == "appos" for c in root.children))
+        described = any(c.dep_ == "appos" and not _in_parentheses(doc, c) for c in root.children)
+        return _mention(doc, root, introduces=described)
     if subj is None and doc[0].pos_ == "PROPN":
         return _mention(doc, doc[0], introduces=False)
     return None
+
+
+def _in_parentheses(doc: Doc, tok: Token) -> bool:
+    depth = 0
+    for t in doc[: tok.i]:
+        depth += (t.text == "(") - (t.text == ")")
+    return depth > 0
 
 
 def _mention(doc: Doc, head: Token, introduces: bool) -> Mention | None:

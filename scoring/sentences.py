@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 _CITATION = re.compile(r"\s*\[(?:\d+(?:\s*[,–-]\s*\d+)*|citation needed|[a-z]\])\]", re.IGNORECASE)
 _SPACES = re.compile(r"[ \t\u00a0]+")
-_PARAGRAPH = re.compile(r"\n\s*\n|\n(?=\s*(?:\d+[.)]|[-*•])\s)")
+_PARAGRAPH = re.compile(r"\n\s*\n|\n(?=\s*(?:\d+[.)]|[-*•])\s)|(?<=[^.!?:;,])\n(?=[A-Z])")
 # A list item that pysbd keeps glued to the previous sentence: "... refer to: 1. Joseph F. Smith".
 _INLINE_ITEM = re.compile(r"(?<=[:;.])\s+(?=\d{1,2}[.)]\s+[A-Z])")
 _BULLET = re.compile(r"^\s*(?:\d{1,2}[.)]|[-*•])\s+")
@@ -56,9 +56,19 @@ def _split_block(block: str) -> tuple[str, ...]:
     return tuple(p for p in parts if p)
 
 
+_EMPHASIS = re.compile(r"(\*\*|__|\*(?=\S)|(?<=\S)\*|`)")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s*(.+?)\s*#*\s*$", re.MULTILINE)
+
+
+def strip_markdown(text: str) -> str:
+    """Drop emphasis markers and turn "## Heading" lines into paragraphs of their own."""
+    text = _HEADING.sub(lambda m: "\n" + m.group(1).rstrip(":") + "\n", text)
+    return _EMPHASIS.sub("", text)
+
+
 def split_sentences(text: str) -> list[Sentence]:
-    """Split an answer into sentences; citation markers go, list items start their own paragraph."""
-    text = strip_citations(text).replace("\r\n", "\n")
+    """Split an answer into sentences; citation markers and markdown go, list items start their own paragraph."""
+    text = strip_markdown(strip_citations(text).replace("\r\n", "\n"))
     text = _INLINE_ITEM.sub("\n", text)
     out: list[Sentence] = []
     paragraph = 0

@@ -61,6 +61,12 @@ def _groups(text: str, subject: str) -> list[tuple[str, list[int]]]:
             "Christopher Hinton (animator) is a Canadian film animator. His films have won awards.",
             [("Christopher Hinton", [0, 1]), ("Christopher Hinton (animator)", [2, 3])],
         ),
+        (  # markdown headings that name people
+            "Gavin Hamilton",
+            "## Gavin Hamilton (painter)\n**Gavin Hamilton** was a Scottish painter. He died in 1798.\n\n"
+            "## Gavin Hamilton (cricketer)\nGavin Hamilton is a former cricketer. He played for Yorkshire.",
+            [("Gavin Hamilton (painter)", [0, 1, 2]), ("Gavin Hamilton (cricketer)", [3, 4, 5])],
+        ),
         (  # a pronoun of the other gender returns to the earlier individual
             "George Duckworth",
             "George Duckworth was born in 1868. Stella Duckworth was his sister. She had a daughter. "

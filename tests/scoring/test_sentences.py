@@ -45,6 +45,12 @@ def test_strip_citations(text: str, expected: str) -> None:
             [False] * 3,
         ),
         ("- A bullet item.\n- Another item.", ["A bullet item.", "Another item."], [0, 1], [True, True]),
+        (
+            "## John Smith (footballer)\n**John Smith** is an *English* footballer.\nHe played for Leeds.",
+            ["John Smith (footballer)", "John Smith is an English footballer.", "He played for Leeds."],
+            [0, 1, 1],
+            [False] * 3,
+        ),
     ],
 )
 def test_split_sentences(text: str, sentences: list[str], paragraphs: list[int], items: list[bool]) -> None:
