@@ -210,11 +210,14 @@ async def chat_completions(request: Request) -> Response:
             return Response(completion.raw, media_type="application/json", headers=headers)
         t1 = time.perf_counter()
         result = await gw.wait_verdict(request_id, spec.timeout_s)
-        gw.metrics.verdict_wait_seconds.labels(model).observe(time.perf_counter() - t1)
+        wait_s = time.perf_counter() - t1
+        gw.metrics.verdict_wait_seconds.labels(model).observe(wait_s)
         action = decide(spec, result)
         headers.update(verdict_headers(result))
         response = _apply(gw, completion, spec, result, action, request_id, model, headers)
         gw.metrics.requests.labels(model, mode, action.value if result else "timeout").inc()
+        # The proxy's own overhead in every mode; the verdict wait has its own histogram.
+        gw.metrics.added_seconds.labels(model, mode).observe(time.perf_counter() - started - upstream_s - wait_s)
         return response
     except GatewayError as e:
         gw.metrics.requests.labels(model, mode, "error").inc()

@@ -39,7 +39,7 @@ def build_metrics(registry: CollectorRegistry) -> GatewayMetrics:
         ),
         added_seconds=Histogram(
             "factsentry_gateway_added_seconds",
-            "Latency the gateway adds on top of the upstream call (observe mode: proxy overhead).",
+            "Latency the gateway adds on top of the upstream call and the verdict wait (its own overhead).",
             ["model", "mode"],
             buckets=LATENCY_BUCKETS,
             registry=registry,
