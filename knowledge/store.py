@@ -94,6 +94,7 @@ class Store:
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path} is not a usable knowledge store: {e}") from e
         self._version_cache: str | None = None
+        self._count_cache: tuple[str, int] = ("", 1)
 
     # ---- construction -------------------------------------------------------------------------
 
@@ -284,34 +285,43 @@ class Store:
     def search(self, query: str, k: int = 5) -> list[Passage]:
         """The best ``k`` passages across the whole store for ``query``.
 
-        Cost stays bounded at any corpus size: terms found in more than ``COMMON_DF`` passages are
-        left out (they weigh little in BM25), passages holding the remaining terms are ranked by the
-        sum of those terms' idf, and the best 50 are re-ranked by BM25 with term frequencies.
+        Cost stays bounded at any corpus size: terms found in more than ``COMMON_DF`` passages do not
+        pick passages (they weigh little in BM25); passages holding the rarer terms are ranked by the
+        sum of those terms' idf, and the best 50 are re-ranked by BM25 with term frequencies. When
+        every term is common, passages holding all of them (or all but the last few) are ranked.
         """
         words = fts_terms(query)
         if not words:
             return []
         with self._read() as conn:
-            total = max(1, int(conn.execute("SELECT coalesce(sum(n_passages), 0) FROM entities").fetchone()[0]))
+            total = self._passage_count(conn)
             common_df = max(50, min(COMMON_DF, total // 10))
             idf: dict[str, float] = {}
             hits: dict[int, float] = defaultdict(float)
             common = []
             for word in words:
-                rows = conn.execute(
-                    "SELECT rowid FROM passages WHERE passages MATCH ? LIMIT ?", (f'"{word}"', common_df + 1)
-                ).fetchall()
-                if len(rows) > common_df:
+                phrase = f'"{word}"'
+                df = conn.execute(
+                    "SELECT count(*) FROM (SELECT 1 FROM passages WHERE passages MATCH ? LIMIT ?)",
+                    (phrase, common_df + 1),
+                ).fetchone()[0]
+                if df > common_df:
                     common.append(word)
                     continue
+                rows = conn.execute("SELECT rowid FROM passages WHERE passages MATCH ?", (phrase,)).fetchall()
                 idf[word] = w = math.log(1.0 + (total - len(rows) + 0.5) / (len(rows) + 0.5))
                 for (rowid,) in rows:
                     hits[rowid] += w
-            if not hits and common:  # only common words: passages holding all of them
-                expr = " AND ".join(f'"{w}"' for w in common)
-                rows = conn.execute("SELECT rowid FROM passages WHERE passages MATCH ? LIMIT 50", (expr,)).fetchall()
-                hits = defaultdict(float, {rowid: 0.0 for (rowid,) in rows})
-                idf = {w: math.log(1.0 + total / common_df) for w in common}
+            if not hits:  # only common words: passages holding all of them, else all but the last, ...
+                for n in range(len(common), max(0, len(common) - 4), -1):
+                    expr = " AND ".join(f'"{w}"' for w in common[:n])
+                    rows = conn.execute(
+                        "SELECT rowid FROM passages WHERE passages MATCH ? LIMIT 50", (expr,)
+                    ).fetchall()
+                    if rows:
+                        hits = defaultdict(float, {rowid: 0.0 for (rowid,) in rows})
+                        break
+            idf.update({w: math.log(1.0 + total / common_df) for w in common})  # at most a rare word's weight
             shortlist = sorted(hits, key=lambda r: (-hits[r], r))[:50]
             if not shortlist:
                 return []
@@ -324,6 +334,13 @@ class Store:
         scored = [(bm25_with_idf(idf, text), rowid, text, title) for rowid, text, title in rows]
         scored.sort(key=lambda x: (-x[0], x[1]))
         return [Passage(title=t, text=x, passage_id=r, score=round(sc, 4)) for sc, r, x, t in scored[:k]]
+
+    def _passage_count(self, conn: sqlite3.Connection) -> int:
+        version = self.version
+        if self._count_cache[0] != version:  # a full scan of the entities, once per store version
+            total = int(conn.execute("SELECT coalesce(sum(n_passages), 0) FROM entities").fetchone()[0])
+            self._count_cache = (version, max(1, total))
+        return self._count_cache[1]
 
     def titles(self, base_name: str) -> list[str]:
         """Titles of every page whose base name folds to the same key as ``base_name``."""

@@ -231,3 +231,16 @@ def test_optimize_keeps_search_results(demo_store: Store) -> None:
     demo_store.optimize()
     assert demo_store.search("Kingston Trio Daydream Believer", k=3) == before
     assert before[0].title == "John Stewart (musician)"
+
+
+def test_search_with_only_common_words_finds_passages_holding_them_all() -> None:
+    # 1,000 passages: "alpha" and "beta" each in about half of them, together in only three.
+    rows = []
+    for i in range(1000):
+        words = {0: "alpha", 1: "beta"}.get(i % 2, "")
+        if i in (100, 501, 777):
+            words = "alpha beta"
+        rows.append((f"Person {i}", [f"Entry {i} about {words} and filler words"]))
+    store = Store.in_memory(rows)
+    found = store.search("alpha beta", k=5)
+    assert sorted(p.title for p in found) == ["Person 100", "Person 501", "Person 777"]
