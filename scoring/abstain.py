@@ -12,8 +12,9 @@ False
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from scoring.sentences import split_sentences
+from scoring.sentences import Sentence, split_sentences
 
 _DECLINE = re.compile(
     r"\b(?:i (?:could not|couldn't|cannot|can't|was unable to|am unable to|am not able to|was not able to) "
@@ -31,9 +32,12 @@ _DECLINE = re.compile(
 _APOLOGY = re.compile(r"^\s*(?:i'm sorry|i am sorry|sorry|i apologi[sz]e|unfortunately)\b", re.IGNORECASE)
 
 
-def is_abstention(text: str) -> bool:
-    """True when the answer declines: it opens with a refusal and says nothing else of substance."""
-    sentences = split_sentences(text)
+def is_abstention(text: str, sentences: Sequence[Sentence] | None = None) -> bool:
+    """True when the answer declines: it opens with a refusal and says nothing else of substance.
+
+    ``sentences`` are ``split_sentences(text)`` when the caller already has them.
+    """
+    sentences = split_sentences(text) if sentences is None else sentences
     if not sentences:
         return True
     first = sentences[0].text

@@ -108,9 +108,10 @@ def check(
 ) -> CheckResult:
     """Check one answer against ``kb``: facts, groups, FActScore, D-FActScore and a suggested revision."""
     config = config or CheckConfig()
-    if not text.strip() or is_abstention(text):
+    all_sentences = split_sentences(text)
+    if not text.strip() or is_abstention(text, all_sentences):
         return CheckResult(abstained=True, engine="offline")
-    sentences = split_sentences(text)[: config.max_sentences]
+    sentences = all_sentences[: config.max_sentences]
     docs = nlp.parse([s.text for s in sentences])
     subject = (name or "").strip() or infer_subject(text, question)
     individuals = group_sentences(

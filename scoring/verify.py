@@ -98,10 +98,14 @@ def decide(scores: list[StanceLike], config: VerifyConfig) -> tuple[Stance, floa
 
 
 def fold_claim(text: str) -> str:
-    """A fact as cache keys see it: lower case, no diacritics, single spaces, no final punctuation."""
-    text = unicodedata.normalize("NFKD", text.lower())
-    text = "".join(c for c in text if not unicodedata.combining(c))
+    """A fact as cache keys see it: lower case, no diacritics, single spaces, no punctuation."""
+    text = unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode("ascii")
     return re.sub(r"\s+", " ", re.sub(r"[^\w\s]", " ", text)).strip()
+
+
+@lru_cache(maxsize=8192)
+def _folded_passage(text: str) -> str:
+    return " " + fold_claim(text) + " "
 
 
 @dataclass
@@ -169,14 +173,15 @@ class EvidenceVerifier:
         if not passages or not _shares_content(fact, name, passages):
             # No passage shares a content word with the fact (beyond the name): nothing can support it.
             return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0)
-        key_share = _key_terms_found(fact, name, passages)
+        if _key_terms_found(fact, name, passages) < self.config.key_terms:
+            # The page never mentions the fact's years, or most of its names and places: it cannot say
+            # this ("served at Willamette University" vs a page without it). The passages are kept as
+            # evidence (revision looks for the right value in them); the model is not asked.
+            evidence = tuple(Evidence(title=p.title, text=p.text) for p in passages[: self.config.evidence_k])
+            return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0, evidence)
         self.calls += 1
         scores = list(self.model.score(fact, [p.text for p in passages]))
         stance, s, r, best = decide(scores, self.config)
-        if stance in (Stance.SUPPORT, Stance.PARTIAL) and key_share < self.config.key_terms:
-            # The page never mentions most of the fact's names, places and years: whatever the model
-            # says, it does not say this ("served at Willamette University" vs a page without it).
-            stance = Stance.IRRELEVANT
         order = sorted(range(len(scores)), key=lambda i: -max(scores[i].support, scores[i].refute))
         if best >= 0:
             order.remove(best)
@@ -246,8 +251,8 @@ def _key_terms_found(fact: str, name: str, passages: list[Passage]) -> float:
     terms = _key_terms(fact, name)
     if not terms:
         return 1.0
-    text = " " + " ".join(fold_claim(p.text) for p in passages) + " "
-    found = {t for t in terms if f" {t} " in text}
+    texts = [_folded_passage(p.text) for p in passages]
+    found = {t for t in terms if any(f" {t} " in text for text in texts)}
     if any(t[:1].isdigit() and t not in found for t in terms):
         return 0.0
     return len(found) / len(terms)

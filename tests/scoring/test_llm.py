@@ -23,6 +23,7 @@ from scoring.llm import (
     parse_revise,
     parse_verify,
 )
+from scoring.verifier import OfflineVerifier
 
 GPT_STYLE = """Here are the atomic facts, grouped by individual:
 
@@ -227,3 +228,15 @@ async def test_check_llm_abstains_without_calls(demo_kb: Store) -> None:
     model = ScriptedModel()
     r = await check_llm("I could not find information about Dick Hanley.", kb=demo_kb, complete=model.complete)
     assert r.abstained and r.llm_calls == 0 and model.prompts == []
+
+
+async def test_offline_model_settles_confident_facts(demo_kb: Store, verifier: OfflineVerifier) -> None:
+    model = ScriptedModel()
+    config = LLMConfig(settle_above=0.8, settle_below=0.3)
+    r = await check_llm(
+        HANLEY, kb=demo_kb, name="Dick Hanley", complete=model.complete, config=config, offline=verifier
+    )
+    verify_prompt = next(p for p in model.prompts if "Facts (grouped" in p)
+    asked = re.findall(r"^F\d+: ", verify_prompt, flags=re.M)
+    assert r.num_facts == 6 and 0 < len(asked) < 6, "only the uncertain facts go to the LLM"
+    assert r.factscore is not None and r.dfactscore is not None and r.dfactscore < r.factscore

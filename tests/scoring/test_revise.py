@@ -1,0 +1,117 @@
+"""Revision from hand-set verdicts: which words go, what moves, what gets replaced."""
+
+from __future__ import annotations
+
+import pytest
+
+from schemas.check import Evidence
+from schemas.enums import Stance, Worthiness
+from schemas.knowledge import EntityRef
+from scoring.decompose import decompose_sentence
+from scoring.decontext import decontextualize
+from scoring.grouping import PerceivedGroup
+from scoring.plan import PlannedFact, PlannedGroup
+from scoring.revise import RevisionInput, revise
+from scoring.verify import EntityVerdict
+
+SWIM, COACH = "Dick Hanley (swimmer)", "Dick Hanley (American football)"
+ENTITIES = {
+    SWIM: EntityRef(title=SWIM, base_name="Dick Hanley", disambiguator="swimmer"),
+    COACH: EntityRef(title=COACH, base_name="Dick Hanley", disambiguator="American football"),
+}
+
+
+def _group(sentences: list[str], support: dict[str, set[str]]) -> PlannedGroup:
+    """Facts of ``sentences``; ``support`` maps a fact text to the entities that support it (default: coach)."""
+    facts: list[PlannedFact] = []
+    for i, sentence in enumerate(sentences):
+        for atom in decompose_sentence(sentence, i):
+            text = decontextualize(atom.text, atom.subject, "Dick Hanley")
+            fact = PlannedFact(atom, text, Worthiness.FACTUAL)
+            for title in (SWIM, COACH):
+                ok = title in support.get(text, {COACH})
+                stance = Stance.SUPPORT if ok else Stance.IRRELEVANT
+                fact.verdicts[title] = EntityVerdict(title, stance, 0.9 if ok else 0.1, 0.0)
+            fact.attribute(0.1)
+            facts.append(fact)
+    return PlannedGroup(PerceivedGroup("Dick Hanley", list(range(len(sentences)))), facts)
+
+
+SENTENCES = [
+    "Dick Hanley was an American football coach.",
+    "He was born in 1936 and coached Northwestern from 1927 to 1934.",
+    "He died in 1970.",
+]
+
+
+@pytest.mark.parametrize(
+    ("support", "conflated", "mode", "expected"),
+    [
+        (  # nothing wrong: the text stays as written
+            {},
+            False,
+            "separate",
+            "Dick Hanley was an American football coach. He was born in 1936 and coached Northwestern from 1927 to "
+            "1934. He died in 1970.",
+        ),
+        (  # an unsupported birth year goes with its "and"
+            {"Dick Hanley was born in 1936.": set()},
+            False,
+            "separate",
+            "Dick Hanley was an American football coach. He coached Northwestern from 1927 to 1934. He died in 1970.",
+        ),
+        (  # the swimmer's birth year leaves the coach's paragraph and follows under the swimmer's title
+            {"Dick Hanley was born in 1936.": {SWIM}},
+            True,
+            "separate",
+            f"{COACH} was an American football coach. He coached Northwestern from 1927 to 1934. He died in 1970."
+            f"\n\n{SWIM} was born in 1936.",
+        ),
+        (
+            {"Dick Hanley was born in 1936.": {SWIM}},
+            True,
+            "drop",
+            "Dick Hanley was an American football coach. He coached Northwestern from 1927 to 1934. He died in 1970.",
+        ),
+        (  # a whole sentence about nobody on record disappears
+            {"Dick Hanley died in 1970.": set()},
+            False,
+            "separate",
+            "Dick Hanley was an American football coach. He was born in 1936 and coached Northwestern from 1927 to "
+            "1934.",
+        ),
+    ],
+)
+def test_revise(support: dict[str, set[str]], conflated: bool, mode: str, expected: str) -> None:
+    group = _group(SENTENCES, support)
+    revision = revise(
+        RevisionInput(
+            sentences=SENTENCES,
+            groups=[(group, COACH)],
+            entities=ENTITIES,
+            mode=mode,  # type: ignore[arg-type]
+            conflated={0} if conflated else set(),
+        )
+    )
+    assert revision.text == expected
+    assert bool(revision.edits) == bool(support)
+
+
+def test_replacement_needs_confirmation() -> None:
+    sentences = ["Dick Hanley died in 1975."]
+    group = _group(sentences, {"Dick Hanley died in 1975.": set()})
+    fact = group.facts[0]
+    evidence = (Evidence(title=COACH, text="Dick Hanley was born in 1894 and died in 1970."),)
+    fact.verdicts[COACH] = EntityVerdict(COACH, Stance.IRRELEVANT, 0.1, 0.0, evidence)
+    asked: list[str] = []
+
+    def confirm(text: str, entity: str) -> bool:
+        asked.append(text)
+        return text == "Dick Hanley died in 1970."
+
+    inp = RevisionInput(sentences=sentences, groups=[(group, COACH)], entities=ENTITIES, confirm=confirm)
+    revision = revise(inp)
+    assert revision.text == "Dick Hanley died in 1970."
+    assert [e.kind for e in revision.edits] == ["replace"] and "Dick Hanley died in 1970." in asked
+    refused = revise(RevisionInput(sentences=sentences, groups=[(group, COACH)], entities=ENTITIES))
+    assert refused.text == "" and [e.kind for e in refused.edits] == ["delete"]
