@@ -17,26 +17,25 @@ from, so that a revision can delete exactly its words.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from scoring import nlp
+from scoring.coordination import expand
 from scoring.inflect import past, present
-from scoring.phrases import Phrase, subtree_ids, token_text
+from scoring.parentheticals import paren_ids, parenthetical_facts
+from scoring.phrases import Phrase, Subject, subtree_ids
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
 MAX_FACTS_PER_SENTENCE = 16
-MAX_VARIANTS = 6
 
 _SUBJ = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 _CORE = frozenset({"dobj", "obj", "attr", "acomp", "xcomp", "ccomp", "oprd", "dative", "agent", "pcomp"})
 _MODS = frozenset({"prep", "npadvmod", "tmod"})
 _AUX = frozenset({"aux", "auxpass", "neg", "prt"})
 _SPAWN = frozenset({"relcl", "advcl", "parataxis"})
-_NOMINAL = frozenset({"NOUN", "PROPN", "NUM", "ADJ", "PRON"})
 _PRONOUNS = frozenset({"he", "she", "they", "him", "her", "his", "hers", "their", "them", "it", "its"})
 _DISCOURSE = frozenset(
     "also however additionally furthermore moreover thus therefore too further meanwhile nevertheless "
@@ -48,18 +47,9 @@ _SIMPLE_PAST = frozenset(
     "swam wrote began became drove ate fell flew forgot gave went grew knew rode rose ran saw sang spoke stole "
     "took threw wore drew chose did was were".split()
 )
-_AGENT_NOUN = re.compile(r"(?:er|or|ist|ian|ant|ent|ess)$")
 _RANGE_START = frozenset({"from", "since", "between"})
 _RANGE_END = frozenset({"to", "until", "till", "through", "and"})
 _VERBAL = frozenset({"VERB", "AUX"})
-
-_DATE = (
-    r"(?:c\.\s*|circa\s+)?"
-    r"(?:\d{1,2}\s+[A-Z][a-z]+\s+\d{3,4}|[A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{3,4}|[A-Z][a-z]+\s+\d{4}|\d{3,4})"
-)
-_LIFESPAN = re.compile(rf"\(\s*(?:born\s+|b\.\s*)?({_DATE})\s*(?:[–—-]|to)\s*({_DATE})\s*\)")
-_BORN = re.compile(r"\(\s*(?:born|b\.)\s+([^()]*?)\s*\)")
-_AKA = re.compile(r"\(\s*(?:also\s+)?(?:known|called|nicknamed|born)\s+as\s+([^()]+?)\s*\)")
 
 
 @dataclass(frozen=True)
@@ -78,25 +68,9 @@ class AtomicFact:
 
 
 @dataclass
-class _Subject:
-    text: str
-    ids: set[int] = field(default_factory=set)
-    head: Token | None = None
-
-    @property
-    def is_person(self) -> bool:
-        if self.head is None:
-            return bool(self.text[:1].isupper())
-        h = self.head
-        if h.lower_ in ("he", "she", "they", "i", "we"):
-            return True
-        return h.ent_type_ == "PERSON" or h.pos_ == "PROPN"
-
-
-@dataclass
 class _Clause:
     head: Token
-    subject: _Subject
+    subject: Subject
     past: bool
     inherited_aux: str = ""
     participle: bool = False
@@ -113,10 +87,10 @@ def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
     text = doc.text.strip()
     if not text:
         return []
-    paren = _paren_ids(doc)
+    paren = paren_ids(doc)
     prune = set(paren) | _descriptive_appositions(doc)
-    facts: list[tuple[Phrase, _Subject]] = []
-    facts += _parenthetical_facts(doc, paren)
+    facts: list[tuple[Phrase, Subject]] = []
+    facts += parenthetical_facts(doc, paren)
     for clause in _clauses(doc):
         for phrase in _clause_facts(doc, clause, prune):
             facts.append((phrase, clause.subject))
@@ -140,6 +114,16 @@ def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
     return out
 
 
+def _descriptive_appositions(doc: Doc) -> set[int]:
+    """Appositives on non-subject nouns that describe rather than locate ("Lisa Cooper, an actress,")."""
+    out: set[int] = set()
+    for t in doc:
+        if t.dep_ == "appos" and t.head.dep_ not in _SUBJ and t.head.dep_ != "ROOT":
+            if any(c.dep_ == "det" for c in t.children) and t.ent_type_ not in ("GPE", "LOC", "DATE"):
+                out |= subtree_ids(t)
+    return out
+
+
 # --- clauses -----------------------------------------------------------------------------------
 
 
@@ -156,16 +140,16 @@ def _is_past(doc: Doc) -> bool:
     return False
 
 
-def _subject_of(doc: Doc, tok: Token) -> _Subject:
+def _subject_of(doc: Doc, tok: Token) -> Subject:
     prune = {c.i for c in tok.children if c.dep_ in ("appos", "relcl", "acl", "punct")}
     ids: set[int] = set()
     for i in subtree_ids(tok, prune_deps=frozenset({"appos", "relcl", "acl"})):
         if i not in prune or i == tok.i:
             ids.add(i)
-    ids -= _paren_ids(doc)
+    ids -= paren_ids(doc)
     ids = _strip_edge_punct(doc, ids)
     text = Phrase().add_tokens(doc, ids).render().rstrip(".")
-    return _Subject(text, ids, tok)
+    return Subject(text, ids, tok)
 
 
 def _strip_edge_punct(doc: Doc, ids: set[int]) -> set[int]:
@@ -190,7 +174,7 @@ def _clauses(doc: Doc) -> list[_Clause]:
             for ap in (c for c in root.children if c.dep_ == "appos"):
                 out.append(_Clause(ap, subject, is_past, copula_of=root))
             continue
-        subject = _subject_of(doc, subj) if subj is not None else _Subject("")
+        subject = _subject_of(doc, subj) if subj is not None else Subject("")
         queue.append(_Clause(root, subject, is_past))
     seen: set[int] = set()
     while queue:
@@ -214,7 +198,7 @@ def _children_clauses(doc: Doc, clause: _Clause, is_past: bool) -> list[_Clause]
             subject = _antecedent(doc, p.head)
         # Appositives, participles and relative clauses on the subject describe the subject.
         for c in own_subj.children:
-            if c.dep_ == "appos" and c.i not in _paren_ids(doc):
+            if c.dep_ == "appos" and c.i not in paren_ids(doc):
                 out.append(_Clause(c, subject, is_past, copula_of=own_subj))
             elif c.dep_ == "acl" and c.tag_ in ("VBN", "VBG"):
                 out.append(_Clause(c, subject, is_past, participle=True))
@@ -262,15 +246,15 @@ def _governing_predicate(tok: Token) -> Token:
     return t
 
 
-def _antecedent(doc: Doc, noun: Token) -> _Subject:
+def _antecedent(doc: Doc, noun: Token) -> Subject:
     # A title keeps its "of" phrase ("The Conquest of the Incas"); a common noun is cut to its head phrase.
     keep_prep = noun.pos_ == "PROPN"
     pruned = {"relcl", "appos", "acl", "conj", "cc", "punct"} | (set() if keep_prep else {"prep"})
     ids = subtree_ids(noun, prune_deps=frozenset(pruned))
-    ids -= _paren_ids(doc)
+    ids -= paren_ids(doc)
     ids -= {c.i for c in noun.children if c.dep_ == "det" and c.lower_ in ("a", "an")}
     text = Phrase().add_tokens(doc, _strip_edge_punct(doc, ids)).render().rstrip(".")
-    return _Subject(text, set(), noun)
+    return Subject(text, set(), noun)
 
 
 # --- facts of one clause -----------------------------------------------------------------------
@@ -324,7 +308,7 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
     _replace_relativizers(doc, p, core, comps, mods, clause)
     mods = _merge_ranges(doc, mods)
     comp_ids: set[int] = set().union(*comps) if comps else set()
-    comp_variants = _expand(doc, comp_ids) if comp_ids else [Phrase()]
+    comp_variants = expand(doc, comp_ids) if comp_ids else [Phrase()]
     bare = _bare_heads(doc, comps, prune)
     facts: list[Phrase] = []
     if p.lemma_ == "be" and comps:
@@ -336,7 +320,7 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
         facts += base
         facts += [core.merge(v) for v in bare]
     for m in mods:
-        for mv in _expand(doc, m):
+        for mv in expand(doc, m):
             facts.append(base[0].merge(mv))
     return facts
 
@@ -412,7 +396,7 @@ def _copular_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
     core.insert(min(ids) - 0.9, clause.subject.text)
     core.tokens |= clause.subject.ids
     core.insert(min(ids) - 0.5, "was" if clause.past else "is")
-    variants = _expand(doc, ids)
+    variants = expand(doc, ids)
     nat, variants = _split_nationality(doc, [ids], variants)
     return [core.merge(v) for v in nat + variants]
 
@@ -464,132 +448,3 @@ def _merge_ranges(doc: Doc, mods: list[set[int]]) -> list[set[int]]:
         else:
             out.append(set(m))
     return out
-
-
-# --- coordination ------------------------------------------------------------------------------
-
-
-def _expand(doc: Doc, ids: set[int], depth: int = 0) -> list[Phrase]:
-    """One phrase per conjunct of the first coordinated noun phrase in ``ids`` (recursively)."""
-    for i in sorted(ids):
-        t = doc[i]
-        conjs = [c for c in t.conjuncts if c.i in ids and c.i > t.i]
-        listed = next((c for c in t.children if c.dep_ == "appos" and c.i > t.i), None)
-        is_list = listed is not None and (bool(listed.conjuncts) or (t.pos_ == "NOUN" and listed.pos_ == "PROPN"))
-        if not conjs and is_list and listed is not None and listed.i in ids and t.dep_ != "nsubj":
-            # "a journalist, photographer, and author" (spaCy makes the 2nd item an appositive) and
-            # "two albums, Choices and Leisure": one fact per item.
-            conjs = [listed, *(c for c in listed.conjuncts if c.i in ids and c.i > listed.i)]
-        if not conjs or t.pos_ not in _NOMINAL or depth > 2:
-            continue
-        if t.head.lower_ in ("between",) or (t.head.dep_ == "prep" and t.head.lower_ == "between"):
-            continue
-        chain = [t, *conjs]
-        whole = subtree_ids(t) & ids
-        det = next((c for c in t.children if c.dep_ == "det" and c.lower_ in ("a", "an")), None)
-        variants: list[Phrase] = []
-        chain_ids = {x.i for x in chain}
-        for x in chain:
-            own = _own_ids(x, ids, chain_ids)
-            keep = (ids - whole) | own
-            if x.i == t.i:
-                keep |= {j for j in whole if j < t.left_edge.i}
-                if t.dep_ in ("compound", "nmod") and _AGENT_NOUN.search(t.lower_) and t.head.i in keep:
-                    # "a former swimmer and football coach": the swimmer is not a "swimmer coach".
-                    keep.discard(t.head.i)
-            phrase = Phrase().add_tokens(doc, sorted(keep))
-            if x.i != t.i and det is not None and not any(c.dep_ in ("det", "poss") for c in x.children):
-                phrase.insert(min(own) - 0.5, token_text(doc, det.i))
-            variants.append(phrase)
-        out: list[Phrase] = []
-        for v in variants[:MAX_VARIANTS]:
-            sub = _expand(doc, set(v.tokens), depth + 1) if len(v.tokens) > 2 else [v]
-            for s in sub:
-                s.pieces.update({k: val for k, val in v.pieces.items() if k != int(k)})
-            out.extend(sub)
-        return out[:MAX_VARIANTS]
-    return [Phrase().add_tokens(doc, sorted(ids))]
-
-
-def _own_ids(x: Token, ids: set[int], chain: set[int]) -> set[int]:
-    """``x`` and its dependents, without its own conjuncts and coordinating words."""
-    out = {x.i}
-    for c in x.children:
-        if c.i in chain or c.dep_ in ("conj", "cc", "preconj") or (c.dep_ == "punct" and c.text == ","):
-            continue
-        out |= subtree_ids(c)
-    return out & ids
-
-
-# --- parentheses -------------------------------------------------------------------------------
-
-
-def _paren_ids(doc: Doc) -> set[int]:
-    out: set[int] = set()
-    depth = 0
-    for t in doc:
-        if t.text == "(":
-            depth += 1
-        if depth > 0:
-            out.add(t.i)
-        if t.text == ")" and depth > 0:
-            depth -= 1
-    return out
-
-
-def _descriptive_appositions(doc: Doc) -> set[int]:
-    """Appositives on non-subject nouns that describe rather than locate ("Lisa Cooper, an actress,")."""
-    out: set[int] = set()
-    for t in doc:
-        if t.dep_ == "appos" and t.head.dep_ not in _SUBJ and t.head.dep_ != "ROOT":
-            if any(c.dep_ == "det" for c in t.children) and t.ent_type_ not in ("GPE", "LOC", "DATE"):
-                out |= subtree_ids(t)
-    return out
-
-
-def _parenthetical_facts(doc: Doc, paren: set[int]) -> list[tuple[Phrase, _Subject]]:
-    """Birth and death dates and "also known as" in parentheses right after a name."""
-    if not paren:
-        return []
-    out: list[tuple[Phrase, _Subject]] = []
-    text = doc.text
-    for m in list(_LIFESPAN.finditer(text)) + list(_BORN.finditer(text)) + list(_AKA.finditer(text)):
-        start_tok = next((t for t in doc if t.idx >= m.start()), None)
-        if start_tok is None or start_tok.i == 0:
-            continue
-        name_tok = doc[start_tok.i - 1]
-        if name_tok.pos_ != "PROPN":
-            continue
-        subject = _name_before(doc, name_tok)
-        ids = {t.i for t in doc if m.start() <= t.idx < m.end()}
-        if m.re is _LIFESPAN:
-            born, died = m.group(1), m.group(2)
-            out.append((_fact(subject, f"was born {_on(born)}", ids), subject))
-            out.append((_fact(subject, f"died {_on(died)}", ids), subject))
-        elif m.re is _BORN:
-            body = m.group(1)
-            lead = body.split()[0].lower() if body.split() else ""
-            out.append((_fact(subject, f"was born {body if lead in ('in', 'on') else _on(body)}", ids), subject))
-        else:
-            out.append((_fact(subject, f"is also known as {m.group(1)}", ids), subject))
-    return out
-
-
-def _name_before(doc: Doc, tok: Token) -> _Subject:
-    ids = [tok.i]
-    j = tok.i - 1
-    while (j >= 0 and doc[j].pos_ == "PROPN") or (j >= 0 and doc[j].text in (".",) and doc[j - 1].is_upper):
-        ids.insert(0, j)
-        j -= 1
-    text = " ".join(doc[i].text for i in ids).replace(" .", ".")
-    return _Subject(text, set(ids), tok)
-
-
-def _fact(subject: _Subject, predicate: str, ids: set[int]) -> Phrase:
-    phrase = Phrase().insert(0.0, f"{subject.text} {predicate}")
-    phrase.tokens |= subject.ids | ids
-    return phrase
-
-
-def _on(date: str) -> str:
-    return ("in " if re.fullmatch(r"(?:c\.\s*|circa\s+)?\d{3,4}|[A-Z][a-z]+\s+\d{4}", date.strip()) else "on ") + date

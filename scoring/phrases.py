@@ -137,3 +137,21 @@ def subtree_ids(tok: Token, prune: set[int] | None = None, prune_deps: frozenset
                 continue
             stack.append(c)
     return out
+
+
+@dataclass
+class Subject:
+    """The subject of a clause: its text, its token ids, and its head token (None when inherited)."""
+
+    text: str
+    ids: set[int] = field(default_factory=set)
+    head: Token | None = None
+
+    @property
+    def is_person(self) -> bool:
+        if self.head is None:
+            return bool(self.text[:1].isupper())
+        h = self.head
+        if h.lower_ in ("he", "she", "they", "i", "we"):
+            return True
+        return h.ent_type_ == "PERSON" or h.pos_ == "PROPN"

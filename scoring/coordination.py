@@ -1,0 +1,71 @@
+"""Coordination: one phrase per conjunct ("films such as X and Y" -> "... X", "... Y").
+
+Part of decomposition (:mod:`scoring.decompose`): a complement or modifier holding coordinated
+nouns or adjectives yields one variant per conjunct, recursively, at most ``MAX_VARIANTS``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from scoring.phrases import Phrase, subtree_ids, token_text
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+MAX_VARIANTS = 6
+_NOMINAL = frozenset({"NOUN", "PROPN", "NUM", "ADJ", "PRON"})
+_AGENT_NOUN = re.compile(r"(?:er|or|ist|ian|ant|ent|ess)$")
+
+
+def expand(doc: Doc, ids: set[int], depth: int = 0) -> list[Phrase]:
+    """One phrase per conjunct of the first coordinated noun phrase in ``ids`` (recursively)."""
+    for i in sorted(ids):
+        t = doc[i]
+        conjs = [c for c in t.conjuncts if c.i in ids and c.i > t.i]
+        listed = next((c for c in t.children if c.dep_ == "appos" and c.i > t.i), None)
+        is_list = listed is not None and (bool(listed.conjuncts) or (t.pos_ == "NOUN" and listed.pos_ == "PROPN"))
+        if not conjs and is_list and listed is not None and listed.i in ids and t.dep_ != "nsubj":
+            # "a journalist, photographer, and author" (spaCy makes the 2nd item an appositive) and
+            # "two albums, Choices and Leisure": one fact per item.
+            conjs = [listed, *(c for c in listed.conjuncts if c.i in ids and c.i > listed.i)]
+        if not conjs or t.pos_ not in _NOMINAL or depth > 2:
+            continue
+        if t.head.lower_ in ("between",) or (t.head.dep_ == "prep" and t.head.lower_ == "between"):
+            continue
+        chain = [t, *conjs]
+        whole = subtree_ids(t) & ids
+        det = next((c for c in t.children if c.dep_ == "det" and c.lower_ in ("a", "an")), None)
+        variants: list[Phrase] = []
+        chain_ids = {x.i for x in chain}
+        for x in chain:
+            own = _own_ids(x, ids, chain_ids)
+            keep = (ids - whole) | own
+            if x.i == t.i:
+                keep |= {j for j in whole if j < t.left_edge.i}
+                if t.dep_ in ("compound", "nmod") and _AGENT_NOUN.search(t.lower_) and t.head.i in keep:
+                    # "a former swimmer and football coach": the swimmer is not a "swimmer coach".
+                    keep.discard(t.head.i)
+            phrase = Phrase().add_tokens(doc, sorted(keep))
+            if x.i != t.i and det is not None and not any(c.dep_ in ("det", "poss") for c in x.children):
+                phrase.insert(min(own) - 0.5, token_text(doc, det.i))
+            variants.append(phrase)
+        out: list[Phrase] = []
+        for v in variants[:MAX_VARIANTS]:
+            sub = expand(doc, set(v.tokens), depth + 1) if len(v.tokens) > 2 else [v]
+            for s in sub:
+                s.pieces.update({k: val for k, val in v.pieces.items() if k != int(k)})
+            out.extend(sub)
+        return out[:MAX_VARIANTS]
+    return [Phrase().add_tokens(doc, sorted(ids))]
+
+
+def _own_ids(x: Token, ids: set[int], chain: set[int]) -> set[int]:
+    """``x`` and its dependents, without its own conjuncts and coordinating words."""
+    out = {x.i}
+    for c in x.children:
+        if c.i in chain or c.dep_ in ("conj", "cc", "preconj") or (c.dep_ == "punct" and c.text == ","):
+            continue
+        out |= subtree_ids(c)
+    return out & ids

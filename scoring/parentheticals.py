@@ -1,0 +1,87 @@
+"""Parentheses after a name: lifespans and birth dates become facts, everything in parentheses is
+kept out of the other facts.
+
+>>> from scoring import nlp
+>>> doc = nlp.parse_one("Joseph F. Smith (1838–1918) was a leader.")
+>>> [phrase.render() for phrase, _ in parenthetical_facts(doc, paren_ids(doc))]
+['Joseph F. Smith was born in 1838.', 'Joseph F. Smith died in 1918.']
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from scoring.phrases import Phrase, Subject
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+_DATE = (
+    r"(?:c\.\s*|circa\s+)?"
+    r"(?:\d{1,2}\s+[A-Z][a-z]+\s+\d{3,4}|[A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{3,4}|[A-Z][a-z]+\s+\d{4}|\d{3,4})"
+)
+_LIFESPAN = re.compile(rf"\(\s*(?:born\s+|b\.\s*)?({_DATE})\s*(?:[–—-]|to)\s*({_DATE})\s*\)")
+_BORN = re.compile(r"\(\s*(?:born|b\.)\s+([^()]*?)\s*\)")
+_AKA = re.compile(r"\(\s*(?:also\s+)?(?:known|called|nicknamed|born)\s+as\s+([^()]+?)\s*\)")
+
+
+def paren_ids(doc: Doc) -> set[int]:
+    out: set[int] = set()
+    depth = 0
+    for t in doc:
+        if t.text == "(":
+            depth += 1
+        if depth > 0:
+            out.add(t.i)
+        if t.text == ")" and depth > 0:
+            depth -= 1
+    return out
+
+
+def parenthetical_facts(doc: Doc, paren: set[int]) -> list[tuple[Phrase, Subject]]:
+    """Birth and death dates and "also known as" in parentheses right after a name."""
+    if not paren:
+        return []
+    out: list[tuple[Phrase, Subject]] = []
+    text = doc.text
+    for m in list(_LIFESPAN.finditer(text)) + list(_BORN.finditer(text)) + list(_AKA.finditer(text)):
+        start_tok = next((t for t in doc if t.idx >= m.start()), None)
+        if start_tok is None or start_tok.i == 0:
+            continue
+        name_tok = doc[start_tok.i - 1]
+        if name_tok.pos_ != "PROPN":
+            continue
+        subject = _name_before(doc, name_tok)
+        ids = {t.i for t in doc if m.start() <= t.idx < m.end()}
+        if m.re is _LIFESPAN:
+            born, died = m.group(1), m.group(2)
+            out.append((_fact(subject, f"was born {_on(born)}", ids), subject))
+            out.append((_fact(subject, f"died {_on(died)}", ids), subject))
+        elif m.re is _BORN:
+            body = m.group(1)
+            lead = body.split()[0].lower() if body.split() else ""
+            out.append((_fact(subject, f"was born {body if lead in ('in', 'on') else _on(body)}", ids), subject))
+        else:
+            out.append((_fact(subject, f"is also known as {m.group(1)}", ids), subject))
+    return out
+
+
+def _name_before(doc: Doc, tok: Token) -> Subject:
+    ids = [tok.i]
+    j = tok.i - 1
+    while (j >= 0 and doc[j].pos_ == "PROPN") or (j >= 0 and doc[j].text in (".",) and doc[j - 1].is_upper):
+        ids.insert(0, j)
+        j -= 1
+    text = " ".join(doc[i].text for i in ids).replace(" .", ".")
+    return Subject(text, set(ids), tok)
+
+
+def _fact(subject: Subject, predicate: str, ids: set[int]) -> Phrase:
+    phrase = Phrase().insert(0.0, f"{subject.text} {predicate}")
+    phrase.tokens |= subject.ids | ids
+    return phrase
+
+
+def _on(date: str) -> str:
+    return ("in " if re.fullmatch(r"(?:c\.\s*|circa\s+)?\d{3,4}|[A-Z][a-z]+\s+\d{4}", date.strip()) else "on ") + date
