@@ -3,7 +3,7 @@
 - Stance: every labelled (claim, passage) pair in the three-label space (complete and partial
   support merged), accuracy and macro-F1.
 - Verification: each claim labelled true or false (``unknown`` dropped) decided from its five
-  passages by :meth:`OfflineVerifier.decide`; precision, recall and F1 of each class.
+  passages by :meth:`OfflineVerifier.verify`; precision, recall and F1 of each class.
 - Revision: each answer checked by the full pipeline against an in-memory store of its claims'
   evidence; the suggested revision against the human revised response (normalised character edit
   distance and bag-of-words F1, means over answers).
@@ -35,13 +35,13 @@ def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progr
     gold_claim: list[str] = []
     pred_claim: list[str] = []
     for claim in progress(claims, total=len(claims), desc="factcheck-bench claims"):
-        scores = engine.verifier.score(claim.claim, claim.evidence)
+        verdict = engine.verifier.verify(claim.claim, claim.evidence)
         if len(claim.stances) == len(claim.evidence):
             gold_stance += [datasets.FCB_TO_3.get(s, "irrelevant") for s in claim.stances]
-            pred_stance += [_stance3(s.stance) for s in scores]
+            pred_stance += [_stance3(s.stance) for s in verdict.scores]
         if claim.label in ("true", "false"):
             gold_claim.append(claim.label)
-            pred_claim.append("true" if engine.verifier.decide(scores) is Stance.SUPPORT else "false")
+            pred_claim.append("true" if verdict.stance is Stance.SUPPORT else "false")
     stance = metrics.classification_report(gold_stance, pred_stance, LABELS_3)
     verification = metrics.classification_report(gold_claim, pred_claim, ("false", "true"))
     revision, answers = _revision(claims, engine, progress)
@@ -52,7 +52,26 @@ def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progr
         },
         "revision": revision,
     }
-    return Outcome(result, {"pairs": len(gold_stance), "claims": len(gold_claim), "answers revised": answers})
+    counts = {"pairs": len(gold_stance), "claims": len(gold_claim), "answers revised": answers}
+    return Outcome(result, counts, _trained_here(engine))
+
+
+def _trained_here(engine: Engine) -> tuple[str, ...]:
+    """A warning, with the cross-validated figures, when the verifier was trained on this very dev set."""
+    meta = engine.verifier.model.meta
+    if "Factcheck-Bench" not in str(meta.get("trained_on", "")):
+        return ()
+    cv = meta.get("cv") or {}
+
+    def figure(key: str) -> str:
+        value = cv.get(key) or {}
+        return f"{value.get('mean', float('nan')):.3f} ± {value.get('sd', float('nan')):.3f}"
+
+    return (
+        "The offline verifier was trained on this dev set: stance and verification above are in-sample.",
+        f"Cross-validated (grouped by answer): stance macro-F1 {figure('stance3_macro_f1')}, "
+        f"accuracy {figure('stance3_accuracy')}; false-claim F1 {figure('false_f1')}.",
+    )
 
 
 def _revision(

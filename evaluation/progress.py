@@ -15,6 +15,7 @@ class Outcome:
 
     result: dict[str, Any]
     counts: dict[str, int] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()  # printed under the table (e.g. that a figure is in-sample)
 
 
 class Progress(Protocol):

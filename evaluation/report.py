@@ -119,3 +119,5 @@ def print_table(name: str, outcome: Outcome, *, engine: str, console: Console | 
     if outcome.result.get("runs"):
         console.print(runs_table(outcome.result["runs"]))
     console.print(table(name, outcome, engine=engine))
+    for note in outcome.notes:
+        console.print(note)

@@ -15,7 +15,6 @@ from pathlib import Path
 from evaluation import datasets, metrics
 from evaluation.engines import Engine
 from evaluation.progress import Outcome, Progress, limited, silent
-from schemas.enums import Stance
 from scoring.verifier import OfflineVerifier
 
 CHUNK = 3
@@ -34,13 +33,20 @@ def chunks(sentences: Sequence[str], size: int = CHUNK, stride: int = STRIDE) ->
 
 
 def judge(verifier: OfflineVerifier, claim: str, sentences: Sequence[str]) -> str:
-    """``supported``, ``partially_supported`` or ``not_supported`` for ``claim`` against the article."""
-    passages = chunks(sentences)
-    scores = verifier.score(claim, passages)
-    if verifier.decide(scores) is not Stance.SUPPORT:
-        return "not_supported"
-    best = max(scores, key=lambda s: s.support)
-    return "supported" if best.stance is Stance.SUPPORT else "partially_supported"
+    """``supported``, ``partially_supported`` or ``not_supported`` for ``claim`` against the article.
+
+    By the best chunk's P(support): at least the verifier's support threshold is ``supported``, at
+    least half of it ``partially_supported`` (WiCE claims are long; a chunk often backs part of one).
+    The two levels were set, not fitted: WiCE takes no part in choosing them beyond a look at its
+    distribution.
+    """
+    scores = verifier.score(claim, chunks(sentences))
+    best = max((s.support for s in scores), default=0.0)
+    if best >= verifier.decision.support:
+        return "supported"
+    if best >= verifier.decision.support / 2:
+        return "partially_supported"
+    return "not_supported"
 
 
 def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progress = silent) -> Outcome:

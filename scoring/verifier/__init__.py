@@ -11,17 +11,30 @@ features of claim–passage agreement (:mod:`scoring.verifier.features`)::
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from schemas.enums import Stance
 from scoring.verifier.errors import VerifierError, WeightsError
-from scoring.verifier.features import FEATURE_NAMES, pair_features
+from scoring.verifier.features import CLAIM_FEATURE_NAMES, FEATURE_NAMES, claim_features, pair_features
 from scoring.verifier.model import SoftmaxModel
 
-__all__ = ["DEFAULT_WEIGHTS", "OfflineVerifier", "StanceScore", "VerifierError", "WeightsError"]
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "ClaimDecision",
+    "ClaimHead",
+    "ClaimVerdict",
+    "OfflineVerifier",
+    "StanceScore",
+    "VerifierError",
+    "WeightsError",
+]
 
 DEFAULT_WEIGHTS = Path(__file__).with_name("weights.json")
 
@@ -44,10 +57,33 @@ class ClaimDecision:
     refute: float = 0.5
 
 
+@dataclass(frozen=True)
+class ClaimHead:
+    """A second small model: is a claim false, given the stances of all its passages (see ``claim_features``)."""
+
+    model: SoftmaxModel  # labels ("true", "false")
+    threshold: float = 0.5  # P(false) at or above which the claim is called false
+
+
+@dataclass(frozen=True)
+class ClaimVerdict:
+    """The verdict on a claim from all its passages at once."""
+
+    stance: Stance  # SUPPORT (the claim holds) or REFUTE (false or unsupported)
+    false: float  # P(the claim is false or unsupported by these passages)
+    scores: list[StanceScore]
+
+
 class OfflineVerifier:
     """Stance of passages towards a claim from lexical, number/date, negation and name agreement features."""
 
-    def __init__(self, model: SoftmaxModel, decision: ClaimDecision | None = None) -> None:
+    def __init__(
+        self,
+        model: SoftmaxModel,
+        decision: ClaimDecision | None = None,
+        claim_head: ClaimHead | None = None,
+        version: str | None = None,
+    ) -> None:
         if tuple(model.features) != FEATURE_NAMES:
             raise WeightsError(
                 f"verifier weights were trained on features {list(model.features)}, the code computes "
@@ -56,9 +92,12 @@ class OfflineVerifier:
         unknown = set(model.labels) - {s.value for s in Stance}
         if unknown:
             raise WeightsError(f"verifier weights have unknown labels {sorted(unknown)}")
+        if claim_head is not None and tuple(claim_head.model.features) != CLAIM_FEATURE_NAMES:
+            raise WeightsError("verifier claim-head weights do not fit the claim features; retrain")
         self.model = model
         self.decision = decision or ClaimDecision()
-        self.version = f"offline-{model.digest}"
+        self.claim_head = claim_head
+        self.version = version or f"offline-{model.digest}"
         self._index = {Stance(label): i for i, label in enumerate(model.labels)}
 
     @classmethod
@@ -69,19 +108,30 @@ class OfflineVerifier:
             doc = json.loads(path.read_text())
         except (OSError, ValueError) as e:
             raise WeightsError(f"cannot read verifier weights {path}: {e}") from e
+        return cls.from_json(doc)
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> OfflineVerifier:
+        """Build from a weights document: the stance model, plus an optional ``claim`` head and ``meta``."""
         model = SoftmaxModel.from_json(doc)
         rule = model.meta.get("claim_decision") or {}
-        decision = ClaimDecision(
-            support=float(rule.get("support", 0.5)),
-            refute=float(rule.get("refute", 0.5)),
-        )
-        return cls(model, decision)
+        decision = ClaimDecision(support=float(rule.get("support", 0.5)), refute=float(rule.get("refute", 0.5)))
+        head = None
+        if doc.get("claim"):
+            head = ClaimHead(SoftmaxModel.from_json(doc["claim"]), float(doc["claim"].get("threshold", 0.5)))
+        digest = hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:12]
+        return cls(model, decision, head, version=f"offline-{digest}")
 
     def score(self, claim: str, passages: Sequence[str]) -> list[StanceScore]:
         """One :class:`StanceScore` per passage, in order."""
         if not passages:
             return []
-        probs = self.model.probabilities(pair_features(claim, passages))
+        return self._scores(pair_features(claim, passages))
+
+    def _scores(self, pairs: np.ndarray[Any, Any]) -> list[StanceScore]:
+        if len(pairs) == 0:
+            return []
+        probs = self.model.probabilities(pairs)
         labels = [Stance(label) for label in self.model.labels]
         support_cols = [i for s, i in self._index.items() if s in (Stance.SUPPORT, Stance.PARTIAL)]
         refute_col = self._index.get(Stance.REFUTE)
@@ -97,6 +147,31 @@ class OfflineVerifier:
                 )
             )
         return out
+
+    def verify(self, claim: str, passages: Sequence[str]) -> ClaimVerdict:
+        """Is ``claim`` true given ``passages`` (all of them together)?
+
+        With a claim head in the weights, a second model reads the passages' stances with claim-level
+        evidence (names or numbers of the claim that no passage has); without one, :meth:`decide`.
+        """
+        pairs = pair_features(claim, passages) if passages else np.zeros((0, len(FEATURE_NAMES)))
+        scores = self._scores(pairs)
+        if self.claim_head is None:
+            stance = self.decide(scores)
+            p_false = 0.0 if stance is Stance.SUPPORT else 1.0
+            return ClaimVerdict(Stance.SUPPORT if stance is Stance.SUPPORT else Stance.REFUTE, p_false, scores)
+        row = claim_features(
+            claim,
+            passages,
+            pairs,
+            np.array([s.support for s in scores]),
+            np.array([s.refute for s in scores]),
+            np.array([s.irrelevant for s in scores]),
+        )
+        probs = self.claim_head.model.probabilities(row[None, :])[0]
+        p_false = float(probs[list(self.claim_head.model.labels).index("false")])
+        stance = Stance.REFUTE if p_false >= self.claim_head.threshold else Stance.SUPPORT
+        return ClaimVerdict(stance, p_false, scores)
 
     def decide(self, scores: Sequence[StanceScore]) -> Stance:
         """One verdict for a claim from its passages' scores: REFUTE, SUPPORT or IRRELEVANT (not enough evidence).

@@ -15,7 +15,7 @@ from itertools import pairwise
 import numpy as np
 from numpy.typing import NDArray
 
-from scoring.verifier.text import Analysis, analyse, split_sentences
+from scoring.verifier.text import Analysis, analyse, opposites, split_sentences
 
 FEATURE_NAMES: tuple[str, ...] = (
     "coverage",  # share of the claim's content stems found in the passage
@@ -36,6 +36,11 @@ FEATURE_NAMES: tuple[str, ...] = (
     "month_conflict",
     "negation_mismatch",  # exactly one of claim and best sentence negated
     "replaced_name",  # best sentence matches most words but a claim name is missing there
+    "names_missing",  # how many of the claim's names the passage lacks
+    "other_names_best",  # log(1 + names in the best sentence that the claim does not have)
+    "number_other",  # best sentence has numbers the claim lacks and lacks some of the claim's
+    "superlative",  # the claim has a superlative ("first", "oldest", "only")
+    "opposite",  # the best sentence has the opposite of a claim word ("died" for "alive")
     "log_passage_len",
     "log_claim_len",
 )
@@ -77,6 +82,7 @@ def pair_features(claim: str, passages: Sequence[str]) -> NDArray[np.float64]:
     full = [analyse(p) for p in passages]
     idf = _idf(c, full)
     rows = np.zeros((len(passages), len(FEATURE_NAMES)), dtype=np.float64)
+    opposite = opposites()
     n_content = len(c.content)
     claim_bigrams = c.bigrams
     for i, (text, p) in enumerate(zip(passages, full, strict=True)):
@@ -104,7 +110,63 @@ def pair_features(claim: str, passages: Sequence[str]) -> NDArray[np.float64]:
             float(bool(c.months) and bool(p.months) and not (c.months & p.months)),
             float(c.negated != best.negated),
             float(bool(c.names) and cov_best >= 0.5 and name_best < 1.0),
+            float(len(c.names - p.content)),
+            math.log1p(len(best.names - c.content)),
+            float(bool(c.numbers) and bool(best.numbers - c.numbers) and not c.numbers <= best.numbers),
+            float(c.superlative),
+            float(any(opposite.get(w, frozenset()) & best.content for w in c.content - best.content)),
             math.log1p(len(p.tokens)),
             math.log1p(len(c.tokens)),
         )
     return rows
+
+
+CLAIM_FEATURE_NAMES: tuple[str, ...] = (
+    "max_support",  # the stance model's best P(support) over the passages
+    "max_refute",
+    "mean_irrelevant",
+    "max_idf_coverage",
+    "max_coverage_best",
+    "names_missing_all",  # the claim's names that no passage has
+    "numbers_missing_all",  # 1 when some number of the claim is in no passage
+    "share_missing_all",  # share of the claim's content words that no passage has
+    "any_year_conflict",
+    "any_number_other",
+    "claim_has_numbers",
+    "superlative",
+    "log_claim_len",
+)
+
+
+def claim_features(
+    claim: str, passages: Sequence[str], pairs: NDArray[np.float64], support: NDArray[np.float64],
+    refute: NDArray[np.float64], irrelevant: NDArray[np.float64],
+) -> NDArray[np.float64]:  # fmt: skip
+    """One row of :data:`CLAIM_FEATURE_NAMES` for a claim, from its passages, their pair features and stances."""
+    c = analyse(claim)
+    full = [analyse(p) for p in passages]
+    words: frozenset[str] = frozenset().union(*(p.content for p in full))
+    numbers: frozenset[str] = frozenset().union(*(p.numbers for p in full))
+    column = {name: i for i, name in enumerate(FEATURE_NAMES)}
+
+    def best(name: str) -> float:
+        return float(pairs[:, column[name]].max()) if len(pairs) else 0.0
+
+    return np.array(
+        [
+            float(support.max()) if len(support) else 0.0,
+            float(refute.max()) if len(refute) else 0.0,
+            float(irrelevant.mean()) if len(irrelevant) else 1.0,
+            best("idf_coverage"),
+            best("coverage_best"),
+            float(len(c.names - words)),
+            float(bool(c.numbers - numbers)),
+            _share(len(c.content - words), len(c.content)),
+            best("year_conflict"),
+            best("number_other"),
+            float(bool(c.numbers)),
+            float(c.superlative),
+            math.log1p(len(c.tokens)),
+        ],
+        dtype=np.float64,
+    )

@@ -53,6 +53,22 @@ ORDINALS = {
     for i, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split())
 }
 
+SUPERLATIVES = frozenset(
+    "first last only oldest youngest largest smallest biggest most least best worst highest lowest earliest "
+    "latest longest shortest greatest fastest richest".split()
+)
+
+# Pairs of words that cannot both describe the same thing; matched on stems.
+_OPPOSITES = (
+    ("alive", "dead"), ("alive", "died"), ("alive", "death"), ("first", "last"), ("largest", "smallest"),
+    ("oldest", "youngest"), ("increase", "decrease"), ("won", "lost"), ("win", "lose"), ("before", "after"),
+    ("true", "false"), ("north", "south"), ("east", "west"), ("male", "female"), ("more", "less"),
+    ("higher", "lower"), ("older", "younger"), ("earliest", "latest"), ("maximum", "minimum"),
+    ("success", "failure"), ("open", "closed"), ("accept", "reject"), ("allow", "ban"), ("positive", "negative"),
+    ("rise", "fall"), ("major", "minor"), ("public", "private"), ("legal", "illegal"), ("possible", "impossible"),
+    ("renewable", "non-renewable"), ("married", "divorced"), ("born", "died"),
+)  # fmt: skip
+
 _TOKEN = re.compile(r"[A-Za-z\u00C0-\u024F]+(?:['’][A-Za-z]+)?|\d+(?:[.,]\d+)*(?:st|nd|rd|th|s)?")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[\"“(\[]?[A-Z0-9])")
 _ABBREV = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Jr|Sr|St|Prof|Gen|Col|Lt|Sgt|Capt|Rev|Hon|Inc|Ltd|Co|vs|No|Mt|U\.S|[A-Z])\.$")
@@ -101,6 +117,17 @@ def stem(word: str) -> str:
     return w.rstrip("e") if len(w) > 4 else w
 
 
+@lru_cache(maxsize=1)
+def opposites() -> dict[str, frozenset[str]]:
+    """Stem → the stems of its opposites (see ``_OPPOSITES``)."""
+    table: dict[str, set[str]] = {}
+    for a, b in _OPPOSITES:
+        sa, sb = stem(a.replace("-", "")), stem(b.replace("-", ""))
+        table.setdefault(sa, set()).add(sb)
+        table.setdefault(sb, set()).add(sa)
+    return {k: frozenset(v) for k, v in table.items()}
+
+
 @dataclass(frozen=True)
 class Analysis:
     """What the features need to know about one text."""
@@ -113,6 +140,7 @@ class Analysis:
     years: frozenset[str]
     months: frozenset[int]
     negated: bool
+    superlative: bool  # has a word like "first", "oldest", "only"
 
     @property
     def bigrams(self) -> frozenset[tuple[str, str]]:
@@ -170,6 +198,7 @@ def analyse(text: str) -> Analysis:
         years=frozenset(years),
         months=frozenset(months),
         negated=negated,
+        superlative=any(t in SUPERLATIVES for t in tokens),
     )
 
 

@@ -106,3 +106,35 @@ def _s(support: float, refute: float) -> StanceScore:
 )
 def test_decide(verifier: OfflineVerifier, scores: list[StanceScore], expected: Stance) -> None:
     assert verifier.decide(scores) is expected
+
+
+@pytest.mark.parametrize(
+    ("claim", "passages", "expected"),
+    [
+        (
+            "Bruce Johnstone joined the Woody Herman Band in 1977.",
+            ["In 1977 Bruce Johnstone joined the Woody Herman Band and toured and recorded with it."],
+            Stance.SUPPORT,
+        ),
+        (
+            "Hillary Clinton served as the 45th President of the United States from 2017 to 2021.",
+            ["Donald Trump was the 45th president of the United States, from 2017 to 2021."],
+            Stance.REFUTE,
+        ),
+        ("Marie Curie won two Nobel prizes.", [], Stance.REFUTE),
+    ],
+)
+def test_verify_a_claim_against_all_its_passages(
+    verifier: OfflineVerifier, claim: str, passages: list[str], expected: Stance
+) -> None:
+    verdict = verifier.verify(claim, passages)
+    assert verdict.stance is expected
+    assert len(verdict.scores) == len(passages)
+    assert (verdict.false >= verifier.claim_head.threshold) == (expected is Stance.REFUTE)  # type: ignore[union-attr]
+
+
+def test_packaged_weights_carry_a_claim_head_and_their_training_note(verifier: OfflineVerifier) -> None:
+    assert verifier.claim_head is not None
+    meta = verifier.model.meta
+    assert "Factcheck-Bench" in meta["trained_on"]
+    assert 0.0 < meta["cv"]["stance3_macro_f1"]["mean"] < 1.0
