@@ -25,7 +25,11 @@ def expand(doc: Doc, ids: set[int], depth: int = 0) -> list[Phrase]:
         t = doc[i]
         conjs = [c for c in t.conjuncts if c.i in ids and c.i > t.i]
         listed = next((c for c in t.children if c.dep_ == "appos" and c.i > t.i), None)
-        is_list = listed is not None and (bool(listed.conjuncts) or (t.pos_ == "NOUN" and listed.pos_ == "PROPN"))
+        # Only a comma-separated appositive lists items; "the song Daydream Believer" names one song.
+        comma = listed is not None and any(c.text == "," and t.i < c.i < listed.i for c in t.children)
+        is_list = (
+            listed is not None and comma and (bool(listed.conjuncts) or (t.pos_ == "NOUN" and listed.pos_ == "PROPN"))
+        )
         if not conjs and is_list and listed is not None and listed.i in ids and t.dep_ != "nsubj":
             # "a journalist, photographer, and author" (spaCy makes the 2nd item an appositive) and
             # "two albums, Choices and Leisure": one fact per item.

@@ -141,7 +141,8 @@ def check(
         for fact in g.factual:
             fact.attribute(config.attribution_margin)
     result = score_groups(groups, candidates, config)
-    if config.revise:
+    if config.revise and candidates:
+        # Without any page about the names in the answer there is nothing to revise against.
         result.revision = revise(
             RevisionInput(
                 sentences=[s.text for s in sentences],
@@ -211,6 +212,7 @@ def score_groups(groups: list[PlannedGroup], candidates: list[EntityRef], config
     linked: dict[int, str | None] = {i: (titles[e] if e is not None else None) for i, e in enumerate(links)}
 
     all_supports: list[set[int]] = []
+    independent: list[bool] = []
     any_flags: list[bool] = []
     group_flags: list[list[bool]] = []
     conflated: dict[int, bool] = {}
@@ -220,16 +222,20 @@ def score_groups(groups: list[PlannedGroup], candidates: list[EntityRef], config
         for fact in g.factual:
             support = {ti for ti, t in enumerate(titles) if t in fact.attributed}
             all_supports.append(support)
+            # "wrote the song" and "wrote the song in 1971" are one piece of evidence for a source, not two.
+            independent.append(not _dominated(fact, g.factual))
             any_flags.append(bool(support))
             own = linked[gi] is not None and fact.verdicts[linked[gi] or ""].supported
             flags.append(own)
-            if support and not own:
+            if support and not own and independent[-1]:
                 others += 1
         group_flags.append(flags)
         conflated[gi] = linked[gi] is not None and others >= config.conflation_min_facts and any(group_flags[gi])
     prefer = [e for e in links if e is not None]
     cover = set_cover(all_supports, prefer)
-    entities = [e for e in cover if e in prefer or _covers(e, cover, all_supports) >= config.conflation_min_facts]
+    entities = [
+        e for e in cover if e in prefer or _covers(e, cover, all_supports, independent) >= config.conflation_min_facts
+    ]
 
     results = [_group_result(g, linked[gi], conflated[gi]) for gi, g in enumerate(groups)]
     return CheckResult(
@@ -244,10 +250,20 @@ def score_groups(groups: list[PlannedGroup], candidates: list[EntityRef], config
     )
 
 
-def _covers(entity: int, cover: list[int], supports: list[set[int]]) -> int:
-    """How many facts ``entity`` is the chosen source of in the greedy ``cover`` (earlier picks win)."""
+def _covers(entity: int, cover: list[int], supports: list[set[int]], independent: list[bool]) -> int:
+    """How many independent facts ``entity`` is the chosen source of in the greedy ``cover`` (earlier picks win)."""
     before = set(cover[: cover.index(entity)])
-    return sum(1 for s in supports if entity in s and not (s & before))
+    return sum(1 for s, ok in zip(supports, independent, strict=True) if ok and entity in s and not (s & before))
+
+
+def _dominated(fact: PlannedFact, facts: list[PlannedFact]) -> bool:
+    """True when another fact of the same sentence says this and more, from the same sources."""
+    for other in facts:
+        if other is fact or other.atom.sentence_index != fact.atom.sentence_index:
+            continue
+        if fact.atom.tokens < other.atom.tokens and (fact.attributed & other.attributed or not fact.attributed):
+            return True
+    return False
 
 
 def _group_result(g: PlannedGroup, entity: str | None, conflated: bool) -> FactGroup:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -152,7 +153,11 @@ def test_revision_drops_or_fixes_wrong_values(
     if right is not None:
         assert right in r.revision.text and any(e.kind == "replace" for e in r.revision.edits)
     else:
-        assert any(e.kind == "delete" for e in r.revision.edits)
+        # dropped, or replaced by a value the linked page holds
+        assert any(e.kind in ("delete", "replace") for e in r.revision.edits)
+        page = demo_kb.passages("John Stewart (musician)", "Daydream Believer", k=5)
+        years = set(re.findall(r"\b\d{4}\b", r.revision.text))
+        assert years <= {y for p in page for y in re.findall(r"\b\d{4}\b", p.text)}
 
 
 def test_drop_mode_removes_the_other_person(demo_kb: Store, verifier: OfflineVerifier) -> None:
@@ -184,3 +189,9 @@ def test_safe_from_several_threads(demo_kb: Store, verifier: OfflineVerifier, re
         got = list(pool.map(lambda nt: check(nt[1], kb=demo_kb, name=nt[0], verifier=verifier), texts))
     expected = [results["hanley"], results["hemming"], results["hamilton"]] * 3
     assert [r.model_dump() for r in got] == [r.model_dump() for r in expected]
+
+
+def test_unknown_person_scores_zero_without_revision(demo_kb: Store, verifier: OfflineVerifier) -> None:
+    r = check("Zebedee Quarrington was a Welsh harpist. He died in 1901.", kb=demo_kb, verifier=verifier)
+    assert (r.factscore, r.dfactscore, r.num_entities) == (0.0, 0.0, 0)
+    assert r.num_bios == 1 and r.groups[0].entity is None and r.revision is None
