@@ -1,0 +1,48 @@
+"""`factsentry bench gateway` runs and prints every figure (the figures themselves are not judged here)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+KEYS = {
+    "direct_p50_ms",
+    "gateway_p50_ms",
+    "added_p50_ms",
+    "added_p99_ms",
+    "throughput_rps",
+    "gateway_cpu_ms_per_request",
+}
+
+
+def test_bench_gateway_prints_its_figures() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "factsentry",
+            "bench",
+            "gateway",
+            "--json",
+            "--requests",
+            "100",
+            "--concurrent-requests",
+            "200",
+            "--concurrency",
+            "10",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = json.loads(done.stdout)
+    assert KEYS <= figures.keys()
+    assert figures["requests_sequential"] == 100
+    assert 0 < figures["direct_p50_ms"] < figures["gateway_p50_ms"]
+    assert abs(figures["added_p50_ms"] - (figures["gateway_p50_ms"] - figures["direct_p50_ms"])) <= 0.002
+    assert figures["throughput_rps"] > 0
+    assert figures["gateway_cpu_ms_per_request"] > 0
