@@ -43,8 +43,17 @@ def candidate_entities(kb: KnowledgeSource, names: Sequence[str], limit: int = M
 
 
 def _shares_name(name: str, title: str) -> bool:
-    a, b = set(name_parts(name)), set(name_parts(title))
-    return len(a & b) >= min(2, len(a))
+    """Same surname and a compatible first name ("Jon" / "Jonathan", "J." / "John"), or two shared words."""
+    a, b = name_parts(name), name_parts(title)
+    if not a or not b:
+        return False
+    if len(set(a) & set(b)) >= min(2, len(set(a))):
+        return True
+    if a[-1] not in b:
+        return False
+    first_a, first_b = a[0], b[0]
+    short, long = sorted((first_a, first_b), key=len)
+    return long.startswith(short) and (len(short) >= 3 or len(short) == 1)
 
 
 def name_match(group_name: str, entity: EntityRef) -> float:

@@ -228,7 +228,7 @@ def score_groups(groups: list[PlannedGroup], candidates: list[EntityRef], config
             own = linked[gi] is not None and fact.verdicts[linked[gi] or ""].supported
             flags.append(own)
             if support and not own and independent[-1]:
-                others += 1
+                others += 2 if _distinctive(fact, linked[gi]) else 1
         group_flags.append(flags)
         conflated[gi] = linked[gi] is not None and others >= config.conflation_min_facts and any(group_flags[gi])
     prefer = [e for e in links if e is not None]
@@ -254,6 +254,15 @@ def _covers(entity: int, cover: list[int], supports: list[set[int]], independent
     """How many independent facts ``entity`` is the chosen source of in the greedy ``cover`` (earlier picks win)."""
     before = set(cover[: cover.index(entity)])
     return sum(1 for s, ok in zip(supports, independent, strict=True) if ok and entity in s and not (s & before))
+
+
+def _distinctive(fact: PlannedFact, linked: str | None) -> bool:
+    """The fact's years and names are all on another supporting page and missing from the linked one
+    ("born in 1936" with the swimmer's page saying 1936 and the coach's 1894): proof of a merge on its own."""
+    own = fact.verdicts.get(linked or "")
+    if own is None or own.key_terms is None or own.key_terms >= 0.5:
+        return False
+    return any((fact.verdicts[t].key_terms or 0.0) >= 0.75 for t in fact.attributed if t != linked)
 
 
 def _dominated(fact: PlannedFact, facts: list[PlannedFact]) -> bool:

@@ -50,6 +50,8 @@ class EntityVerdict:
     support: float
     refute: float
     evidence: tuple[Evidence, ...] = ()
+    # Share of the fact's key terms (years, names, places) the page mentions; None when it has none.
+    key_terms: float | None = None
 
     @property
     def supported(self) -> bool:
@@ -67,6 +69,7 @@ class EntityVerdict:
                 "support": self.support,
                 "refute": self.refute,
                 "evidence": [e.model_dump(mode="json") for e in self.evidence],
+                "key_terms": self.key_terms,
             }
         ).encode()
 
@@ -79,6 +82,7 @@ class EntityVerdict:
             support=float(doc["support"]),
             refute=float(doc["refute"]),
             evidence=tuple(Evidence.model_validate(e) for e in doc["evidence"]),
+            key_terms=doc.get("key_terms"),
         )
 
 
@@ -173,12 +177,13 @@ class EvidenceVerifier:
         if not passages or not _shares_content(fact, name, passages):
             # No passage shares a content word with the fact (beyond the name): nothing can support it.
             return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0)
-        if _key_terms_found(fact, name, passages) < self.config.key_terms:
+        keys = _key_terms_found(fact, name, passages)
+        if keys is not None and keys < self.config.key_terms:
             # The page never mentions the fact's years, or most of its names and places: it cannot say
             # this ("served at Willamette University" vs a page without it). The passages are kept as
             # evidence (revision looks for the right value in them); the model is not asked.
             evidence = tuple(Evidence(title=p.title, text=p.text) for p in passages[: self.config.evidence_k])
-            return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0, evidence)
+            return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0, evidence, keys)
         self.calls += 1
         scores = list(self.model.score(fact, [p.text for p in passages]))
         stance, s, r, best = decide(scores, self.config)
@@ -195,7 +200,7 @@ class EvidenceVerifier:
             )
             for i in order[: self.config.evidence_k]
         )
-        return EntityVerdict(entity, stance, round(s, 4), round(r, 4), evidence)
+        return EntityVerdict(entity, stance, round(s, 4), round(r, 4), evidence, keys)
 
 
 _STOP = frozenset(
@@ -243,14 +248,14 @@ def _key_terms(fact: str, name: str) -> set[str]:
     return out
 
 
-def _key_terms_found(fact: str, name: str, passages: list[Passage]) -> float:
-    """Share of the fact's key terms that appear (as words) in the passages; 1.0 when it has none.
+def _key_terms_found(fact: str, name: str, passages: list[Passage]) -> float | None:
+    """Share of the fact's key terms that appear (as words) in the passages; None when it has none.
 
     Numbers are exact: a year or count the passages never mention makes the share 0.
     """
     terms = _key_terms(fact, name)
     if not terms:
-        return 1.0
+        return None
     texts = [_folded_passage(p.text) for p in passages]
     found = {t for t in terms if any(f" {t} " in text for text in texts)}
     if any(t[:1].isdigit() and t not in found for t in terms):
