@@ -200,7 +200,7 @@ def _children_clauses(doc: Doc, clause: _Clause, is_past: bool) -> list[_Clause]
         for c in own_subj.children:
             if c.dep_ == "appos" and c.i not in paren_ids(doc):
                 out.append(_Clause(c, subject, is_past, copula_of=own_subj))
-            elif c.dep_ == "acl" and c.tag_ in ("VBN", "VBG"):
+            elif c.dep_ == "acl" and c.tag_ in ("VBN", "VBG") and c.i not in paren_ids(doc):
                 out.append(_Clause(c, subject, is_past, participle=True))
     aux_text = " ".join(c.text for c in p.children if c.dep_ in ("aux", "auxpass"))
     for c in p.children:

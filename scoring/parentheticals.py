@@ -49,8 +49,14 @@ def parenthetical_facts(doc: Doc, paren: set[int]) -> list[tuple[Phrase, Subject
         start_tok = next((t for t in doc if t.idx >= m.start()), None)
         if start_tok is None or start_tok.i == 0:
             continue
-        name_tok = doc[start_tok.i - 1]
-        if name_tok.pos_ != "PROPN":
+        j = start_tok.i - 1
+        if doc[j].text == ")":
+            # "Dick Hanley (American football) (1894–1970)": step over the disambiguator.
+            while j > 0 and doc[j].text != "(":
+                j -= 1
+            j -= 1
+        name_tok = doc[j] if j >= 0 else doc[0]
+        if j < 0 or name_tok.pos_ != "PROPN":
             continue
         subject = _name_before(doc, name_tok)
         ids = {t.i for t in doc if m.start() <= t.idx < m.end()}
