@@ -184,11 +184,16 @@ def _replacement(
     values = [v for v in values if v.text not in evidence_text]
     if not values:
         return None
-    ev_docs = nlp.entities([e.text for e in own.evidence])
     fact_words = set(re.findall(r"\w+", fact.text.lower()))
+    ev_docs: list[Doc] | None = None
     for value in values:
         label = value.label_ or ("CARDINAL" if value[0].like_num else "")
-        options = _ranked_values(ev_docs, label, value.text, fact_words)
+        if _looks_like_year(value.text):
+            options = _ranked_years([e.text for e in own.evidence], value.text, fact_words)
+        else:
+            if ev_docs is None:
+                ev_docs = nlp.entities([e.text for e in own.evidence])
+            options = _ranked_values(ev_docs, label, value.text, fact_words)
         for option in options[:3]:
             edited = fact.text.replace(value.text, option, 1)
             if edited != fact.text and inp.confirm(edited, entity):
@@ -210,6 +215,22 @@ def _ranked_values(ev_docs: Sequence[Doc], label: str, old: str, fact_words: set
             window = ev_doc[max(0, ent.start - 8) : min(len(ev_doc), ent.end + 8)]
             near = len(content & {t.lower_ for t in window})
             scored.append((near, -doc_no, ent.text))
+    scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
+    return list(dict.fromkeys(s[2] for s in scored))
+
+
+def _ranked_years(texts: Sequence[str], old: str, fact_words: set[str]) -> list[str]:
+    """Years in the evidence, those amid the fact's own words first (no parse needed)."""
+    content = {w for w in fact_words if len(w) > 3 and not w.isdigit()}
+    year = re.sub(r"^(?:in|on) ", "", old.strip())
+    scored: list[tuple[int, int, str]] = []
+    for doc_no, text in enumerate(texts):
+        for m in re.finditer(r"\b\d{3,4}\b", text):
+            if m.group(0) == year:
+                continue
+            window = text[max(0, m.start() - 60) : m.end() + 60].lower()
+            near = len(content & set(re.findall(r"\w+", window)))
+            scored.append((near, -doc_no, old.replace(year, m.group(0))))
     scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
     return list(dict.fromkeys(s[2] for s in scored))
 
