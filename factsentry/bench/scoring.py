@@ -231,6 +231,7 @@ def _llm(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "llm_calls_per_answer": round(calls / n, 2),
         "llm_max_calls_per_answer": max((r.llm_calls for r in results), default=0),
+        "llm_max_calls_per_answer_upto_30_facts": max((r.llm_calls for r in results if r.num_facts <= 30), default=0),
         "llm_max_facts_per_answer": max((r.num_facts for r in answered), default=0),
         "llm_tokens_per_answer": round(tokens / n, 1),
         "llm_facts_per_answer": round(facts / n, 1),

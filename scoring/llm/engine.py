@@ -60,8 +60,9 @@ class LLMConfig:
 
     scoring: CheckConfig = field(default_factory=CheckConfig)
     retries: int = 2
-    # Prompt budget for one verification call, in characters (about 4 per token).
-    max_prompt_chars: int = 24_000
+    # Prompt budget for one verification call, in characters (about 4 per token): ~12k tokens, well
+    # inside today's context windows; lower it for small local models.
+    max_prompt_chars: int = 48_000
     passages_per_page: int = 3
     # With an offline stance model: facts it supports above ``settle_above`` on some page, or below
     # ``settle_below`` on every page, are decided without the LLM.
