@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
 from schemas.knowledge import EntityRef
@@ -42,18 +43,24 @@ def candidate_entities(kb: KnowledgeSource, names: Sequence[str], limit: int = M
     return list(out.values())[:limit]
 
 
+def _close(x: str, y: str) -> bool:
+    """One letter apart in a word of four letters or more: "Ahmed"/"Ahmad", "Johnston"/"Johnstone"."""
+    return x == y or (min(len(x), len(y)) >= 4 and Levenshtein.distance(x, y) <= 1)
+
+
 def _shares_name(name: str, title: str) -> bool:
-    """Same surname and a compatible first name ("Jon" / "Jonathan", "J." / "John"), or two shared words."""
+    """Same surname and a compatible first name ("Jon" / "Jonathan", "J." / "John", "Ahmed" / "Ahmad"),
+    or two shared words."""
     a, b = name_parts(name), name_parts(title)
     if not a or not b:
         return False
     if len(set(a) & set(b)) >= min(2, len(set(a))):
         return True
-    if a[-1] not in b:
+    if not any(_close(a[-1], w) for w in b):
         return False
     first_a, first_b = a[0], b[0]
     short, long = sorted((first_a, first_b), key=len)
-    return long.startswith(short) and (len(short) >= 3 or len(short) == 1)
+    return _close(first_a, first_b) or (long.startswith(short) and (len(short) >= 3 or len(short) == 1))
 
 
 def name_match(group_name: str, entity: EntityRef) -> float:
