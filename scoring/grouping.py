@@ -109,6 +109,10 @@ def compatible(mention: str, known: str) -> bool:
     if len(a) == 1 or len(b) == 1:
         single, other = (a, b) if len(a) == 1 else (b, a)
         return single[0] in other
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    if _subsequence(short, long) and short[0] == long[0]:
+        # "João Leite" in "João Leite da Silva Neto": same first name, the rest in order.
+        return True
     if a[-1] != b[-1]:
         return False
     if set(a) <= set(b) or set(b) <= set(a):
@@ -122,6 +126,11 @@ def compatible(mention: str, known: str) -> bool:
             any(_word_agrees(y, x) for x in mids_a) for y in mids_b
         )
     return True
+
+
+def _subsequence(short: list[str], long: list[str]) -> bool:
+    it = iter(long)
+    return all(any(w == x for x in it) for w in short)
 
 
 def _word_agrees(x: str, y: str) -> bool:
@@ -187,7 +196,7 @@ def _target_for_mention(
         return current
     key = fold(mention.name)
     if key not in current.forms and len(name_parts(mention.name)) > 1:
-        earlier = [g for g in groups if g is not current and key in g.forms]
+        earlier = [g for g in groups if g is not current and key in g.forms and _same_marks(g, mention)]
         if len(earlier) == 1:
             return earlier[0]
     if mention.disambiguator and current.disambiguator and fold(mention.disambiguator) != fold(current.disambiguator):
@@ -197,7 +206,10 @@ def _target_for_mention(
     if mention.dates and current.introduced and current.sentences and fold(mention.dates) != fold(current.dates or ""):
         # "David Howard (1937–2013) was ..." after another David Howard was introduced.
         return _new_group(groups, current, mention)
-    if not any(compatible(mention.name, form) for form in current.forms or {current.name}):
+    full_forms = [f for f in current.forms if len(name_parts(f)) > 1] or [current.name]
+    if not all(compatible(mention.name, form) for form in full_forms):
+        # Checked against every full form seen: a bare "Collins" must not make "Edward Joseph Collins"
+        # the same individual as "Edmund Collins".
         return _new_group(groups, current, mention)
     seen_form = fold(mention.name) in current.forms
     reintroduced = mention.introduces and current.introduced and len(name_parts(mention.name)) > 1
@@ -217,7 +229,7 @@ def _new_group(
     key = fold(mention.name)
     if not exact_only:
         for g in reversed(groups):
-            if g is current or not g.from_text:
+            if g is current or not g.from_text or not _same_marks(g, mention):
                 continue
             same_label = (
                 mention.disambiguator and g.disambiguator and fold(mention.disambiguator) == fold(g.disambiguator)
@@ -225,6 +237,13 @@ def _new_group(
             if same_label or (key in g.forms and len(name_parts(mention.name)) > 1 and _distinct(g, groups, key)):
                 return g
     return PerceivedGroup(mention.name, disambiguator=mention.disambiguator, from_text=True)
+
+
+def _same_marks(group: PerceivedGroup, mention: Mention) -> bool:
+    """A mention with its own disambiguator or dates only returns to a group marked the same way."""
+    if mention.disambiguator and fold(mention.disambiguator) != fold(group.disambiguator or ""):
+        return False
+    return not (mention.dates and fold(mention.dates) != fold(group.dates or ""))
 
 
 def _distinct(group: PerceivedGroup, groups: list[PerceivedGroup], key: str) -> bool:
@@ -297,7 +316,19 @@ def find_mention(doc: Doc) -> Mention | None:
         return _mention(doc, root, introduces=described)
     if subj is None and doc[0].pos_ == "PROPN":
         return _mention(doc, doc[0], introduces=False)
-    return None
+    return _leading_name(doc)
+
+
+def _leading_name(doc: Doc) -> Mention | None:
+    """ "Neville William Cayley, the son of ..., was ...": a sentence that opens with a full name set off by a comma."""
+    k = 0
+    while k < len(doc) and (doc[k].pos_ == "PROPN" or (doc[k].text == "." and k > 0)):
+        k += 1
+    if k < 2 or k >= len(doc) or doc[k].text not in (",", "("):
+        return None
+    head = doc[k - 1]
+    mention = _mention(doc, head, introduces=True)
+    return mention
 
 
 def _in_parentheses(doc: Doc, tok: Token) -> bool:
@@ -310,11 +341,19 @@ def _in_parentheses(doc: Doc, tok: Token) -> bool:
 def _mention(doc: Doc, head: Token, introduces: bool) -> Mention | None:
     ids = [head.i]
     j = head.i - 1
-    while j >= 0 and (doc[j].pos_ == "PROPN" or doc[j].text in (".",) or doc[j].dep_ == "compound"):
-        if doc[j].dep_ == "compound" and doc[j].pos_ not in ("PROPN",):
+    quoted = False
+    while j >= 0 and (
+        doc[j].pos_ == "PROPN" or doc[j].text in (".",) or doc[j].dep_ == "compound" or doc[j].is_quote or quoted
+    ):
+        if doc[j].dep_ == "compound" and doc[j].pos_ not in ("PROPN",) and not quoted:
             break
+        if doc[j].is_quote:
+            # a nickname in quotes inside the name: Robert Burr "Bob" Livingston
+            quoted = not quoted
         ids.insert(0, j)
         j -= 1
+    while ids and doc[ids[0]].is_quote:
+        ids.pop(0)
     k = head.i + 1
     while k < len(doc) and doc[k].pos_ == "PROPN" and doc[k].head.i == head.i and doc[k].dep_ in ("flat", "compound"):
         ids.append(k)
@@ -325,7 +364,12 @@ def _mention(doc: Doc, head: Token, introduces: bool) -> Mention | None:
         while k < len(doc) and (doc[k].pos_ == "PROPN" or doc[k].text == "-"):
             ids.append(k)
             k += 1
+    # An epithet: "Robert Livingston the Younger", "Pliny the Elder".
+    if k + 1 < len(doc) and doc[k].lower_ == "the" and doc[k + 1].text[:1].isupper() and doc[k + 1].pos_ != "VERB":
+        ids += [k, k + 1]
+        k += 2
     text = doc[ids[0] : ids[-1] + 1].text
+    text = re.sub(r'\s*["“”][^"“”]*["“”]\s*', " ", text).strip()
     if not name_parts(text) or (head.ent_type_ and head.ent_type_ not in ("PERSON", "ORG", "GPE", "NORP")):
         return None
     if head.ent_type_ in ("GPE", "NORP") and len(name_parts(text)) < 2:

@@ -61,6 +61,28 @@ def _groups(text: str, subject: str) -> list[tuple[str, list[int]]]:
             "Christopher Hinton (animator) is a Canadian film animator. His films have won awards.",
             [("Christopher Hinton", [0, 1]), ("Christopher Hinton (animator)", [2, 3])],
         ),
+        (  # a bare surname in between does not make two first names one person
+            "Edmund Collins",
+            "Edmund Collins was the Bishop of Darwin. In 1953, Collins entered the priesthood. Edward Joseph Collins "
+            "was an American pianist. Collins studied in Chicago.",
+            [("Edmund Collins", [0, 1]), ("Edward Joseph Collins", [2, 3])],
+        ),
+        (  # lifespans, epithets and nicknames set people apart
+            "Robert Livingston",
+            "Robert Livingston (1708-1790) was a member of the assembly. He was born in Albany. Robert Livingston the "
+            'Younger (1663-1725) was a merchant. Robert Burr "Bob" Livingston (1918-2002) was an American physician.',
+            [
+                ("Robert Livingston", [0, 1]),
+                ("Robert Livingston the Younger", [2]),
+                ("Robert Burr Livingston", [3]),
+            ],
+        ),
+        (  # a shorter form of the full name continues the same person
+            "João Leite",
+            "João Leite da Silva Neto, also known as João Leite, is a former Brazilian goalkeeper. João Leite first "
+            "played for Atlético in 1977.",
+            [("João Leite da Silva Neto", [0, 1])],
+        ),
         (  # markdown headings that name people
             "Gavin Hamilton",
             "## Gavin Hamilton (painter)\n**Gavin Hamilton** was a Scottish painter. He died in 1798.\n\n"
