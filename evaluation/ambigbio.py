@@ -46,26 +46,30 @@ def _mean(values: list[float]) -> float | None:
 
 def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progress = silent) -> Outcome:
     """Measure ``limit`` answers of each run (all by default); returns the ``--json`` object and counts."""
-    items = select(datasets.ambigbio(root), limit)
+    return measure(select(datasets.ambigbio(root), limit), engine, progress=progress)
+
+
+def measure(items: list[datasets.AmbigGeneration], engine: Engine, *, progress: Progress = silent) -> Outcome:
+    """Check every item with the full pipeline and compare with the reference, per run and per answer."""
     rows: dict[str, list[dict[str, float]]] = defaultdict(list)
     ours_dfs: list[float] = []
     ref_dfs: list[float] = []
     abstained = 0
     for item in progress(items, total=len(items), desc="ambigbio answers"):
-        result = engine.check(item.output, pages=pages_of(item), name=item.name, question=item.question or None)
-        if result.abstained or result.factscore is None or result.dfactscore is None:
+        checked = engine.check(item.output, pages=pages_of(item), name=item.name, question=item.question or None)
+        if checked.abstained or checked.factscore is None or checked.dfactscore is None:
             abstained += 1
             continue
         row = {
-            "factscore": result.factscore,
-            "dfactscore": result.dfactscore,
-            "num_bios": float(result.num_bios),
-            "num_entities": float(result.num_entities),
+            "factscore": checked.factscore,
+            "dfactscore": checked.dfactscore,
+            "num_bios": float(checked.num_bios),
+            "num_entities": float(checked.num_entities),
         }
         if item.reference_factscore is not None and item.reference_dfactscore is not None:
             row["reference_factscore"] = item.reference_factscore
             row["reference_dfactscore"] = item.reference_dfactscore
-            ours_dfs.append(result.dfactscore)
+            ours_dfs.append(checked.dfactscore)
             ref_dfs.append(item.reference_dfactscore)
         rows[item.model_run].append(row)
     runs: dict[str, dict[str, Any]] = {}

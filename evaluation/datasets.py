@@ -63,6 +63,8 @@ class AmbigGeneration:
     passages: tuple[AmbigPassage, ...]
     reference_factscore: float | None
     reference_dfactscore: float | None
+    # The paper's atomic facts with its automatic label (supported by any page), for weak supervision.
+    reference_atoms: tuple[tuple[str, bool], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -162,6 +164,9 @@ def ambigbio(root: Path) -> list[AmbigGeneration]:
                     passages=tuple(AmbigPassage(title=p["title"], text=p["text"]) for p in row["passages"]),
                     reference_factscore=ref.get("factscore"),
                     reference_dfactscore=ref.get("dfactscore"),
+                    reference_atoms=tuple(
+                        (a["atom"], bool(a.get("supported_any"))) for a in ref.get("atoms") or [] if a.get("atom")
+                    ),
                 )
             )
         except (KeyError, TypeError, ValueError) as e:

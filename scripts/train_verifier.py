@@ -104,6 +104,40 @@ def wice_pairs(claims: Sequence[datasets.WiceClaim], rng: np.random.Generator, o
     return PairSet(np.vstack(xs), np.array(ys), np.array(groups), np.full(n, -1))
 
 
+def ambigbio_pairs(
+    items: Sequence[datasets.AmbigGeneration], rng: np.random.Generator, offset: int, per_item: int
+) -> PairSet:
+    """Weak supervision from the D-FActScore paper's automatic atom labels (``supported_any``).
+
+    Which passage supported an atom is not recorded, so each sampled atom is paired with the item's
+    passage that covers it best (idf-weighted): SUPPORT when the paper found the atom supported,
+    IRRELEVANT otherwise. Up to ``per_item`` supported atoms and as many unsupported ones per item.
+    """
+    coverage = FEATURE_NAMES.index("idf_coverage")
+    xs, ys, groups = [], [], []
+    names = {name: i for i, name in enumerate(sorted({item.name for item in items}))}
+    for item in items:
+        passages = list(dict.fromkeys(p.text for p in item.passages))
+        if not passages:
+            continue
+        good = [a for a, ok in item.reference_atoms if ok]
+        bad = [a for a, ok in item.reference_atoms if not ok]
+        picked = [(a, "support") for a in _sample(good, per_item, rng)]
+        picked += [(a, "irrelevant") for a in _sample(bad, per_item, rng)]
+        for atom, label in picked:
+            rows = pair_features(atom, passages)
+            xs.append(rows[int(rows[:, coverage].argmax())][None, :])
+            ys.append(LABELS.index(label))
+            groups.append(offset + names[item.name])  # an AmbigBio name never straddles folds
+    return PairSet(np.vstack(xs), np.array(ys), np.array(groups), np.full(len(ys), -1))
+
+
+def _sample(values: list[str], k: int, rng: np.random.Generator) -> list[str]:
+    if len(values) <= k:
+        return values
+    return [values[i] for i in sorted(rng.choice(len(values), size=k, replace=False))]
+
+
 def fit(
     x: Array,
     y: Ints,
@@ -289,6 +323,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--hidden", type=int, default=0, help="units of a tanh hidden layer (0: linear)")
     parser.add_argument("--balance", type=float, default=0.5, help="class-weight exponent (0: none, 1: balanced)")
     parser.add_argument("--wice", action="store_true", help="add WiCE gold-sentence pairs to the stance training")
+    parser.add_argument(
+        "--ambigbio", type=int, default=0, metavar="N",
+        help="weak supervision: N supported and N unsupported AmbigBio atoms per answer (0: none)",
+    )  # fmt: skip
+    parser.add_argument("--ambigbio-names", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--dry-run", action="store_true", help="report cross-validation only; write nothing")
     args = parser.parse_args(argv)
 
@@ -303,7 +342,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             np.concatenate([pairs.groups, extra.groups]),
             np.concatenate([pairs.claim_index, extra.claim_index]),
         )
-    print(f"pairs: {n_fcb} Factcheck-Bench" + (f" + {len(pairs.y) - n_fcb} WiCE" if args.wice else ""))
+    n_wice = len(pairs.y) - n_fcb
+    if args.ambigbio:
+        items = datasets.ambigbio(args.data)
+        if args.ambigbio_names is not None:  # only the names listed in this file (one a line)
+            keep = set(args.ambigbio_names.read_text().splitlines())
+            items = [item for item in items if item.name in keep]
+        extra = ambigbio_pairs(items, np.random.default_rng(args.seed), offset=2 * 10**6, per_item=args.ambigbio)
+        pairs = PairSet(
+            np.vstack([pairs.x, extra.x]),
+            np.concatenate([pairs.y, extra.y]),
+            np.concatenate([pairs.groups, extra.groups]),
+            np.concatenate([pairs.claim_index, extra.claim_index]),
+        )
+    sources = [f"{n_fcb} Factcheck-Bench"]
+    sources += [f"{n_wice} WiCE"] if n_wice else []
+    sources += [f"{len(pairs.y) - n_fcb - n_wice} AmbigBio (weak)"] if args.ambigbio else []
+    print("pairs: " + " + ".join(sources))
 
     runs = []
     for r in range(args.repeats):
@@ -324,7 +379,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     head, threshold = fit_claim_head(*claim_matrix(claims, pairs, oof, labelled(claims, pairs, everything)), cfg)
     meta = {
         "trained_on": "Factcheck-Bench dev: claim-evidence stance pairs and true/false claims"
-        + (" + WiCE dev gold-sentence pairs" if args.wice else ""),
+        + (" + WiCE dev gold-sentence pairs" if args.wice else "")
+        + (
+            f" + AmbigBio dev atoms (weak: the paper's supported_any, {args.ambigbio} + {args.ambigbio} per answer)"
+            if args.ambigbio
+            else ""
+        ),
         "pairs": len(pairs.y),
         "seed": args.seed,
         "l2": args.l2,
