@@ -49,6 +49,14 @@ _NEW_CUE = re.compile(
     r"(?:(?:the )?second|third|fourth|lastly|finally|the final one),)",
     re.IGNORECASE,
 )
+# "Aside from ..., there is also a conductor named Akira Endo."
+_NAMED_CUE = re.compile(
+    r"\bthere (?:is|was|are|were|'s) (?:also )?(?:an?|another) [^.;]*?\b(?:named|called)\s+(?-i:[A-Z])", re.I
+)
+# "On the other hand, André Lima is ...": a contrast that opens on a name introduced afresh.
+_CONTRAST_CUE = re.compile(
+    r"^(?:on the other hand|in contrast|by contrast|conversely|meanwhile|however),\s+(?-i:[A-Z])", re.I
+)
 _FIRST_CUE = re.compile(r"^(?:one\b|the first\b|first,|the former\b)", re.IGNORECASE)
 _CONTINUE_CUE = re.compile(r"^(?!there\b)\w+(?: \w+){0,3} (?:was|is) also\b|\balso (?:known|called)\b", re.IGNORECASE)
 _DISAMBIGUATOR = re.compile(r"^\s*\(([^()]{2,40})\)")
@@ -158,7 +166,11 @@ def group_sentences(
     current = groups[0]
     for i, (text, doc) in enumerate(zip(sentences, docs, strict=True)):
         mention = find_mention(doc)
-        cue_new = bool(_NEW_CUE.match(text)) and not _CONTINUE_CUE.match(text)
+        if mention is None and _NAMED_CUE.search(text):
+            mention = _after_named(doc)
+        cue_new = bool(_NEW_CUE.match(text) or _NAMED_CUE.search(text)) and not _CONTINUE_CUE.match(text)
+        if mention is not None and mention.introduces and _CONTRAST_CUE.match(text):
+            cue_new = True
         target = current
         if mention is not None:
             target = _target_for_mention(groups, current, mention, text, cue_new, items[i], starts[i])
@@ -309,6 +321,9 @@ def find_mention(doc: Doc) -> Mention | None:
     if attr is not None and (expl is not None or (subj is not None and subj.lower_ in ("one", "other", "first"))):
         if attr.pos_ == "PROPN" and attr.tag_ != "NNPS" and not any(c.dep_ == "nummod" for c in attr.children):
             return _mention(doc, attr, introduces=True)
+        named = _named(attr)
+        if named is not None:
+            return _mention(doc, named, introduces=True)
     if subj is not None and subj.pos_ == "PROPN":
         return _mention(doc, subj, introduces=_introduces(root, subj))
     if root.pos_ == "PROPN" and subj is None:
@@ -317,6 +332,28 @@ def find_mention(doc: Doc) -> Mention | None:
     if subj is None and doc[0].pos_ == "PROPN":
         return _mention(doc, doc[0], introduces=False)
     return _leading_name(doc)
+
+
+def _named(noun: Token) -> Token | None:
+    """The name in "a conductor named Akira Endo" / "a man called John Smith"."""
+    for acl in noun.children:
+        if acl.dep_ == "acl" and acl.lower_ in ("named", "called"):
+            for c in acl.subtree:
+                if c.pos_ == "PROPN" and c.dep_ in ("oprd", "dobj", "attr", "npadvmod", "appos", "xcomp"):
+                    return c
+    return None
+
+
+def _after_named(doc: Doc) -> Mention | None:
+    """ "... there is another person named Akihiro Endo who ...": the name after "named"/"called"."""
+    for tok in doc[:-1]:
+        nxt = doc[tok.i + 1]
+        if tok.lower_ in ("named", "called") and nxt.pos_ == "PROPN":
+            head = nxt
+            while head.i + 1 < len(doc) and doc[head.i + 1].pos_ == "PROPN":
+                head = doc[head.i + 1]
+            return _mention(doc, head, introduces=True)
+    return None
 
 
 def _leading_name(doc: Doc) -> Mention | None:
@@ -393,6 +430,12 @@ def _introduces(root: Token, subj: Token) -> bool:
         return True
     if root.lemma_ == "be":
         for c in root.children:
+            if c.dep_ == "attr" and c.lemma_ == "name":
+                # "X is the name of a retired futsal player"
+                for prep in (g for g in c.children if g.dep_ == "prep" and g.lower_ == "of"):
+                    objects = [o for o in prep.children if o.dep_ == "pobj"]
+                    if any(d.lower_ in ("a", "an") for o in objects for d in o.children):
+                        return True
             if c.dep_ == "attr" and any(g.dep_ == "det" and g.lower_ in ("a", "an") for g in c.children):
                 return True
             if c.dep_ == "attr" and any(g.dep_ == "amod" and g.ent_type_ == "NORP" for g in c.children):

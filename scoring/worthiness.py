@@ -24,6 +24,7 @@ _OTHER = re.compile(
     r"\b(?:search results?|provided (?:passages?|documents?|information|sources?|texts?|context)|"
     r"(?:the|these) (?:passages?|documents?|sources?)|no (?:specific |further |more |additional )?information|"
     r"(?:limited|little|scarce|scant|sparse) (?:information|details|records|data)|"
+    r"(?:a|the) (?:common )?name (?:shared|borne|held|used) by|"
     r"(?:not|isn't|is not) (?:mentioned|specified|provided|clear|available)|it is unclear|i could(?:n't| not) find|"
     r"i (?:do not|don't) have|(?:multiple|several|two|three|many|various) (?:people|persons|individuals|men|women)"
     r"(?: named| with the name| called)?|there (?:are|were) (?:multiple|several|two|three|many))\b",

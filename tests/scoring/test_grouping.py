@@ -83,6 +83,12 @@ def _groups(text: str, subject: str) -> list[tuple[str, list[int]]]:
             "played for Atlético in 1977.",
             [("João Leite da Silva Neto", [0, 1])],
         ),
+        (  # "there is a conductor named X" and a contrast that introduces the name afresh
+            "Akira Endo",
+            "Akira Endo is a Japanese biochemist. He discovered statins. Aside from his work, there is also a "
+            "conductor named Akira Endo. On the other hand, Akira Endo is also the name of a retired footballer.",
+            [("Akira Endo", [0, 1]), ("Akira Endo", [2]), ("Akira Endo", [3])],
+        ),
         (  # markdown headings that name people
             "Gavin Hamilton",
             "## Gavin Hamilton (painter)\n**Gavin Hamilton** was a Scottish painter. He died in 1798.\n\n"
