@@ -64,8 +64,13 @@ def _open_store(path: Path) -> Any:
 def _litellm_complete(model: str) -> Any:
     import litellm
 
+    from factsentry.cli import UserError
+
     async def complete(messages: list[dict[str, str]]) -> tuple[str, int]:
-        response = await litellm.acompletion(model=model, messages=messages, temperature=0)
+        try:
+            response = await litellm.acompletion(model=model, messages=messages, temperature=0, num_retries=2)
+        except Exception as e:  # litellm raises provider-specific errors; all mean the call failed
+            raise UserError(f"--model {model}: the LLM call failed: {type(e).__name__}: {str(e)[:200]}") from e
         text = response.choices[0].message.content or ""
         usage = getattr(response, "usage", None)
         return text, int(getattr(usage, "total_tokens", 0) or 0)
