@@ -25,6 +25,7 @@ _OTHER = re.compile(
     r"(?:the|these) (?:passages?|documents?|sources?)|no (?:specific |further |more |additional )?information|"
     r"(?:limited|little|scarce|scant|sparse) (?:information|details|records|data)|"
     r"(?:a|the) (?:common )?name (?:shared|borne|held|used) by|"
+    r"information\b[^.]{0,60}\b(?:is|are|was|were|remains?) (?:scarce|limited|sparse|unavailable|lacking)|"
     r"(?:not|isn't|is not) (?:mentioned|specified|provided|clear|available)|it is unclear|i could(?:n't| not) find|"
     r"i (?:do not|don't) have|(?:multiple|several|two|three|many|various) (?:people|persons|individuals|men|women)"
     r"(?: named| with the name| called)?|there (?:are|were) (?:multiple|several|two|three|many))\b",

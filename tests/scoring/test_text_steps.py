@@ -43,6 +43,8 @@ def test_decontextualize(fact: str, subject: str, name: str, expected: str) -> N
         ("There are multiple people named Robert Rutherford in the search results.", "", Worthiness.OTHER),
         ("There is also a John Hemming.", "", Worthiness.OTHER),
         ("The provided passages do not mention his birth date.", "", Worthiness.OTHER),
+        ("Information on Fyfe's life beyond his career is scarce.", "", Worthiness.OTHER),
+        ("Francis Drake was a name shared by several notable individuals.", "", Worthiness.OTHER),
         ("I think he was the greatest coach.", "", Worthiness.OPINION),
         ("His legacy continues to inspire young swimmers.", "", Worthiness.OPINION),
     ],
