@@ -34,7 +34,8 @@ from scoring.verify import EntityVerdict
 if TYPE_CHECKING:
     from spacy.tokens import Doc
 
-_VALUE_LABELS = ("DATE", "CARDINAL", "GPE", "LOC", "PERSON", "ORG", "QUANTITY", "MONEY", "ORDINAL", "NORP", "FAC")
+# Ordinals are left alone: "The first Joseph F. Smith" counts people, it does not state a fact.
+_VALUE_LABELS = ("DATE", "CARDINAL", "GPE", "LOC", "PERSON", "ORG", "QUANTITY", "MONEY", "NORP", "FAC")
 
 
 @dataclass
@@ -299,9 +300,10 @@ def _tidy(text: str, original: str) -> str:
     if not text:
         return ""
     end = original.rstrip()[-1:] if original.rstrip()[-1:] in ".!?" else "."
-    if text[-1] not in ".!?":
+    if text[-1] not in ".!?" and original.rstrip()[-1:] != ";":
         text += end
-    return text[0].upper() + text[1:]
+    first = original.lstrip()[:1]
+    return (text[0].upper() if not first or first.isupper() else text[0]) + text[1:]
 
 
 def _relabel(sentence: str, name: str, label: str, first: bool) -> str:

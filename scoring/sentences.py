@@ -50,10 +50,21 @@ def _segmenter() -> pysbd.Segmenter:
     return seg
 
 
+# "...Latter-day Saints; he was born in 1838 ...": a semicolon before a new subject joins two sentences.
+_SEMICOLON = re.compile(r"(?<=;)\s+(?=(?:he|she|they|his|her|their)\b)", re.I)
+
+
 @lru_cache(maxsize=4096)
 def _split_block(block: str) -> tuple[str, ...]:
     parts = [p.strip() for p in _segmenter().segment(block)]
-    return tuple(p for p in parts if p)
+    out: list[str] = []
+    for part in parts:
+        pieces = _SEMICOLON.split(part)
+        if len(pieces) > 1 and all(len(p.split()) >= 4 for p in pieces):
+            out.extend(pieces)
+        elif part:
+            out.append(part)
+    return tuple(p for p in out if p)
 
 
 _EMPHASIS = re.compile(r"(\*\*|__|\*(?=\S)|(?<=\S)\*|`)")

@@ -45,6 +45,12 @@ def test_strip_citations(text: str, expected: str) -> None:
             [False] * 3,
         ),
         ("- A bullet item.\n- Another item.", ["A bullet item.", "Another item."], [0, 1], [True, True]),
+        (  # a semicolon before a new pronoun subject ends a sentence; one inside a list does not
+            "He was the sixth president of the church; he was born in 1838. He played for Leeds; Arsenal; and Spurs.",
+            ["He was the sixth president of the church;", "he was born in 1838.", "He played for Leeds; Arsenal; and Spurs."],
+            [0, 0, 0],
+            [False] * 3,
+        ),
         (
             "## John Smith (footballer)\n**John Smith** is an *English* footballer.\nHe played for Leeds.",
             ["John Smith (footballer)", "John Smith is an English footballer.", "He played for Leeds."],
