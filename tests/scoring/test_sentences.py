@@ -47,7 +47,11 @@ def test_strip_citations(text: str, expected: str) -> None:
         ("- A bullet item.\n- Another item.", ["A bullet item.", "Another item."], [0, 1], [True, True]),
         (  # a semicolon before a new pronoun subject ends a sentence; one inside a list does not
             "He was the sixth president of the church; he was born in 1838. He played for Leeds; Arsenal; and Spurs.",
-            ["He was the sixth president of the church;", "he was born in 1838.", "He played for Leeds; Arsenal; and Spurs."],
+            [
+                "He was the sixth president of the church;",
+                "he was born in 1838.",
+                "He played for Leeds; Arsenal; and Spurs.",
+            ],
             [0, 0, 0],
             [False] * 3,
         ),
