@@ -54,9 +54,12 @@ def measure(items: list[datasets.AmbigGeneration], engine: Engine, *, progress: 
     rows: dict[str, list[dict[str, float]]] = defaultdict(list)
     ours_dfs: list[float] = []
     ref_dfs: list[float] = []
-    abstained = 0
+    abstained = failed = 0
     for item in progress(items, total=len(items), desc="ambigbio answers"):
-        checked = engine.check(item.output, pages=pages_of(item), name=item.name, question=item.question or None)
+        checked = engine.try_check(item.output, pages=pages_of(item), name=item.name, question=item.question or None)
+        if checked is None:
+            failed += 1
+            continue
         if checked.abstained or checked.factscore is None or checked.dfactscore is None:
             abstained += 1
             continue
@@ -95,4 +98,5 @@ def measure(items: list[datasets.AmbigGeneration], engine: Engine, *, progress: 
         "pearson_dfs": None if math.isnan(pearson) else pearson,
         "kendall_tau": None if math.isnan(tau) else tau,
     }
-    return Outcome(result, {"answers": len(items), "abstained": abstained, "runs": len(runs)})
+    counts = {"answers": len(items), "abstained": abstained, "failed": failed, "runs": len(runs)}
+    return Outcome(result, counts)

@@ -8,6 +8,7 @@ those are not installed; asking for them then fails with :class:`EngineUnavailab
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +18,7 @@ from schemas.check import CheckResult
 from scoring.verifier import OfflineVerifier
 
 ENGINES = ("offline",)
+log = logging.getLogger(__name__)
 
 
 class EngineUnavailable(EvaluationError):
@@ -64,6 +66,27 @@ class Engine:
         finally:
             store.close()
         return result
+
+    def try_check(
+        self,
+        text: str,
+        *,
+        pages: Sequence[tuple[str, Sequence[str]]],
+        name: str | None = None,
+        question: str | None = None,
+    ) -> CheckResult | None:
+        """:meth:`check`, or ``None`` (logged) when the pipeline fails on this answer.
+
+        One answer the pipeline cannot handle must not sink a whole evaluation run; the runners count
+        these failures and print the count beside the figures.
+        """
+        try:
+            return self.check(text, pages=pages, name=name, question=question)
+        except EngineUnavailable:
+            raise
+        except Exception as e:
+            log.warning("the pipeline failed on an answer (%s: %s): %.80r", type(e).__name__, e, text)
+            return None
 
     def decompose(self, sentence: str, sentence_index: int = 0) -> list[str]:
         """The atomic facts of one sentence, as texts."""

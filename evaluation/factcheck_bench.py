@@ -88,7 +88,9 @@ def _revision(
     for doc_claims in progress(list(answers.values()), total=len(answers), desc="factcheck-bench revisions"):
         first = doc_claims[0]
         evidence = list(dict.fromkeys(e for c in doc_claims for e in c.evidence if e.strip()))
-        result = engine.check(first.response, pages=[(first.prompt or "evidence", evidence)], question=first.prompt)
+        result = engine.try_check(first.response, pages=[(first.prompt or "evidence", evidence)], question=first.prompt)
+        if result is None:
+            continue
         revised = result.revision.text if result.revision is not None else first.response
         distances.append(metrics.edit_distance(revised, first.revised_response))
         overlaps.append(metrics.word_overlap(revised, first.revised_response))

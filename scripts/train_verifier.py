@@ -105,13 +105,13 @@ def wice_pairs(claims: Sequence[datasets.WiceClaim], rng: np.random.Generator, o
 
 
 def ambigbio_pairs(
-    items: Sequence[datasets.AmbigGeneration], rng: np.random.Generator, offset: int, per_item: int
+    items: Sequence[datasets.AmbigGeneration], rng: np.random.Generator, offset: int, per_item: int, negatives: int
 ) -> PairSet:
     """Weak supervision from the D-FActScore paper's automatic atom labels (``supported_any``).
 
     Which passage supported an atom is not recorded, so each sampled atom is paired with the item's
     passage that covers it best (idf-weighted): SUPPORT when the paper found the atom supported,
-    IRRELEVANT otherwise. Up to ``per_item`` supported atoms and as many unsupported ones per item.
+    IRRELEVANT otherwise. Up to ``per_item`` supported and ``negatives`` unsupported atoms per item.
     """
     coverage = FEATURE_NAMES.index("idf_coverage")
     xs, ys, groups = [], [], []
@@ -123,7 +123,7 @@ def ambigbio_pairs(
         good = [a for a, ok in item.reference_atoms if ok]
         bad = [a for a, ok in item.reference_atoms if not ok]
         picked = [(a, "support") for a in _sample(good, per_item, rng)]
-        picked += [(a, "irrelevant") for a in _sample(bad, per_item, rng)]
+        picked += [(a, "irrelevant") for a in _sample(bad, negatives, rng)]
         for atom, label in picked:
             rows = pair_features(atom, passages)
             xs.append(rows[int(rows[:, coverage].argmax())][None, :])
@@ -325,8 +325,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--wice", action="store_true", help="add WiCE gold-sentence pairs to the stance training")
     parser.add_argument(
         "--ambigbio", type=int, default=0, metavar="N",
-        help="weak supervision: N supported and N unsupported AmbigBio atoms per answer (0: none)",
+        help="weak supervision: N supported AmbigBio atoms per answer (0: none)",
     )  # fmt: skip
+    parser.add_argument("--ambigbio-unsupported", type=int, default=0, metavar="N", help="unsupported atoms per answer")
     parser.add_argument("--ambigbio-names", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--dry-run", action="store_true", help="report cross-validation only; write nothing")
     args = parser.parse_args(argv)
@@ -348,7 +349,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.ambigbio_names is not None:  # only the names listed in this file (one a line)
             keep = set(args.ambigbio_names.read_text().splitlines())
             items = [item for item in items if item.name in keep]
-        extra = ambigbio_pairs(items, np.random.default_rng(args.seed), offset=2 * 10**6, per_item=args.ambigbio)
+        negatives = args.ambigbio if args.ambigbio_unsupported is None else args.ambigbio_unsupported
+        extra = ambigbio_pairs(
+            items, np.random.default_rng(args.seed), offset=2 * 10**6, per_item=args.ambigbio, negatives=negatives
+        )
         pairs = PairSet(
             np.vstack([pairs.x, extra.x]),
             np.concatenate([pairs.y, extra.y]),

@@ -64,8 +64,10 @@ def _share(part: int, whole: int) -> float:
 
 
 def _weighted(words: frozenset[str], found: frozenset[str], idf: dict[str, float]) -> float:
-    total = sum(idf[w] for w in words)
-    return sum(idf[w] for w in words & found) / total if total else 0.0
+    # fsum is exact, so the result does not depend on set iteration order (string hashing is salted
+    # per process); a plain sum could break ties between sentences differently from run to run.
+    total = math.fsum(idf[w] for w in words)
+    return math.fsum(idf[w] for w in words & found) / total if total else 0.0
 
 
 def _windows(text: str) -> list[Analysis]:
