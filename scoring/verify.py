@@ -26,6 +26,10 @@ from schemas.check import Evidence
 from schemas.enums import Stance
 from schemas.knowledge import Passage
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
+from scoring.roles import misplaced_values
+
+# Refute probability given to a fact whose value the page holds only in another role.
+_MISPLACED = 0.8
 
 
 @dataclass(frozen=True)
@@ -133,7 +137,7 @@ class EvidenceVerifier:
         c = self.config
         return "\x1f".join(
             (
-                "verdict/1",
+                "verdict/2",
                 self.kb.version,
                 self.model.version,
                 entity,
@@ -184,6 +188,17 @@ class EvidenceVerifier:
             # evidence (revision looks for the right value in them); the model is not asked.
             evidence = tuple(Evidence(title=p.title, text=p.text) for p in passages[: self.config.evidence_k])
             return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0, evidence, keys)
+        misplaced = misplaced_values(fact, [p.text for p in passages], (name, entity))
+        if misplaced:
+            # The page holds the fact's year or place only in another role ("born in 1852" where 1852
+            # is the death year): it contradicts the fact rather than supporting it.
+            held = [p for p in passages if any(v.text in _folded_passage(p.text) for v in misplaced)]
+            ordered = held + [p for p in passages if p not in held]
+            evidence = tuple(
+                Evidence(title=p.title, text=p.text, stance=Stance.REFUTE, score=_MISPLACED)
+                for p in ordered[: self.config.evidence_k]
+            )
+            return EntityVerdict(entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, keys)
         self.calls += 1
         scores = list(self.model.score(fact, [p.text for p in passages]))
         stance, s, r, best = decide(scores, self.config)

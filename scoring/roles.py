@@ -1,0 +1,189 @@
+"""Roles of values: a year or place supports a fact only where the page uses it in the fact's role.
+
+"Ada Lovelace was born in 1852" must not be supported by a page that gives 1852 as her death year,
+and "born in Nairobi" not by "she died in Nairobi". For each year and place of a fact, the page's
+occurrences of that value are read with the words around them (the clause holding the value), and
+the value counts only where those words share the fact's predicate:
+
+- born/birth and died/death are roles of their own: a birth fact needs a birth word near the value;
+- a lifespan in parentheses, "(10 December 1815 – 27 November 1852)" or "(born 1950)", reads as
+  born / died;
+- any other predicate needs one of the fact's own content words (compared by stem) near the value.
+
+A value the page never mentions is left to the key-term gate (``scoring.verify``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+BORN = "<born>"
+DIED = "<died>"
+_LIFE = frozenset((BORN, DIED))
+
+_SYNONYMS = {
+    "born": BORN,
+    "birth": BORN,
+    "birthplace": BORN,
+    "nee": BORN,
+    "died": DIED,
+    "dies": DIED,
+    "death": DIED,
+    "dying": DIED,
+    "deceased": DIED,
+    "killed": DIED,
+    "elected": "elect",
+    "election": "elect",
+    "won": "win",
+    "wins": "win",
+    "winning": "win",
+    "winner": "win",
+    "married": "marr",
+    "marriage": "marr",
+    "wed": "marr",
+    "wife": "marr",
+    "husband": "marr",
+}
+
+_STOP = frozenset(
+    "the a an of in on at to for from by with and or but is was were are be been being has had have he she his her "
+    "they their it its as also that this which who whom whose there then later after before during until when where "
+    "while into over under about around first second third one two three age aged year years time same "
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec early late mid century".split()
+)
+
+_MONTHS = frozenset("january february march april may june july august september october november december".split())
+
+# Content words read on each side of a value (stop words and numbers are skipped).
+_WINDOW_BEFORE = 6
+_WINDOW_AFTER = 4
+
+
+def fold(text: str) -> str:
+    """Lower case without diacritics."""
+    return unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode("ascii")
+
+
+def stem(word: str) -> str:
+    """A word's role key: its synonym class, else its first five letters."""
+    word = fold(word)
+    return _SYNONYMS.get(word, word[:5])
+
+
+def role_words(fact: str, exclude: Iterable[str] = ()) -> frozenset[str]:
+    """Stems of the fact's predicate words: content words other than names, values and ``exclude``."""
+    skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
+    out: set[str] = set()
+    for w in re.findall(r"[^\W\d_]+", fact):
+        folded = fold(w)
+        if folded in skip or folded in _STOP or len(folded) < 3:
+            continue
+        out.add(stem(folded))
+    return frozenset(out)
+
+
+@dataclass(frozen=True)
+class Value:
+    """A year or a place of a fact, as folded words."""
+
+    text: str
+    kind: str  # "year" | "place"
+
+
+def fact_values(fact: str, exclude: Iterable[str] = ()) -> list[Value]:
+    """Years and places (capitalised words after at/in/from) of ``fact``, without the subject's names."""
+    skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
+    out = [Value(m.group(0), "year") for m in re.finditer(r"(?<![\w.,])\d{4}(?![\w.,]\d)", fact)]
+    for m in re.finditer(r"\b(?:in|at|from)\s+((?:[A-Z][\w'’-]+)(?:\s+(?:[A-Z][\w'’-]+|of|de|del|da|do))*)", fact):
+        words = [w for w in m.group(1).split() if w[:1].isupper()]
+        head = words[0]
+        if fold(head) in skip or fold(head) in _MONTHS or fold(head) in _STOP:
+            continue
+        out.append(Value(fold(head), "place"))
+    return out
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.;!?])\s+(?=[A-Z(\"“])|;\s+", text) if s.strip()]
+
+
+_LIFESPAN = re.compile(r"\(([^()]*?\b(\d{3,4})\b[^()]*?)\s*(?:–|—|-|to)\s*([^()]*?\b(\d{3,4})\b[^()]*?)\)")
+_BORN_PAREN = re.compile(r"\((?:[^()]*?;\s*)?(?:born|b\.)\s+([^()]*?)\)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def _lifespans(text: str) -> tuple[tuple[str, str], ...]:
+    """(year, role) read from lifespans in parentheses of a passage."""
+    out: list[tuple[str, str]] = []
+    for m in _LIFESPAN.finditer(text):
+        out.append((m.group(2), BORN))
+        out.append((m.group(4), DIED))
+    for m in _BORN_PAREN.finditer(text):
+        for y in re.findall(r"\b\d{3,4}\b", m.group(1)):
+            out.append((y, BORN))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _occurrence_windows(text: str, value: str) -> tuple[frozenset[str], ...]:
+    """The stems around each occurrence of ``value`` (a folded word or a year) in ``text``."""
+    windows: list[frozenset[str]] = [frozenset({role}) for year, role in _lifespans(text) if year == value]
+    in_lifespan = bool(windows)
+    for sentence in _sentences(_without_lifespans(text) if in_lifespan else text):
+        words = re.findall(r"\w+", fold(sentence))
+        content = [(i, w) for i, w in enumerate(words) if w not in _STOP and not w.isdigit()]
+        for i, w in enumerate(words):
+            if w != value:
+                continue
+            before = [c for j, c in content if j < i][-_WINDOW_BEFORE:]
+            after = [c for j, c in content if j > i][:_WINDOW_AFTER]
+            windows.append(frozenset(stem(n) for n in before + after))
+    return tuple(windows)
+
+
+def _without_lifespans(text: str) -> str:
+    return _BORN_PAREN.sub(" ", _LIFESPAN.sub(" ", text))
+
+
+def matches(roles: frozenset[str], window: frozenset[str]) -> bool:
+    """Whether words around a value (``window``) may fill the fact's role (``roles``).
+
+    Birth and death are strict: a birth fact needs a birth word near the value, and a value that
+    stands beside a birth or death word without any of the fact's own words fills that role, not
+    the fact's. Other predicates are paraphrased too freely to be told apart by words, so a window
+    without birth or death words never rules a value out.
+    """
+    life = roles & _LIFE
+    if life:
+        return bool(life & window)
+    if window & _LIFE:
+        return bool(roles & window)
+    return True
+
+
+def value_windows(texts: Sequence[str], value: str) -> list[frozenset[str]]:
+    """Windows of every occurrence of ``value`` across ``texts``."""
+    return [w for t in texts for w in _occurrence_windows(t, fold(value))]
+
+
+def misplaced_values(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> list[Value]:
+    """Values of ``fact`` the texts mention, but never in the fact's role (born vs died, drafted vs born)."""
+    exclude = tuple(exclude)
+    values = fact_values(fact, exclude)
+    if not values:
+        return []
+    skip = tuple(exclude) + tuple(v.text for v in values)
+    roles = role_words(fact, skip)
+    if not roles:
+        return []
+    out: list[Value] = []
+    for v in values:
+        windows = value_windows(texts, v.text)
+        if windows and not any(matches(roles, w) for w in windows):
+            out.append(v)
+    return out
