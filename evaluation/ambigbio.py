@@ -11,7 +11,9 @@ the ranking of the runs by mean D-FActScore with the reference ranking.
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +21,29 @@ from evaluation import datasets, metrics
 from evaluation.engines import Engine
 from evaluation.progress import Outcome, Progress, limited, silent
 
+_RUN_ON = re.compile(r"\n?Title: (.+)\n")
+
+
+def group_passages(passages: Iterable[tuple[str, str]]) -> list[tuple[str, list[str]]]:
+    """Passages grouped by title, in first-seen order, duplicates dropped.
+
+    Many retrieved passages run on into the next article ("… Title: Other page\n…"); the part
+    after such a marker belongs to that other page, so it is filed under its own title.
+    """
+    pages: dict[str, list[str]] = {}
+    for title, text in passages:
+        parts = _RUN_ON.split(text)
+        pieces = [(title, parts[0]), *zip((t.strip() for t in parts[1::2]), parts[2::2], strict=False)]
+        for page_title, piece in pieces:
+            texts = pages.setdefault(page_title, [])
+            if piece.strip() and piece not in texts:
+                texts.append(piece)
+    return [(title, texts) for title, texts in pages.items() if texts]
+
 
 def pages_of(item: datasets.AmbigGeneration) -> list[tuple[str, list[str]]]:
-    """The item's passages grouped by title, in first-seen order, duplicates dropped."""
-    pages: dict[str, list[str]] = {}
-    for p in item.passages:
-        texts = pages.setdefault(p.title, [])
-        if p.text not in texts:
-            texts.append(p.text)
-    return list(pages.items())
+    """The item's knowledge: its passages grouped into pages (see :func:`group_passages`)."""
+    return group_passages((p.title, p.text) for p in item.passages)
 
 
 def select(items: list[datasets.AmbigGeneration], limit: int | None) -> list[datasets.AmbigGeneration]:

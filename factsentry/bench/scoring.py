@@ -81,18 +81,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _stores(rows: list[dict[str, Any]]) -> list[Any]:
+    from evaluation.ambigbio import group_passages
     from knowledge.store import Store
 
     stores = []
     for row in rows:
-        pages: dict[str, list[str]] = {}
-        for p in row.get("passages") or []:
-            # Some retrieved passages run on into the next article ("... Title: Other page\n..."): split them.
-            parts = re.split(r"\n?Title: (.+)\n", p["text"])
-            pages.setdefault(p["title"], []).append(parts[0])
-            for title, text in zip(parts[1::2], parts[2::2], strict=False):
-                pages.setdefault(title.strip(), []).append(text)
-        stores.append(Store.in_memory([(title, "\n\n".join(texts)) for title, texts in pages.items()]))
+        pages = group_passages((p["title"], p["text"]) for p in row.get("passages") or [])
+        stores.append(Store.in_memory([(title, "\n\n".join(texts)) for title, texts in pages]))
     return stores
 
 
