@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING, Literal
 from schemas.check import Edit, Revision
 from schemas.enums import Worthiness
 from schemas.knowledge import EntityRef
-from scoring import nlp
+from scoring import nlp, roles
 from scoring.decontext import decontextualize
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.verify import EntityVerdict
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Span
 
 # Ordinals are left alone: "The first Joseph F. Smith" counts people, it does not state a fact.
 _VALUE_LABELS = ("DATE", "CARDINAL", "GPE", "LOC", "PERSON", "ORG", "QUANTITY", "MONEY", "NORP", "FAC")
@@ -121,12 +121,15 @@ def _plan_sentence(
             best = max(others, key=lambda t: fact.verdicts[t].support)
             dropped.append((fact, "separate", best))
             continue
-        replacement = _replacement(inp, doc, fact, entity, own) if own is not None else None
+        replacement = _replacement(inp, doc, fact, entity, own, name) if own is not None else None
         if replacement is not None:
             old, new, new_fact = replacement
             plan.replacements.append((old, new))
             kept |= set(fact.atom.tokens)
             edits.append(Edit(kind="replace", original=fact.text, replacement=new_fact, reason=f"{entity} says {new}"))
+            continue
+        if own is not None and roles.stated_in(fact.text, [e.text for e in own.evidence], (name, entity or "")):
+            kept |= set(fact.atom.tokens)  # the page says it in so many words: never delete it
             continue
         dropped.append((fact, "delete", None))
     plan.keep |= kept
@@ -173,28 +176,37 @@ def _plan_sentence(
 
 
 def _replacement(
-    inp: RevisionInput, doc: Doc, fact: PlannedFact, entity: str | None, own: EntityVerdict
+    inp: RevisionInput, doc: Doc, fact: PlannedFact, entity: str | None, own: EntityVerdict, name: str
 ) -> tuple[str, str, str] | None:
-    """(old value, new value, edited fact) when the evidence holds a confirmed different value."""
+    """(old value, new value, edited fact) when the evidence holds a confirmed value in the fact's role.
+
+    A value is replaced only by one of the same kind (a year by a year, a count of the same noun by
+    a count, a place by a place) that stands beside the fact's own predicate words in the evidence;
+    the subject's names never count as such words. Without one the fact is deleted.
+    """
     if entity is None or inp.confirm is None or not own.evidence:
         return None
     tokens = set(fact.atom.tokens)
     values = [e for e in doc.ents if e.label_ in _VALUE_LABELS and all(t.i in tokens for t in e)]
     values += [doc[t.i : t.i + 1] for t in doc if t.i in tokens and t.like_num and not t.ent_type_]
+    values = [v for v in values if not _counts_people(v)]
     evidence_text = " ".join(e.text for e in own.evidence)
     values = [v for v in values if v.text not in evidence_text]
     if not values:
         return None
-    fact_words = set(re.findall(r"\w+", fact.text.lower()))
+    exclude = (name, entity, fact.atom.subject)
     ev_docs: list[Doc] | None = None
     for value in values:
         label = value.label_ or ("CARDINAL" if value[0].like_num else "")
         if _looks_like_year(value.text):
-            options = _ranked_years([e.text for e in own.evidence], value.text, fact_words)
+            year = re.sub(r"^(?:in|on) ", "", value.text.strip())
+            found = roles.role_years(fact.text, year, [e.text for e in own.evidence], exclude)
+            options = [value.text.replace(year, y) for y in found]
         else:
             if ev_docs is None:
                 ev_docs = nlp.entities([e.text for e in own.evidence])
-            options = _ranked_values(ev_docs, label, value.text, fact_words)
+            role_set = roles.role_words(fact.text, (*exclude, value.text))
+            options = _ranked_values(ev_docs, label, value, role_set)
         for option in options[:3]:
             edited = fact.text.replace(value.text, option, 1)
             if edited != fact.text and inp.confirm(edited, entity):
@@ -202,38 +214,48 @@ def _replacement(
     return None
 
 
-def _ranked_values(ev_docs: Sequence[Doc], label: str, old: str, fact_words: set[str]) -> list[str]:
-    """Values of the same kind in the evidence, those amid the fact's own words first."""
-    content = {w for w in fact_words if len(w) > 3 and not w.isdigit()}
+def _counts_people(value: Span) -> bool:
+    """ "one of the greatest", "one of six children": a share, not a value to correct."""
+    doc = value.doc
+    return value.text.lower() in ("one", "1") and value.end < len(doc) and doc[value.end].lower_ == "of"
+
+
+# Kinds whose values are counts of something: a replacement must count the same noun.
+_COUNTS = ("CARDINAL", "QUANTITY", "MONEY")
+
+
+def _ranked_values(ev_docs: Sequence[Doc], label: str, old: Span, role_set: frozenset[str]) -> list[str]:
+    """Values of the same kind standing in the fact's role in the evidence, the best placed first."""
+    if not role_set:
+        return []
+    noun = old.doc[old.end].lemma_.lower() if old.end < len(old.doc) else ""
     scored: list[tuple[int, int, str]] = []
     for doc_no, ev_doc in enumerate(ev_docs):
+        words = [t.text for t in ev_doc]
         for ent in ev_doc.ents:
-            same_kind = ent.label_ == label or (label in ("DATE", "CARDINAL") and ent.label_ in ("DATE", "CARDINAL"))
-            if not same_kind or ent.text == old:
+            if ent.label_ != label or ent.text == old.text:
                 continue
-            if _looks_like_year(old) != _looks_like_year(ent.text):
+            if _looks_like_year(old.text) != _looks_like_year(ent.text):
                 continue
-            window = ev_doc[max(0, ent.start - 8) : min(len(ev_doc), ent.end + 8)]
-            near = len(content & {t.lower_ for t in window})
-            scored.append((near, -doc_no, ent.text))
+            if label in _COUNTS and (ent.end >= len(ev_doc) or ev_doc[ent.end].lemma_.lower() != noun):
+                continue
+            lo, hi = _sentence_bounds(words, ent.start, ent.end)
+            window = roles.window_of(words[lo:hi], ent.start - lo, ent.end - lo)
+            if not roles.fills(role_set, window):
+                continue
+            scored.append((len(role_set & window), -doc_no, ent.text))
     scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
     return list(dict.fromkeys(s[2] for s in scored))
 
 
-def _ranked_years(texts: Sequence[str], old: str, fact_words: set[str]) -> list[str]:
-    """Years in the evidence, those amid the fact's own words first (no parse needed)."""
-    content = {w for w in fact_words if len(w) > 3 and not w.isdigit()}
-    year = re.sub(r"^(?:in|on) ", "", old.strip())
-    scored: list[tuple[int, int, str]] = []
-    for doc_no, text in enumerate(texts):
-        for m in re.finditer(r"\b\d{3,4}\b", text):
-            if m.group(0) == year:
-                continue
-            window = text[max(0, m.start() - 60) : m.end() + 60].lower()
-            near = len(content & set(re.findall(r"\w+", window)))
-            scored.append((near, -doc_no, old.replace(year, m.group(0))))
-    scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
-    return list(dict.fromkeys(s[2] for s in scored))
+def _sentence_bounds(words: Sequence[str], start: int, end: int) -> tuple[int, int]:
+    lo = start
+    while lo > 0 and words[lo - 1] not in (".", ";", "!", "?"):
+        lo -= 1
+    hi = end
+    while hi < len(words) and words[hi] not in (".", ";", "!", "?"):
+        hi += 1
+    return lo, hi
 
 
 def _looks_like_year(text: str) -> bool:

@@ -187,3 +187,61 @@ def misplaced_values(fact: str, texts: Sequence[str], exclude: Iterable[str] = (
         if windows and not any(matches(roles, w) for w in windows):
             out.append(v)
     return out
+
+
+def fills(roles: frozenset[str], window: frozenset[str]) -> bool:
+    """Whether a window positively shows the fact's role (a replacement value must stand in it)."""
+    life = roles & _LIFE
+    if life:
+        return bool(life & window)
+    return bool(roles & window)
+
+
+def role_years(fact: str, old: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> list[str]:
+    """Years of ``texts`` standing in the role ``old`` has in ``fact``, the best placed first.
+
+    The subject's names (``exclude``) are no role words: a lead "(1815 – 1852)" beside the name must
+    not win a "moved to Paris in 1835" fact. Years in another role are left out.
+    """
+    roles = role_words(fact, (*exclude, old))
+    if not roles:
+        return []
+    scored: dict[str, int] = {}
+    for text in texts:
+        for year in dict.fromkeys(re.findall(r"(?<![\w.,])\d{4}(?![\w.,]\d)", text)):
+            if year == old:
+                continue
+            best = max((len(roles & w) for w in _occurrence_windows(text, year) if fills(roles, w)), default=0)
+            if best:
+                scored[year] = max(scored.get(year, 0), best)
+    return sorted(scored, key=lambda y: -scored[y])
+
+
+def window_of(words: Sequence[str], start: int, end: int) -> frozenset[str]:
+    """Stems of the content words around ``words[start:end]`` (one sentence's lower-case words)."""
+    content = [(i, fold(w)) for i, w in enumerate(words) if fold(w) not in _STOP and not w.isdigit() and w.isalnum()]
+    before = [c for j, c in content if j < start][-_WINDOW_BEFORE:]
+    after = [c for j, c in content if j >= end][:_WINDOW_AFTER]
+    return frozenset(stem(n) for n in before + after)
+
+
+def stated_in(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> bool:
+    """Whether one sentence of ``texts`` holds every value and every predicate word of ``fact``.
+
+    Such a fact is what the page says, whatever the stance model thinks of its wording; revision
+    keeps it ("led the church from 1901 until his death in 1918").
+    """
+    exclude = tuple(exclude)
+    values = {fold(v) for v in re.findall(r"\b\d+\b", fact)} | {v.text for v in fact_values(fact, exclude)}
+    if not values:
+        return False
+    roles = role_words(fact, (*exclude, *values))
+    for text in texts:
+        for sentence in _sentences(text):
+            words = re.findall(r"\w+", fold(sentence))
+            if not values <= set(words):
+                continue
+            stems = {stem(w) for w in words}
+            if roles <= stems:
+                return True
+    return False

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.roles import misplaced_values
+from scoring.roles import misplaced_values, role_years, stated_in
 
 PAGE = (
     "Tomasz Wierzbicki (3 March 1871 – 19 October 1934) was a Polish cartographer. "
@@ -38,3 +38,32 @@ PAGE_BORN = "Odile Marchetti (born 1958) is a French cellist. She moved to Lyon 
 def test_value_counts_only_in_its_role(fact: str, page: str, misplaced: list[str]) -> None:
     name = " ".join(fact.split()[:2])
     assert [v.text for v in misplaced_values(fact, [page], (name,))] == misplaced
+
+
+@pytest.mark.parametrize(
+    ("fact", "old", "expected"),
+    [
+        # The lead lifespan beside the name is no reason to pick its years for another role.
+        ("Tomasz Wierzbicki joined the Geographical Society in 1903.", "1903", ["1902"]),
+        ("Tomasz Wierzbicki was born in 1872.", "1872", ["1871"]),
+        ("Tomasz Wierzbicki died in 1935.", "1935", ["1934"]),
+        # Nothing on the page fills "emigrated": no candidate, so the fact is deleted, not rewritten.
+        ("Tomasz Wierzbicki emigrated in 1910.", "1910", []),
+    ],
+)
+def test_replacement_years_fill_the_facts_role(fact: str, old: str, expected: list[str]) -> None:
+    assert role_years(fact, old, [PAGE], ("Tomasz Wierzbicki",)) == expected
+
+
+@pytest.mark.parametrize(
+    ("fact", "stated"),
+    [
+        ("Tomasz Wierzbicki joined the Geographical Society in 1902.", True),
+        ("Tomasz Wierzbicki joined the society in 1902.", True),
+        ("Tomasz Wierzbicki left the Geographical Society in 1902.", False),
+        ("Tomasz Wierzbicki joined the Geographical Society in 1904.", False),
+        ("Tomasz Wierzbicki was a cartographer.", False),  # no value: the stance model decides
+    ],
+)
+def test_a_fact_the_page_states_outright(fact: str, stated: bool) -> None:
+    assert stated_in(fact, [PAGE], ("Tomasz Wierzbicki",)) is stated
