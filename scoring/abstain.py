@@ -19,7 +19,7 @@ from scoring.sentences import Sentence, split_sentences
 _DECLINE = re.compile(
     r"\b(?:i (?:could not|couldn't|cannot|can't|was unable to|am unable to|am not able to|was not able to) "
     r"(?:find|locate|provide|identify|determine)|"
-    r"i (?:do not|don't) have (?:any |enough |specific |much )?(?:information|details|data|knowledge)|"
+    r"i (?:do not|don't) have (?:[a-z-]+ ){0,2}(?:information|details|data|knowledge)|"
     r"(?:no|not (?:enough|any|much)) (?:reliable |specific |available |public |relevant )?"
     r"(?:information|details|records?) "
     r"(?:is |was )?(?:available )?(?:about|on|regarding|for)|"

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 from dataclasses import dataclass
@@ -17,7 +18,9 @@ if TYPE_CHECKING:
 
 _CITATION = re.compile(r"\s*\[(?:\d+(?:\s*[,–-]\s*\d+)*|citation needed|[a-z]\])\]", re.IGNORECASE)
 _SPACES = re.compile(r"[ \t\u00a0]+")
-_PARAGRAPH = re.compile(r"\n\s*\n|\n(?=\s*(?:\d+[.)]|[-*•])\s)|(?<=[^.!?:;,])\n(?=[A-Z])")
+_PARAGRAPH = re.compile(r"\n\s*\n|\n(?=\s*(?:\d+[.)]|[-*•])\s)")
+# A line this short without end punctuation, followed by a capital, is a heading ("John Smith (poet)").
+_HEADING_WORDS = 8
 # A list item that pysbd keeps glued to the previous sentence: "... refer to: 1. Joseph F. Smith".
 _INLINE_ITEM = re.compile(r"(?<=[:;.])\s+(?=\d{1,2}[.)]\s+[A-Z])")
 _BULLET = re.compile(r"^\s*(?:\d{1,2}[.)]|[-*•])\s+")
@@ -77,10 +80,30 @@ def strip_markdown(text: str) -> str:
     return _EMPHASIS.sub("", text)
 
 
+def _soft_wraps(text: str) -> str:
+    """Mark the single line breaks that start a block; the others are hard wraps inside a paragraph.
+
+    A line break starts a block before a list item or after a short heading-like line (no end
+    punctuation, next line capitalised); "...and won six\nNBA championships" is one sentence.
+    """
+    lines = text.split("\n")
+    out = lines[:1]
+    for prev, line in itertools.pairwise(lines):
+        a, b = prev.strip(), line.strip()
+        heading = bool(a) and a[-1] not in ".!?:;," and b[:1].isupper() and len(a.split()) <= _HEADING_WORDS
+        if heading:
+            out.append("\n\n" + line)
+        elif not a or not b or _BULLET.match(line):
+            out.append("\n" + line)
+        else:
+            out.append(" " + line)
+    return "".join(out)
+
+
 def split_sentences(text: str) -> list[Sentence]:
     """Split an answer into sentences; citation markers and markdown go, list items start their own paragraph."""
     text = strip_markdown(strip_citations(text).replace("\r\n", "\n"))
-    text = _INLINE_ITEM.sub("\n", text)
+    text = _soft_wraps(_INLINE_ITEM.sub("\n", text))
     out: list[Sentence] = []
     paragraph = 0
     for block in _PARAGRAPH.split(text):

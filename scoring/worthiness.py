@@ -25,9 +25,12 @@ _OTHER = re.compile(
     r"(?:the|these) (?:passages?|documents?|sources?)|no (?:specific |further |more |additional )?information|"
     r"(?:limited|little|scarce|scant|sparse) (?:information|details|records|data)|"
     r"(?:a|the) (?:common )?name (?:shared|borne|held|used) by|"
+    r"\bthe name\b[^.]{0,60}\b(?:is|was) (?:shared|borne|held|used) by|the name\b[^.]{0,60}\b(?:refers|belongs) to|"
     r"information\b[^.]{0,60}\b(?:is|are|was|were|remains?) (?:scarce|limited|sparse|unavailable|lacking)|"
     r"(?:not|isn't|is not) (?:mentioned|specified|provided|clear|available)|it is unclear|i could(?:n't| not) find|"
-    r"i (?:do not|don't) have|(?:multiple|several|two|three|many|various) (?:people|persons|individuals|men|women)"
+    r"i (?:do not|don't) have|(?:multiple|several|two|three|many|various) "
+    r"(?:(?:notable|famous|well-known|prominent|different|other|distinct|real) )?"
+    r"(?:people|persons|individuals|men|women)"
     r"(?: named| with the name| called)?|there (?:are|were) (?:multiple|several|two|three|many))\b",
     re.IGNORECASE,
 )
@@ -35,7 +38,13 @@ _OPINION = re.compile(
     r"\b(?:i think|i believe|i feel|in my (?:opinion|view)|personally|arguably|undoubtedly|truly|"
     r"(?:is|was|remains) (?:an? )?(?:inspiration|legend|icon)|continues? to inspire|will be remembered|"
     r"(?:lasting|enduring|remarkable|impressive|fascinating|incredible|amazing) (?:legacy|impact|career|life|person)|"
-    r"left an indelible)\b",
+    r"left an indelible|"
+    # Evaluations: how people see the subject, not what the subject did.
+    r"(?:widely|generally|often|universally|highly) (?:regarded|considered|admired|praised|celebrated|acclaimed|"
+    r"respected|loved|beloved)|(?:admired|praised|beloved|loved|adored|celebrated) (?:for|by) |"
+    r"many (?:people |fans |critics )?(?:consider|regard|see|view|call)|"
+    r"one of the (?:greatest|best|finest|most (?:likeable|likable|beloved|admired|popular|talented|influential|"
+    r"respected|charismatic|iconic|gifted|brilliant)))\b",
     re.IGNORECASE,
 )
 _EXISTENCE = re.compile(r"^there (?:is|was|are|were)\b(?: also)?(?: an?| another| one| some)?\b", re.IGNORECASE)

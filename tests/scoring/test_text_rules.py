@@ -1,0 +1,80 @@
+"""Sentence splitting, check-worthiness and abstention on answers about made-up people."""
+
+from __future__ import annotations
+
+import pytest
+
+from schemas.enums import Worthiness
+from scoring.abstain import is_abstention
+from scoring.sentences import split_sentences
+from scoring.worthiness import classify
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # a hard-wrapped paragraph is one paragraph, and the wrapped sentence stays whole
+            "Lotte Brandvik was a Norwegian painter who exhibited in Oslo and won six\n"
+            "National Art Prizes with her circle. She died in 1980.",
+            [
+                (
+                    "Lotte Brandvik was a Norwegian painter who exhibited in Oslo and won six National Art Prizes with "
+                    "her circle.",
+                    0,
+                ),
+                ("She died in 1980.", 0),
+            ],
+        ),
+        (  # a short heading line still opens a block
+            "Lotte Brandvik (painter)\nLotte Brandvik was a painter.\n\nLotte Brandvik (skier)\nShe was a skier.",
+            [
+                ("Lotte Brandvik (painter)", 0),
+                ("Lotte Brandvik was a painter.", 1),
+                ("Lotte Brandvik (skier)", 2),
+                ("She was a skier.", 3),
+            ],
+        ),
+        (
+            "There are two:\n1. Lotte the painter.\n2. Lotte the skier.",
+            [("There are two:", 0), ("Lotte the painter.", 1), ("Lotte the skier.", 2)],
+        ),
+        ("She won.\nShe lost.", [("She won.", 0), ("She lost.", 0)]),
+    ],
+)
+def test_single_line_breaks_are_soft_wraps(text: str, expected: list[tuple[str, int]]) -> None:
+    assert [(s.text, s.paragraph) for s in split_sentences(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("fact", "worthiness"),
+    [
+        ("The name Pim Okonkwo is shared by two chess players.", Worthiness.OTHER),
+        ("The name is shared by two chess players.", Worthiness.OTHER),
+        ("Several notable people are named Pim Okonkwo.", Worthiness.OTHER),
+        ("Pim Okonkwo is widely admired for his humour.", Worthiness.OPINION),
+        ("Many consider her one of the most gifted pianists of her era.", Worthiness.OPINION),
+        ("She is widely regarded as one of the greatest sprinters of all time.", Worthiness.OPINION),
+        ("She won three national titles.", Worthiness.FACTUAL),
+        ("He was one of the founders of the club.", Worthiness.FACTUAL),
+        ("He was elected to the regional council in 1994.", Worthiness.FACTUAL),
+    ],
+)
+def test_meta_sentences_and_evaluations_are_not_facts(fact: str, worthiness: Worthiness) -> None:
+    assert classify(fact) is worthiness
+
+
+@pytest.mark.parametrize(
+    ("text", "abstained"),
+    [
+        ("I don't have reliable information on Pim Okonkwo.", True),
+        ("I do not have verified details about Lotte Brandvik.", True),
+        ("I don't have any information about Lotte Brandvik.", True),
+        (
+            "I don't have much detail about Lotte Brandvik, but here is what I know: she was a Norwegian painter "
+            "born in Bergen in 1901.",
+            False,
+        ),
+    ],
+)
+def test_declines_with_an_adjective_before_information(text: str, abstained: bool) -> None:
+    assert is_abstention(text) is abstained
