@@ -172,6 +172,9 @@ def group_sentences(
         if mention is not None and mention.introduces and _CONTRAST_CUE.match(text):
             cue_new = True
         target = current
+        if mention is not None and not cue_new and not items[i] and _bystander(groups, subject, mention):
+            # "His team-mate Scottie Pippen was ...": another person named in passing, not a new bio.
+            mention = None
         if mention is not None:
             target = _target_for_mention(groups, current, mention, text, cue_new, items[i], starts[i])
         elif cue_new and current.sentences:
@@ -188,6 +191,15 @@ def group_sentences(
         target.sentences.append(i)
         current = target
     return [g for g in groups if g.sentences]
+
+
+def _bystander(groups: list[PerceivedGroup], subject: str, mention: Mention) -> bool:
+    """A name sharing no part with the answer's subject or any individual so far (a spouse, a team-mate)."""
+    if mention.disambiguator or not name_parts(subject):
+        return False
+    parts = set(name_parts(mention.name))
+    known = {p for g in groups for form in (g.name, *g.forms) for p in name_parts(form)} | set(name_parts(subject))
+    return bool(parts) and not parts & known
 
 
 def _target_for_mention(
