@@ -27,6 +27,7 @@ from schemas.enums import Stance
 from schemas.knowledge import Passage
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
 from scoring.roles import misplaced_values
+from scoring.subject_forms import in_page_terms
 
 # Refute probability given to a fact whose value the page holds only in another role.
 _MISPLACED = 0.8
@@ -200,7 +201,15 @@ class EvidenceVerifier:
             )
             return EntityVerdict(entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, keys)
         self.calls += 1
-        scores = list(self.model.score(fact, [p.text for p in passages]))
+        texts = [p.text for p in passages]
+        scores = list(self.model.score(fact, texts))
+        claim = in_page_terms(fact, name, entity, texts)
+        if claim != fact:
+            # The subject spelt as the page spells it ("Raúl González" for "Raul Gonzalez"): the name's
+            # form is no evidence either way, so the reading the model finds better placed counts.
+            respelt = list(self.model.score(claim, texts))
+            if max(x.support for x in respelt) > max(x.support for x in scores):
+                scores = respelt
         stance, s, r, best = decide(scores, self.config)
         order = sorted(range(len(scores)), key=lambda i: -max(scores[i].support, scores[i].refute))
         if best >= 0:
@@ -246,6 +255,10 @@ _GENERIC = frozenset(
 )
 
 
+# A sequel or a regnal number ("Creed II", "George III") is as exact as a year.
+_ROMAN = re.compile(r"(?:II|III|IV|VI|VII|VIII|IX|XI|XII)")
+
+
 def _key_terms(fact: str, name: str) -> set[str]:
     """Numbers and capitalised words of ``fact`` other than the subject's name and generic words."""
     name_words = set(fold_claim(name).split())
@@ -258,7 +271,7 @@ def _key_terms(fact: str, name: str) -> set[str]:
         folded = fold_claim(w)
         if folded in name_words or folded in _GENERIC:
             continue
-        if re.fullmatch(r"\d{3,4}s?", w) or (i > 0 and w[:1].isupper() and len(w) > 2):
+        if re.fullmatch(r"\d{3,4}s?", w) or _ROMAN.fullmatch(w) or (i > 0 and w[:1].isupper() and len(w) > 2):
             out.add(folded)
     return out
 
@@ -273,6 +286,6 @@ def _key_terms_found(fact: str, name: str, passages: list[Passage]) -> float | N
         return None
     texts = [_folded_passage(p.text) for p in passages]
     found = {t for t in terms if any(f" {t} " in text for text in texts)}
-    if any(t[:1].isdigit() and t not in found for t in terms):
+    if any((t[:1].isdigit() or _ROMAN.fullmatch(t.upper())) and t not in found for t in terms):
         return 0.0
     return len(found) / len(terms)

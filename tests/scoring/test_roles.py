@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from schemas.knowledge import Passage
 from scoring.roles import misplaced_values, role_years, stated_in
+from scoring.verify import _key_terms_found
 
 PAGE = (
     "Tomasz Wierzbicki (3 March 1871 – 19 October 1934) was a Polish cartographer. "
@@ -67,3 +69,15 @@ def test_replacement_years_fill_the_facts_role(fact: str, old: str, expected: li
 )
 def test_a_fact_the_page_states_outright(fact: str, stated: bool) -> None:
     assert stated_in(fact, [PAGE], ("Tomasz Wierzbicki",)) is stated
+
+
+@pytest.mark.parametrize(
+    ("fact", "share"),
+    [
+        ("Odile Marchetti recorded Suite II.", 0.0),  # the page only knows Suite III
+        ("Odile Marchetti recorded Suite III.", 1.0),
+    ],
+)
+def test_roman_numerals_are_exact_key_terms(fact: str, share: float) -> None:
+    page = Passage(title="Odile Marchetti", text="In 1990 Odile Marchetti recorded Suite III for the label.")
+    assert _key_terms_found(fact, "Odile Marchetti", [page]) == share
