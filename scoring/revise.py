@@ -28,6 +28,7 @@ from schemas.enums import Worthiness
 from schemas.knowledge import EntityRef
 from scoring import nlp, roles
 from scoring.decontext import decontextualize
+from scoring.grouping import name_parts
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.verify import EntityVerdict
 
@@ -335,6 +336,11 @@ def _relabel(sentence: str, name: str, label: str, first: bool) -> str:
     if first:
         m = re.match(r"(He|She|They)\b", sentence)
         if m:
+            return label + sentence[m.end() :]
+        # "Evans also hosted ...": a leading surname or other part of the name gives way to the title.
+        parts = set(name_parts(name))
+        m = re.match(r"(?:[A-ZÀ-Þ][\w.'’-]*\s+)*[A-ZÀ-Þ][\w.'’-]*", sentence)
+        if m and parts and set(name_parts(m.group(0))) and set(name_parts(m.group(0))) <= parts:
             return label + sentence[m.end() :]
     return sentence
 

@@ -112,6 +112,23 @@ def _sentences(text: str) -> list[str]:
     return [s for s in re.split(r"(?<=[.;!?])\s+(?=[A-Z(\"“])|;\s+", text) if s.strip()]
 
 
+def _clauses(sentence: str) -> list[str]:
+    """A sentence cut where "and" or "but" opens a new predicate after a complete one.
+
+    "born in Brooklyn, New York, and grew up in Wilmington" -> two clauses, so Wilmington is not read
+    as a birthplace; "born and raised in Wilmington" stays whole (nothing complete before "and").
+    """
+    out: list[str] = []
+    rest = sentence
+    for m in re.finditer(r",?\s+(?:and|but)\s+(?=(?:\w+\s+){0,2}(?:in|at|to|from|on)\b)", sentence):
+        head = sentence[len(sentence) - len(rest) : m.start()]
+        if re.search(r"\b(?:in|at|on|from)\s+\S", head):
+            out.append(head)
+            rest = sentence[m.end() :]
+    out.append(rest)
+    return out
+
+
 _LIFESPAN = re.compile(r"\(([^()]*?\b(\d{3,4})\b[^()]*?)\s*(?:–|—|-|to)\s*([^()]*?\b(\d{3,4})\b[^()]*?)\)")
 _BORN_PAREN = re.compile(r"\((?:[^()]*?;\s*)?(?:born|b\.)\s+([^()]*?)\)", re.IGNORECASE)
 
@@ -134,7 +151,7 @@ def _occurrence_windows(text: str, value: str) -> tuple[frozenset[str], ...]:
     """The stems around each occurrence of ``value`` (a folded word or a year) in ``text``."""
     windows: list[frozenset[str]] = [frozenset({role}) for year, role in _lifespans(text) if year == value]
     in_lifespan = bool(windows)
-    for sentence in _sentences(_without_lifespans(text) if in_lifespan else text):
+    for sentence in (c for s in _sentences(_without_lifespans(text) if in_lifespan else text) for c in _clauses(s)):
         words = re.findall(r"\w+", fold(sentence))
         content = [(i, w) for i, w in enumerate(words) if w not in _STOP and not w.isdigit()]
         for i, w in enumerate(words):

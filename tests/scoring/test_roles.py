@@ -81,3 +81,15 @@ def test_a_fact_the_page_states_outright(fact: str, stated: bool) -> None:
 def test_roman_numerals_are_exact_key_terms(fact: str, share: float) -> None:
     page = Passage(title="Odile Marchetti", text="In 1990 Odile Marchetti recorded Suite III for the label.")
     assert _key_terms_found(fact, "Odile Marchetti", [page]) == share
+
+
+@pytest.mark.parametrize(
+    ("page", "misplaced"),
+    [
+        ("Zed Okafor was born in Accra, Ghana, and grew up in Wilmington.", ["wilmington"]),
+        ("Zed Okafor was born and raised in Wilmington.", []),
+    ],
+)
+def test_a_new_clause_after_and_has_its_own_role(page: str, misplaced: list[str]) -> None:
+    found = misplaced_values("Zed Okafor was born in Wilmington.", [page], ("Zed Okafor",))
+    assert [v.text for v in found] == misplaced
