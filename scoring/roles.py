@@ -93,18 +93,20 @@ class Value:
 
     text: str
     kind: str  # "year" | "place"
+    # The preposition before a place: "from" names an origin, which a birthplace fills.
+    prep: str = ""
 
 
 def fact_values(fact: str, exclude: Iterable[str] = ()) -> list[Value]:
     """Years and places (capitalised words after at/in/from) of ``fact``, without the subject's names."""
     skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
     out = [Value(m.group(0), "year") for m in re.finditer(r"(?<![\w.,])\d{4}(?![\w.,]\d)", fact)]
-    for m in re.finditer(r"\b(?:in|at|from)\s+((?:[A-Z][\w'’-]+)(?:\s+(?:[A-Z][\w'’-]+|of|de|del|da|do))*)", fact):
-        words = [w for w in m.group(1).split() if w[:1].isupper()]
+    for m in re.finditer(r"\b(in|at|from)\s+((?:[A-Z][\w'’-]+)(?:\s+(?:[A-Z][\w'’-]+|of|de|del|da|do))*)", fact):
+        words = [w for w in m.group(2).split() if w[:1].isupper()]
         head = words[0]
         if fold(head) in skip or fold(head) in _MONTHS or fold(head) in _STOP:
             continue
-        out.append(Value(fold(head), "place"))
+        out.append(Value(fold(head), "place", m.group(1)))
     return out
 
 
@@ -200,6 +202,8 @@ def misplaced_values(fact: str, texts: Sequence[str], exclude: Iterable[str] = (
         return []
     out: list[Value] = []
     for v in values:
+        if v.prep == "from" and not roles & _LIFE:
+            continue  # "a rally driver from Madrid" is what "born in Madrid" says
         windows = value_windows(texts, v.text)
         if windows and not any(matches(roles, w) for w in windows):
             out.append(v)

@@ -26,11 +26,13 @@ from schemas.check import Evidence
 from schemas.enums import Stance
 from schemas.knowledge import Passage
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
-from scoring.roles import misplaced_values
+from scoring.roles import misplaced_values, stated_in
 from scoring.subject_forms import in_page_terms
 
 # Refute probability given to a fact whose value the page holds only in another role.
 _MISPLACED = 0.8
+# Support probability given to a fact one page sentence states outright.
+_STATED = 0.75
 
 
 @dataclass(frozen=True)
@@ -211,6 +213,11 @@ class EvidenceVerifier:
             if max(x.support for x in respelt) > max(x.support for x in scores):
                 scores = respelt
         stance, s, r, best = decide(scores, self.config)
+        if stance is not Stance.SUPPORT and stated_in(fact, texts, (name, entity)):
+            # One page sentence holds every value and every predicate word of the fact ("won the
+            # championship in 1990 and 1992" for "won the championship in 1992"): the page says it.
+            held = [i for i, t in enumerate(texts) if stated_in(fact, [t], (name, entity))]
+            stance, s, best = Stance.SUPPORT, max(s, _STATED), held[0]
         order = sorted(range(len(scores)), key=lambda i: -max(scores[i].support, scores[i].refute))
         if best >= 0:
             order.remove(best)

@@ -93,3 +93,7 @@ def test_roman_numerals_are_exact_key_terms(fact: str, share: float) -> None:
 def test_a_new_clause_after_and_has_its_own_role(page: str, misplaced: list[str]) -> None:
     found = misplaced_values("Zed Okafor was born in Wilmington.", [page], ("Zed Okafor",))
     assert [v.text for v in found] == misplaced
+
+
+def test_an_origin_is_filled_by_a_birthplace() -> None:
+    assert misplaced_values("Odile Marchetti is a cellist from Nantes.", [PAGE_BORN.replace("raised", "born")]) == []
