@@ -387,12 +387,29 @@ def _in_parentheses(doc: Doc, tok: Token) -> bool:
     return depth > 0
 
 
+# Particles inside a surname: "Vázquez de Castro", "van der Berg", "bin Rashid".
+_PARTICLES = frozenset("de del della da das do dos di du van von der den la le bin ibn y".split())
+
+
+def _inner_particle(doc: Doc, j: int) -> bool:
+    """A particle with a name word before it (over other particles): "Ortega de la Vega"."""
+    k = j
+    while k >= 0 and doc[k].lower_ in _PARTICLES:
+        k -= 1
+    return k < j and k >= 0 and doc[k].pos_ == "PROPN"
+
+
 def _mention(doc: Doc, head: Token, introduces: bool) -> Mention | None:
     ids = [head.i]
     j = head.i - 1
     quoted = False
     while j >= 0 and (
-        doc[j].pos_ == "PROPN" or doc[j].text in (".",) or doc[j].dep_ == "compound" or doc[j].is_quote or quoted
+        doc[j].pos_ == "PROPN"
+        or doc[j].text in (".",)
+        or doc[j].dep_ == "compound"
+        or doc[j].is_quote
+        or quoted
+        or _inner_particle(doc, j)
     ):
         if doc[j].dep_ == "compound" and doc[j].pos_ not in ("PROPN",) and not quoted:
             break

@@ -53,8 +53,9 @@ def _segmenter() -> pysbd.Segmenter:
     return seg
 
 
-# "...Latter-day Saints; he was born in 1838 ...": a semicolon before a new subject joins two sentences.
-_SEMICOLON = re.compile(r"(?<=;)\s+(?=(?:he|she|they|his|her|their)\b)", re.I)
+# "...Latter-day Saints; he was born in 1838 ...": a semicolon before a new subject joins two sentences;
+# so does a colon ("here is what I know: he was a Danish philosopher ...").
+_SEMICOLON = re.compile(r"(?<=[;:])\s+(?=(?:he|she|they|his|her|their)\b)", re.I)
 
 
 @lru_cache(maxsize=4096)

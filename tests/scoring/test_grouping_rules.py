@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.grouping import group_sentences
+from scoring import nlp
+from scoring.grouping import find_mention, group_sentences
 
 
 @pytest.mark.parametrize(
@@ -40,3 +41,15 @@ from scoring.grouping import group_sentences
 )
 def test_bystanders_stay_in_the_current_group(subject: str, sentences: list[str], expected: list[list[int]]) -> None:
     assert [g.sentences for g in group_sentences(sentences, subject)] == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        ("Lucía Ferrer Ortega de la Vega, known as Lucy, is a Spanish sailor.", "Lucía Ferrer Ortega de la Vega"),
+        ("Lucía Ferrer is a sailor.", "Lucía Ferrer"),
+    ],
+)
+def test_particles_stay_inside_the_name(sentence: str, name: str) -> None:
+    mention = find_mention(nlp.parse_one(sentence))
+    assert mention is not None and mention.name == name

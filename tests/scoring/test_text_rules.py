@@ -78,3 +78,11 @@ def test_meta_sentences_and_evaluations_are_not_facts(fact: str, worthiness: Wor
 )
 def test_declines_with_an_adjective_before_information(text: str, abstained: bool) -> None:
     assert is_abstention(text) is abstained
+
+
+def test_a_colon_before_a_pronoun_clause_splits_the_hedge_from_the_facts() -> None:
+    text = "I don't have much detail about Lotte Brandvik, but here is what I know: she was a painter born in Bergen."
+    assert [s.text for s in split_sentences(text)] == [
+        "I don't have much detail about Lotte Brandvik, but here is what I know:",
+        "she was a painter born in Bergen.",
+    ]
