@@ -20,13 +20,15 @@ import orjson
 import redis.asyncio as aioredis
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bus.results import ResultStore
 from gateway import sse
-from gateway.errors import BlockedAnswer, BodyTooLarge, GatewayError, InvalidRequest, ResultNotFound
+from gateway.errors import BlockedAnswer, BodyTooLarge, GatewayError, InvalidRequest, ResultNotFound, Unavailable
 from gateway.metrics import GatewayMetrics, build_metrics
 from gateway.policy import Action, PolicySpec, PolicyTable, decide, resolve, verdict_headers
 from gateway.publisher import Publisher
@@ -58,16 +60,19 @@ class Gateway:
         self.policies = policies
         self.registry = registry
         self.metrics: GatewayMetrics = build_metrics(registry)
-        self.publisher = Publisher(settings, self.metrics, settings.publish_queue_max)
+        self.publisher = Publisher(settings, self.metrics, settings.publish_queue_max, settings.publish_queue_max_bytes)
         self.redis: aioredis.Redis = aioredis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=2)
         self.results = ResultStore(self.redis, settings.redis_prefix, settings.result_ttl_s)
 
-    async def wait_verdict(self, request_id: str, timeout: float) -> ResultMessage | None:
+    async def wait_verdict(self, request_id: str, timeout: float) -> tuple[ResultMessage | None, str]:
+        """The verdict and its status: ``checked``, ``timeout`` or ``unavailable`` (Redis down)."""
         try:
-            return await self.results.wait(request_id, timeout)
+            result = await self.results.wait(request_id, timeout)
         except (aioredis.RedisError, OSError) as e:
-            log.warning("waiting for the verdict of %s failed (%s): treated as a timeout", request_id, e)
-            return None
+            self.metrics.verdict_unavailable.inc()
+            log.warning("waiting for the verdict of %s failed (%s): the policy's on_timeout applies", request_id, e)
+            return None, "unavailable"
+        return result, "checked" if result is not None else "timeout"
 
 
 async def read_json(request: Request, limit: int) -> dict[str, Any]:
@@ -106,16 +111,45 @@ def validate_chat(body: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
             raise InvalidRequest(
                 f"messages[{i}] must be an object with a 'role'", param=f"messages[{i}]", code="invalid_messages"
             )
+        content = m.get("content")
+        if content is not None and not isinstance(content, str | list):
+            raise InvalidRequest(
+                f"messages[{i}].content must be a string, an array of content parts or null",
+                param=f"messages[{i}].content",
+                code="invalid_messages",
+            )
     if "stream" in body and not isinstance(body["stream"], bool):
         raise InvalidRequest("'stream' must be a boolean", param="stream", code="invalid_type")
     return model, messages
 
 
-def request_id_of(request: Request) -> str:
+def new_request_id() -> str:
+    """A fresh id for every request. A client's own ``x-request-id`` is never used as the key of
+    a verdict: retries and proxies reuse it, and a stored verdict would then pass an unchecked answer."""
+    return "fs-" + uuid.uuid4().hex
+
+
+def id_headers(request: Request, request_id: str) -> dict[str, str]:
+    headers = {"x-request-id": request_id}
     given = request.headers.get("x-request-id", "")
     if given and len(given) <= 200 and given.isprintable():
-        return given
-    return "fs-" + uuid.uuid4().hex
+        headers["x-client-request-id"] = given
+    return headers
+
+
+def check_choices(body: dict[str, Any], spec: PolicySpec) -> None:
+    """Only one choice can be checked and acted on: ``n > 1`` is refused outside observe mode."""
+    n = body.get("n", 1)
+    if n is None:
+        return
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise InvalidRequest("'n' must be a positive integer", param="n", code="invalid_type")
+    if n > 1 and spec.mode is not Policy.OBSERVE:
+        raise InvalidRequest(
+            f"'n' = {n} is not supported under the {spec.mode.value} policy: only one choice can be fact-checked",
+            param="n",
+            code="unsupported_parameter",
+        )
 
 
 def subject_name(request: Request, body: dict[str, Any]) -> str | None:
@@ -134,10 +168,12 @@ def last_user_text(messages: list[dict[str, Any]]) -> str | None:
     return None
 
 
-def verdict_body(result: ResultMessage | None, request_id: str, action: Action | None = None) -> dict[str, Any]:
+def verdict_body(
+    result: ResultMessage | None, request_id: str, action: Action | None = None, status: str = "timeout"
+) -> dict[str, Any]:
     """The ``factsentry`` object attached to annotated, blocked and revised answers."""
     if result is None:
-        return {"request_id": request_id, "status": "timeout"}
+        return {"request_id": request_id, "status": status, "action": action.value if action else None}
     check = result.check
     return {
         "request_id": request_id,
@@ -184,18 +220,20 @@ async def chat_completions(request: Request) -> Response:
     gw: Gateway = request.app.state.gateway
     started = time.perf_counter()
     created = datetime.now(UTC)
-    request_id = request_id_of(request)
-    headers = {"x-request-id": request_id}
+    request_id = new_request_id()
+    headers = id_headers(request, request_id)
     model, mode = "unknown", "observe"
     try:
         body = await read_json(request, gw.settings.max_body_bytes)
-        model, messages = validate_chat(body)
-        upstream = gw.models.get(model)
-        spec = resolve(gw.policies, model, request.headers)
+        requested, messages = validate_chat(body)
+        upstream = gw.models.get(requested)
+        model = requested  # only known model names become metric labels
+        spec = resolve(gw.policies, model, request.headers, gw.settings.policy_override)
         mode = spec.mode.value
+        check_choices(body, spec)
         name = subject_name(request, body)
         if body.get("stream"):
-            return await _stream(gw, upstream, body, messages, spec, name, request_id, created, started)
+            return await _stream(gw, upstream, body, messages, spec, name, request_id, created, headers)
         t0 = time.perf_counter()
         completion = await upstream.complete(body)
         upstream_s = time.perf_counter() - t0
@@ -209,13 +247,13 @@ async def chat_completions(request: Request) -> Response:
             gw.metrics.added_seconds.labels(model, mode).observe(time.perf_counter() - started - upstream_s)
             return Response(completion.raw, media_type="application/json", headers=headers)
         t1 = time.perf_counter()
-        result = await gw.wait_verdict(request_id, spec.timeout_s)
+        result, status = await gw.wait_verdict(request_id, spec.timeout_s)
         wait_s = time.perf_counter() - t1
         gw.metrics.verdict_wait_seconds.labels(model).observe(wait_s)
         action = decide(spec, result)
-        headers.update(verdict_headers(result))
-        response = _apply(gw, completion, spec, result, action, request_id, model, headers)
-        gw.metrics.requests.labels(model, mode, action.value if result else "timeout").inc()
+        headers.update(verdict_headers(result, status))
+        response = _apply(gw, completion, spec, result, action, request_id, model, headers, status)
+        gw.metrics.requests.labels(model, mode, action.value if result else status).inc()
         # The proxy's own overhead in every mode; the verdict wait has its own histogram.
         gw.metrics.added_seconds.labels(model, mode).observe(time.perf_counter() - started - upstream_s - wait_s)
         return response
@@ -233,9 +271,10 @@ def _apply(
     request_id: str,
     model: str,
     headers: dict[str, str],
+    status: str,
 ) -> Response:
     data = dict(completion.data)
-    data["factsentry"] = verdict_body(result, request_id, action)
+    data["factsentry"] = verdict_body(result, request_id, action, status)
     if action is Action.PASS:
         return Response(orjson.dumps(data), media_type="application/json", headers=headers)
     if action is Action.REVISE and result is not None and result.check.revision is not None:
@@ -276,11 +315,11 @@ async def _stream(
     name: str | None,
     request_id: str,
     created: datetime,
-    started: float,
+    headers: dict[str, str],
 ) -> Response:
     model = upstream.name
     mode = spec.mode.value
-    headers = {"x-request-id": request_id, "cache-control": "no-cache"}
+    headers["cache-control"] = "no-cache"
     chunks = upstream.stream(body)
     t0 = time.perf_counter()
     first = await anext(chunks, None)  # errors before the first byte keep their HTTP status
@@ -290,9 +329,12 @@ async def _stream(
 
         async def passthrough() -> AsyncIterator[bytes]:
             text: list[str] = []
+            outcome = "client_closed"  # unless the stream ends or fails first
             try:
                 if first is not None:
                     text.append(sse.delta_text(first))
+                    if isinstance(first.get("usage"), dict):
+                        usage.update(first["usage"])
                     yield sse.event(first)
                 async for chunk in chunks:
                     text.append(sse.delta_text(chunk))
@@ -300,15 +342,16 @@ async def _stream(
                         usage.update(chunk["usage"])
                     yield sse.event(chunk)
                 yield sse.DONE
-                gw.metrics.requests.labels(model, mode, "ok").inc()
+                outcome = "ok"
             except GatewayError as e:
-                gw.metrics.requests.labels(model, mode, "error").inc()
+                outcome = "error"
                 yield sse.event(e.body())
             finally:
+                gw.metrics.requests.labels(model, mode, outcome).inc()
                 gw.metrics.upstream_seconds.labels(model).observe(time.perf_counter() - t0)
-                gw.publisher.publish(
-                    _message(gw, request_id, model, messages, "".join(text), usage, created, spec, name, True)
-                )
+                message = _message(gw, request_id, model, messages, "".join(text), usage, created, spec, name, True)
+                message.truncated = outcome != "ok"
+                gw.publisher.publish(message)
 
         return StreamingResponse(passthrough(), media_type="text/event-stream", headers=headers)
 
@@ -322,10 +365,10 @@ async def _stream(
             usage.update(chunk["usage"])
     text = "".join(sse.delta_text(c) for c in held)
     gw.publisher.publish(_message(gw, request_id, model, messages, text, usage, created, spec, name, True))
-    result = await gw.wait_verdict(request_id, spec.timeout_s)
+    result, status = await gw.wait_verdict(request_id, spec.timeout_s)
     action = decide(spec, result)
-    headers.update(verdict_headers(result))
-    gw.metrics.requests.labels(model, mode, action.value if result else "timeout").inc()
+    headers.update(verdict_headers(result, status))
+    gw.metrics.requests.labels(model, mode, action.value if result else status).inc()
     if action is Action.PASS:
         out = held
     elif action is Action.REVISE and result is not None and result.check.revision is not None:
@@ -346,7 +389,7 @@ async def _stream(
         "created": int(created.timestamp()),
         "model": model,
         "choices": [],
-        "factsentry": verdict_body(result, request_id, action),
+        "factsentry": verdict_body(result, request_id, action, status),
     }
 
     async def release() -> AsyncIterator[bytes]:
@@ -366,8 +409,8 @@ async def list_models(request: Request) -> Response:
 async def factcheck(request: Request) -> Response:
     """Check a given text directly: publish it like a generation and wait for the verdict."""
     gw: Gateway = request.app.state.gateway
-    request_id = request_id_of(request)
-    headers = {"x-request-id": request_id}
+    request_id = new_request_id()
+    headers = id_headers(request, request_id)
     try:
         body = await read_json(request, gw.settings.max_body_bytes)
         text = body.get("text")
@@ -377,14 +420,17 @@ async def factcheck(request: Request) -> Response:
         for key, value in (("name", name), ("question", question)):
             if value is not None and not isinstance(value, str):
                 raise InvalidRequest(f"'{key}' must be a string", param=key, code="invalid_type")
+        model = body.get("model", "factcheck")
+        if not isinstance(model, str) or not model:
+            raise InvalidRequest("'model' must be a non-empty string", param="model", code="invalid_type")
         timeout = body.get("timeout_s", 30.0)
-        if not isinstance(timeout, int | float) or not 0 <= timeout <= 600:
+        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 <= timeout <= 600:
             raise InvalidRequest("'timeout_s' must be a number from 0 to 600", param="timeout_s", code="invalid_type")
         now = datetime.now(UTC)
         messages = [{"role": "user", "content": question}] if question else []
         message = GenerationMessage(
             request_id=request_id,
-            model=str(body.get("model") or "factcheck"),
+            model=model,
             messages=[ChatMessage.model_validate(m) for m in messages],
             answer=text,
             created_at=now,
@@ -393,9 +439,13 @@ async def factcheck(request: Request) -> Response:
             name=name,
             question=question,
         )
+        if not gw.publisher.connected.is_set():
+            raise Unavailable("the check cannot be queued: the broker is unreachable; try again", code="broker_down")
         if not gw.publisher.publish(message):
-            raise GatewayError("the check could not be queued: the gateway is overloaded", code="overloaded")
-        result = await gw.wait_verdict(request_id, float(timeout)) if timeout else None
+            raise Unavailable("the check cannot be queued: the gateway is overloaded; try again", code="overloaded")
+        result, status = await gw.wait_verdict(request_id, float(timeout)) if timeout else (None, "timeout")
+        if status == "unavailable":
+            raise Unavailable("the result store is unreachable; poll the result URL later", code="redis_unavailable")
         if result is None:
             payload = {"request_id": request_id, "status": "pending", "result_url": f"/v1/results/{request_id}"}
             return Response(orjson.dumps(payload), status_code=202, media_type="application/json", headers=headers)
@@ -411,7 +461,7 @@ async def get_result(request: Request) -> Response:
     try:
         result = await gw.results.get(request_id)
     except (aioredis.RedisError, OSError) as e:
-        return GatewayError(f"result store unavailable: {e}", code="redis_unavailable").response()
+        return Unavailable(f"result store unavailable: {e}", code="redis_unavailable").response()
     if result is None:
         return ResultNotFound(
             f"no result for request {request_id!r} (not scored yet, expired, or unknown)", code="result_not_found"
@@ -453,6 +503,35 @@ async def metrics(request: Request) -> Response:
 async def not_found(request: Request, exc: Exception) -> Response:
     err = InvalidRequest(f"unknown route {request.method} {request.url.path}", code="not_found")
     return Response(orjson.dumps(err.body()), status_code=404, media_type="application/json")
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return GatewayError(
+        "the gateway failed to handle the request; it has been logged", code="internal_error"
+    ).response()
+
+
+class RequestIdMiddleware:
+    """Every response carries ``x-request-id`` (routes that set their own keep it)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_id(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                if not any(k.lower() == b"x-request-id" for k, _ in headers):
+                    headers.append((b"x-request-id", new_request_id().encode()))
+                    message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_id)
 
 
 async def method_not_allowed(request: Request, exc: Exception) -> Response:
@@ -497,7 +576,8 @@ def create_app(
             Route("/readyz", readyz, methods=["GET"]),
             Route("/metrics", metrics, methods=["GET"]),
         ],
-        exception_handlers={404: not_found, 405: method_not_allowed},
+        exception_handlers={404: not_found, 405: method_not_allowed, Exception: server_error},
+        middleware=[Middleware(RequestIdMiddleware)],
         lifespan=lifespan,
     )
     app.state.gateway = gateway

@@ -71,6 +71,14 @@ class UpstreamError(GatewayError):
         return error_response(self.upstream_status, self.body(), headers)
 
 
+class Unavailable(GatewayError):
+    """A dependency (broker, Redis) is down or the gateway is overloaded; the client may retry."""
+
+    status = 503
+    type = "server_error"
+    retriable = True
+
+
 class BlockedAnswer(GatewayError):
     status = 422
     type = "factuality_error"

@@ -15,6 +15,7 @@ class GatewayMetrics:
     upstream_seconds: Histogram
     added_seconds: Histogram
     verdict_wait_seconds: Histogram
+    verdict_unavailable: Counter
     blocked: Counter
     revised: Counter
     published: Counter
@@ -49,6 +50,11 @@ def build_metrics(registry: CollectorRegistry) -> GatewayMetrics:
             "Time spent waiting for a verdict (annotate, block and revise modes).",
             ["model"],
             buckets=LATENCY_BUCKETS,
+            registry=registry,
+        ),
+        verdict_unavailable=Counter(
+            "factsentry_gateway_verdict_unavailable_total",
+            "Verdict waits that failed because the result store (Redis) was unreachable.",
             registry=registry,
         ),
         blocked=Counter("factsentry_gateway_blocked_total", "Answers blocked by policy.", ["model"], registry=registry),

@@ -62,9 +62,21 @@ class PolicyTable(BaseModel):
         return table
 
 
-def resolve(table: PolicyTable, model: str, headers: Mapping[str, str]) -> PolicySpec:
-    """The policy for one request: the model's, with per-request header overrides."""
+# How strict each mode is: a "stricter" override may only move right.
+STRICTNESS = {Policy.OBSERVE: 0, Policy.ANNOTATE: 1, Policy.REVISE: 2, Policy.BLOCK: 3}
+Override = Literal["any", "stricter", "none"]
+
+
+def resolve(table: PolicyTable, model: str, headers: Mapping[str, str], override: Override = "stricter") -> PolicySpec:
+    """The policy for one request: the model's, with per-request header overrides.
+
+    ``override`` says what headers may change: ``any``; ``stricter`` (the default: a stricter
+    mode, a higher threshold, a shorter timeout — a client can never switch off the operator's
+    policy); ``none`` (headers are ignored).
+    """
     spec = table.for_model(model)
+    if override == "none":
+        return spec
     update: dict[str, Any] = {}
     if (mode := headers.get("x-factsentry-policy")) is not None:
         update["mode"] = mode.strip().lower()
@@ -75,7 +87,7 @@ def resolve(table: PolicyTable, model: str, headers: Mapping[str, str]) -> Polic
     if not update:
         return spec
     try:
-        return PolicySpec.model_validate({**spec.model_dump(), **update})
+        wanted = PolicySpec.model_validate({**spec.model_dump(), **update})
     except ValidationError as e:
         first = e.errors()[0]
         field = str(first["loc"][0]) if first["loc"] else "policy"
@@ -85,6 +97,19 @@ def resolve(table: PolicyTable, model: str, headers: Mapping[str, str]) -> Polic
         raise InvalidRequest(
             f"invalid header {header}={update.get(field)!r}: {first['msg']}", code="invalid_policy", param=header
         ) from e
+    if override == "stricter":
+        for ok, header, why in (
+            (STRICTNESS[wanted.mode] >= STRICTNESS[spec.mode], "x-factsentry-policy", f"looser than {spec.mode.value}"),
+            (wanted.threshold >= spec.threshold, "x-factsentry-threshold", f"below the model's {spec.threshold}"),
+            (wanted.timeout_s <= spec.timeout_s, "x-factsentry-timeout", f"longer than the model's {spec.timeout_s}s"),
+        ):
+            if not ok:
+                raise InvalidRequest(
+                    f"header {header} may only make the policy stricter: {headers[header]!r} is {why}",
+                    code="policy_override_not_allowed",
+                    param=header,
+                )
+    return wanted
 
 
 class Action(str, Enum):
@@ -107,10 +132,10 @@ def decide(spec: PolicySpec, result: ResultMessage | None) -> Action:
     return Action.BLOCK
 
 
-def verdict_headers(result: ResultMessage | None) -> dict[str, str]:
-    """``x-factsentry-*`` headers describing a verdict (or its absence)."""
+def verdict_headers(result: ResultMessage | None, status: str = "timeout") -> dict[str, str]:
+    """``x-factsentry-*`` headers describing a verdict, or why there is none (``timeout``, ``unavailable``)."""
     if result is None:
-        return {"x-factsentry-status": "timeout"}
+        return {"x-factsentry-status": status}
     check = result.check
     headers = {"x-factsentry-status": "abstained" if check.abstained else "checked"}
     if check.factscore is not None:

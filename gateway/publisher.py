@@ -25,10 +25,15 @@ log = logging.getLogger(__name__)
 
 
 class Publisher:
-    def __init__(self, settings: BusSettings, metrics: GatewayMetrics, queue_max: int = 10_000) -> None:
+    def __init__(
+        self, settings: BusSettings, metrics: GatewayMetrics, queue_max: int = 10_000, max_bytes: int = 256 << 20
+    ) -> None:
         self.settings = settings
         self.metrics = metrics
-        self.queue: asyncio.Queue[GenerationMessage] = asyncio.Queue(maxsize=queue_max)
+        # Bounded by count and by bytes: with the broker down, large bodies must not exhaust memory.
+        self.queue: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(maxsize=queue_max)
+        self.max_bytes = max_bytes
+        self.queued_bytes = 0
         self.producer: AIOKafkaProducer | None = None
         self.connected = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -39,12 +44,18 @@ class Publisher:
 
     def publish(self, message: GenerationMessage) -> bool:
         """Queue ``message`` for Kafka; never blocks. False if it had to be dropped."""
+        payload = encode(message)
+        if self.queued_bytes + len(payload) > self.max_bytes:
+            self.metrics.publish_lost.labels("queue_full").inc()
+            log.warning("publish queue over %d bytes: generation %s dropped", self.max_bytes, message.request_id)
+            return False
         try:
-            self.queue.put_nowait(message)
+            self.queue.put_nowait((message.request_id, payload))
         except asyncio.QueueFull:
             self.metrics.publish_lost.labels("queue_full").inc()
             log.warning("publish queue full (%d): generation %s dropped", self.queue.maxsize, message.request_id)
             return False
+        self.queued_bytes += len(payload)
         self.metrics.publish_queue.set(self.queue.qsize())
         return True
 
@@ -73,6 +84,7 @@ class Publisher:
         while not self.queue.empty():
             self.queue.get_nowait()
             dropped += 1
+        self.queued_bytes = 0
         if dropped:
             self.metrics.publish_lost.labels(reason).inc(dropped)
             log.warning("Kafka unreachable (%s): %d generation(s) not published", error, dropped)
@@ -91,15 +103,14 @@ class Publisher:
     async def _run(self) -> None:
         self.producer = await self._connect()
         while True:
-            message = await self.queue.get()
+            request_id, payload = await self.queue.get()
+            self.queued_bytes -= len(payload)
             self.metrics.publish_queue.set(self.queue.qsize())
             try:
-                fut = await self.producer.send(
-                    self.settings.generations_topic, encode(message), key=message.request_id.encode()
-                )
+                fut = await self.producer.send(self.settings.generations_topic, payload, key=request_id.encode())
             except KafkaError as e:
                 self.metrics.publish_lost.labels("send_failed").inc()
-                log.warning("publishing generation %s failed: %s", message.request_id, e)
+                log.warning("publishing generation %s failed: %s", request_id, e)
                 continue
             self._pending.add(fut)
             fut.add_done_callback(self._on_sent)

@@ -19,4 +19,8 @@ class GatewaySettings(BusSettings):
     upstream_timeout_s: float = Field(default=120.0, gt=0)
     publish_queue_max: int = Field(default=10_000, gt=0)
     block_style: Literal["refusal", "error"] = "refusal"
+    policy_override: Literal["any", "stricter", "none"] = Field(
+        default="stricter", description="what x-factsentry-policy/threshold/timeout headers may change"
+    )
+    publish_queue_max_bytes: int = Field(default=256 * 1024 * 1024, gt=0, description="bytes held for Kafka at most")
     log_level: str = "warning"

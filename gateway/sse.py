@@ -17,12 +17,13 @@ def event(data: dict[str, Any]) -> bytes:
 
 
 def delta_text(chunk: dict[str, Any]) -> str:
-    """The assistant text a chat.completion.chunk adds ('' if none)."""
-    choices = chunk.get("choices") or []
-    if not choices or not isinstance(choices[0], dict):
-        return ""
-    content = (choices[0].get("delta") or {}).get("content")
-    return content if isinstance(content, str) else ""
+    """The assistant text a chat.completion.chunk adds to choice 0 ('' if none)."""
+    for choice in chunk.get("choices") or []:
+        # Only the first choice is published and checked (n > 1 streams interleave their choices).
+        if isinstance(choice, dict) and choice.get("index", 0) == 0:
+            content = (choice.get("delta") or {}).get("content")
+            return content if isinstance(content, str) else ""
+    return ""
 
 
 def text_chunks(

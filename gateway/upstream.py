@@ -96,7 +96,8 @@ class HttpUpstream:
                 headers["authorization"] = f"Bearer {self.api_key}"
             self._session = aiohttp.ClientSession(
                 headers=headers,
-                timeout=aiohttp.ClientTimeout(total=self.timeout_s, connect=5.0),
+                # Per read, not total: a long stream that keeps sending is never cut off.
+                timeout=aiohttp.ClientTimeout(total=None, sock_connect=5.0, sock_read=self.timeout_s),
                 connector=aiohttp.TCPConnector(limit=512, keepalive_timeout=30),
                 skip_auto_headers=("User-Agent",),
             )
@@ -137,13 +138,42 @@ class HttpUpstream:
                     if data == b"[DONE]":
                         return
                     if data:
-                        yield orjson.loads(data)
+                        try:
+                            chunk = orjson.loads(data)
+                        except orjson.JSONDecodeError as e:
+                            raise UpstreamError("upstream sent a stream event that is not JSON", status=502) from e
+                        if isinstance(chunk, dict):
+                            yield chunk
         except (aiohttp.ClientError, TimeoutError) as e:
             raise UpstreamError(f"upstream {self.api_base} failed mid-stream: {e!r}", status=502) from e
 
     async def aclose(self) -> None:
         if self._session is not None:
             await self._session.close()
+
+
+# What a client may pass through to litellm: OpenAI's chat parameters only. Anything else
+# (api_base, api_key, custom_llm_provider, mock_response, metadata ...) would let a client
+# redirect the operator's credentials or forge the answer.
+CHAT_PARAMS = frozenset(
+    {
+        "messages", "temperature", "top_p", "n", "stop", "max_tokens", "max_completion_tokens", "presence_penalty",
+        "frequency_penalty", "logit_bias", "logprobs", "top_logprobs", "user", "seed", "tools", "tool_choice",
+        "parallel_tool_calls", "response_format", "stream_options", "reasoning_effort", "modalities", "audio",
+        "prediction", "service_tier", "functions", "function_call",
+    }
+)  # fmt: skip
+
+
+def _litellm_error(e: Exception) -> UpstreamError:
+    """Keep the upstream's status and message (litellm's exceptions subclass openai's)."""
+    import openai
+
+    if isinstance(e, openai.APIStatusError):
+        return UpstreamError(str(getattr(e, "message", e)), status=e.status_code, code=getattr(e, "code", None))
+    if isinstance(e, openai.APITimeoutError):
+        return UpstreamError(f"upstream timed out: {e}", status=504)
+    return UpstreamError(f"upstream call failed: {e}", status=int(getattr(e, "status_code", 502) or 502))
 
 
 class LiteLLMUpstream:
@@ -153,32 +183,28 @@ class LiteLLMUpstream:
         self.name = name
         self.router = router
 
-    async def complete(self, body: dict[str, Any]) -> Completion:
-        import litellm
+    @staticmethod
+    def _params(body: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in body.items() if k in CHAT_PARAMS}
 
-        kwargs = {k: v for k, v in body.items() if k not in ("model", "stream")}
+    async def complete(self, body: dict[str, Any]) -> Completion:
         try:
-            response = await self.router.acompletion(model=self.name, **kwargs)
-        except litellm.exceptions.APIError as e:
-            raise UpstreamError(str(getattr(e, "message", e)), status=getattr(e, "status_code", 502) or 502) from e
-        except litellm.exceptions.OpenAIError as e:
-            raise UpstreamError(str(e), status=int(getattr(e, "status_code", 502) or 502)) from e
+            response = await self.router.acompletion(model=self.name, **self._params(body))
+        except Exception as e:
+            raise _litellm_error(e) from e
         data = response.model_dump(exclude_none=True)
         data["model"] = self.name
         return Completion(orjson.dumps(data), data)
 
     async def stream(self, body: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
-        import litellm
-
-        kwargs = {k: v for k, v in body.items() if k not in ("model", "stream")}
         try:
-            chunks = await self.router.acompletion(model=self.name, stream=True, **kwargs)
+            chunks = await self.router.acompletion(model=self.name, stream=True, **self._params(body))
             async for chunk in chunks:
                 data = chunk.model_dump(exclude_none=True)
                 data["model"] = self.name
                 yield data
-        except litellm.exceptions.OpenAIError as e:
-            raise UpstreamError(str(e), status=int(getattr(e, "status_code", 502) or 502)) from e
+        except Exception as e:
+            raise _litellm_error(e) from e
 
     async def aclose(self) -> None:
         return None
@@ -252,7 +278,8 @@ class ModelRegistry:
         if via_litellm:
             from litellm.router import Router
 
-            router = Router(model_list=via_litellm, timeout=timeout_s)
+            # The client retries; a cooled-down deployment would fail every request for that model.
+            router = Router(model_list=via_litellm, timeout=timeout_s, num_retries=0, disable_cooldowns=True)
             for entry in via_litellm:
                 upstreams.setdefault(str(entry["model_name"]), LiteLLMUpstream(str(entry["model_name"]), router))
         return cls(upstreams)

@@ -41,6 +41,8 @@ class GenerationMessage(BaseModel):
     name: str | None = None
     question: str | None = None
     stream: bool = False
+    # The stream ended early (client went away, upstream failed): ``answer`` is what was sent.
+    truncated: bool = False
 
 
 class ResultMessage(BaseModel):

@@ -99,7 +99,9 @@ async def _concurrent(port: int, concurrency: int, total: int) -> float:
         nonlocal remaining
         while remaining > 0:
             remaining -= 1
-            await client.post("/v1/chat/completions", body)
+            status = await client.post("/v1/chat/completions", body)
+            if status != 200:
+                raise RuntimeError(f"benchmark request failed with HTTP {status}")
 
     t0 = time.perf_counter()
     await asyncio.gather(*(loop(c) for c in clients))

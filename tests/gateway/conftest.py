@@ -51,6 +51,14 @@ def model_list(upstream_url: str) -> dict[str, Any]:
             },
             {"model_name": "fail-429", "litellm_params": {"model": "openai/fail-429", "api_base": upstream_url}},
             {
+                "model_name": "mock-rate-limited",
+                "litellm_params": {
+                    "model": "openai/gpt-4o-mini",
+                    "api_key": "k",
+                    "mock_response": "litellm.RateLimitError",
+                },
+            },
+            {
                 "model_name": "mock-litellm",
                 "litellm_params": {"model": "openai/gpt-4o-mini", "api_key": "k", "mock_response": UPSTREAM_ANSWER},
             },
@@ -77,7 +85,7 @@ async def start_gateway(
         settings = GatewaySettings(
             port=port,
             kafka_bootstrap=overrides.pop("kafka_bootstrap", kafka_bootstrap),
-            redis_url=redis_url,
+            redis_url=overrides.pop("redis_url", redis_url),
             redis_prefix=f"t{unique}",
             generations_topic=f"gen-{unique}",
             results_topic=f"res-{unique}",

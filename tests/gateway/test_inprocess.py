@@ -28,11 +28,14 @@ async def test_in_process_round_trip_and_errors(
                 headers={"x-request-id": "my-id-1"},
             )
             assert ok.status_code == 200
-            assert ok.headers["x-request-id"] == "my-id-1"
+            # The client's id is echoed, never used as the verdict's key (retries reuse it).
+            assert ok.headers["x-client-request-id"] == "my-id-1"
+            assert ok.headers["x-request-id"].startswith("fs-")
             assert ok.json()["choices"][0]["message"]["content"] == UPSTREAM_ANSWER
             unknown_route = await http.get("/v2/nothing")
             assert unknown_route.status_code == 404
             assert unknown_route.json()["error"]["code"] == "not_found"
+            assert unknown_route.headers["x-request-id"]
             wrong_method = await http.get("/v1/chat/completions")
             assert wrong_method.status_code == 405
             assert wrong_method.json()["error"]["code"] == "method_not_allowed"

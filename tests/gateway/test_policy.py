@@ -55,7 +55,7 @@ def test_model_policies_override_the_default_and_headers_override_both(tmp_path:
     table = PolicyTable.load(path)
     assert table.for_model("other") == PolicySpec(mode=Policy.ANNOTATE, threshold=0.6)
     assert table.for_model("strict") == PolicySpec(mode=Policy.BLOCK, threshold=0.9)
-    spec = resolve(table, "strict", {"x-factsentry-policy": "REVISE", "x-factsentry-timeout": "3"})
+    spec = resolve(table, "strict", {"x-factsentry-policy": "REVISE", "x-factsentry-timeout": "3"}, "any")
     assert (spec.mode, spec.threshold, spec.timeout_s) == (Policy.REVISE, 0.9, 3.0)
 
 

@@ -193,7 +193,7 @@ async def test_models_health_readiness_and_metrics(start_gateway: GatewayFactory
     gw = await start_gateway()
     client = openai.AsyncOpenAI(base_url=gw.base_url + "/v1", api_key="unused")
     models = await client.models.list()
-    assert sorted(m.id for m in models.data) == ["fail-429", "mock-lean", "mock-litellm"]
+    assert sorted(m.id for m in models.data) == ["fail-429", "mock-lean", "mock-litellm", "mock-rate-limited"]
     await client.chat.completions.create(model="mock-lean", messages=[{"role": "user", "content": "x"}])
     await client.close()
     async with httpx.AsyncClient(base_url=gw.base_url) as http:
