@@ -172,7 +172,7 @@ def group_sentences(
         if mention is not None and mention.introduces and _CONTRAST_CUE.match(text):
             cue_new = True
         target = current
-        if mention is not None and not cue_new and not items[i] and _bystander(groups, subject, mention):
+        if mention is not None and not cue_new and not items[i] and _bystander(groups, subject, mention, doc):
             # "His team-mate Scottie Pippen was ...": another person named in passing, not a new bio.
             mention = None
         if mention is not None:
@@ -193,13 +193,19 @@ def group_sentences(
     return [g for g in groups if g.sentences]
 
 
-def _bystander(groups: list[PerceivedGroup], subject: str, mention: Mention) -> bool:
-    """A name sharing no part with the answer's subject or any individual so far (a spouse, a team-mate)."""
+def _bystander(groups: list[PerceivedGroup], subject: str, mention: Mention, doc: Doc) -> bool:
+    """A name sharing no part with the answer's subject or any individual so far, in a sentence that
+    still speaks of the current individual ("His team-mate Scottie Pippen ...", "X left her his bed")."""
     if mention.disambiguator or not name_parts(subject):
         return False
+    if not any(t.lower_ in _THIRD_PERSON for t in doc):
+        return False  # "Kendrys Morales is a Cuban baseball player": a bio of its own
     parts = set(name_parts(mention.name))
     known = {p for g in groups for form in (g.name, *g.forms) for p in name_parts(form)} | set(name_parts(subject))
     return bool(parts) and not parts & known
+
+
+_THIRD_PERSON = frozenset(("he", "him", "his", "she", "her", "hers", "himself", "herself"))
 
 
 def _target_for_mention(

@@ -146,7 +146,7 @@ def check(
         result.revision = revise(
             RevisionInput(
                 sentences=[s.text for s in sentences],
-                groups=[(g, r.entity) for g, r in zip(groups, result.groups, strict=True)],
+                groups=[(g, r.entity or _by_name(g, candidates)) for g, r in zip(groups, result.groups, strict=True)],
                 conflated={i for i, r in enumerate(result.groups) if r.conflated},
                 entities={c.title: c for c in candidates},
                 mode=config.revise_mode,
@@ -155,6 +155,13 @@ def check(
             )
         )
     return result
+
+
+def _by_name(group: PlannedGroup, candidates: list[EntityRef]) -> str | None:
+    """The page a group's name points to: what revision corrects an unlinked group's facts against."""
+    scored = [(name_match(group.individual.label, c), -i, c.title) for i, c in enumerate(candidates)]
+    best = max(scored, default=None)
+    return best[2] if best is not None and best[0] > 0 else None
 
 
 def _entailed_support(facts: list[PlannedFact]) -> None:
@@ -208,7 +215,10 @@ def score_groups(groups: list[PlannedGroup], candidates: list[EntityRef], config
         for g in groups
     ]
     names = [[name_match(g.individual.label, c) for c in candidates] for g in groups]
-    links = link(counts, names)
+    # Beside other groups, a group none of whose facts any page supports is linked to no page: it must
+    # not take a page from a group that has evidence for it. Alone, its name still points to its page.
+    alone = len(groups) == 1
+    links = [e if e is not None and (alone or any(counts[gi])) else None for gi, e in enumerate(link(counts, names))]
     linked: dict[int, str | None] = {i: (titles[e] if e is not None else None) for i, e in enumerate(links)}
 
     all_supports: list[set[int]] = []

@@ -192,10 +192,13 @@ def _replacement(
     values += [doc[t.i : t.i + 1] for t in doc if t.i in tokens and t.like_num and not t.ent_type_]
     values = [v for v in values if not _counts_people(v)]
     evidence_text = " ".join(e.text for e in own.evidence)
-    values = [v for v in values if v.text not in evidence_text]
+    exclude = (name, entity, fact.atom.subject)
+    # A value the evidence holds only in another role ("born in 1958" where 1958 is when she joined) is
+    # as wrong as one it never mentions.
+    misplaced = {v.text for v in roles.misplaced_values(fact.text, [e.text for e in own.evidence], exclude)}
+    values = [v for v in values if v.text not in evidence_text or roles.fold(v.text) in misplaced]
     if not values:
         return None
-    exclude = (name, entity, fact.atom.subject)
     ev_docs: list[Doc] | None = None
     for value in values:
         label = value.label_ or ("CARDINAL" if value[0].like_num else "")
@@ -223,6 +226,8 @@ def _counts_people(value: Span) -> bool:
 
 # Kinds whose values are counts of something: a replacement must count the same noun.
 _COUNTS = ("CARDINAL", "QUANTITY", "MONEY")
+# Kinds that are all places: a town (GPE) may be replaced by a district (LOC).
+_PLACES = ("GPE", "LOC", "FAC")
 
 
 def _ranked_values(ev_docs: Sequence[Doc], label: str, old: Span, role_set: frozenset[str]) -> list[str]:
@@ -230,11 +235,12 @@ def _ranked_values(ev_docs: Sequence[Doc], label: str, old: Span, role_set: froz
     if not role_set:
         return []
     noun = old.doc[old.end].lemma_.lower() if old.end < len(old.doc) else ""
-    scored: list[tuple[int, int, str]] = []
+    scored: list[tuple[int, int, int, str]] = []
     for doc_no, ev_doc in enumerate(ev_docs):
         words = [t.text for t in ev_doc]
         for ent in ev_doc.ents:
-            if ent.label_ != label or ent.text == old.text:
+            same_kind = ent.label_ == label or (ent.label_ in _PLACES and label in _PLACES)
+            if not same_kind or ent.text == old.text:
                 continue
             if _looks_like_year(old.text) != _looks_like_year(ent.text):
                 continue
@@ -244,9 +250,12 @@ def _ranked_values(ev_docs: Sequence[Doc], label: str, old: Span, role_set: froz
             window = roles.window_of(words[lo:hi], ent.start - lo, ent.end - lo)
             if not roles.fills(role_set, window):
                 continue
-            scored.append((len(role_set & window), -doc_no, ent.text))
-    scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
-    return list(dict.fromkeys(s[2] for s in scored))
+            # The value nearest its role word first: "born in Ihithe, Nyeri, Kenya" gives Ihithe.
+            at = [i for i in range(lo, hi) if roles.stem(words[i]) in role_set]
+            distance = min((abs(ent.start - i) for i in at), default=len(words))
+            scored.append((len(role_set & window), -distance, -doc_no, ent.text))
+    scored.sort(key=lambda s: (s[0], s[1], s[2]), reverse=True)
+    return list(dict.fromkeys(s[3] for s in scored))
 
 
 def _sentence_bounds(words: Sequence[str], start: int, end: int) -> tuple[int, int]:

@@ -257,6 +257,10 @@ def stated_in(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> b
     if not values:
         return False
     roles = role_words(fact, (*exclude, *values))
+    if misplaced_values(fact, texts, exclude):
+        return False
+    if roles and roles <= _LIFE and values <= {y for t in texts for y, r in _lifespans(t) if r in roles}:
+        return True  # "born in 1815" and "(10 December 1815 – 27 November 1852)"
     for text in texts:
         for sentence in _sentences(text):
             words = re.findall(r"\w+", fold(sentence))

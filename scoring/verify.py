@@ -26,7 +26,7 @@ from schemas.check import Evidence
 from schemas.enums import Stance
 from schemas.knowledge import Passage
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
-from scoring.roles import misplaced_values, stated_in
+from scoring.roles import fact_values, misplaced_values, stated_in
 from scoring.subject_forms import in_page_terms
 
 # Refute probability given to a fact whose value the page holds only in another role.
@@ -286,7 +286,8 @@ def _key_terms(fact: str, name: str) -> set[str]:
 def _key_terms_found(fact: str, name: str, passages: list[Passage]) -> float | None:
     """Share of the fact's key terms that appear (as words) in the passages; None when it has none.
 
-    Numbers are exact: a year or count the passages never mention makes the share 0.
+    Numbers and places (a capitalised word after at/in/from) are exact: one the passages never
+    mention makes the share 0.
     """
     terms = _key_terms(fact, name)
     if not terms:
@@ -294,5 +295,9 @@ def _key_terms_found(fact: str, name: str, passages: list[Passage]) -> float | N
     texts = [_folded_passage(p.text) for p in passages]
     found = {t for t in terms if any(f" {t} " in text for text in texts)}
     if any((t[:1].isdigit() or _ROMAN.fullmatch(t.upper())) and t not in found for t in terms):
+        return 0.0
+    places = {v.text for v in fact_values(fact, (name,)) if v.kind == "place"} & terms
+    if any(p not in found for p in places):
+        # "won his first race at Monza" against a page that never names Monza: the place is as exact as a year.
         return 0.0
     return len(found) / len(terms)

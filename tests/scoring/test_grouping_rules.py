@@ -29,6 +29,11 @@ from scoring.grouping import find_mention, group_sentences
             ],
             [[0, 1, 2]],
         ),
+        (  # a sentence about someone else that no longer speaks of the subject is a bio of its own
+            "Pim Okonkwo",
+            ["Pim Okonkwo is a Nigerian chess player.", "Tariq Bello is a Ghanaian footballer."],
+            [[0], [1]],
+        ),
         (  # the same name introduced again still opens a new individual
             "Lotte Brandvik",
             [

@@ -97,3 +97,15 @@ def test_a_new_clause_after_and_has_its_own_role(page: str, misplaced: list[str]
 
 def test_an_origin_is_filled_by_a_birthplace() -> None:
     assert misplaced_values("Odile Marchetti is a cellist from Nantes.", [PAGE_BORN.replace("raised", "born")]) == []
+
+
+@pytest.mark.parametrize(
+    ("fact", "share"),
+    [
+        ("Odile Marchetti gave her first recital at Vichy.", 0.0),  # the page never names Vichy
+        ("Odile Marchetti gave her first recital at Lyon.", 1.0),
+    ],
+)
+def test_a_place_the_page_never_names_is_exact(fact: str, share: float) -> None:
+    page = Passage(title="Odile Marchetti", text="Odile Marchetti gave her first recital at Lyon in 1980.")
+    assert _key_terms_found(fact, "Odile Marchetti", [page]) == share

@@ -1,0 +1,55 @@
+"""Whole-pipeline rules on a made-up knowledge base: links need evidence, wrong values are dropped or fixed."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.store import Store
+from scoring.pipeline import check
+
+PAGES = [
+    (
+        "Ines Holloway (sculptor)",
+        "Ines Holloway (12 March 1931 – 8 July 1999) was a Welsh sculptor. She was born in Swansea and died in "
+        "Cardiff. In 1964 she carved the river gate of Monmouth. She taught sculpture at the Cardiff School of Art.",
+        [],
+    ),
+    (
+        "Ines Holloway (chemist)",
+        "Ines Holloway (born 1958) is an English chemist. She was born in Leeds. In 1990 she joined the University "
+        "of York, where she studies catalysts.",
+        [],
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def kb() -> Store:
+    store = Store.in_memory()
+    store.add_pages(PAGES)
+    return store
+
+
+def test_a_group_without_evidence_takes_no_page(kb: Store) -> None:
+    answer = (
+        "Ines Holloway was a Welsh sculptor who carved the river gate of Monmouth in 1964. "
+        "Another Ines Holloway was a deep-sea diver who won the Pacific Cup in 1977."
+    )
+    result = check(answer, kb=kb, name="Ines Holloway")
+    assert [g.entity for g in result.groups] == ["Ines Holloway (sculptor)", None]
+
+
+@pytest.mark.parametrize(
+    ("answer", "wrong", "right"),
+    [
+        ("Ines Holloway was a Welsh sculptor. She was born in 1999.", "1999", "1931"),  # her death year
+        ("Ines Holloway was a Welsh sculptor. She was born in Cardiff.", "Cardiff", None),  # where she died
+        ("Ines Holloway is an English chemist. She joined the University of York in 1958.", "1958", "1990"),
+    ],
+)
+def test_a_value_in_the_wrong_role_is_not_kept(kb: Store, answer: str, wrong: str, right: str | None) -> None:
+    result = check(answer, kb=kb, name="Ines Holloway")
+    assert result.revision is not None
+    assert wrong not in result.revision.text
+    if right is not None:
+        assert right in result.revision.text
