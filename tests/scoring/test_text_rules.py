@@ -6,6 +6,7 @@ import pytest
 
 from schemas.enums import Worthiness
 from scoring.abstain import is_abstention
+from scoring.decompose import decompose_sentence
 from scoring.sentences import split_sentences
 from scoring.worthiness import classify
 
@@ -86,3 +87,20 @@ def test_a_colon_before_a_pronoun_clause_splits_the_hedge_from_the_facts() -> No
         "I don't have much detail about Lotte Brandvik, but here is what I know:",
         "she was a painter born in Bergen.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "facts"),
+    [
+        (
+            "In 1985 Pim Okonkwo co-founded the jazz trio Blue Delta.",
+            [
+                "Pim Okonkwo co-founded the jazz trio Blue Delta.",
+                "In 1985 Pim Okonkwo co-founded the jazz trio Blue Delta.",
+            ],
+        ),
+        ("She was re-elected in 1990.", ["She was re-elected in 1990."]),
+    ],
+)
+def test_prefixed_verbs_stay_whole(sentence: str, facts: list[str]) -> None:
+    assert [a.text for a in decompose_sentence(sentence, 0)] == facts
