@@ -57,6 +57,11 @@ _STOP = frozenset(
     "jan feb mar apr jun jul aug sep sept oct nov dec early late mid century".split()
 )
 
+_PLACE_MODIFIERS = frozenset(
+    "new san santa sao st saint los las el la le fort port mount lake north south east west upper lower great "
+    "little old".split()
+)
+
 _MONTHS = frozenset("january february march april may june july august september october november december".split())
 
 # Content words read on each side of a value (stop words and numbers are skipped).
@@ -103,7 +108,8 @@ def fact_values(fact: str, exclude: Iterable[str] = ()) -> list[Value]:
     out = [Value(m.group(0), "year") for m in re.finditer(r"(?<![\w.,])\d{4}(?![\w.,]\d)", fact)]
     for m in re.finditer(r"\b(in|at|from)\s+((?:[A-Z][\w'’-]+)(?:\s+(?:[A-Z][\w'’-]+|of|de|del|da|do))*)", fact):
         words = [w for w in m.group(2).split() if w[:1].isupper()]
-        head = words[0]
+        # "New York", "San Diego", "Port Elizabeth": the distinctive word is the second one.
+        head = words[1] if len(words) > 1 and fold(words[0]) in _PLACE_MODIFIERS else words[0]
         if fold(head) in skip or fold(head) in _MONTHS or fold(head) in _STOP:
             continue
         out.append(Value(fold(head), "place", m.group(1)))

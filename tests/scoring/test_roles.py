@@ -109,3 +109,14 @@ def test_an_origin_is_filled_by_a_birthplace() -> None:
 def test_a_place_the_page_never_names_is_exact(fact: str, share: float) -> None:
     page = Passage(title="Odile Marchetti", text="Odile Marchetti gave her first recital at Lyon in 1980.")
     assert _key_terms_found(fact, "Odile Marchetti", [page]) == share
+
+
+@pytest.mark.parametrize(
+    ("fact", "page", "misplaced"),
+    [
+        ("Ana Ruiz was born in New Haven.", "Ana Ruiz was born in Boston. She moved to New Haven in 1990.", ["haven"]),
+        ("Ana Ruiz was born in New Haven.", "Ana Ruiz was born in New Haven. She visited New York.", []),
+    ],
+)
+def test_a_place_is_known_by_its_distinctive_word(fact: str, page: str, misplaced: list[str]) -> None:
+    assert [v.text for v in misplaced_values(fact, [page], ("Ana Ruiz",))] == misplaced
