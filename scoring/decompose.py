@@ -260,13 +260,21 @@ def _antecedent(doc: Doc, noun: Token) -> Subject:
 # --- facts of one clause -----------------------------------------------------------------------
 
 
+def _title_word(tok: Token) -> bool:
+    """A particle that is really the last word of a capitalised title ("Knives Out", "Get Out")."""
+    if tok.dep_ not in ("prt", "advmod") or not tok.text[:1].isupper() or tok.i == 0:
+        return False
+    before = tok.doc[tok.i - 1]
+    return before.text[:1].isupper() and before.dep_ == "pobj"
+
+
 def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
     p = clause.head
     core = Phrase()
     if clause.copula_of is not None:
         return _copular_facts(doc, clause, prune)
     core.add_tokens(doc, [p.i])
-    own_aux = [c for c in p.children if c.dep_ in _AUX]
+    own_aux = [c for c in p.children if c.dep_ in _AUX and not _title_word(c)]
     core.add_tokens(doc, [c.i for c in own_aux])
     left = min([p.i, *(c.i for c in p.children if c.dep_ in ("advmod", "neg") and c.i < p.i)])
     if clause.inherited_aux and not own_aux:
@@ -279,11 +287,14 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
             core.insert(float(p.i), past(lemma) if clause.past else present(lemma))
     comps: list[set[int]] = []
     mods: list[set[int]] = []
+    titles: list[int] = []
     for c in p.children:
         if c.i in prune:
             continue
         ids = subtree_ids(c, prune, _SPAWN) - prune
-        if c.dep_ == "advmod":
+        if _title_word(c):
+            titles.append(c.i)
+        elif c.dep_ == "advmod":
             if c.lower_ not in _DISCOURSE and c.tag_ not in ("WRB",):
                 core.add_tokens(doc, ids)
         elif c.dep_ in _CORE:
@@ -297,6 +308,11 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
             mods.append(ids)
         elif c.dep_ == "advcl" and any(g.dep_ == "aux" and g.lower_ == "to" for g in c.children):
             mods.append(ids)
+    for t in titles:
+        # "appeared in Knives Out": the capitalised "particle" ends the title the preposition names.
+        for m in mods:
+            if t - 1 in m:
+                m.add(t)
     subj = clause.subject
     local_subject = any(c.dep_ in _SUBJ for c in p.children) and not _relative_subject(p)
     if local_subject:

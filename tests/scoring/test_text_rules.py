@@ -100,7 +100,12 @@ def test_a_colon_before_a_pronoun_clause_splits_the_hedge_from_the_facts() -> No
             ],
         ),
         ("She was re-elected in 1990.", ["She was re-elected in 1990."]),
+        (
+            "Ana Ruiz appeared in Knives Out in 2019.",
+            ["Ana Ruiz appeared in Knives Out.", "Ana Ruiz appeared in 2019."],
+        ),
+        ("He gave up his seat in 1990.", ["He gave up his seat.", "He gave up his seat in 1990."]),
     ],
 )
-def test_prefixed_verbs_stay_whole(sentence: str, facts: list[str]) -> None:
+def test_prefixed_verbs_and_titles_stay_whole(sentence: str, facts: list[str]) -> None:
     assert [a.text for a in decompose_sentence(sentence, 0)] == facts
