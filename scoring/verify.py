@@ -283,6 +283,15 @@ def _key_terms(fact: str, name: str) -> set[str]:
     return out
 
 
+def _acronyms(passages: list[Passage]) -> set[str]:
+    """Initials of the passages' capitalised names: "Massachusetts Institute of Technology" -> "mit"."""
+    out: set[str] = set()
+    for p in passages:
+        for m in re.finditer(r"[A-Z][\w'’-]*(?:\s+(?:of|the|and|for|de)?\s*[A-Z][\w'’-]*)+", p.text):
+            out.add("".join(w[0] for w in m.group(0).split() if w[:1].isupper()).lower())
+    return out
+
+
 def _key_terms_found(fact: str, name: str, passages: list[Passage]) -> float | None:
     """Share of the fact's key terms that appear (as words) in the passages; None when it has none.
 
@@ -294,6 +303,7 @@ def _key_terms_found(fact: str, name: str, passages: list[Passage]) -> float | N
         return None
     texts = [_folded_passage(p.text) for p in passages]
     found = {t for t in terms if any(f" {t} " in text for text in texts)}
+    found |= {t for t in terms - found if t.isalpha() and 2 <= len(t) <= 5 and t in _acronyms(passages)}
     if any((t[:1].isdigit() or _ROMAN.fullmatch(t.upper())) and t not in found for t in terms):
         return 0.0
     places = {v.text for v in fact_values(fact, (name,)) if v.kind == "place"} & terms

@@ -120,3 +120,9 @@ def test_a_place_the_page_never_names_is_exact(fact: str, share: float) -> None:
 )
 def test_a_place_is_known_by_its_distinctive_word(fact: str, page: str, misplaced: list[str]) -> None:
     assert [v.text for v in misplaced_values(fact, [page], ("Ana Ruiz",))] == misplaced
+
+
+def test_an_acronym_matches_the_initials_of_a_name_on_the_page() -> None:
+    page = Passage(title="Ana Ruiz", text="Ana Ruiz taught at the Northern Institute of Oceanography until 2001.")
+    assert _key_terms_found("Ana Ruiz taught at NIO.", "Ana Ruiz", [page]) == 1.0
+    assert _key_terms_found("Ana Ruiz taught at NYU.", "Ana Ruiz", [page]) == 0.0
