@@ -42,6 +42,8 @@ def test_gateway_serves_its_probes_answers_and_counts_with_the_deployed_config(
         "FACTSENTRY_GENERATIONS_TOPIC": f"deploy-gen-{unique}",
         "OPENAI_API_KEY": "sk-unused",
         "ANTHROPIC_API_KEY": "unused",
+        # The request below loosens the demo model's annotate policy to observe by header.
+        "FACTSENTRY_POLICY_OVERRIDE": "any",
     }
     gateway = start(pod, tmp_path, overrides)
     stop.append(gateway)
