@@ -17,7 +17,7 @@ PAGES = [
     (
         "Ines Holloway (chemist)",
         "Ines Holloway (born 1958) is an English chemist. She was born in Leeds. In 1990 she joined the University "
-        "of York, where she studies catalysts.",
+        "of York, where she studies catalysts. She has two sons.",
         [],
     ),
 ]
@@ -53,3 +53,19 @@ def test_a_value_in_the_wrong_role_is_not_kept(kb: Store, answer: str, wrong: st
     assert wrong not in result.revision.text
     if right is not None:
         assert right in result.revision.text
+
+
+@pytest.mark.parametrize(
+    ("answer", "absent"),
+    [
+        # a count is replaced only by a count of the same noun, never by a date
+        ("Ines Holloway is an English chemist born in 1958. She has three sons.", ["three", "1958 sons", "1990 sons"]),
+        # "one of" is a share, not a value
+        ("Ines Holloway is an English chemist. She is one of the founders of the York Catalysis Club.", ["1990 of"]),
+    ],
+)
+def test_replacements_keep_the_kind_of_value(kb: Store, answer: str, absent: list[str]) -> None:
+    result = check(answer, kb=kb, name="Ines Holloway")
+    assert result.revision is not None
+    assert not [a for a in absent if a in result.revision.text]
+    assert "English chemist" in result.revision.text
