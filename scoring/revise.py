@@ -211,7 +211,9 @@ def _replacement(
                 ev_docs = nlp.entities([e.text for e in own.evidence])
             role_set = roles.role_words(fact.text, (*exclude, value.text))
             options = _ranked_values(ev_docs, label, value, role_set)
-        for option in options[:3]:
+        # A place is replaced only by the one nearest the fact's role word: when the model will not
+        # confirm "born in Nyeri District", "born in Kenya" further off is vaguer, not better.
+        for option in options[: 1 if label in _PLACES else 3]:
             edited = fact.text.replace(value.text, option, 1)
             if edited != fact.text and inp.confirm(edited, entity):
                 return value.text, option, edited
@@ -253,9 +255,19 @@ def _ranked_values(ev_docs: Sequence[Doc], label: str, old: Span, role_set: froz
             # The value nearest its role word first: "born in Ihithe, Nyeri, Kenya" gives Ihithe.
             at = [i for i in range(lo, hi) if roles.stem(words[i]) in role_set]
             distance = min((abs(ent.start - i) for i in at), default=len(words))
+            if label in _PLACES and not _first_place_after(words, [i for i in at if i < ent.start], ent.start):
+                continue  # "born in Ihithe, a village in ... Kenya": the birthplace is the unrecognised Ihithe
             scored.append((len(role_set & window), -distance, -doc_no, ent.text))
     scored.sort(key=lambda s: (s[0], s[1], s[2]), reverse=True)
     return list(dict.fromkeys(s[3] for s in scored))
+
+
+def _first_place_after(words: Sequence[str], role_at: list[int], start: int) -> bool:
+    """Whether ``words[start]`` is the first capitalised word after the nearest role word before it."""
+    if not role_at:
+        return True
+    first = next((i for i in range(max(role_at) + 1, start) if words[i][:1].isupper()), None)
+    return first is None
 
 
 def _sentence_bounds(words: Sequence[str], start: int, end: int) -> tuple[int, int]:

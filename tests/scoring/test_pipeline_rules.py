@@ -10,8 +10,9 @@ from scoring.pipeline import check
 PAGES = [
     (
         "Ines Holloway (sculptor)",
-        "Ines Holloway (12 March 1931 – 8 July 1999) was a Welsh sculptor. She was born in Swansea and died in "
-        "Cardiff. In 1964 she carved the river gate of Monmouth. She taught sculpture at the Cardiff School of Art.",
+        "Ines Holloway (12 March 1931 – 8 July 1999) was a Welsh sculptor. She was born in Pentrebach, a hamlet near "
+        "Swansea, and died in Cardiff. In 1964 she carved the river gate of Monmouth. "
+        "She taught sculpture at the Cardiff School of Art.",
         [],
     ),
     (
@@ -43,7 +44,9 @@ def test_a_group_without_evidence_takes_no_page(kb: Store) -> None:
     ("answer", "wrong", "right"),
     [
         ("Ines Holloway was a Welsh sculptor. She was born in 1999.", "1999", "1931"),  # her death year
-        ("Ines Holloway was a Welsh sculptor. She was born in Cardiff.", "Cardiff", None),  # where she died
+        # where she died; Swansea is only near her birthplace, so it is no replacement either
+        ("Ines Holloway was a Welsh sculptor. She was born in Cardiff.", "Cardiff", None),
+        ("Ines Holloway was a Welsh sculptor. She was born in Cardiff.", "Swansea", None),
         ("Ines Holloway is an English chemist. She joined the University of York in 1958.", "1958", "1990"),
     ],
 )
