@@ -89,9 +89,12 @@ def _soft_wraps(text: str) -> str:
     """
     lines = text.split("\n")
     out = lines[:1]
-    for prev, line in itertools.pairwise(lines):
+    for k, (prev, line) in enumerate(itertools.pairwise(lines)):
         a, b = prev.strip(), line.strip()
-        heading = bool(a) and a[-1] not in ".!?:;," and b[:1].isupper() and len(a.split()) <= _HEADING_WORDS
+        # A heading stands on a line of its own: the line before it ended a block (or there is none).
+        before = lines[k - 1].strip() if k > 0 else ""
+        opens = not before or before[-1] in ".!?:" or bool(_BULLET.match(lines[k - 1]))
+        heading = bool(a) and opens and a[-1] not in ".!?:;," and b[:1].isupper() and len(a.split()) <= _HEADING_WORDS
         if heading:
             out.append("\n\n" + line)
         elif not a or not b or _BULLET.match(line):

@@ -40,6 +40,10 @@ from scoring.worthiness import classify
             [("There are two:", 0), ("Lotte the painter.", 1), ("Lotte the skier.", 2)],
         ),
         ("She won.\nShe lost.", [("She won.", 0), ("She lost.", 0)]),
+        (  # narrow hard wraps: a short line in the middle of a paragraph is no heading
+            "Lotte Brandvik was a painter who\nexhibited her work in\nOslo and won the\nNational Art Prize.",
+            [("Lotte Brandvik was a painter who exhibited her work in Oslo and won the National Art Prize.", 0)],
+        ),
     ],
 )
 def test_single_line_breaks_are_soft_wraps(text: str, expected: list[tuple[str, int]]) -> None:
