@@ -28,13 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv for debug)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"factsentry.commands.{name}")
-        except ModuleNotFoundError as e:
-            if e.name != f"factsentry.commands.{name}":
-                raise
-            continue
-        module.add_parser(sub)
+        importlib.import_module(f"factsentry.commands.{name}").add_parser(sub)
     return parser
 
 

@@ -18,12 +18,7 @@ def add_parser(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser("bench", help="run a benchmark and print its figures")
     targets = p.add_subparsers(dest="target", metavar="TARGET", required=True)
     for name in TARGETS:
-        try:
-            module = importlib.import_module(f"factsentry.bench.{name}")
-        except ModuleNotFoundError as e:
-            if e.name != f"factsentry.bench.{name}":
-                raise
-            continue
+        module = importlib.import_module(f"factsentry.bench.{name}")
         tp = targets.add_parser(name, help=(module.__doc__ or name).strip().splitlines()[0])
         tp.add_argument("--json", action="store_true", help="print one JSON object")
         module.add_arguments(tp)
