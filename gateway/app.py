@@ -190,7 +190,6 @@ def verdict_body(
 
 
 def _message(
-    gw: Gateway,
     request_id: str,
     model: str,
     messages: list[dict[str, Any]],
@@ -238,9 +237,7 @@ async def chat_completions(request: Request) -> Response:
         completion = await upstream.complete(body)
         upstream_s = time.perf_counter() - t0
         gw.metrics.upstream_seconds.labels(model).observe(upstream_s)
-        message = _message(
-            gw, request_id, model, messages, completion.text, completion.usage, created, spec, name, False
-        )
+        message = _message(request_id, model, messages, completion.text, completion.usage, created, spec, name, False)
         gw.publisher.publish(message)
         if spec.mode is Policy.OBSERVE:
             gw.metrics.requests.labels(model, mode, "ok").inc()
@@ -349,7 +346,7 @@ async def _stream(
             finally:
                 gw.metrics.requests.labels(model, mode, outcome).inc()
                 gw.metrics.upstream_seconds.labels(model).observe(time.perf_counter() - t0)
-                message = _message(gw, request_id, model, messages, "".join(text), usage, created, spec, name, True)
+                message = _message(request_id, model, messages, "".join(text), usage, created, spec, name, True)
                 message.truncated = outcome != "ok"
                 gw.publisher.publish(message)
 
@@ -364,7 +361,7 @@ async def _stream(
         if isinstance(chunk.get("usage"), dict):
             usage.update(chunk["usage"])
     text = "".join(sse.delta_text(c) for c in held)
-    gw.publisher.publish(_message(gw, request_id, model, messages, text, usage, created, spec, name, True))
+    gw.publisher.publish(_message(request_id, model, messages, text, usage, created, spec, name, True))
     result, status = await gw.wait_verdict(request_id, spec.timeout_s)
     action = decide(spec, result)
     headers.update(verdict_headers(result, status))
