@@ -20,3 +20,8 @@ def result_key(prefix: str, request_id: str) -> str:
 def result_channel(prefix: str, request_id: str) -> str:
     """Redis pub/sub channel notified when the result of one request is written."""
     return f"{prefix}:done:{request_id}"
+
+
+def failure_key(prefix: str, request_id: str) -> str:
+    """Redis key marking that one request will get no verdict (dead-lettered, over budget), with why."""
+    return f"{prefix}:failed:{request_id}"

@@ -26,9 +26,17 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from bus.results import ResultStore
+from bus.results import Outcome, ResultStore, VerdictListener
 from gateway import sse
-from gateway.errors import BlockedAnswer, BodyTooLarge, GatewayError, InvalidRequest, ResultNotFound, Unavailable
+from gateway.errors import (
+    BlockedAnswer,
+    BodyTooLarge,
+    CheckFailed,
+    GatewayError,
+    InvalidRequest,
+    ResultNotFound,
+    Unavailable,
+)
 from gateway.metrics import GatewayMetrics, build_metrics
 from gateway.policy import Action, PolicySpec, PolicyTable, decide, resolve, verdict_headers
 from gateway.publisher import Publisher
@@ -60,22 +68,60 @@ class Gateway:
         self.policies = policies
         self.registry = registry
         self.metrics: GatewayMetrics = build_metrics(registry)
-        self.publisher = Publisher(settings, self.metrics, settings.publish_queue_max, settings.publish_queue_max_bytes)
-        self.redis: aioredis.Redis = aioredis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=2)
+        self.publisher = Publisher(
+            settings,
+            self.metrics,
+            settings.publish_queue_max,
+            settings.publish_queue_max_bytes,
+            max_record_bytes=settings.max_record_bytes,
+            on_lost=self._on_publish_lost,
+        )
+        # One bounded pool that makes callers wait for a free connection instead of failing with
+        # "Too many connections"; verdict waits hold none of it (they share the listener's one).
+        pool = aioredis.BlockingConnectionPool.from_url(
+            settings.redis_url,
+            max_connections=settings.redis_max_connections,
+            timeout=settings.redis_pool_timeout_s,
+            socket_timeout=5,
+            socket_connect_timeout=2,
+        )
+        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self.results = ResultStore(self.redis, settings.redis_prefix, settings.result_ttl_s)
+        self.listener = VerdictListener(self.results)
 
-    async def wait_verdict(self, request_id: str, timeout: float) -> tuple[ResultMessage | None, str]:
-        """The verdict and its status: ``checked``, ``timeout`` or ``unavailable`` (Redis down)."""
-        try:
-            result = await self.results.wait(request_id, timeout)
-        except (aioredis.RedisError, OSError) as e:
+    def _on_publish_lost(self, request_id: str, reason: str) -> None:
+        self.listener.fail_local(request_id, f"the generation was not published ({reason})")
+
+    async def wait_verdict(self, request_id: str, timeout: float) -> Outcome:
+        """The verdict, or why there is none: ``timeout``, ``failed`` or ``unavailable``."""
+        outcome = await self.listener.wait(request_id, timeout)
+        if outcome.status == "unavailable":
             self.metrics.verdict_unavailable.inc()
-            log.warning("waiting for the verdict of %s failed (%s): the policy's on_timeout applies", request_id, e)
-            return None, "unavailable"
-        return result, "checked" if result is not None else "timeout"
+            log.warning("no verdict for %s (%s): the policy's on_unavailable applies", request_id, outcome.reason)
+        elif outcome.status == "failed":
+            self.metrics.verdict_failed.inc()
+            log.warning("no verdict for %s (%s): the policy's on_unavailable applies", request_id, outcome.reason)
+        return outcome
 
 
-async def read_json(request: Request, limit: int) -> dict[str, Any]:
+def json_depth_over(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests deeper than ``limit`` (iterative: a hostile body cannot exhaust the stack)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
+async def read_json(request: Request, limit: int, max_depth: int = 32) -> dict[str, Any]:
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise BodyTooLarge(
@@ -94,6 +140,9 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
         raise InvalidRequest(f"request body is not valid JSON: {e}", code="invalid_json") from e
     if not isinstance(data, dict):
         raise InvalidRequest("request body must be a JSON object", code="invalid_json")
+    # Every parser downstream (orjson when forwarding, pydantic, the workers) must accept what passes here.
+    if json_depth_over(data, max_depth):
+        raise InvalidRequest(f"request body nests deeper than {max_depth} levels", code="invalid_json")
     return data
 
 
@@ -189,6 +238,15 @@ def verdict_body(
     }
 
 
+def published_message(message: dict[str, Any]) -> ChatMessage:
+    """What the pipeline needs of a chat message: its role and its text (other fields stay in the gateway)."""
+    content = message.get("content")
+    if isinstance(content, list):
+        texts = [p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
+        content = [{"type": "text", "text": t} for t in texts]
+    return ChatMessage(role=str(message.get("role", "")), content=content if isinstance(content, str | list) else None)
+
+
 def _message(
     request_id: str,
     model: str,
@@ -203,7 +261,7 @@ def _message(
     return GenerationMessage(
         request_id=request_id,
         model=model,
-        messages=[ChatMessage.model_validate(m) for m in messages],
+        messages=[published_message(m) for m in messages],
         answer=answer,
         usage=Usage.model_validate({k: v for k, v in usage.items() if k in Usage.model_fields and isinstance(v, int)}),
         created_at=created,
@@ -223,7 +281,7 @@ async def chat_completions(request: Request) -> Response:
     headers = id_headers(request, request_id)
     model, mode = "unknown", "observe"
     try:
-        body = await read_json(request, gw.settings.max_body_bytes)
+        body = await read_json(request, gw.settings.max_body_bytes, gw.settings.max_json_depth)
         requested, messages = validate_chat(body)
         upstream = gw.models.get(requested)
         model = requested  # only known model names become metric labels
@@ -238,16 +296,15 @@ async def chat_completions(request: Request) -> Response:
         upstream_s = time.perf_counter() - t0
         gw.metrics.upstream_seconds.labels(model).observe(upstream_s)
         message = _message(request_id, model, messages, completion.text, completion.usage, created, spec, name, False)
-        gw.publisher.publish(message)
+        published = gw.publisher.publish(message)
         if spec.mode is Policy.OBSERVE:
             gw.metrics.requests.labels(model, mode, "ok").inc()
             gw.metrics.added_seconds.labels(model, mode).observe(time.perf_counter() - started - upstream_s)
             return Response(completion.raw, media_type="application/json", headers=headers)
         t1 = time.perf_counter()
-        result, status = await gw.wait_verdict(request_id, spec.timeout_s)
+        result, status, action = await _judge(gw, spec, request_id, model, published)
         wait_s = time.perf_counter() - t1
         gw.metrics.verdict_wait_seconds.labels(model).observe(wait_s)
-        action = decide(spec, result)
         headers.update(verdict_headers(result, status))
         response = _apply(gw, completion, spec, result, action, request_id, model, headers, status)
         gw.metrics.requests.labels(model, mode, action.value if result else status).inc()
@@ -257,6 +314,22 @@ async def chat_completions(request: Request) -> Response:
     except GatewayError as e:
         gw.metrics.requests.labels(model, mode, "error").inc()
         return e.response(headers)
+
+
+async def _judge(
+    gw: Gateway, spec: PolicySpec, request_id: str, model: str, published: bool
+) -> tuple[ResultMessage | None, str, Action]:
+    """Wait for the verdict of a published generation and decide; an unpublished one has none to wait for."""
+    if published:
+        outcome = await gw.wait_verdict(request_id, spec.timeout_s)
+    else:
+        gw.metrics.verdict_failed.inc()
+        outcome = Outcome("failed", reason="the generation could not be queued for checking")
+    action = decide(spec, outcome.result, outcome.status)
+    if outcome.result is None and action is Action.PASS and spec.mode in (Policy.BLOCK, Policy.REVISE):
+        # Only the operator's on_timeout / on_unavailable = open gets here; counted so it is never silent.
+        gw.metrics.released_unchecked.labels(model, outcome.status).inc()
+    return outcome.result, outcome.status, action
 
 
 def _apply(
@@ -290,7 +363,7 @@ def _apply(
 
 def _refusal(spec: PolicySpec, result: ResultMessage | None) -> str:
     if result is None or result.check.dfactscore is None:
-        return "I can't give that answer: it could not be fact-checked in time."
+        return "I can't give that answer: it could not be fact-checked."
     return REFUSAL.format(score=result.check.dfactscore, threshold=spec.threshold)
 
 
@@ -361,9 +434,8 @@ async def _stream(
         if isinstance(chunk.get("usage"), dict):
             usage.update(chunk["usage"])
     text = "".join(sse.delta_text(c) for c in held)
-    gw.publisher.publish(_message(request_id, model, messages, text, usage, created, spec, name, True))
-    result, status = await gw.wait_verdict(request_id, spec.timeout_s)
-    action = decide(spec, result)
+    published = gw.publisher.publish(_message(request_id, model, messages, text, usage, created, spec, name, True))
+    result, status, action = await _judge(gw, spec, request_id, model, published)
     headers.update(verdict_headers(result, status))
     gw.metrics.requests.labels(model, mode, action.value if result else status).inc()
     if action is Action.PASS:
@@ -409,7 +481,7 @@ async def factcheck(request: Request) -> Response:
     request_id = new_request_id()
     headers = id_headers(request, request_id)
     try:
-        body = await read_json(request, gw.settings.max_body_bytes)
+        body = await read_json(request, gw.settings.max_body_bytes, gw.settings.max_json_depth)
         text = body.get("text")
         if not isinstance(text, str) or not text.strip():
             raise InvalidRequest("'text' must be a non-empty string", param="text", code="missing_text")
@@ -440,7 +512,10 @@ async def factcheck(request: Request) -> Response:
             raise Unavailable("the check cannot be queued: the broker is unreachable; try again", code="broker_down")
         if not gw.publisher.publish(message):
             raise Unavailable("the check cannot be queued: the gateway is overloaded; try again", code="overloaded")
-        result, status = await gw.wait_verdict(request_id, float(timeout)) if timeout else (None, "timeout")
+        outcome = await gw.wait_verdict(request_id, float(timeout)) if timeout else Outcome("timeout")
+        result, status = outcome.result, outcome.status
+        if status == "failed":
+            raise CheckFailed(f"the text could not be checked: {outcome.reason}", code="check_failed")
         if status == "unavailable":
             raise Unavailable("the result store is unreachable; poll the result URL later", code="redis_unavailable")
         if result is None:
@@ -555,9 +630,11 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await gateway.publisher.start()
+        await gateway.listener.start()
         try:
             yield
         finally:
+            await gateway.listener.stop()
             await gateway.publisher.stop()
             await gateway.models.aclose()
             with contextlib.suppress(Exception):

@@ -7,6 +7,7 @@ GatewayError
 ├── ResultNotFound          404
 ├── UpstreamError           upstream's own status and message
 ├── BlockedAnswer           422 (block policy, error style)
+├── CheckFailed             422 (the pipeline could not check a text: dead-lettered, over budget)
 └── ConfigError             startup: a bad models or policy file
 """
 
@@ -82,6 +83,11 @@ class Unavailable(GatewayError):
 class BlockedAnswer(GatewayError):
     status = 422
     type = "factuality_error"
+
+
+class CheckFailed(GatewayError):
+    status = 422
+    type = "invalid_request_error"
 
 
 class ConfigError(GatewayError):

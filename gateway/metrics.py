@@ -16,6 +16,8 @@ class GatewayMetrics:
     added_seconds: Histogram
     verdict_wait_seconds: Histogram
     verdict_unavailable: Counter
+    verdict_failed: Counter
+    released_unchecked: Counter
     blocked: Counter
     revised: Counter
     published: Counter
@@ -55,6 +57,19 @@ def build_metrics(registry: CollectorRegistry) -> GatewayMetrics:
         verdict_unavailable=Counter(
             "factsentry_gateway_verdict_unavailable_total",
             "Verdict waits that failed because the result store (Redis) was unreachable.",
+            registry=registry,
+        ),
+        verdict_failed=Counter(
+            "factsentry_gateway_verdict_failed_total",
+            "Requests that got no verdict because the pipeline gave up on them (not published, dead-lettered, over"
+            " budget).",
+            registry=registry,
+        ),
+        released_unchecked=Counter(
+            "factsentry_gateway_released_unchecked_total",
+            "Answers released under block or revise without a verdict, by the operator's on_timeout/on_unavailable"
+            " = open; reason: timeout, failed, unavailable.",
+            ["model", "reason"],
             registry=registry,
         ),
         blocked=Counter("factsentry_gateway_blocked_total", "Answers blocked by policy.", ["model"], registry=registry),

@@ -2,13 +2,19 @@
 
 Example ``policies.yaml``::
 
-    default: {mode: observe, threshold: 0.7, timeout_s: 10, on_timeout: open}
+    default: {mode: observe, threshold: 0.7, timeout_s: 10}
     models:
-      gpt-4o: {mode: block, threshold: 0.8}
-      support-bot: {mode: revise}
+      gpt-4o: {mode: block, threshold: 0.8}                       # fails closed (the default)
+      support-bot: {mode: revise, on_timeout: open, on_unavailable: open}
+
+Fail-safe: under block and revise an answer is released only with a verdict that clears the
+policy, or because the operator chose ``open`` for what happened instead — ``on_timeout`` (no
+verdict within ``timeout_s``) or ``on_unavailable`` (no verdict can come: the generation could
+not be published, the pipeline dead-lettered it, Redis is unreachable). Both default to
+``closed``. Annotate never blocks; observe never waits.
 
 Headers ``x-factsentry-policy``, ``x-factsentry-threshold`` and ``x-factsentry-timeout`` override
-the model's policy for one request.
+the model's policy for one request, by default only to make it stricter.
 """
 
 from __future__ import annotations
@@ -32,7 +38,8 @@ class PolicySpec(BaseModel):
     mode: Policy = Policy.OBSERVE
     threshold: float = Field(default=0.7, ge=0.0, le=1.0)
     timeout_s: float = Field(default=10.0, gt=0, le=600)
-    on_timeout: Literal["open", "closed"] = "open"
+    on_timeout: Literal["open", "closed"] = "closed"
+    on_unavailable: Literal["open", "closed"] = "closed"
 
 
 class PolicyTable(BaseModel):
@@ -71,8 +78,8 @@ def resolve(table: PolicyTable, model: str, headers: Mapping[str, str], override
     """The policy for one request: the model's, with per-request header overrides.
 
     ``override`` says what headers may change: ``any``; ``stricter`` (the default: a stricter
-    mode, a higher threshold, a shorter timeout — a client can never switch off the operator's
-    policy); ``none`` (headers are ignored).
+    mode, a higher threshold, and a shorter timeout only where the timeout fails closed — a
+    client can never make an unchecked release more likely); ``none`` (headers are ignored).
     """
     spec = table.for_model(model)
     if override == "none":
@@ -102,6 +109,12 @@ def resolve(table: PolicyTable, model: str, headers: Mapping[str, str], override
             (STRICTNESS[wanted.mode] >= STRICTNESS[spec.mode], "x-factsentry-policy", f"looser than {spec.mode.value}"),
             (wanted.threshold >= spec.threshold, "x-factsentry-threshold", f"below the model's {spec.threshold}"),
             (wanted.timeout_s <= spec.timeout_s, "x-factsentry-timeout", f"longer than the model's {spec.timeout_s}s"),
+            # A shorter wait only tightens a timeout that blocks; where it opens, it releases sooner unchecked.
+            (
+                wanted.timeout_s == spec.timeout_s or not _opens_on_timeout(wanted),
+                "x-factsentry-timeout",
+                "a shorter wait where the operator's on_timeout is open, which would release answers unchecked",
+            ),
         ):
             if not ok:
                 raise InvalidRequest(
@@ -112,16 +125,32 @@ def resolve(table: PolicyTable, model: str, headers: Mapping[str, str], override
     return wanted
 
 
+def _opens_on_timeout(spec: PolicySpec) -> bool:
+    return spec.on_timeout == "open" and spec.mode in (Policy.BLOCK, Policy.REVISE)
+
+
 class Action(str, Enum):
     PASS = "pass"
     BLOCK = "block"
     REVISE = "revise"
 
 
-def decide(spec: PolicySpec, result: ResultMessage | None) -> Action:
-    """What to do with an answer once its verdict is known (``None``: the deadline passed)."""
+# Why there is no verdict, and which operator setting decides what then happens.
+NO_VERDICT_SETTING = {"timeout": "on_timeout", "failed": "on_unavailable", "unavailable": "on_unavailable"}
+
+
+def decide(spec: PolicySpec, result: ResultMessage | None, status: str = "timeout") -> Action:
+    """What to do with an answer once its verdict is known.
+
+    Without a verdict (``status`` says why: ``timeout``, ``failed`` — the pipeline gave up on it or it
+    was never published —, ``unavailable`` — Redis unreachable) block and revise follow the operator's
+    ``on_timeout`` / ``on_unavailable``; anything else fails closed.
+    """
     if result is None:
-        return Action.BLOCK if spec.on_timeout == "closed" and spec.mode is not Policy.ANNOTATE else Action.PASS
+        if spec.mode not in (Policy.BLOCK, Policy.REVISE):
+            return Action.PASS
+        setting = NO_VERDICT_SETTING.get(status, "on_unavailable")
+        return Action.PASS if getattr(spec, setting) == "open" else Action.BLOCK
     check = result.check
     if spec.mode in (Policy.OBSERVE, Policy.ANNOTATE) or check.abstained or check.dfactscore is None:
         return Action.PASS

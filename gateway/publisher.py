@@ -3,14 +3,18 @@
 The request path only puts the message on a bounded in-memory queue; a background task owns
 the producer, (re)connects with backoff, and sends. If the broker is down or the queue is full
 the message is counted in ``factsentry_gateway_publish_lost_total`` and logged; the answer
-still returns.
+still returns under observe. ``publish()`` says at once whether the message was queued, and
+``on_lost(request_id, reason)`` is called for a queued message that is lost later, so a request
+waiting for its verdict follows the operator's ``on_unavailable`` at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
+from collections.abc import Callable
 
 from aiokafka import AIOKafkaProducer
 from aiokafka.errors import KafkaError
@@ -26,10 +30,19 @@ log = logging.getLogger(__name__)
 
 class Publisher:
     def __init__(
-        self, settings: BusSettings, metrics: GatewayMetrics, queue_max: int = 10_000, max_bytes: int = 256 << 20
+        self,
+        settings: BusSettings,
+        metrics: GatewayMetrics,
+        queue_max: int = 10_000,
+        max_bytes: int = 256 << 20,
+        *,
+        max_record_bytes: int = 4 * 1024 * 1024,
+        on_lost: Callable[[str, str], None] | None = None,
     ) -> None:
         self.settings = settings
         self.metrics = metrics
+        self.max_record_bytes = max_record_bytes
+        self.on_lost = on_lost
         # Bounded by count and by bytes: with the broker down, large bodies must not exhaust memory.
         self.queue: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(maxsize=queue_max)
         self.max_bytes = max_bytes
@@ -45,6 +58,13 @@ class Publisher:
     def publish(self, message: GenerationMessage) -> bool:
         """Queue ``message`` for Kafka; never blocks. False if it had to be dropped."""
         payload = encode(message)
+        # The record also carries its key and headers; what the broker refuses must never be queued.
+        if len(payload) + 1024 > self.max_record_bytes:
+            self.metrics.publish_lost.labels("too_large").inc()
+            log.warning(
+                "generation %s is %d bytes, over the record limit: not published", message.request_id, len(payload)
+            )
+            return False
         if self.queued_bytes + len(payload) > self.max_bytes:
             self.metrics.publish_lost.labels("queue_full").inc()
             log.warning("publish queue over %d bytes: generation %s dropped", self.max_bytes, message.request_id)
@@ -79,10 +99,17 @@ class Publisher:
             self.connected.set()
             return producer
 
+    def _lost(self, request_id: str, reason: str) -> None:
+        self.metrics.publish_lost.labels(reason).inc()
+        if self.on_lost is not None:
+            self.on_lost(request_id, reason)
+
     def _drop_queued(self, reason: str, error: BaseException) -> None:
         dropped = 0
         while not self.queue.empty():
-            self.queue.get_nowait()
+            request_id, _ = self.queue.get_nowait()
+            if self.on_lost is not None:
+                self.on_lost(request_id, reason)
             dropped += 1
         self.queued_bytes = 0
         if dropped:
@@ -90,13 +117,13 @@ class Publisher:
             log.warning("Kafka unreachable (%s): %d generation(s) not published", error, dropped)
         self.metrics.publish_queue.set(0)
 
-    def _on_sent(self, fut: asyncio.Future[object]) -> None:
+    def _on_sent(self, request_id: str, fut: asyncio.Future[object]) -> None:
         self._pending.discard(fut)
         if fut.cancelled():
-            self.metrics.publish_lost.labels("cancelled").inc()
+            self._lost(request_id, "cancelled")
         elif (error := fut.exception()) is not None:
-            self.metrics.publish_lost.labels("send_failed").inc()
-            log.warning("publishing a generation failed: %s", error)
+            self._lost(request_id, "send_failed")
+            log.warning("publishing generation %s failed: %s", request_id, error)
         else:
             self.metrics.published.inc()
 
@@ -109,11 +136,11 @@ class Publisher:
             try:
                 fut = await self.producer.send(self.settings.generations_topic, payload, key=request_id.encode())
             except KafkaError as e:
-                self.metrics.publish_lost.labels("send_failed").inc()
+                self._lost(request_id, "send_failed")
                 log.warning("publishing generation %s failed: %s", request_id, e)
                 continue
             self._pending.add(fut)
-            fut.add_done_callback(self._on_sent)
+            fut.add_done_callback(functools.partial(self._on_sent, request_id))
 
     async def flush(self, timeout: float = 5.0) -> None:
         """Wait until everything queued so far is acknowledged by the broker (or ``timeout``)."""

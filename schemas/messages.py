@@ -14,7 +14,9 @@ SCHEMA_VERSION: Literal[1] = 1
 
 
 class ChatMessage(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    """A chat message as published: its role and text only (the gateway drops every other field)."""
+
+    model_config = ConfigDict(extra="ignore")
 
     role: str
     content: str | list[Any] | None = None
