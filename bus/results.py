@@ -78,6 +78,30 @@ class ResultStore:
         raw = await self.client.get(result_key(self.prefix, request_id))
         return None if raw is None else ResultMessage.model_validate_json(raw)
 
+    async def wait(self, request_id: str, timeout: float) -> ResultMessage | None:
+        """The verdict of ``request_id``, waiting up to ``timeout`` s on a subscription of its own; None if none.
+
+        For one-off callers (the CLI, tests); a process with many waits shares one :class:`VerdictListener`.
+        """
+        pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(result_channel(self.prefix, request_id))
+        try:
+            existing = await self.get(request_id)
+            if existing is not None:
+                return existing
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + timeout
+            while (remaining := deadline - loop.time()) > 0:
+                message = await pubsub.get_message(timeout=min(remaining, 1.0))
+                if message is not None and message.get("type") == "message":
+                    parsed = _parse(message["data"])
+                    return None if isinstance(parsed, Outcome) else parsed
+            return None
+        finally:
+            with contextlib.suppress(Exception):
+                await pubsub.unsubscribe()
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+
     async def lookup(self, request_id: str) -> Outcome | None:
         """The verdict or failure already stored for ``request_id``, if any (one round trip)."""
         raw_result, raw_failure = await self.client.mget(

@@ -234,6 +234,7 @@ def verdict_body(
         "num_bios": check.num_bios,
         "num_entities": check.num_entities,
         "conflated": any(g.conflated for g in check.groups),
+        "partial": check.partial,
         "revision": check.revision.text if check.revision else None,
     }
 

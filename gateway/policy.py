@@ -146,10 +146,12 @@ def decide(spec: PolicySpec, result: ResultMessage | None, status: str = "timeou
     was never published —, ``unavailable`` — Redis unreachable) block and revise follow the operator's
     ``on_timeout`` / ``on_unavailable``; anything else fails closed.
     """
-    if result is None:
-        if spec.mode not in (Policy.BLOCK, Policy.REVISE):
+    guarding = spec.mode in (Policy.BLOCK, Policy.REVISE)
+    if result is None or (guarding and result.check.partial):
+        # A partial verdict left part of the answer unchecked: it cannot clear the whole of it.
+        if not guarding:
             return Action.PASS
-        setting = NO_VERDICT_SETTING.get(status, "on_unavailable")
+        setting = NO_VERDICT_SETTING.get(status, "on_unavailable") if result is None else "on_unavailable"
         return Action.PASS if getattr(spec, setting) == "open" else Action.BLOCK
     check = result.check
     if spec.mode in (Policy.OBSERVE, Policy.ANNOTATE) or check.abstained or check.dfactscore is None:

@@ -67,3 +67,7 @@ class CheckResult(BaseModel):
     engine: str = "offline"
     llm_calls: int = 0
     llm_tokens: int = 0
+    # Only the first ``checked_chars`` characters were checked (the worker's size budget): the rest is
+    # unchecked, so a partial verdict never clears an answer under block or revise.
+    partial: bool = False
+    checked_chars: int | None = None

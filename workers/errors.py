@@ -5,6 +5,7 @@
     ├── StageNotFound               ``--stage`` names no built-in stage and no importable ``module:attr``
     ├── StageContractError          a handler broke its contract (wrong number of outputs, wrong type)
     ├── ScoringUnavailable          the scoring pipeline or the knowledge store cannot be loaded
+    ├── OverBudget                  a check ran past ``max_check_seconds``; dead-lettered, never retried
     └── RetriableError              retriable: a transient failure worth another attempt
 
 Besides these, the runner retries every exception whose class says ``retriable = True`` (aiokafka's
@@ -40,6 +41,10 @@ class StageContractError(WorkerError):
 
 class ScoringUnavailable(WorkerError):
     """The scoring pipeline or the knowledge store could not be loaded."""
+
+
+class OverBudget(WorkerError):
+    """A check ran past its time budget: retrying would stall the partition again."""
 
 
 class RetriableError(WorkerError):

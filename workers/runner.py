@@ -241,6 +241,15 @@ class Runner(Generic[In, Out]):
                 outputs = [i.output for i in items if i.output is not None]
                 if outputs:
                     await self._infra("deliver", lambda: deliver(outputs, self.ctx))
+            if self.stage.on_dead_letter is not None:
+                notify = self.stage.on_dead_letter
+                dead = [
+                    (i.record.key.decode("utf-8", "replace") if i.record.key is not None else None, describe(i.error))
+                    for i in items
+                    if i.error is not None
+                ]
+                if dead:
+                    await self._infra("notify dead letters", lambda: notify(dead, self.ctx))
         with self._timed("commit"):
             await self._commit(consumer, items)
         self._account(items)

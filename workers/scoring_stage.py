@@ -12,6 +12,7 @@ before the batch is committed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import time
@@ -26,7 +27,7 @@ from bus.results import ResultStore
 from schemas.check import CheckResult
 from schemas.messages import GenerationMessage, ResultMessage
 from scoring.protocols import VerdictCache
-from workers.errors import RetriableError, ScoringUnavailable
+from workers.errors import OverBudget, RetriableError, ScoringUnavailable
 from workers.kb import Knowledge, open_knowledge, resolve_kb_path
 from workers.metrics import Outcome, WorkerMetrics
 from workers.settings import WorkerSettings
@@ -155,36 +156,92 @@ async def shutdown(ctx: Context) -> None:
         knowledge.close()
 
 
+def within_budget(text: str, max_chars: int) -> str:
+    """``text`` cut to at most ``max_chars`` characters at the last sentence or line end (a hard cut if none)."""
+    if len(text) <= max_chars:
+        return text
+    head = text[:max_chars]
+    ends = [head.rfind(mark) for mark in (". ", ".\n", "! ", "? ", "\n")]
+    cut = max(ends)
+    return head[: cut + 1] if cut > max_chars // 2 else head
+
+
+def _replace_executor(ctx: Context, why: str) -> None:
+    """Start a fresh executor: the old one's work is abandoned (its processes killed)."""
+    executor: Executor = ctx.state["executor"]
+    log.warning("%s: starting a new scoring %s pool", why, ctx.settings.executor)
+    executor.shutdown(wait=False, cancel_futures=True)
+    if isinstance(executor, ProcessPoolExecutor):
+        # A stuck check never returns by itself; the pool's processes are ours to end.
+        for process in list(getattr(executor, "_processes", {}).values()):
+            with contextlib.suppress(Exception):
+                process.kill()
+        ctx.state["executor"] = _process_pool(ctx.settings, ctx.state["kb_path"])
+    else:
+        # A thread cannot be stopped: it finishes in the background, but no longer holds a slot.
+        ctx.state["executor"] = ThreadPoolExecutor(ctx.settings.concurrency, thread_name_prefix="factsentry-score")
+
+
 async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[ResultMessage | BaseException | None]:
-    """Score every generation of the batch concurrently on the executor; one result (or error) each."""
+    """Score every generation of the batch concurrently on the executor; one result (or error) each.
+
+    Each text is checked up to ``max_answer_chars`` (beyond it the result is marked ``partial``), and
+    a check still running after ``max_check_seconds`` fails with :class:`OverBudget` (dead-lettered,
+    its waiters told at once) instead of stalling the partition.
+    """
     loop = asyncio.get_running_loop()
+    settings = ctx.settings
     executor: Executor = ctx.state["executor"]
     score = ctx.state["score"]
-    futures = [loop.run_in_executor(executor, score, m.answer, m.name, question_of(m)) for m in batch]
-    outcomes = await asyncio.gather(*futures, return_exceptions=True)
-    if any(isinstance(o, BrokenProcessPool) for o in outcomes):
-        log.warning("a scoring process died: starting a new pool")
-        executor.shutdown(wait=False, cancel_futures=True)
-        ctx.state["executor"] = _process_pool(ctx.settings, ctx.state["kb_path"])
+    texts = [within_budget(m.answer, settings.max_answer_chars) for m in batch]
+    futures = [
+        loop.run_in_executor(executor, score, text, message.name, question_of(message))
+        for message, text in zip(batch, texts, strict=True)
+    ]
+    if not futures:
+        return []
+    _, late = await asyncio.wait(futures, timeout=settings.max_check_seconds)
+    for future in late:
+        future.cancel()
+    outcomes: list[Any] = []
+    for future in futures:
+        if future in late:
+            outcomes.append(OverBudget(f"the check ran past its budget of {settings.max_check_seconds:g} s"))
+        elif future.cancelled():
+            outcomes.append(RetriableError("the check was cancelled"))
+        else:
+            outcomes.append(future.exception() or future.result())
+    if late:
+        _replace_executor(ctx, f"{len(late)} check(s) over the time budget")
+    elif any(isinstance(o, BrokenProcessPool) for o in outcomes):
+        _replace_executor(ctx, "a scoring process died")
     results: list[ResultMessage | BaseException | None] = []
-    for message, outcome in zip(batch, outcomes, strict=True):
+    for message, text, outcome in zip(batch, texts, outcomes, strict=True):
         if isinstance(outcome, BrokenProcessPool):
             results.append(RetriableError(f"the scoring process died while checking {message.request_id}"))
         elif isinstance(outcome, BaseException):
             results.append(outcome)
         else:
             check, ms = outcome
+            if len(text) < len(message.answer):
+                check.partial, check.checked_chars = True, len(text)
             results.append(
                 ResultMessage(
                     request_id=message.request_id,
                     model=message.model,
                     check=check,
                     scored_at=datetime.now(UTC),
-                    worker=ctx.settings.worker_id,
+                    worker=settings.worker_id,
                     scoring_ms=round(ms, 3),
                 )
             )
     return results
+
+
+async def notify_failed(dead: list[tuple[str | None, str]], ctx: Context) -> None:
+    """Tell the gateway's waiters that these requests will get no verdict (dead-lettered, over budget)."""
+    store: ResultStore = ctx.state["results"]
+    await asyncio.gather(*(store.fail(key, error) for key, error in dead if key))
 
 
 async def store_results(results: list[ResultMessage], ctx: Context) -> None:
@@ -224,6 +281,7 @@ def scoring_stage(settings: WorkerSettings) -> Stage[GenerationMessage, ResultMe
         outcome=outcome,
         observe=observe,
         deliver=store_results,
+        on_dead_letter=notify_failed,
         on_startup=startup,
         on_shutdown=shutdown,
     )

@@ -45,6 +45,12 @@ class WorkerSettings(BusSettings):
     metrics_port: int = Field(default=9464, ge=0, le=65535, description="Prometheus port; 0 turns it off")
     metrics_host: str = Field(default="0.0.0.0", description="address the metrics server binds")
     topic_partitions: int = Field(default=4, ge=1, le=10_000, description="partitions of topics the worker creates")
+    max_answer_chars: int = Field(
+        default=20_000, ge=100, description="longest text checked; beyond it the check is partial (whole sentences)"
+    )
+    max_check_seconds: float = Field(
+        default=60.0, gt=0, description="longest check of one record; past it the record fails (DLQ + notify)"
+    )
     kb_path: Path | None = Field(default=None, description="knowledge store file; default var/demo-kb.sqlite3")
     worker_id: str = Field(default_factory=_default_worker_id, description="written into each result")
 

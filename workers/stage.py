@@ -72,7 +72,9 @@ class Stage(Generic[In, Out]):
 
     ``key`` gives each output's Kafka key; ``outcome`` its metric outcome (``scored`` or
     ``abstained``); ``observe`` records stage-specific metrics once the batch is committed;
-    ``deliver`` writes the batch's outputs somewhere besides Kafka before the commit.
+    ``deliver`` writes the batch's outputs somewhere besides Kafka before the commit;
+    ``on_dead_letter`` is told of every record sent to the DLQ (its key and the error), before
+    the commit, so whoever waits for that record's output can stop waiting.
     """
 
     name: str
@@ -85,6 +87,7 @@ class Stage(Generic[In, Out]):
     outcome: Callable[[Out], Outcome] = _scored
     observe: Callable[[Out, WorkerMetrics], None] | None = None
     deliver: Callable[[list[Out], Context], Awaitable[None]] | None = None
+    on_dead_letter: Callable[[list[tuple[str | None, str]], Context], Awaitable[None]] | None = None
     on_startup: Hook | None = None
     on_shutdown: Hook | None = None
 
