@@ -7,71 +7,13 @@ broker and valkey are the session's real servers.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 
 import httpx
 import openai
-import pytest
 from aiokafka import AIOKafkaConsumer
-from prometheus_client import CollectorRegistry
 
-from factsentry.demo_data import CONVERSATIONS, Conversation
-from factsentry.stack import build_demo_kb
 from schemas.messages import ResultMessage
-from tests.gateway.conftest import GatewayFactory, RunningGateway
-from workers.settings import load_settings
-from workers.worker import run_worker
-
-MERGED = next(c for c in CONVERSATIONS if c.model == "demo-merged-bio")
-FAITHFUL = next(c for c in CONVERSATIONS if c.model == "demo-single-bio")
-StartStack = Callable[..., Awaitable[RunningGateway]]
-
-
-@pytest.fixture(scope="session")
-def demo_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_demo_kb(tmp_path_factory.mktemp("kb") / "demo.sqlite3")
-
-
-@pytest.fixture
-async def start_stack(start_gateway: GatewayFactory, demo_kb: Path, unique: str) -> AsyncIterator[StartStack]:
-    """A gateway plus one in-process worker on the same (unique) topics and Redis prefix."""
-    stop = asyncio.Event()
-    tasks: list[asyncio.Task[object]] = []
-
-    async def start(policies: dict[str, object] | None = None) -> RunningGateway:
-        gw = await start_gateway(policies)
-        settings = load_settings(
-            kafka_bootstrap=gw.settings.kafka_bootstrap,
-            redis_url=gw.settings.redis_url,
-            redis_prefix=gw.settings.redis_prefix,
-            generations_topic=gw.settings.generations_topic,
-            results_topic=gw.settings.results_topic,
-            group_id=f"e2e-{unique}",
-            metrics_port=0,
-            kb_path=demo_kb,
-            concurrency=1,
-        )
-        tasks.append(asyncio.create_task(run_worker(settings, stop_event=stop, registry=CollectorRegistry())))
-        return gw
-
-    yield start
-    stop.set()
-    for task in tasks:
-        await asyncio.wait_for(task, 60)
-
-
-async def ask(
-    gw: RunningGateway, conv: Conversation, **headers: str
-) -> tuple[str, openai.types.chat.ChatCompletion, httpx.Headers]:
-    client = openai.AsyncOpenAI(base_url=gw.base_url + "/v1", api_key="unused", max_retries=0, timeout=180)
-    raw = await client.chat.completions.with_raw_response.create(
-        model="mock-lean",
-        messages=[{"role": "user", "content": conv.question}],
-        extra_headers={"x-factsentry-name": conv.name, **headers},
-    )
-    await client.close()
-    return raw.headers["x-request-id"], raw.parse(), raw.headers
+from tests.gateway.conftest import FAITHFUL, MERGED, StartStack, ask
 
 
 async def results_on_topic(bootstrap: str, topic: str, ids: set[str], wait_s: float = 30.0) -> dict[str, ResultMessage]:
