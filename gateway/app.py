@@ -586,7 +586,11 @@ async def server_error(request: Request, exc: Exception) -> Response:
 
 
 class RequestIdMiddleware:
-    """Every response carries ``x-request-id`` (routes that set their own keep it)."""
+    """Every response carries ``x-request-id`` (routes that set their own keep it), errors included.
+
+    An unhandled error is logged once here and answered with an OpenAI-shaped 500; it does not travel
+    on to Starlette's and uvicorn's handlers, which would log it twice and drop the id.
+    """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -595,16 +599,27 @@ class RequestIdMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        fallback_id = new_request_id()
+        started = False
 
         async def send_with_id(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = list(message.get("headers", []))
                 if not any(k.lower() == b"x-request-id" for k, _ in headers):
-                    headers.append((b"x-request-id", new_request_id().encode()))
+                    headers.append((b"x-request-id", fallback_id.encode()))
                     message["headers"] = headers
             await send(message)
 
-        await self.app(scope, receive, send_with_id)
+        try:
+            await self.app(scope, receive, send_with_id)
+        except Exception:
+            log.exception("unhandled error on %s %s (%s)", scope.get("method"), scope.get("path"), fallback_id)
+            if started:
+                return  # the status line is out: the client sees the connection end
+            error = GatewayError("the gateway failed to handle the request; it has been logged", code="internal_error")
+            await error.response({"x-request-id": fallback_id})(scope, receive, send)
 
 
 async def method_not_allowed(request: Request, exc: Exception) -> Response:

@@ -16,7 +16,9 @@ class GatewaySettings(BusSettings):
     models_file: Path | None = Field(default=None, description="litellm model_list YAML")
     policy_file: Path | None = Field(default=None, description="policies per model YAML")
     max_body_bytes: int = Field(default=2 * 1024 * 1024, gt=0)
-    upstream_timeout_s: float = Field(default=120.0, gt=0)
+    upstream_timeout_s: float = Field(
+        default=60.0, gt=0, description="longest silence of an upstream (per read) before a 504"
+    )
     publish_queue_max: int = Field(default=10_000, gt=0)
     block_style: Literal["refusal", "error"] = "refusal"
     policy_override: Literal["any", "stricter", "none"] = Field(

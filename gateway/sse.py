@@ -21,7 +21,8 @@ def delta_text(chunk: dict[str, Any]) -> str:
     for choice in chunk.get("choices") or []:
         # Only the first choice is published and checked (n > 1 streams interleave their choices).
         if isinstance(choice, dict) and choice.get("index", 0) == 0:
-            content = (choice.get("delta") or {}).get("content")
+            delta = choice.get("delta")
+            content = delta.get("content") if isinstance(delta, dict) else None
             return content if isinstance(content, str) else ""
     return ""
 

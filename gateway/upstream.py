@@ -33,6 +33,22 @@ from gateway.errors import ConfigError, ModelNotFound, UpstreamError
 LEAN_PROVIDERS = ("openai/", "hosted_vllm/")
 
 
+def completion_shape_error(data: dict[str, Any]) -> str | None:
+    """Why ``data`` is not a chat completion the gateway can read, or None if it is."""
+    choices = data.get("choices")
+    if choices is None:
+        return None
+    if not isinstance(choices, list) or not all(isinstance(c, dict) for c in choices):
+        return "'choices' is not a list of objects"
+    for c in choices:
+        message = c.get("message", c.get("delta"))
+        if message is not None and not isinstance(message, dict):
+            return "a choice's 'message' / 'delta' is not an object"
+        if isinstance(message, dict) and not isinstance(message.get("content"), str | None):
+            return "a choice's content is not a string"
+    return None
+
+
 @dataclass
 class Completion:
     """A non-streaming upstream answer: the raw JSON bytes (passed through as-is) and its parse."""
@@ -113,7 +129,11 @@ class HttpUpstream:
             async with self._client().post(self.url, data=payload) as response:
                 raw = await response.read()
                 status = response.status
-        except (aiohttp.ClientError, TimeoutError) as e:
+        except TimeoutError as e:
+            raise UpstreamError(
+                f"upstream {self.api_base} sent nothing for {self.timeout_s:g} s", status=504, code="upstream_timeout"
+            ) from e
+        except aiohttp.ClientError as e:
             raise UpstreamError(f"upstream {self.api_base} unreachable: {e!r}", status=502) from e
         if status >= 400:
             raise _error_from_response(status, raw)
@@ -123,6 +143,8 @@ class HttpUpstream:
             raise UpstreamError("upstream returned a body that is not JSON", status=502) from e
         if not isinstance(data, dict):
             raise UpstreamError("upstream returned JSON that is not an object", status=502)
+        if (why := completion_shape_error(data)) is not None:
+            raise UpstreamError(f"upstream returned a completion of the wrong shape: {why}", status=502)
         return Completion(raw, data)
 
     async def stream(self, body: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
@@ -142,9 +164,16 @@ class HttpUpstream:
                             chunk = orjson.loads(data)
                         except orjson.JSONDecodeError as e:
                             raise UpstreamError("upstream sent a stream event that is not JSON", status=502) from e
-                        if isinstance(chunk, dict):
-                            yield chunk
-        except (aiohttp.ClientError, TimeoutError) as e:
+                        if not isinstance(chunk, dict):
+                            continue
+                        if (why := completion_shape_error(chunk)) is not None:
+                            raise UpstreamError(f"upstream sent a stream chunk of the wrong shape: {why}", status=502)
+                        yield chunk
+        except TimeoutError as e:
+            raise UpstreamError(
+                f"upstream {self.api_base} sent nothing for {self.timeout_s:g} s", status=504, code="upstream_timeout"
+            ) from e
+        except aiohttp.ClientError as e:
             raise UpstreamError(f"upstream {self.api_base} failed mid-stream: {e!r}", status=502) from e
 
     async def aclose(self) -> None:
