@@ -536,8 +536,9 @@ async def get_result(request: Request) -> Response:
     except (aioredis.RedisError, OSError) as e:
         return Unavailable(f"result store unavailable: {e}", code="redis_unavailable").response()
     if result is None:
+        shown = request_id if len(request_id) <= 80 else request_id[:80] + "…"
         return ResultNotFound(
-            f"no result for request {request_id!r} (not scored yet, expired, or unknown)", code="result_not_found"
+            f"no result for request {shown!r} (not scored yet, expired, or unknown)", code="result_not_found"
         ).response()
     return Response(result.model_dump_json(), media_type="application/json")
 
@@ -670,5 +671,6 @@ def create_app(
         middleware=[Middleware(RequestIdMiddleware)],
         lifespan=lifespan,
     )
+    app.router.redirect_slashes = False  # an API answers a stray slash with a JSON 404, not a redirect
     app.state.gateway = gateway
     return app
