@@ -6,13 +6,21 @@ plain ``acks=all`` producers; consumers never auto-commit (the runner commits af
 
 from __future__ import annotations
 
+import logging
+import uuid
 from typing import Any
 
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
-from aiokafka.errors import TopicAlreadyExistsError
+from aiokafka.errors import KafkaError, TopicAlreadyExistsError
 
 from bus.settings import BusSettings
+
+log = logging.getLogger(__name__)
+
+# A broker that restarts empty (the embedded tansu keeps everything in memory) must be noticed: every
+# client remembers the epoch topic it saw; when it is gone, the broker lost its state.
+EPOCH_PREFIX = "factsentry.epoch."
 
 
 def make_producer(settings: BusSettings, **overrides: Any) -> AIOKafkaProducer:
@@ -63,13 +71,85 @@ async def consumer_lag(consumer: AIOKafkaConsumer) -> dict[TopicPartition, int]:
     """Lag per assigned partition as highwater minus committed.
 
     tansu's ``end_offsets()`` is wrong after batched sends, so the consumer's own highwater
-    (learned from fetch responses) is used instead.
+    (learned from fetch responses) is used instead. A committed offset beyond the highwater means
+    the partition's log was reset under us: nothing of the new log is done, so its lag is all of it
+    (never a silent 0).
     """
     lag: dict[TopicPartition, int] = {}
     for tp in consumer.assignment():
         high = consumer.highwater(tp)
         if high is None:
             continue
-        committed = await consumer.committed(tp)
-        lag[tp] = max(0, high - (committed or 0))
+        committed = await consumer.committed(tp) or 0
+        lag[tp] = high - committed if committed <= high else high
     return lag
+
+
+class BrokerWatch:
+    """Notices a broker that came back without its state, and restores the topics.
+
+    The first :meth:`check` adopts the broker's epoch topic (``factsentry.epoch.<id>``), creating one
+    if there is none. A later check that finds that epoch gone, or one of ``topics`` missing, has
+    found a reset: it re-creates the missing topics, adopts (or creates) the new epoch and returns
+    True, so the caller can re-join and count it. Errors reaching the broker are the caller's to
+    retry; a broker that refuses to create the epoch topic only disables the epoch half of the check.
+    """
+
+    def __init__(self, settings: BusSettings, topics: dict[str, int]) -> None:
+        self.settings = settings
+        self.topics = topics
+        self.epoch: str | None = None
+        self.epochs_supported = True
+        self._admin: AIOKafkaAdminClient | None = None
+
+    async def _client(self) -> AIOKafkaAdminClient:
+        if self._admin is None:
+            admin = AIOKafkaAdminClient(
+                bootstrap_servers=self.settings.kafka_bootstrap, client_id=self.settings.kafka_client_id
+            )
+            await admin.start()
+            self._admin = admin
+        return self._admin
+
+    async def close(self) -> None:
+        if self._admin is not None:
+            admin, self._admin = self._admin, None
+            await admin.close()
+
+    async def check(self) -> bool:
+        """True if the broker lost its state since the last check (topics are restored before returning)."""
+        try:
+            admin = await self._client()
+            names = set(await admin.list_topics())
+        except (KafkaError, OSError):
+            await self.close()  # reconnect from scratch next time: the broker may be a new process
+            raise
+        epochs = sorted(n for n in names if n.startswith(EPOCH_PREFIX))
+        missing = {t: n for t, n in self.topics.items() if t not in names}
+        first = self.epoch is None
+        reset = not first and ((self.epochs_supported and self.epoch not in names) or bool(missing))
+        if missing:
+            await self._create(admin, missing)
+        if self.epochs_supported and (first or reset or self.epoch not in names):
+            self.epoch = epochs[0] if epochs else await self._new_epoch(admin)
+        elif not self.epochs_supported and first:
+            self.epoch = ""
+        return reset
+
+    async def _create(self, admin: AIOKafkaAdminClient, topics: dict[str, int]) -> None:
+        try:
+            await admin.create_topics([NewTopic(name, n, 1) for name, n in topics.items()])
+        except TopicAlreadyExistsError:
+            pass
+
+    async def _new_epoch(self, admin: AIOKafkaAdminClient) -> str | None:
+        name = EPOCH_PREFIX + uuid.uuid4().hex[:12]
+        try:
+            await self._create(admin, {name: 1})
+        except KafkaError as e:
+            log.warning("cannot create the epoch topic %s (%s): only missing topics will show a broker reset", name, e)
+            self.epochs_supported = False
+            return ""
+        # Two clients may create an epoch at once: all settle on the first by name.
+        names = sorted(n for n in await admin.list_topics() if n.startswith(EPOCH_PREFIX))
+        return names[0] if names else name

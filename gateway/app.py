@@ -75,6 +75,7 @@ class Gateway:
             settings.publish_queue_max_bytes,
             max_record_bytes=settings.max_record_bytes,
             on_lost=self._on_publish_lost,
+            partitions=settings.topic_partitions,
         )
         # One bounded pool that makes callers wait for a free connection instead of failing with
         # "Too many connections"; verdict waits hold none of it (they share the listener's one).

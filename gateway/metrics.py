@@ -23,6 +23,7 @@ class GatewayMetrics:
     published: Counter
     publish_lost: Counter
     publish_queue: Gauge
+    broker_resets: Counter
 
 
 def build_metrics(registry: CollectorRegistry) -> GatewayMetrics:
@@ -85,5 +86,10 @@ def build_metrics(registry: CollectorRegistry) -> GatewayMetrics:
         ),
         publish_queue=Gauge(
             "factsentry_gateway_publish_queue", "Generations waiting to be sent to Kafka.", registry=registry
+        ),
+        broker_resets=Counter(
+            "factsentry_gateway_broker_resets_total",
+            "Times the broker came back without its state (the generations topic was re-created).",
+            registry=registry,
         ),
     )

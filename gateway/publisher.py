@@ -20,7 +20,7 @@ from aiokafka import AIOKafkaProducer
 from aiokafka.errors import KafkaError
 
 from bus.codec import encode
-from bus.kafka import make_producer
+from bus.kafka import BrokerWatch, make_producer
 from bus.settings import BusSettings
 from gateway.metrics import GatewayMetrics
 from schemas.messages import GenerationMessage
@@ -38,11 +38,16 @@ class Publisher:
         *,
         max_record_bytes: int = 4 * 1024 * 1024,
         on_lost: Callable[[str, str], None] | None = None,
+        partitions: int = 4,
+        broker_check_s: float = 2.0,
     ) -> None:
         self.settings = settings
         self.metrics = metrics
         self.max_record_bytes = max_record_bytes
         self.on_lost = on_lost
+        self.watch = BrokerWatch(settings, {settings.generations_topic: partitions})
+        self.broker_check_s = broker_check_s
+        self._watch_task: asyncio.Task[None] | None = None
         # Bounded by count and by bytes: with the broker down, large bodies must not exhaust memory.
         self.queue: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(maxsize=queue_max)
         self.max_bytes = max_bytes
@@ -54,6 +59,22 @@ class Publisher:
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="factsentry-publisher")
+        self._watch_task = asyncio.create_task(self._watch(), name="factsentry-broker-watch")
+
+    async def _watch(self) -> None:
+        """Notice a broker that came back empty: re-create the topic at once and count the reset."""
+        while True:
+            try:
+                if await self.watch.check():
+                    self.metrics.broker_resets.inc()
+                    log.warning(
+                        "the broker at %s came back without its state: topic %s re-created",
+                        self.settings.kafka_bootstrap,
+                        self.settings.generations_topic,
+                    )
+            except Exception as e:
+                log.debug("broker check failed: %s", e)
+            await asyncio.sleep(self.broker_check_s)
 
     def publish(self, message: GenerationMessage) -> bool:
         """Queue ``message`` for Kafka; never blocks. False if it had to be dropped."""
@@ -152,10 +173,13 @@ class Publisher:
     async def stop(self, timeout: float = 5.0) -> None:
         if self.connected.is_set():
             await self.flush(timeout)
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        for task in (self._task, self._watch_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        with contextlib.suppress(Exception):
+            await self.watch.close()
         if self.producer is not None:
             with contextlib.suppress(Exception):
                 await self.producer.stop()

@@ -29,4 +29,5 @@ class GatewaySettings(BusSettings):
     redis_pool_timeout_s: float = Field(default=5.0, gt=0, description="longest wait for a free Redis connection")
     max_json_depth: int = Field(default=32, ge=4, le=200, description="deepest nesting accepted in a request body")
     max_record_bytes: int = Field(default=4 * 1024 * 1024, gt=0, description="largest Kafka record the broker takes")
+    topic_partitions: int = Field(default=4, ge=1, description="partitions of the generations topic if re-created")
     log_level: str = "warning"

@@ -40,6 +40,7 @@ class WorkerMetrics:
     facts: Counter
     consumer_lag: Gauge
     dlq: Counter
+    broker_resets: Counter
 
     def count(self, outcome: Outcome, n: int = 1) -> None:
         """Add ``n`` records with ``outcome``."""
@@ -98,6 +99,11 @@ def make_metrics(registry: CollectorRegistry) -> WorkerMetrics:
             registry=registry,
         ),
         dlq=Counter("factsentry_worker_dlq_total", "Records written to a dead-letter topic", registry=registry),
+        broker_resets=Counter(
+            "factsentry_worker_broker_resets_total",
+            "Times the broker came back without its state (topics re-created, group re-joined from the start)",
+            registry=registry,
+        ),
     )
 
 

@@ -34,7 +34,7 @@ from aiokafka.errors import CommitFailedError, IllegalStateError
 from pydantic import ValidationError
 
 from bus.codec import decode, encode
-from bus.kafka import consumer_lag, ensure_topics, make_consumer, make_producer
+from bus.kafka import BrokerWatch, consumer_lag, make_consumer, make_producer
 from bus.topics import dlq_topic
 from schemas.messages import DLQRecord
 from workers.errors import StageContractError, is_retriable
@@ -80,14 +80,32 @@ def describe(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
+async def _stop_consumer(consumer: AIOKafkaConsumer) -> None:
+    """Stop ``consumer``; a fetch task that aiokafka cancels inside ``stop()`` is not our cancellation."""
+    try:
+        await consumer.stop()
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            raise
+        log.debug("the consumer's fetcher was cancelled while stopping")
+
+
 class _Revocation(ConsumerRebalanceListener):  # type: ignore[misc]
-    def __init__(self, runner: Runner[Any, Any]) -> None:
+    def __init__(self, runner: Runner[Any, Any], consumer: AIOKafkaConsumer, from_start: bool = False) -> None:
         self.runner = runner
+        self.consumer = consumer
+        self.from_start = from_start
 
     async def on_partitions_revoked(self, revoked: set[TopicPartition]) -> None:
         await self.runner.finish_inflight(revoked)
 
     async def on_partitions_assigned(self, assigned: set[TopicPartition]) -> None:
+        if self.from_start and assigned:
+            # After a broker reset, offsets committed by the consumer that had not noticed it yet may
+            # skip records of the new log (its positions came from the old one): read it all again.
+            await self.consumer.seek_to_beginning(*assigned)
+            self.from_start = False
         log.info("assigned %s", ", ".join(f"{tp.topic}[{tp.partition}]" for tp in sorted(assigned)) or "nothing")
 
 
@@ -109,6 +127,7 @@ class Runner(Generic[In, Out]):
         self.summary = Summary()
         self._inflight: asyncio.Future[None] | None = None
         self._lag_labels: set[tuple[str, str]] = set()
+        self._reset = asyncio.Event()
 
     def stop(self, reason: str = "stop") -> None:
         """Ask the runner to stop fetching and drain (safe to call from a signal handler)."""
@@ -127,44 +146,78 @@ class Runner(Generic[In, Out]):
             topics[stage.output_topic] = settings.topic_partitions
         if stage.on_startup is not None:
             await stage.on_startup(self.ctx)
+        watch = BrokerWatch(settings, topics)
         try:
-            if await self._until_stopped("create topics", lambda: ensure_topics(settings, topics)):
-                await self._consume()
+            if await self._until_stopped("create topics", watch.check):
+                await self._consume(watch)
         except BaseException as e:
             self.summary.reason = "cancel" if isinstance(e, asyncio.CancelledError) else f"error ({describe(e)})"
             raise
         finally:
+            with contextlib.suppress(Exception):
+                await watch.close()
             if stage.on_shutdown is not None:
                 await stage.on_shutdown(self.ctx)
             log.info("%s", self.summary.line())
         return self.summary
 
-    async def _consume(self) -> None:
+    async def _consume(self, watch: BrokerWatch) -> None:
         settings = self.settings
         producer = make_producer(settings)
         await producer.start()
         try:
-            consumer = make_consumer(
-                settings,
-                group_id=settings.group_id,
-                max_poll_records=settings.batch_size,
-                session_timeout_ms=settings.session_timeout_ms,
-                heartbeat_interval_ms=max(100, settings.session_timeout_ms // 5),
-            )
-            consumer.subscribe([self.stage.input_topic], listener=_Revocation(self))
-            await consumer.start()
-            try:
-                lag_task = asyncio.create_task(self._lag_loop(consumer))
-                try:
-                    await self._loop(consumer, producer)
-                finally:
-                    lag_task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await lag_task
-            finally:
-                await consumer.stop()
+            after_reset = False
+            while not self.stop_event.is_set():
+                self._reset.clear()
+                await self._consume_until_reset(producer, watch, after_reset)
+                after_reset = True
+                if self._reset.is_set() and not self.stop_event.is_set():
+                    # The new log starts at 0 and the group forgot our offsets: a fresh consumer
+                    # reads it from the start (records seen twice are overwritten by request id).
+                    log.warning("re-joining group %s after the broker reset", settings.group_id)
         finally:
             await producer.stop()
+
+    async def _consume_until_reset(self, producer: AIOKafkaProducer, watch: BrokerWatch, from_start: bool) -> None:
+        settings = self.settings
+        consumer = make_consumer(
+            settings,
+            group_id=settings.group_id,
+            max_poll_records=settings.batch_size,
+            session_timeout_ms=settings.session_timeout_ms,
+            heartbeat_interval_ms=max(100, settings.session_timeout_ms // 5),
+        )
+        consumer.subscribe([self.stage.input_topic], listener=_Revocation(self, consumer, from_start))
+        await consumer.start()
+        try:
+            helpers = [asyncio.create_task(self._lag_loop(consumer)), asyncio.create_task(self._watch_loop(watch))]
+            try:
+                await self._loop(consumer, producer)
+            finally:
+                for task in helpers:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+        finally:
+            await _stop_consumer(consumer)
+
+    async def _watch_loop(self, watch: BrokerWatch) -> None:
+        """Every ``broker_check_s``: did the broker come back empty? Then count it and re-join."""
+        while True:
+            await asyncio.sleep(self.settings.broker_check_s)
+            try:
+                reset = await watch.check()
+            except Exception as e:
+                log.debug("broker check failed (the broker may be restarting): %s", e)
+                continue
+            if reset:
+                self.metrics.broker_resets.inc()
+                log.warning(
+                    "the broker at %s came back without its state: topics re-created, reading the new log from 0",
+                    self.settings.kafka_bootstrap,
+                )
+                self._reset.set()
+                return
 
     async def finish_inflight(self, revoked: set[TopicPartition] | None = None) -> None:
         """Wait (up to the drain timeout) for the in-flight batch, which commits its own offsets."""
@@ -175,15 +228,17 @@ class Runner(Generic[In, Out]):
 
     async def _loop(self, consumer: AIOKafkaConsumer, producer: AIOKafkaProducer) -> None:
         settings = self.settings
-        while not self.stop_event.is_set():
+        while not self.stop_event.is_set() and not self._reset.is_set():
             fetch = asyncio.ensure_future(
                 consumer.getmany(timeout_ms=settings.poll_timeout_ms, max_records=settings.batch_size)
             )
             stopping: asyncio.Future[Any] = asyncio.ensure_future(self.stop_event.wait())
+            resetting: asyncio.Future[Any] = asyncio.ensure_future(self._reset.wait())
             try:
-                await asyncio.wait({fetch, stopping}, return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait({fetch, stopping, resetting}, return_when=asyncio.FIRST_COMPLETED)
             finally:
                 stopping.cancel()
+                resetting.cancel()
             if not fetch.done():
                 # Stopped while waiting (or while the group rebalances): nothing fetched is lost,
                 # it is simply not committed.

@@ -41,6 +41,9 @@ class WorkerSettings(BusSettings):
         description="group session timeout; a dead worker's partitions move after it",
     )
     poll_timeout_ms: int = Field(default=500, ge=1, le=60_000, description="longest wait of one fetch")
+    broker_check_s: float = Field(
+        default=2.0, gt=0, description="how often the worker checks that the broker did not restart empty"
+    )
     lag_interval_s: float = Field(default=5.0, gt=0, description="how often the consumer-lag gauge is refreshed")
     metrics_port: int = Field(default=9464, ge=0, le=65535, description="Prometheus port; 0 turns it off")
     metrics_host: str = Field(default="0.0.0.0", description="address the metrics server binds")

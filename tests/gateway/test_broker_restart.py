@@ -1,0 +1,76 @@
+"""A broker that restarts empty (the embedded tansu keeps everything in memory) must not kill the
+pipeline: gateway and workers re-create the topics, re-join, and every request after the restart
+gets a verdict; what was lost in between is counted, never released unchecked."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from factsentry import embedded
+from tests.gateway.conftest import FAITHFUL, MERGED, RunningGateway, StartStack
+
+BLOCK = {"default": {"mode": "block", "threshold": 0.75, "timeout_s": 30}}
+
+
+@pytest.fixture
+def own_broker() -> Iterator[embedded.ServerProcess]:
+    broker = embedded.tansu().start()
+    try:
+        yield broker
+    finally:
+        broker.stop()
+
+
+async def ask(gw: RunningGateway, conv: object) -> httpx.Response:
+    async with httpx.AsyncClient(base_url=gw.base_url, timeout=120) as http:
+        return await http.post(
+            "/v1/chat/completions",
+            json={"model": "mock-lean", "messages": [{"role": "user", "content": conv.question}]},  # type: ignore[attr-defined]
+            headers={"x-factsentry-name": conv.name},  # type: ignore[attr-defined]
+        )
+
+
+def released_unchecked(gw: RunningGateway) -> float:
+    return sum(
+        s.value
+        for m in gw.gateway.registry.collect()
+        if m.name == "factsentry_gateway_released_unchecked"
+        for s in m.samples
+        if s.name.endswith("_total")
+    )
+
+
+async def test_pipeline_recovers_after_the_broker_restarts_empty(
+    own_broker: embedded.ServerProcess, start_stack: StartStack
+) -> None:
+    bootstrap = f"{own_broker.host}:{own_broker.port}"
+    worker = {"session_timeout_ms": 6000, "broker_check_s": 0.5}
+    gw = await start_stack(BLOCK, worker=worker, kafka_bootstrap=bootstrap)
+    before = await asyncio.gather(*(ask(gw, c) for c in (MERGED, FAITHFUL)))
+    assert [r.headers["x-factsentry-status"] for r in before] == ["checked", "checked"]
+
+    assert own_broker.proc is not None
+    own_broker.proc.kill()
+    own_broker.proc.wait(10)
+    own_broker.start()
+
+    # Until the pipeline is back, answers are blocked (the policy fails closed), never released.
+    deadline = time.monotonic() + 120
+    statuses: list[str] = []
+    while time.monotonic() < deadline:
+        response = await ask(gw, MERGED)
+        statuses.append(response.headers["x-factsentry-status"])
+        assert response.json()["choices"][0]["message"]["content"] != MERGED.answer
+        if statuses[-1] == "checked":
+            break
+        await asyncio.sleep(1)
+    assert statuses[-1] == "checked", f"no verdict within 120 s after the restart: {statuses}"
+    after = await asyncio.gather(*(ask(gw, c) for c in [MERGED, FAITHFUL] * 5))
+    assert [r.headers["x-factsentry-status"] for r in after] == ["checked"] * 10
+    assert released_unchecked(gw) == 0
+    assert gw.gateway.registry.get_sample_value("factsentry_gateway_broker_resets_total") == 1
