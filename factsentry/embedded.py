@@ -145,20 +145,19 @@ def tansu(port: int | None = None, host: str = "127.0.0.1") -> ServerProcess:
     return ServerProcess("tansu", argv, port, host, env={"RUST_LOG": "warn"})
 
 
-def valkey(port: int | None = None, host: str = "127.0.0.1") -> ServerProcess:
-    """A valkey server that keeps nothing on disk, on ``host:port`` (not started)."""
+def valkey(port: int | None = None, host: str = "127.0.0.1", data_dir: Path | None = None) -> ServerProcess:
+    """A valkey server on ``host:port`` (not started).
+
+    With ``data_dir`` it keeps an append-only file there (fsync every second: a clean restart loses
+    nothing, a crash at most the last second) and never evicts keys, so verdicts survive restarts;
+    without, it keeps nothing on disk (tests, benchmarks).
+    """
     port = port or free_port(host)
-    argv = [
-        valkey_binary(),
-        "--port",
-        str(port),
-        "--bind",
-        host,
-        "--save",
-        "",
-        "--appendonly",
-        "no",
-        "--dir",
-        tempfile.gettempdir(),
-    ]
+    argv = [valkey_binary(), "--port", str(port), "--bind", host, "--save", ""]
+    if data_dir is None:
+        argv += ["--appendonly", "no", "--dir", tempfile.gettempdir()]
+    else:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        argv += ["--appendonly", "yes", "--appendfsync", "everysec", "--maxmemory-policy", "noeviction"]
+        argv += ["--dir", str(data_dir.resolve())]
     return ServerProcess("valkey", argv, port, host)

@@ -43,6 +43,8 @@ class Stack:
     gateway_port: int = 8080
     workers: int = 2
     partitions: int = 4
+    # Where the embedded valkey keeps its append-only file (verdicts survive a restart); None: nowhere.
+    data_dir: Path | None = None
     log_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="factsentry-stack-")))
     kafka_bootstrap: str = ""
     redis_url: str = ""
@@ -92,7 +94,7 @@ class Stack:
             if external.redis_url:
                 self.redis_url = external.redis_url
             else:
-                valkey = embedded.valkey().start()
+                valkey = embedded.valkey(data_dir=self.data_dir / "valkey" if self.data_dir else None).start()
                 self._servers.append(valkey)
                 self.redis_url = f"redis://{valkey.host}:{valkey.port}/0"
             bus = BusSettings(kafka_bootstrap=self.kafka_bootstrap, redis_url=self.redis_url)
@@ -115,6 +117,29 @@ class Stack:
             self.stop()
             raise
         return self
+
+    def supervise(self) -> list[str]:
+        """Restart any embedded server that died (same port, same data dir) and re-create the topics.
+
+        Returns one line per restart, for the operator. The gateway and the workers notice a broker
+        that came back empty by themselves (``bus.kafka.BrokerWatch``) and count what was lost.
+        """
+        said = []
+        for server in self._servers:
+            if server.running:
+                continue
+            code = server.proc.returncode if server.proc is not None else None
+            server.start()
+            if server.name == "tansu":
+                bus = BusSettings(kafka_bootstrap=self.kafka_bootstrap, redis_url=self.redis_url)
+                asyncio.run(
+                    ensure_topics(bus, {bus.generations_topic: self.partitions, bus.results_topic: self.partitions})
+                )
+                what = "broker restarted empty (memory only); topics re-created, generations in flight are lost"
+            else:
+                what = "valkey restarted" + (" from its append-only file" if self.data_dir else " empty (no data dir)")
+            said.append(f"{server.name} on {server.host}:{server.port} exited (code {code}): {what}")
+        return said
 
     def check_children(self) -> str | None:
         """The name and exit code of a child that died, if any."""

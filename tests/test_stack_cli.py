@@ -45,7 +45,7 @@ def test_demo_prints_a_verdict_for_every_conversation() -> None:
 def test_up_serves_the_openai_api_and_ctrl_c_stops_every_child(tmp_path: Path) -> None:
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "factsentry", "up", "--port", str(port), "--workers", "1"],
+        [sys.executable, "-m", "factsentry", "up", "--port", str(port), "--workers", "1", "--data-dir", str(tmp_path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -70,7 +70,21 @@ def test_up_serves_the_openai_api_and_ctrl_c_stops_every_child(tmp_path: Path) -
             model="demo-single-bio", messages=[{"role": "user", "content": "Who was John Stewart?"}]
         )
         assert "Kingston Trio" in (completion.choices[0].message.content or "")
+        # `up` supervises its servers: kill both, and it restarts them on the same ports and says so.
+        servers = [c for c in children if any(n in c.name() for n in ("tansu", "valkey"))]
+        assert len(servers) == 2, [c.name() for c in children]
+        for server in servers:
+            server.kill()
+        said = [proc.stdout.readline() for _ in range(2)]
+        assert any("tansu" in line and "restarted empty" in line for line in said), said
+        assert any("valkey" in line and "append-only file" in line for line in said), said
+        assert (tmp_path / "valkey").is_dir()
+        completion = client.chat.completions.create(
+            model="demo-single-bio", messages=[{"role": "user", "content": "Who was John Stewart?"}]
+        )
+        assert "Kingston Trio" in (completion.choices[0].message.content or "")
         client.close()
+        children = psutil.Process(proc.pid).children(recursive=True)
         proc.send_signal(signal.SIGINT)
         assert proc.wait(60) == 0
         time.sleep(0.5)

@@ -20,6 +20,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8080, help="gateway port")
     p.add_argument("--workers", type=int, default=2, help="worker processes")
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        default=Path("var"),
+        help="where the embedded valkey keeps its append-only file, so verdicts survive a restart (default: var)",
+    )
     p.set_defaults(func=run)
 
 
@@ -42,7 +48,16 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"{option} {path}: no such file")
     kb = args.kb or build_demo_kb(work / "demo-kb.sqlite3")
     models = args.models or default_models_file(work)
-    stack = Stack(kb, models, args.policies, host=args.host, gateway_port=args.port, workers=args.workers, log_dir=work)
+    stack = Stack(
+        kb,
+        models,
+        args.policies,
+        host=args.host,
+        gateway_port=args.port,
+        workers=args.workers,
+        log_dir=work,
+        data_dir=args.data_dir,
+    )
     try:
         stack.start()
     except EmbeddedServerError as e:
@@ -50,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"factsentry is up (logs in {work})")
     print(f"  gateway    {stack.gateway_url}/v1   (OpenAI-compatible; metrics {stack.gateway_url}/metrics)")
     print(f"  kafka      {stack.kafka_bootstrap}")
-    print(f"  redis      {stack.redis_url}")
+    print(f"  redis      {stack.redis_url}   (append-only file in {args.data_dir / 'valkey'})")
     for i, port in enumerate(stack.worker_metrics_ports):
         print(f"  worker-{i}   metrics http://{args.host}:{port}/metrics")
     print(f"  knowledge  {kb}")
@@ -65,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         while not stopping:
             time.sleep(0.5)
+            for line in stack.supervise():
+                print(f"factsentry up: {line}", flush=True)
             if (dead := stack.check_children()) is not None:
                 print(f"factsentry up: {dead}; stopping")
                 return 1
