@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 from pydantic import BaseModel
 
@@ -44,6 +46,23 @@ async def count_words(batch: list[GenerationMessage], ctx: Context) -> list[Word
             continue
         results.append(WordCount(request_id=message.request_id, words=len(message.answer.split())))
     return results
+
+
+_stuck_pool = ThreadPoolExecutor(1, thread_name_prefix="stuck-check")
+
+
+async def stuck_words(batch: list[GenerationMessage], ctx: Context) -> list[WordCount | BaseException | None]:
+    """Like a check that never returns: a pool thread busy for ``STUCK<s>`` seconds (a thread cannot be stopped)."""
+    for message in batch:
+        for word in message.answer.split():
+            if word.startswith("STUCK"):
+                await asyncio.get_running_loop().run_in_executor(_stuck_pool, time.sleep, float(word[5:]))
+    return [WordCount(request_id=m.request_id, words=len(m.answer.split())) for m in batch]
+
+
+def stuck(settings: WorkerSettings) -> Stage[GenerationMessage, WordCount]:
+    """generations → word counts, with a handler thread that can be stuck."""
+    return dataclasses.replace(word_count(settings), name="stuck", handle=stuck_words)
 
 
 def word_count(settings: WorkerSettings) -> Stage[GenerationMessage, WordCount]:

@@ -95,6 +95,34 @@ async def test_sigterm_drains_in_flight_work_and_logs_one_summary_line(
     assert sorted(r.key.decode() for r in out) == ["ok0", "ok1", "ok2", "slow"]
 
 
+async def test_sigterm_stops_a_worker_whose_check_is_stuck_within_its_grace_period(
+    make_settings: MakeSettings, tmp_path: Path
+) -> None:
+    port = free_port()
+    settings = make_settings(batch_size=1, metrics_port=port, metrics_host="127.0.0.1", drain_timeout_s=2)
+    await produce(
+        settings.kafka_bootstrap,
+        settings.generations_topic,
+        [("s", generation("stuck", "STUCK600 a b").model_dump_json().encode())],  # type: ignore[list-item]
+    )
+    log = tmp_path / "worker.log"
+    proc = start_worker(settings, log, "--stage", "tests.workers.stages:stuck")
+    try:
+        await wait_metric(port, "factsentry_worker_stage_seconds_count", 1, stage="decode")
+        started = asyncio.get_running_loop().time()
+        proc.send_signal(signal.SIGTERM)
+        code = await asyncio.to_thread(proc.wait, 30)
+        took = asyncio.get_running_loop().time() - started
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    text = log.read_text()
+    assert code == 0, text
+    assert took < 15, f"SIGTERM took {took:.1f} s with a check stuck for 600 s"
+    assert "shutdown on SIGTERM ◆ 0 done ◆ 0 dlq ◆ 1 failed" in text
+    assert "still running after the drain" in text
+
+
 # Answers about the demo pages' people, in our own words; each request gets one of them.
 CRASH_ANSWERS = [
     ("Dick Hanley", "Dick Hanley was an American swimmer born in 1936. He swam at the 1956 Summer Olympics."),
