@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
+import multiprocessing
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from prometheus_client import CollectorRegistry
 
-from factsentry.embedded import free_port
+from factsentry.embedded import free_port, wait_for_port
 from gateway.app import create_app
 from gateway.settings import GatewaySettings
 from gateway.upstream import ModelRegistry
@@ -81,51 +81,44 @@ policy_headers = st.fixed_dictionaries(
 )
 
 
+def _serve(port: int, upstream_port: int, kafka_bootstrap: str, redis_url: str, policy_file: Path) -> None:
+    """The mock upstream and the gateway, in a process of their own (see ``gateway_url``)."""
+    from factsentry import mock_upstream
+
+    async def main() -> None:
+        await mock_upstream.serve("127.0.0.1", upstream_port, {}, default="A short answer.")
+        gw_settings = GatewaySettings(
+            port=port,
+            kafka_bootstrap=kafka_bootstrap,
+            redis_url=redis_url,
+            redis_prefix="fuzz",
+            generations_topic="gen-fuzz",
+            policy_file=policy_file,
+        )
+        models = ModelRegistry.from_config(model_list(f"http://127.0.0.1:{upstream_port}/v1"), env={})
+        app = create_app(gw_settings, models=models, registry=CollectorRegistry())
+        await uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error")).serve()
+
+    asyncio.run(main())
+
+
 @pytest.fixture(scope="module")
 def gateway_url(kafka_bootstrap: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    upstream_port = free_port()
-    ready = threading.Event()
-    stop = threading.Event()
-    port = free_port()
+    """The gateway runs in another process: hypothesis refuses draws while the global ``random`` state
+    moves, and the gateway's clients (aiokafka, redis) use that module."""
+    upstream_port, port = free_port(), free_port()
     policy_file: Path = tmp_path_factory.mktemp("fuzz") / "policies.yaml"
     policy_file.write_text(yaml.safe_dump({"default": {"mode": "observe", "timeout_s": 0.2}}))
-
-    def serve() -> None:
-        from factsentry import mock_upstream
-
-        async def main() -> None:
-            upstream = await mock_upstream.serve("127.0.0.1", upstream_port, {}, default="A short answer.")
-            gw_settings = GatewaySettings(
-                port=port,
-                kafka_bootstrap=kafka_bootstrap,
-                redis_url=redis_url,
-                redis_prefix="fuzz",
-                generations_topic="gen-fuzz",
-                policy_file=policy_file,
-            )
-            models = ModelRegistry.from_config(model_list(f"http://127.0.0.1:{upstream_port}/v1"), env={})
-            app = create_app(gw_settings, models=models, registry=CollectorRegistry())
-            server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-            task = asyncio.create_task(server.serve())
-            while not server.started:
-                await asyncio.sleep(0.01)
-            ready.set()
-            while not stop.is_set():
-                await asyncio.sleep(0.05)
-            server.should_exit = True
-            await task
-            upstream.close()
-
-        asyncio.run(main())
-
-    thread = threading.Thread(target=serve, name="fuzz-gateway", daemon=True)
-    thread.start()
-    assert ready.wait(60), "the fuzzed gateway did not start"
+    process = multiprocessing.get_context("spawn").Process(
+        target=_serve, args=(port, upstream_port, kafka_bootstrap, redis_url, policy_file), daemon=True
+    )
+    process.start()
     try:
+        wait_for_port(port, "127.0.0.1", timeout=60)
         yield f"http://127.0.0.1:{port}"
     finally:
-        stop.set()
-        thread.join(30)
+        process.terminate()
+        process.join(30)
 
 
 @pytest.fixture(scope="module")
