@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bus.results import Outcome, ResultStore, VerdictListener
 from gateway import sse
+from gateway.auth import ApiKey, Forbidden, KeyRing, Unauthorized, check_model, check_token
 from gateway.errors import (
     BlockedAnswer,
     BodyTooLarge,
@@ -38,7 +39,7 @@ from gateway.errors import (
     Unavailable,
 )
 from gateway.metrics import GatewayMetrics, build_metrics
-from gateway.policy import Action, PolicySpec, PolicyTable, decide, resolve, verdict_headers
+from gateway.policy import Action, Override, PolicySpec, PolicyTable, decide, resolve, verdict_headers
 from gateway.publisher import Publisher
 from gateway.settings import GatewaySettings
 from gateway.upstream import Completion, ModelRegistry, Upstream
@@ -89,6 +90,10 @@ class Gateway:
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self.results = ResultStore(self.redis, settings.redis_prefix, settings.result_ttl_s)
         self.listener = VerdictListener(self.results)
+        self.keys = KeyRing(settings.keys_file)
+
+    def override_for(self, key: ApiKey | None) -> Override:
+        return key.policy_override if key and key.policy_override else self.settings.policy_override
 
     def _on_publish_lost(self, request_id: str, reason: str) -> None:
         self.listener.fail_local(request_id, f"the generation was not published ({reason})")
@@ -259,6 +264,7 @@ def _message(
     spec: PolicySpec,
     name: str | None,
     stream: bool,
+    tenant: str | None,
 ) -> GenerationMessage:
     return GenerationMessage(
         request_id=request_id,
@@ -272,6 +278,7 @@ def _message(
         name=name,
         question=last_user_text(messages),
         stream=stream,
+        tenant=tenant,
     )
 
 
@@ -283,21 +290,26 @@ async def chat_completions(request: Request) -> Response:
     headers = id_headers(request, request_id)
     model, mode = "unknown", "observe"
     try:
+        key = gw.keys.authenticate(request.headers)
+        tenant = key.tenant if key else None
         body = await read_json(request, gw.settings.max_body_bytes, gw.settings.max_json_depth)
         requested, messages = validate_chat(body)
+        check_model(key, requested)  # before the lookup: a key learns nothing of models it may not use
         upstream = gw.models.get(requested)
         model = requested  # only known model names become metric labels
-        spec = resolve(gw.policies, model, request.headers, gw.settings.policy_override)
+        spec = resolve(gw.policies, model, request.headers, gw.override_for(key))
         mode = spec.mode.value
         check_choices(body, spec)
         name = subject_name(request, body)
         if body.get("stream"):
-            return await _stream(gw, upstream, body, messages, spec, name, request_id, created, headers)
+            return await _stream(gw, upstream, body, messages, spec, name, request_id, created, headers, tenant)
         t0 = time.perf_counter()
         completion = await upstream.complete(body)
         upstream_s = time.perf_counter() - t0
         gw.metrics.upstream_seconds.labels(model).observe(upstream_s)
-        message = _message(request_id, model, messages, completion.text, completion.usage, created, spec, name, False)
+        message = _message(
+            request_id, model, messages, completion.text, completion.usage, created, spec, name, False, tenant
+        )
         published = gw.publisher.publish(message)
         if spec.mode is Policy.OBSERVE:
             gw.metrics.requests.labels(model, mode, "ok").inc()
@@ -388,6 +400,7 @@ async def _stream(
     request_id: str,
     created: datetime,
     headers: dict[str, str],
+    tenant: str | None,
 ) -> Response:
     model = upstream.name
     mode = spec.mode.value
@@ -421,7 +434,7 @@ async def _stream(
             finally:
                 gw.metrics.requests.labels(model, mode, outcome).inc()
                 gw.metrics.upstream_seconds.labels(model).observe(time.perf_counter() - t0)
-                message = _message(request_id, model, messages, "".join(text), usage, created, spec, name, True)
+                message = _message(request_id, model, messages, "".join(text), usage, created, spec, name, True, tenant)
                 message.truncated = outcome != "ok"
                 gw.publisher.publish(message)
 
@@ -436,7 +449,9 @@ async def _stream(
         if isinstance(chunk.get("usage"), dict):
             usage.update(chunk["usage"])
     text = "".join(sse.delta_text(c) for c in held)
-    published = gw.publisher.publish(_message(request_id, model, messages, text, usage, created, spec, name, True))
+    published = gw.publisher.publish(
+        _message(request_id, model, messages, text, usage, created, spec, name, True, tenant)
+    )
     result, status, action = await _judge(gw, spec, request_id, model, published)
     headers.update(verdict_headers(result, status))
     gw.metrics.requests.labels(model, mode, action.value if result else status).inc()
@@ -474,7 +489,12 @@ async def _stream(
 
 async def list_models(request: Request) -> Response:
     gw: Gateway = request.app.state.gateway
-    return Response(orjson.dumps({"object": "list", "data": gw.models.list()}), media_type="application/json")
+    try:
+        key = gw.keys.authenticate(request.headers)
+    except GatewayError as e:
+        return e.response()
+    models = [m for m in gw.models.list() if key is None or key.allows(str(m.get("id")))]
+    return Response(orjson.dumps({"object": "list", "data": models}), media_type="application/json")
 
 
 async def factcheck(request: Request) -> Response:
@@ -483,14 +503,19 @@ async def factcheck(request: Request) -> Response:
     request_id = new_request_id()
     headers = id_headers(request, request_id)
     try:
+        key = gw.keys.authenticate(request.headers)
+        if key is not None and not key.factcheck:
+            raise Forbidden(
+                f"the API key of tenant {key.tenant!r} may not use /v1/factcheck", code="factcheck_not_allowed"
+            )
         body = await read_json(request, gw.settings.max_body_bytes, gw.settings.max_json_depth)
         text = body.get("text")
         if not isinstance(text, str) or not text.strip():
             raise InvalidRequest("'text' must be a non-empty string", param="text", code="missing_text")
         name, question = body.get("name"), body.get("question")
-        for key, value in (("name", name), ("question", question)):
+        for field, value in (("name", name), ("question", question)):
             if value is not None and not isinstance(value, str):
-                raise InvalidRequest(f"'{key}' must be a string", param=key, code="invalid_type")
+                raise InvalidRequest(f"'{field}' must be a string", param=field, code="invalid_type")
         model = body.get("model", "factcheck")
         if not isinstance(model, str) or not model:
             raise InvalidRequest("'model' must be a non-empty string", param="model", code="invalid_type")
@@ -509,6 +534,7 @@ async def factcheck(request: Request) -> Response:
             policy=Policy.ANNOTATE,
             name=name,
             question=question,
+            tenant=key.tenant if key else None,
         )
         if not gw.publisher.connected.is_set():
             raise Unavailable("the check cannot be queued: the broker is unreachable; try again", code="broker_down")
@@ -533,9 +559,14 @@ async def get_result(request: Request) -> Response:
     gw: Gateway = request.app.state.gateway
     request_id = request.path_params["request_id"]
     try:
+        key = gw.keys.authenticate(request.headers)
         result = await gw.results.get(request_id)
+    except GatewayError as e:
+        return e.response()
     except (aioredis.RedisError, OSError) as e:
         return Unavailable(f"result store unavailable: {e}", code="redis_unavailable").response()
+    if result is not None and key is not None and result.tenant != key.tenant:
+        result = None  # another tenant's verdict: as if it did not exist
     if result is None:
         shown = request_id if len(request_id) <= 80 else request_id[:80] + "…"
         return ResultNotFound(
@@ -571,7 +602,22 @@ async def readyz(request: Request) -> Response:
 
 
 async def metrics(request: Request) -> Response:
+    """``/metrics`` on the main port: behind ``metrics_token`` when one is set; with API keys on and no
+    token, not here at all (serve it on ``metrics_port``, a listener the network keeps private)."""
     gw: Gateway = request.app.state.gateway
+    token = gw.settings.metrics_token
+    if token is not None:
+        if not check_token(request.headers, token.get_secret_value()):
+            return Unauthorized(
+                "/metrics needs 'Authorization: Bearer <metrics token>'", code="invalid_api_key"
+            ).response()
+    elif gw.keys.enabled:
+        where = f"port {gw.settings.metrics_port}" if gw.settings.metrics_port else "a FACTSENTRY_METRICS_PORT listener"
+        return Unauthorized(
+            "/metrics is not served on the API port when API keys are on: "
+            f"set FACTSENTRY_METRICS_TOKEN or scrape {where}",
+            code="metrics_not_here",
+        ).response()
     return Response(generate_latest(gw.registry), media_type=CONTENT_TYPE_LATEST)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 
 from bus.settings import BusSettings
 
@@ -30,4 +30,13 @@ class GatewaySettings(BusSettings):
     max_json_depth: int = Field(default=32, ge=4, le=200, description="deepest nesting accepted in a request body")
     max_record_bytes: int = Field(default=4 * 1024 * 1024, gt=0, description="largest Kafka record the broker takes")
     topic_partitions: int = Field(default=4, ge=1, description="partitions of the generations topic if re-created")
+    keys_file: Path | None = Field(
+        default=None, description="hashed API keys YAML (factsentry keys new); none: no auth"
+    )
+    allow_unauthenticated: bool = Field(
+        default=False, description="serve beyond loopback without API keys (a network boundary guards it)"
+    )
+    metrics_token: SecretStr | None = Field(default=None, description="bearer token /metrics requires on the main port")
+    metrics_port: int = Field(default=0, ge=0, le=65535, description="a separate /metrics listener (0: none)")
+    metrics_host: str = Field(default="127.0.0.1", description="bind address of the separate /metrics listener")
     log_level: str = "warning"

@@ -45,6 +45,8 @@ class GenerationMessage(BaseModel):
     stream: bool = False
     # The stream ended early (client went away, upstream failed): ``answer`` is what was sent.
     truncated: bool = False
+    # The API key's tenant (``None`` when the gateway runs without keys); its result is readable by it only.
+    tenant: str | None = Field(default=None, max_length=100)
 
 
 class ResultMessage(BaseModel):
@@ -57,6 +59,7 @@ class ResultMessage(BaseModel):
     scored_at: datetime
     worker: str = ""
     scoring_ms: float = 0.0
+    tenant: str | None = None
 
 
 class DLQRecord(BaseModel):

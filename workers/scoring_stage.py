@@ -233,6 +233,7 @@ async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[Resu
                     scored_at=datetime.now(UTC),
                     worker=settings.worker_id,
                     scoring_ms=round(ms, 3),
+                    tenant=message.tenant,
                 )
             )
     return results

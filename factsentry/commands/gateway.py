@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,13 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--port", type=int, help="port (FACTSENTRY_PORT, default 8080)")
     p.add_argument("--models", type=Path, help="litellm model_list YAML (FACTSENTRY_MODELS_FILE)")
     p.add_argument("--policies", type=Path, help="policies YAML (FACTSENTRY_POLICY_FILE)")
+    p.add_argument("--keys", type=Path, help="hashed API keys YAML, from `factsentry keys new` (FACTSENTRY_KEYS_FILE)")
+    p.add_argument(
+        "--allow-unauthenticated",
+        action="store_true",
+        default=None,
+        help="listen beyond loopback without API keys (FACTSENTRY_ALLOW_UNAUTHENTICATED)",
+    )
     p.set_defaults(func=run)
 
 
@@ -29,6 +37,8 @@ def settings_from(args: argparse.Namespace) -> Any:
             ("port", args.port),
             ("models_file", args.models),
             ("policy_file", args.policies),
+            ("keys_file", args.keys),
+            ("allow_unauthenticated", args.allow_unauthenticated),
         )
         if value is not None
     }
@@ -47,23 +57,37 @@ def run(args: argparse.Namespace) -> int:
     from factsentry.cli import UserError
     from factsentry.embedded import port_in_use
     from gateway.app import create_app
+    from gateway.auth import check_exposure
     from gateway.errors import GatewayError
+    from workers.metrics import MetricsServer
 
     settings = settings_from(args)
     if port_in_use(settings.port, settings.host):
         raise UserError(f"port {settings.host}:{settings.port} is already in use")
     try:
+        check_exposure(settings.host, settings.keys_file, settings.allow_unauthenticated)
         app = create_app(settings)
     except GatewayError as e:
         raise UserError(e.message) from e
-    uvicorn.run(
-        app,
-        host=settings.host,
-        port=settings.port,
-        log_level=settings.log_level,
-        access_log=False,
-        loop="uvloop",
-        http="httptools",
-        lifespan="on",
-    )
+    gateway = app.state.gateway
+    if gateway.keys.enabled:
+        logging.getLogger("gateway").warning("API keys on: %d key(s) from %s", len(gateway.keys), settings.keys_file)
+    metrics = MetricsServer(gateway.registry, settings.metrics_port, settings.metrics_host)
+    try:
+        metrics.start()
+    except OSError as e:
+        raise UserError(f"cannot serve metrics on {settings.metrics_host}:{settings.metrics_port}: {e.strerror}") from e
+    try:
+        uvicorn.run(
+            app,
+            host=settings.host,
+            port=settings.port,
+            log_level=settings.log_level,
+            access_log=False,
+            loop="uvloop",
+            http="httptools",
+            lifespan="on",
+        )
+    finally:
+        metrics.stop()
     return 0
