@@ -202,6 +202,18 @@ class VerdictListener:
         while len(self._early) > 10_000:
             self._early.pop(next(iter(self._early)))
 
+    def fail_waiting(self, reason: str) -> list[str]:
+        """End every wait in progress with ``failed``; the ids of the requests that were waiting."""
+        outcome = Outcome("failed", reason=reason)
+        ended = []
+        for request_id, waiters in list(self._waiters.items()):
+            live = [f for f in waiters if not f.done()]
+            for future in live:
+                future.set_result(outcome)
+            if live:
+                ended.append(request_id)
+        return ended
+
     def _deliver(self, channel: bytes | str, data: bytes | str) -> None:
         name = channel.decode() if isinstance(channel, bytes) else channel
         request_id = name[len(self._channel_head) :]

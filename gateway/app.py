@@ -76,6 +76,7 @@ class Gateway:
             settings.publish_queue_max_bytes,
             max_record_bytes=settings.max_record_bytes,
             on_lost=self._on_publish_lost,
+            on_reset=self._on_broker_reset,
             partitions=settings.topic_partitions,
         )
         # One bounded pool that makes callers wait for a free connection instead of failing with
@@ -97,6 +98,15 @@ class Gateway:
 
     def _on_publish_lost(self, request_id: str, reason: str) -> None:
         self.listener.fail_local(request_id, f"the generation was not published ({reason})")
+
+    def _on_broker_reset(self) -> None:
+        """The broker lost its log: generations it had acknowledged, still waiting for a verdict, will
+        never get one. They follow on_unavailable now instead of waiting out their timeout (a record
+        a worker had already read may still be scored: failing it is the safe side)."""
+        lost = self.listener.fail_waiting("the broker restarted without its log: the generation was lost")
+        if lost:
+            self.metrics.publish_lost.labels("broker_reset").inc(len(lost))
+            log.warning("broker reset: %d request(s) waiting for a verdict follow on_unavailable", len(lost))
 
     async def wait_verdict(self, request_id: str, timeout: float) -> Outcome:
         """The verdict, or why there is none: ``timeout``, ``failed`` or ``unavailable``."""

@@ -5,7 +5,8 @@ the producer, (re)connects with backoff, and sends. If the broker is down or the
 the message is counted in ``factsentry_gateway_publish_lost_total`` and logged; the answer
 still returns under observe. ``publish()`` says at once whether the message was queued, and
 ``on_lost(request_id, reason)`` is called for a queued message that is lost later, so a request
-waiting for its verdict follows the operator's ``on_unavailable`` at once.
+waiting for its verdict follows the operator's ``on_unavailable`` at once; ``on_reset()`` when the
+broker came back without its log (what it had acknowledged is gone).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class Publisher:
         *,
         max_record_bytes: int = 4 * 1024 * 1024,
         on_lost: Callable[[str, str], None] | None = None,
+        on_reset: Callable[[], None] | None = None,
         partitions: int = 4,
         broker_check_s: float = 2.0,
     ) -> None:
@@ -45,6 +47,7 @@ class Publisher:
         self.metrics = metrics
         self.max_record_bytes = max_record_bytes
         self.on_lost = on_lost
+        self.on_reset = on_reset
         self.watch = BrokerWatch(settings, {settings.generations_topic: partitions})
         self.broker_check_s = broker_check_s
         self._watch_task: asyncio.Task[None] | None = None
@@ -72,6 +75,8 @@ class Publisher:
                         self.settings.kafka_bootstrap,
                         self.settings.generations_topic,
                     )
+                    if self.on_reset is not None:
+                        self.on_reset()
             except Exception as e:
                 log.debug("broker check failed: %s", e)
             await asyncio.sleep(self.broker_check_s)

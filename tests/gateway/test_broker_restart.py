@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from factsentry import embedded
-from tests.gateway.conftest import FAITHFUL, MERGED, RunningGateway, StartStack
+from tests.gateway.conftest import FAITHFUL, MERGED, GatewayFactory, RunningGateway, StartStack
 
 BLOCK = {"default": {"mode": "block", "threshold": 0.75, "timeout_s": 30}}
 
@@ -74,3 +74,28 @@ async def test_pipeline_recovers_after_the_broker_restarts_empty(
     assert [r.headers["x-factsentry-status"] for r in after] == ["checked"] * 10
     assert released_unchecked(gw) == 0
     assert gw.gateway.registry.get_sample_value("factsentry_gateway_broker_resets_total") == 1
+
+
+async def test_requests_waiting_when_the_broker_lost_its_log_follow_on_unavailable_at_once(
+    own_broker: embedded.ServerProcess, start_gateway: GatewayFactory
+) -> None:
+    """Their generations were acknowledged by the broker that died: no verdict can come. Under
+    ``on_timeout: open`` they used to wait out the timeout and pass unchecked, uncounted as lost."""
+    policy = {"default": {"mode": "block", "threshold": 0.75, "timeout_s": 120, "on_timeout": "open"}}
+    gw = await start_gateway(policy, kafka_bootstrap=f"{own_broker.host}:{own_broker.port}")  # no worker
+    waits = [asyncio.create_task(ask(gw, c)) for c in (MERGED, FAITHFUL, MERGED)]
+    while gw.gateway.listener.waiting < 3:
+        await asyncio.sleep(0.05)
+    await gw.gateway.publisher.flush()
+    assert own_broker.proc is not None
+    own_broker.proc.kill()
+    own_broker.proc.wait(10)
+    started = time.monotonic()
+    own_broker.start()
+    responses = await asyncio.gather(*waits)
+    assert time.monotonic() - started < 30  # the reset was noticed, not the 120 s timeout
+    assert [r.headers["x-factsentry-status"] for r in responses] == ["failed"] * 3
+    assert [r.headers["x-factsentry-action"] for r in responses] == ["blocked"] * 3
+    assert released_unchecked(gw) == 0
+    lost = gw.gateway.registry.get_sample_value("factsentry_gateway_publish_lost_total", {"reason": "broker_reset"})
+    assert lost == 3
