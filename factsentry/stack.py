@@ -141,6 +141,13 @@ class Stack:
             said.append(f"{server.name} on {server.host}:{server.port} exited (code {code}): {what}")
         return said
 
+    def server(self, name: str) -> embedded.ServerProcess:
+        """The embedded server called ``name`` (``tansu``, ``valkey``); KeyError if the stack uses an external one."""
+        for server in self._servers:
+            if server.name == name:
+                return server
+        raise KeyError(f"no embedded {name} in this stack")
+
     def check_children(self) -> str | None:
         """The name and exit code of a child that died, if any."""
         for name, proc in self._children:
