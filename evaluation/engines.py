@@ -38,6 +38,8 @@ class Engine:
 
     name: str = "offline"
     verifier: OfflineVerifier = field(default_factory=OfflineVerifier.load)
+    # Names of rules (``scoring.rules``) switched off in the pipeline (``factsentry eval --ablate``).
+    rules_off: frozenset[str] = frozenset()
 
     @property
     def can_check(self) -> bool:
@@ -62,7 +64,10 @@ class Engine:
         pipeline = _module("scoring.pipeline")
         store = store_module.Store.in_memory([(title, list(passages)) for title, passages in pages])
         try:
-            result: CheckResult = pipeline.check(text, kb=store, name=name, question=question, verifier=self.verifier)
+            config = pipeline.default_config().without(self.rules_off)
+            result: CheckResult = pipeline.check(
+                text, kb=store, name=name, question=question, verifier=self.verifier, config=config
+            )
         finally:
             store.close()
         return result

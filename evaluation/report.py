@@ -49,6 +49,33 @@ def flatten(obj: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
     return out
 
 
+def difference(base: dict[str, Any], ablated: dict[str, Any]) -> dict[str, float]:
+    """Ablated minus baseline, for every numeric figure both runs have (dotted keys)."""
+    before = dict(flatten(base))
+    out: dict[str, float] = {}
+    for key, value in flatten(ablated):
+        old = before.get(key)
+        numeric = (int, float)
+        if isinstance(value, numeric) and isinstance(old, numeric) and not isinstance(value, bool):
+            if value == value and old == old:  # NaN: undefined in one of the runs
+                out[key] = round(float(value) - float(old), 4)
+    return out
+
+
+def ablation_table(name: str, rules: Sequence[str], base: Outcome, ablated: Outcome) -> Table:
+    """Every figure with and without ``rules``; changed figures first."""
+    t = Table(title=f"factsentry eval {name} --ablate {','.join(rules)}", title_justify="left")
+    for header in ("metric", "with", "without", "change"):
+        t.add_column(header, justify="left" if header == "metric" else "right")
+    before = dict(flatten(base.result))
+    delta = difference(base.result, ablated.result)
+    rows = [(key, before.get(key), value, delta.get(key)) for key, value in flatten(ablated.result)]
+    rows.sort(key=lambda row: row[3] in (None, 0.0))
+    for key, old, new, change in rows:
+        t.add_row(key, _fmt(old), _fmt(new), "" if change in (None, 0.0) else f"{change:+.3f}")
+    return t
+
+
 def _fmt(value: Any) -> str:
     if value is None:
         return "n/a"

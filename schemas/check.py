@@ -32,6 +32,8 @@ class FactResult(BaseModel):
     entity_supporting: list[str] = []
     confidence: float | None = None
     evidence: list[Evidence] = []
+    # What decided the verdict: "model" (the stance model) or the name of a rule (scoring/RULES.md).
+    decided_by: str | None = None
 
 
 class FactGroup(BaseModel):

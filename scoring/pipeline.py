@@ -15,9 +15,12 @@ It holds no per-call state outside its arguments, so it is safe to call from sev
 
 from __future__ import annotations
 
+import os
 import re
 import threading
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Literal
 
 from schemas.check import CheckResult, Evidence, FactGroup, FactResult
@@ -33,9 +36,10 @@ from scoring.metrics import dfactscore, factscore
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.protocols import KnowledgeSource, StanceModel, VerdictCache
 from scoring.revise import RevisionInput, revise
+from scoring.rules import rule, rule_names
 from scoring.sentences import Sentence, split_sentences
 from scoring.verify import EvidenceVerifier, VerifyConfig
-from scoring.worthiness import classify
+from scoring.worthiness import classify_by_rule
 
 _QUESTION_NAME = re.compile(
     r"(?:bio(?:graphy)? of|about|who (?:is|was|were)|information on|life of)\s+(.+?)\s*[?.!]*$", re.IGNORECASE
@@ -59,6 +63,26 @@ class CheckConfig:
     revise: bool = True
     revise_mode: Literal["separate", "drop"] = "separate"
     max_sentences: int = 120
+    # Names of rules (``scoring.rules``) switched off, in every step.
+    rules_off: frozenset[str] = frozenset()
+
+    def on(self, name: str) -> bool:
+        return name not in self.rules_off
+
+    def without(self, names: Iterable[str]) -> CheckConfig:
+        """This configuration with the rules ``names`` switched off (validated: unknown names raise)."""
+        off = self.rules_off | rule_names(names)
+        return replace(self, rules_off=off, verify=replace(self.verify, rules_off=off))
+
+
+def default_config() -> CheckConfig:
+    """The offline engine's configuration, with the rules named in ``FACTSENTRY_RULES_OFF`` switched off."""
+    return _config_for(os.environ.get("FACTSENTRY_RULES_OFF", ""))
+
+
+@lru_cache(maxsize=8)
+def _config_for(rules_off: str) -> CheckConfig:
+    return CheckConfig().without([rules_off]) if rules_off.strip() else CheckConfig()
 
 
 _verifier_lock = threading.Lock()
@@ -107,7 +131,7 @@ def check(
     config: CheckConfig | None = None,
 ) -> CheckResult:
     """Check one answer against ``kb``: facts, groups, FActScore, D-FActScore and a suggested revision."""
-    config = config or CheckConfig()
+    config = config or default_config()
     all_sentences = split_sentences(text)
     if not text.strip() or is_abstention(text, all_sentences):
         return CheckResult(abstained=True, engine="offline")
@@ -122,7 +146,7 @@ def check(
         paragraph_starts=[i == 0 or s.paragraph != sentences[i - 1].paragraph for i, s in enumerate(sentences)],
     )
     atoms = [decompose_doc(doc, i) for i, doc in enumerate(docs)]
-    groups = _plan_groups(individuals, atoms, sentences)
+    groups = _plan_groups(individuals, atoms, sentences, config.rules_off)
     if not any(g.factual for g in groups):
         return CheckResult(
             abstained=False,
@@ -137,7 +161,8 @@ def check(
         for fact in g.factual:
             for ref in candidates:
                 fact.verdicts[ref.title] = evidence.against(fact.text, ref.title, g.individual.name)
-        _entailed_support(g.factual)
+        if config.on(ENTAILED_BY_LONGER):
+            _entailed_support(g.factual)
         for fact in g.factual:
             fact.attribute(config.attribution_margin)
     result = score_groups(groups, candidates, config)
@@ -164,6 +189,13 @@ def _by_name(group: PlannedGroup, candidates: list[EntityRef]) -> str | None:
     return best[2] if best is not None and best[0] > 0 else None
 
 
+ENTAILED_BY_LONGER = rule(
+    "entailed-by-longer",
+    "verify",
+    "a fact made of a subset of a longer fact's words is supported wherever the longer one is",
+)
+
+
 def _entailed_support(facts: list[PlannedFact]) -> None:
     """A fact built from a subset of another fact's words is entailed by it ("won a medal" by "won a
     medal in 1956"): wherever the longer fact is supported, so is the shorter one."""
@@ -175,11 +207,14 @@ def _entailed_support(facts: list[PlannedFact]) -> None:
                 continue
             for title, verdict in long.verdicts.items():
                 if verdict.supported and not short.verdicts[title].supported:
-                    short.verdicts[title] = verdict
+                    short.verdicts[title] = replace(verdict, decided_by=ENTAILED_BY_LONGER)
 
 
 def _plan_groups(
-    individuals: list[PerceivedGroup], atoms: list[list[AtomicFact]], sentences: list[Sentence]
+    individuals: list[PerceivedGroup],
+    atoms: list[list[AtomicFact]],
+    sentences: list[Sentence],
+    rules_off: frozenset[str] = frozenset(),
 ) -> list[PlannedGroup]:
     planned: list[PlannedGroup] = []
     for ind in individuals:
@@ -187,7 +222,8 @@ def _plan_groups(
         for i in ind.sentences:
             for atom in atoms[i]:
                 text = decontextualize(atom.text, atom.subject, ind.name)
-                facts.append(PlannedFact(atom, text, classify(text, sentences[i].text)))
+                worthiness, by = classify_by_rule(text, sentences[i].text, rules_off)
+                facts.append(PlannedFact(atom, text, worthiness, worthiness_rule=by))
         planned.append(PlannedGroup(ind, facts))
     kept = [g for g in planned if g.factual]
     if not kept:
@@ -296,6 +332,7 @@ def _group_result(g: PlannedGroup, entity: str | None, conflated: bool) -> FactG
                     worthiness=fact.worthiness,
                     verdict=Verdict.IRRELEVANT,
                     stance=Stance.IRRELEVANT,
+                    decided_by=fact.worthiness_rule or "no-candidates",
                 )
             )
             continue
@@ -318,6 +355,7 @@ def _group_result(g: PlannedGroup, entity: str | None, conflated: bool) -> FactG
                 entity_supporting=supporting,
                 confidence=best.support if best.supported else 1.0 - best.support,
                 evidence=evidence,
+                decided_by=best.decided_by,
             )
         )
     return FactGroup(

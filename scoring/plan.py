@@ -24,6 +24,8 @@ class PlannedFact:
     verdicts: dict[str, EntityVerdict] = field(default_factory=dict)
     # Entities the fact is attributed to on its own: supported, and close to the best support.
     attributed: set[str] = field(default_factory=set)
+    # The rule that made the fact not check-worthy, if one did.
+    worthiness_rule: str | None = None
 
     def attribute(self, margin: float) -> None:
         """Fill ``attributed``: entities that support the fact within ``margin`` of the strongest one."""

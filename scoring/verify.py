@@ -27,7 +27,34 @@ from schemas.enums import Stance
 from schemas.knowledge import Passage
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
 from scoring.roles import fact_values, misplaced_values, stated_in
+from scoring.rules import MODEL, rule
 from scoring.subject_forms import in_page_terms
+
+NO_SHARED_CONTENT = rule(
+    "no-shared-content",
+    "verify",
+    "no passage shares a content word with the fact: not enough evidence, model not asked",
+)
+KEY_TERMS_MISSING = rule(
+    "key-terms-missing",
+    "verify",
+    "the pages lack the fact's years, or most of its names and places: not enough evidence, model not asked",
+)
+MISPLACED_VALUE = rule(
+    "misplaced-value",
+    "verify",
+    "the page holds the fact's year or place only in another role (born 1852 where 1852 is the death year): refuted",
+)
+SUBJECT_RESPELLING = rule(
+    "subject-respelling",
+    "verify",
+    "the fact is also scored with the subject spelt as the page spells it; the better-supported reading counts",
+)
+STATED_OUTRIGHT = rule(
+    "stated-outright",
+    "verify",
+    "one page sentence holds every value and predicate word of the fact: supported whatever the model said",
+)
 
 # Refute probability given to a fact whose value the page holds only in another role.
 _MISPLACED = 0.8
@@ -46,6 +73,11 @@ class VerifyConfig:
     # Share of a fact's key terms (numbers, proper names other than the subject's) that the passages
     # must contain for the fact to count as supported.
     key_terms: float = 0.5
+    # Names of rules (``scoring.rules``) switched off.
+    rules_off: frozenset[str] = frozenset()
+
+    def on(self, name: str) -> bool:
+        return name not in self.rules_off
 
 
 @dataclass(frozen=True)
@@ -59,6 +91,8 @@ class EntityVerdict:
     evidence: tuple[Evidence, ...] = ()
     # Share of the fact's key terms (years, names, places) the page mentions; None when it has none.
     key_terms: float | None = None
+    # What decided the stance: the stance model (``MODEL``) or a rule's name.
+    decided_by: str = MODEL
 
     @property
     def supported(self) -> bool:
@@ -77,6 +111,7 @@ class EntityVerdict:
                 "refute": self.refute,
                 "evidence": [e.model_dump(mode="json") for e in self.evidence],
                 "key_terms": self.key_terms,
+                "decided_by": self.decided_by,
             }
         ).encode()
 
@@ -90,6 +125,7 @@ class EntityVerdict:
             refute=float(doc["refute"]),
             evidence=tuple(Evidence.model_validate(e) for e in doc["evidence"]),
             key_terms=doc.get("key_terms"),
+            decided_by=doc.get("decided_by", MODEL),
         )
 
 
@@ -140,12 +176,13 @@ class EvidenceVerifier:
         c = self.config
         return "\x1f".join(
             (
-                "verdict/2",
+                "verdict/3",
                 self.kb.version,
                 self.model.version,
                 entity,
                 fold_claim(fact),
-                f"{c.support}:{c.refute}:{c.passages_k}",
+                f"{c.support}:{c.refute}:{c.passages_k}:{c.key_terms}",
+                ",".join(sorted(c.rules_off)),
             )
         )
 
@@ -181,17 +218,20 @@ class EvidenceVerifier:
 
     def _compute(self, fact: str, entity: str, name: str) -> EntityVerdict:
         passages = self._passages(fact, entity, name)
-        if not passages or not _shares_content(fact, name, passages):
+        on = self.config.on
+        if not passages:
+            return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0, decided_by="no-passages")
+        if on(NO_SHARED_CONTENT) and not _shares_content(fact, name, passages):
             # No passage shares a content word with the fact (beyond the name): nothing can support it.
-            return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0)
+            return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0, decided_by=NO_SHARED_CONTENT)
         keys = _key_terms_found(fact, name, passages)
-        if keys is not None and keys < self.config.key_terms:
+        if on(KEY_TERMS_MISSING) and keys is not None and keys < self.config.key_terms:
             # The page never mentions the fact's years, or most of its names and places: it cannot say
             # this ("served at Willamette University" vs a page without it). The passages are kept as
             # evidence (revision looks for the right value in them); the model is not asked.
             evidence = tuple(Evidence(title=p.title, text=p.text) for p in passages[: self.config.evidence_k])
-            return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0, evidence, keys)
-        misplaced = misplaced_values(fact, [p.text for p in passages], (name, entity))
+            return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0, evidence, keys, KEY_TERMS_MISSING)
+        misplaced = misplaced_values(fact, [p.text for p in passages], (name, entity)) if on(MISPLACED_VALUE) else []
         if misplaced:
             # The page holds the fact's year or place only in another role ("born in 1852" where 1852
             # is the death year): it contradicts the fact rather than supporting it.
@@ -201,23 +241,24 @@ class EvidenceVerifier:
                 Evidence(title=p.title, text=p.text, stance=Stance.REFUTE, score=_MISPLACED)
                 for p in ordered[: self.config.evidence_k]
             )
-            return EntityVerdict(entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, keys)
+            return EntityVerdict(entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, keys, MISPLACED_VALUE)
         self.calls += 1
         texts = [p.text for p in passages]
         scores = list(self.model.score(fact, texts))
-        claim = in_page_terms(fact, name, entity, texts)
+        decided_by = MODEL
+        claim = in_page_terms(fact, name, entity, texts) if on(SUBJECT_RESPELLING) else fact
         if claim != fact:
             # The subject spelt as the page spells it ("Raúl González" for "Raul Gonzalez"): the name's
             # form is no evidence either way, so the reading the model finds better placed counts.
             respelt = list(self.model.score(claim, texts))
             if max(x.support for x in respelt) > max(x.support for x in scores):
-                scores = respelt
+                scores, decided_by = respelt, SUBJECT_RESPELLING
         stance, s, r, best = decide(scores, self.config)
-        if stance is not Stance.SUPPORT and stated_in(fact, texts, (name, entity)):
+        if on(STATED_OUTRIGHT) and stance is not Stance.SUPPORT and stated_in(fact, texts, (name, entity)):
             # One page sentence holds every value and every predicate word of the fact ("won the
             # championship in 1990 and 1992" for "won the championship in 1992"): the page says it.
             held = [i for i, t in enumerate(texts) if stated_in(fact, [t], (name, entity))]
-            stance, s, best = Stance.SUPPORT, max(s, _STATED), held[0]
+            stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), held[0], STATED_OUTRIGHT
         order = sorted(range(len(scores)), key=lambda i: -max(scores[i].support, scores[i].refute))
         if best >= 0:
             order.remove(best)
@@ -231,7 +272,7 @@ class EvidenceVerifier:
             )
             for i in order[: self.config.evidence_k]
         )
-        return EntityVerdict(entity, stance, round(s, 4), round(r, 4), evidence, keys)
+        return EntityVerdict(entity, stance, round(s, 4), round(r, 4), evidence, keys, decided_by)
 
 
 _STOP = frozenset(

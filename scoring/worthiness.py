@@ -13,6 +13,17 @@ from __future__ import annotations
 import re
 
 from schemas.enums import Worthiness
+from scoring.rules import rule
+
+QUESTION = rule("question", "worthiness", "a fact from a question is not a claim")
+CHATTER = rule(
+    "assistant-chatter", "worthiness", "assistant phrases (I hope this helps, as an AI, may refer to) are not claims"
+)
+ABOUT_SOURCES = rule(
+    "about-the-sources", "worthiness", "statements about the sources or the lack of information are 'other'"
+)
+EXISTENCE = rule("existence-announcement", "worthiness", "a short 'There is also an X.' announces a person: 'other'")
+OPINION_WORDS = rule("opinion-words", "worthiness", "first-person beliefs, praise and evaluations are opinions")
 
 _NOT_A_CLAIM = re.compile(
     r"\b(?:i hope|hope this helps|let me know|feel free|here is|here's|here are|as an ai|language model|"
@@ -52,18 +63,27 @@ _EXISTENCE = re.compile(r"^there (?:is|was|are|were)\b(?: also)?(?: an?| another
 
 def classify(fact: str, sentence: str = "") -> Worthiness:
     """Classify a fact (using its sentence for context: a "may refer to" header, a question)."""
+    return classify_by_rule(fact, sentence)[0]
+
+
+def classify_by_rule(
+    fact: str, sentence: str = "", rules_off: frozenset[str] = frozenset()
+) -> tuple[Worthiness, str | None]:
+    """The class of a fact and the rule that decided it (``None``: factual, no rule fired)."""
     text = fact.strip()
     if not text:
-        return Worthiness.NOT_A_CLAIM
-    if text.endswith("?") or sentence.strip().endswith("?"):
-        return Worthiness.NOT_A_CLAIM
-    if _NOT_A_CLAIM.search(text) or (sentence and _NOT_A_CLAIM.search(sentence) and "refer to" in sentence):
-        return Worthiness.NOT_A_CLAIM
-    if _OTHER.search(text):
-        return Worthiness.OTHER
-    if _EXISTENCE.match(text) and len(text.split()) <= 8:
+        return Worthiness.NOT_A_CLAIM, "empty"
+    if QUESTION not in rules_off and (text.endswith("?") or sentence.strip().endswith("?")):
+        return Worthiness.NOT_A_CLAIM, QUESTION
+    if CHATTER not in rules_off and (
+        _NOT_A_CLAIM.search(text) or (sentence and _NOT_A_CLAIM.search(sentence) and "refer to" in sentence)
+    ):
+        return Worthiness.NOT_A_CLAIM, CHATTER
+    if ABOUT_SOURCES not in rules_off and _OTHER.search(text):
+        return Worthiness.OTHER, ABOUT_SOURCES
+    if EXISTENCE not in rules_off and _EXISTENCE.match(text) and len(text.split()) <= 8:
         # "There is also a John Hemming." announces a person; what follows is checked, not this.
-        return Worthiness.OTHER
-    if _OPINION.search(text):
-        return Worthiness.OPINION
-    return Worthiness.FACTUAL
+        return Worthiness.OTHER, EXISTENCE
+    if OPINION_WORDS not in rules_off and _OPINION.search(text):
+        return Worthiness.OPINION, OPINION_WORDS
+    return Worthiness.FACTUAL, None

@@ -53,7 +53,13 @@ class CheckFn(Protocol):
 def load_check() -> CheckFn:
     """``scoring.pipeline.check``; raises :class:`ScoringUnavailable` if it cannot be imported."""
     try:
-        from scoring.pipeline import check
+        from scoring.pipeline import check, default_config
+        from scoring.rules import UnknownRule
+
+        try:
+            default_config()  # FACTSENTRY_RULES_OFF names only rules that exist
+        except UnknownRule as e:
+            raise ScoringUnavailable(f"FACTSENTRY_RULES_OFF: {e}") from e
     except ImportError as e:
         raise ScoringUnavailable(f"the scoring pipeline cannot be loaded: {e}") from e
     return check

@@ -29,6 +29,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--model", default="gpt-4o-mini", help="litellm model of the llm engine (default gpt-4o-mini)")
     p.add_argument("--mode", choices=("separate", "drop"), default="separate", help="revision of merged people")
     p.add_argument("--no-revise", action="store_true", help="skip the suggested revision")
+    p.add_argument(
+        "--rules-off", metavar="RULE[,RULE]", help="switch these rules off (scoring/RULES.md; FACTSENTRY_RULES_OFF)"
+    )
     p.add_argument("--json", action="store_true", help="print the CheckResult as JSON")
     p.set_defaults(func=run)
 
@@ -84,9 +87,15 @@ def check_answer(args: argparse.Namespace, text: str, store: Any) -> Any:
 
     from factsentry.cli import UserError
     from scoring.errors import ScoringError
-    from scoring.pipeline import CheckConfig, check
+    from scoring.pipeline import check, default_config
+    from scoring.rules import UnknownRule
 
-    config = CheckConfig(revise=not args.no_revise, revise_mode=args.mode)
+    try:
+        config = replace(default_config(), revise=not args.no_revise, revise_mode=args.mode)
+        if args.rules_off:
+            config = config.without([args.rules_off])
+    except UnknownRule as e:
+        raise UserError(str(e)) from e
     try:
         if args.engine == "offline":
             return check(text, kb=store, name=args.name, question=args.question, config=config)

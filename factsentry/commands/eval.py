@@ -31,6 +31,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the data sets (default: %(default)s)")
     p.add_argument("--engine", default="offline", choices=("offline",), help="engine (default: %(default)s)")
     p.add_argument("--limit", type=int, default=None, help="only the first N items (per run for ambigbio)")
+    p.add_argument(
+        "--ablate",
+        metavar="RULE[,RULE]",
+        help="run again with these rules switched off and print the difference (see scoring/RULES.md)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.set_defaults(func=run)
 
@@ -49,18 +54,44 @@ def _clean(value: Any) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from evaluation import report
     from evaluation.engines import engine
     from evaluation.errors import EvaluationError
+    from scoring.rules import UnknownRule, rule_names
 
     if args.limit is not None and args.limit < 1:
         raise UserError(f"--limit must be at least 1, got {args.limit}")
     if not args.data.is_dir():
         raise UserError(f"no data folder at {args.data}; pass --data with the folder that holds the sets")
     try:
-        outcome = report.run(args.set, args.data, engine(args.engine), limit=args.limit, progress=_bar)
+        ablate = sorted(rule_names([args.ablate])) if args.ablate else []
+    except UnknownRule as e:
+        raise UserError(str(e)) from e
+    try:
+        base = engine(args.engine)
+        outcome = report.run(args.set, args.data, base, limit=args.limit, progress=_bar)
+        if ablate:
+            without = replace(base, rules_off=frozenset(ablate))
+            ablated = report.run(args.set, args.data, without, limit=args.limit, progress=_bar)
     except EvaluationError as e:
         raise UserError(str(e)) from e
+    if ablate:
+        if args.json:
+            doc = {
+                "set": args.set,
+                "ablate": ablate,
+                "with": outcome.result,
+                "without": ablated.result,
+                "difference": report.difference(outcome.result, ablated.result),
+            }
+            print(json.dumps(_clean(doc), indent=2))
+        else:
+            from rich.console import Console
+
+            Console().print(report.ablation_table(args.set, ablate, outcome, ablated))
+        return 0
     if args.json:
         print(json.dumps(_clean(outcome.result), indent=2))
     else:

@@ -1,0 +1,114 @@
+"""Named rules: registered once, switchable by name, and every fact verdict says what decided it."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.store import Store
+from schemas.enums import Stance, Worthiness
+from scoring.pipeline import CheckConfig, check, default_config
+from scoring.rules import MODEL, RULES, UnknownRule, rule_names
+from scoring.verifier import OfflineVerifier
+from scoring.verify import (
+    KEY_TERMS_MISSING,
+    MISPLACED_VALUE,
+    NO_SHARED_CONTENT,
+    STATED_OUTRIGHT,
+    EntityVerdict,
+    EvidenceVerifier,
+    VerifyConfig,
+)
+from scoring.worthiness import classify_by_rule
+
+PAGE = "Dick Hanley (American football)"
+
+
+def test_rule_names_are_validated_with_a_suggestion() -> None:
+    assert rule_names(["stated-outright, misplaced-value", ""]) == {STATED_OUTRIGHT, MISPLACED_VALUE}
+    with pytest.raises(UnknownRule, match="did you mean 'stated-outright'"):
+        rule_names(["stated-outrite"])
+    with pytest.raises(UnknownRule, match="known: "):
+        rule_names(["zzzz"])
+    assert all(r.summary and r.step for r in RULES.values())
+
+
+def test_switching_a_rule_off_reaches_every_step() -> None:
+    config = CheckConfig().without([STATED_OUTRIGHT, "question"])
+    assert not config.on(STATED_OUTRIGHT) and not config.verify.on(STATED_OUTRIGHT)
+    assert config.on(MISPLACED_VALUE) and config.verify.on(MISPLACED_VALUE)
+    assert CheckConfig().without([]).rules_off == frozenset()
+
+
+def test_rules_off_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FACTSENTRY_RULES_OFF", "question,opinion-words")
+    assert default_config().rules_off == {"question", "opinion-words"}
+    monkeypatch.setenv("FACTSENTRY_RULES_OFF", "no-such-rule")
+    with pytest.raises(UnknownRule):
+        default_config()
+    monkeypatch.delenv("FACTSENTRY_RULES_OFF")
+    assert default_config().rules_off == frozenset()
+
+
+def test_a_check_worthiness_rule_names_itself_and_can_be_switched_off() -> None:
+    assert classify_by_rule("Was he born in Ohio?") == (Worthiness.NOT_A_CLAIM, "question")
+    assert classify_by_rule("Was he born in Ohio?", rules_off=frozenset({"question"})) == (Worthiness.FACTUAL, None)
+    assert classify_by_rule("I think he was the best coach.") == (Worthiness.OPINION, "opinion-words")
+    assert classify_by_rule("He coached at Purdue.") == (Worthiness.FACTUAL, None)
+
+
+def test_verify_rules_record_their_names_and_step_aside_when_off(demo_kb: Store, verifier: OfflineVerifier) -> None:
+    name = "Dick Hanley"
+
+    def against(fact: str, *off: str) -> EntityVerdict:
+        return EvidenceVerifier(demo_kb, verifier, None, VerifyConfig(rules_off=frozenset(off))).against(
+            fact, PAGE, name
+        )
+
+    unrelated = against("Dick Hanley painted watercolours.")
+    assert (unrelated.stance, unrelated.decided_by) == (Stance.IRRELEVANT, NO_SHARED_CONTENT)
+    assert against("Dick Hanley painted watercolours.", NO_SHARED_CONTENT).decided_by != NO_SHARED_CONTENT
+
+    wrong_year = against("Dick Hanley died in 1952.")  # a year the page never mentions
+    assert (wrong_year.stance, wrong_year.decided_by) == (Stance.IRRELEVANT, KEY_TERMS_MISSING)
+    asked = against("Dick Hanley died in 1952.", KEY_TERMS_MISSING)
+    assert asked.decided_by in (MODEL, MISPLACED_VALUE, STATED_OUTRIGHT, "subject-respelling")
+
+    true = against("Dick Hanley died in 1970.")
+    assert true.supported and true.decided_by in (MODEL, STATED_OUTRIGHT)
+
+
+def test_every_fact_of_a_check_says_what_decided_it(demo_kb: Store, verifier: OfflineVerifier) -> None:
+    text = (
+        "Dick Hanley was an American football coach. He died in 1970. I think he was the best coach ever. "
+        "I hope this helps!"
+    )
+    result = check(text, kb=demo_kb, name="Dick Hanley", verifier=verifier)
+    facts = [f for g in result.groups for f in g.facts]
+    assert facts and all(f.decided_by for f in facts)
+    by_text = {f.text: f.decided_by for f in facts}
+    assert any(v == "opinion-words" for v in by_text.values()), by_text
+    assert any(v in (MODEL, STATED_OUTRIGHT, "entailed-by-longer") for v in by_text.values()), by_text
+    # With the opinion rule off, the opinion is checked as a claim like any other.
+    off = check(
+        text, kb=demo_kb, name="Dick Hanley", verifier=verifier, config=CheckConfig().without(["opinion-words"])
+    )
+    assert all(f.decided_by != "opinion-words" for g in off.groups for f in g.facts)
+    assert off.num_facts >= result.num_facts
+
+
+def test_the_verdict_cache_keeps_rule_settings_apart(demo_kb: Store, verifier: OfflineVerifier) -> None:
+    stored: dict[str, bytes] = {}
+
+    class Cache:
+        def get(self, key: str) -> bytes | None:
+            return stored.get(key)
+
+        def set(self, key: str, value: bytes) -> None:
+            stored[key] = value
+
+    fact = "Dick Hanley died in 1952."
+    on = EvidenceVerifier(demo_kb, verifier, Cache()).against(fact, PAGE, "Dick Hanley")
+    off = EvidenceVerifier(demo_kb, verifier, Cache(), VerifyConfig(rules_off=frozenset({KEY_TERMS_MISSING})))
+    assert off.against(fact, PAGE, "Dick Hanley").decided_by != on.decided_by
+    assert len(stored) == 2
+    assert EntityVerdict.from_json(stored[next(iter(stored))]).decided_by == KEY_TERMS_MISSING
