@@ -31,6 +31,38 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from scoring import nlp
+from scoring.rules import rule
+
+NEW_PERSON_CUE = rule(
+    "new-person-cue", "group", "'Another X', 'The other X', 'There is also an X named ...' start a new individual"
+)
+CONTRAST_CUE = rule(
+    "contrast-cue", "group", "'On the other hand, X is ...' with X introduced afresh starts a new individual"
+)
+FIRST_CUE = rule("first-cue", "group", "'One ...', 'The first ...' keep the subject for the first of a list")
+LIST_ITEM_PERSON = rule("list-item-person", "group", "a list item that names someone presents a new individual")
+BYSTANDER = rule(
+    "bystander", "group", "a name sharing no part with anyone so far, beside a pronoun, is named in passing"
+)
+RETURN_BY_NAME = rule(
+    "return-by-name", "group", "a full name only an earlier individual was given returns to that individual"
+)
+OTHER_DISAMBIGUATOR = rule(
+    "other-disambiguator", "group", "a different (label) after the name, e.g. (animator), is another individual"
+)
+OTHER_DATES = rule("other-dates", "group", "different (1937–2013) dates after the same name are another individual")
+INCOMPATIBLE_NAME = rule(
+    "incompatible-name", "group", "a name that cannot be a form of the current one (other first name) is new"
+)
+REINTRODUCED = rule(
+    "reintroduced", "group", "another form of the name introduced afresh with a description is a new individual"
+)
+NEW_PARAGRAPH_INTRO = rule(
+    "new-paragraph-intro", "group", "a new paragraph introducing the same name again presents another individual"
+)
+PRONOUN_GENDER = rule(
+    "pronoun-gender", "group", "a subject pronoun of the other gender goes back to the latest individual it fits"
+)
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -156,30 +188,37 @@ def group_sentences(
     docs: Sequence[Doc] | None = None,
     list_items: Sequence[bool] | None = None,
     paragraph_starts: Sequence[bool] | None = None,
+    rules_off: frozenset[str] = frozenset(),
 ) -> list[PerceivedGroup]:
-    """Assign each sentence to a perceived individual; groups come in order of first appearance."""
+    """Assign each sentence to a perceived individual; groups come in order of first appearance.
+
+    ``rules_off``: names of grouping rules (``scoring.rules``) switched off."""
     if docs is None:
         docs = nlp.parse(list(sentences))
     items = list(list_items) if list_items is not None else [False] * len(sentences)
+    if LIST_ITEM_PERSON in rules_off:
+        items = [False] * len(sentences)
     starts = list(paragraph_starts) if paragraph_starts is not None else [False] * len(sentences)
     groups: list[PerceivedGroup] = [PerceivedGroup(subject)]
     current = groups[0]
     for i, (text, doc) in enumerate(zip(sentences, docs, strict=True)):
         mention = find_mention(doc)
-        if mention is None and _NAMED_CUE.search(text):
+        cues = NEW_PERSON_CUE not in rules_off
+        if mention is None and cues and _NAMED_CUE.search(text):
             mention = _after_named(doc)
-        cue_new = bool(_NEW_CUE.match(text) or _NAMED_CUE.search(text)) and not _CONTINUE_CUE.match(text)
-        if mention is not None and mention.introduces and _CONTRAST_CUE.match(text):
+        cue_new = cues and bool(_NEW_CUE.match(text) or _NAMED_CUE.search(text)) and not _CONTINUE_CUE.match(text)
+        if CONTRAST_CUE not in rules_off and mention is not None and mention.introduces and _CONTRAST_CUE.match(text):
             cue_new = True
         target = current
-        if mention is not None and not cue_new and not items[i] and _bystander(groups, subject, mention, doc):
+        passing = BYSTANDER not in rules_off and not cue_new and not items[i]
+        if mention is not None and passing and _bystander(groups, subject, mention, doc):
             # "His team-mate Scottie Pippen was ...": another person named in passing, not a new bio.
             mention = None
         if mention is not None:
-            target = _target_for_mention(groups, current, mention, text, cue_new, items[i], starts[i])
+            target = _target_for_mention(groups, current, mention, text, cue_new, items[i], starts[i], rules_off)
         elif cue_new and current.sentences:
             target = PerceivedGroup(current.name, disambiguator=None, from_text=current.from_text)
-        else:
+        elif PRONOUN_GENDER not in rules_off:
             target = _by_pronoun(groups, current, doc)
         if target not in groups:
             groups.append(target)
@@ -216,37 +255,40 @@ def _target_for_mention(
     cue_new: bool,
     list_item: bool,
     paragraph_start: bool,
+    off: frozenset[str] = frozenset(),
 ) -> PerceivedGroup:
     fresh = not current.sentences or (not current.from_text and not current.introduced)
     if cue_new or list_item:
         if fresh and not (cue_new and current.sentences):
             return current
         return _new_group(groups, current, mention, exact_only=True)
-    if _FIRST_CUE.match(text) and fresh:
+    if FIRST_CUE not in off and _FIRST_CUE.match(text) and fresh:
         return current
     key = fold(mention.name)
-    if key not in current.forms and len(name_parts(mention.name)) > 1:
+    if RETURN_BY_NAME not in off and key not in current.forms and len(name_parts(mention.name)) > 1:
         earlier = [g for g in groups if g is not current and key in g.forms and _same_marks(g, mention)]
         if len(earlier) == 1:
             return earlier[0]
-    if mention.disambiguator and current.disambiguator and fold(mention.disambiguator) != fold(current.disambiguator):
+    labelled = OTHER_DISAMBIGUATOR not in off and mention.disambiguator
+    if labelled and current.disambiguator and fold(mention.disambiguator or "") != fold(current.disambiguator):
         return _new_group(groups, current, mention)
-    if mention.disambiguator and not current.disambiguator and current.introduced and current.from_text:
+    if labelled and not current.disambiguator and current.introduced and current.from_text:
         return _new_group(groups, current, mention)
-    if mention.dates and current.introduced and current.sentences and fold(mention.dates) != fold(current.dates or ""):
+    dated = OTHER_DATES not in off and mention.dates and current.introduced and current.sentences
+    if dated and fold(mention.dates or "") != fold(current.dates or ""):
         # "David Howard (1937–2013) was ..." after another David Howard was introduced.
         return _new_group(groups, current, mention)
     full_forms = [f for f in current.forms if len(name_parts(f)) > 1] or [current.name]
-    if not all(compatible(mention.name, form) for form in full_forms):
+    if INCOMPATIBLE_NAME not in off and not all(compatible(mention.name, form) for form in full_forms):
         # Checked against every full form seen: a bare "Collins" must not make "Edward Joseph Collins"
         # the same individual as "Edmund Collins".
         return _new_group(groups, current, mention)
     seen_form = fold(mention.name) in current.forms
     reintroduced = mention.introduces and current.introduced and len(name_parts(mention.name)) > 1
-    if reintroduced and not seen_form:
+    if REINTRODUCED not in off and reintroduced and not seen_form:
         # A different form of the name, introduced afresh: "Sheila Jackson, an English chess player, ...".
         return _new_group(groups, current, mention)
-    if reintroduced and paragraph_start and current.sentences:
+    if NEW_PARAGRAPH_INTRO not in off and reintroduced and paragraph_start and current.sentences:
         # A new paragraph that introduces the same name again presents another individual.
         return _new_group(groups, current, mention)
     return current

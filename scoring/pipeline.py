@@ -144,6 +144,7 @@ def check(
         docs=docs,
         list_items=[s.list_item for s in sentences],
         paragraph_starts=[i == 0 or s.paragraph != sentences[i - 1].paragraph for i, s in enumerate(sentences)],
+        rules_off=config.rules_off,
     )
     atoms = [decompose_doc(doc, i) for i, doc in enumerate(docs)]
     groups = _plan_groups(individuals, atoms, sentences, config.rules_off)

@@ -56,6 +56,16 @@ STATED_OUTRIGHT = rule(
     "one page sentence holds every value and predicate word of the fact: supported whatever the model said",
 )
 
+ROMAN_NUMERAL_TERMS = rule(
+    "roman-numeral-terms", "verify", "a sequel or regnal number (Creed II, George III) is a key term as exact as a year"
+)
+ACRONYM_TERMS = rule(
+    "acronym-terms", "verify", "a short capitalised key term matches the initials of a name on the page (MIT)"
+)
+EXACT_PLACES = rule(
+    "exact-places", "verify", "a place after at/in/from that the page never names makes the key-term share 0"
+)
+
 # Refute probability given to a fact whose value the page holds only in another role.
 _MISPLACED = 0.8
 # Support probability given to a fact one page sentence states outright.
@@ -224,7 +234,7 @@ class EvidenceVerifier:
         if on(NO_SHARED_CONTENT) and not _shares_content(fact, name, passages):
             # No passage shares a content word with the fact (beyond the name): nothing can support it.
             return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0, decided_by=NO_SHARED_CONTENT)
-        keys = _key_terms_found(fact, name, passages)
+        keys = _key_terms_found(fact, name, passages, self.config.rules_off)
         if on(KEY_TERMS_MISSING) and keys is not None and keys < self.config.key_terms:
             # The page never mentions the fact's years, or most of its names and places: it cannot say
             # this ("served at Willamette University" vs a page without it). The passages are kept as
@@ -307,7 +317,7 @@ _GENERIC = frozenset(
 _ROMAN = re.compile(r"(?:II|III|IV|VI|VII|VIII|IX|XI|XII)")
 
 
-def _key_terms(fact: str, name: str) -> set[str]:
+def _key_terms(fact: str, name: str, off: frozenset[str] = frozenset()) -> set[str]:
     """Numbers and capitalised words of ``fact`` other than the subject's name and generic words."""
     name_words = set(fold_claim(name).split())
     words = re.findall(r"[\w'’.-]+", fact)
@@ -319,7 +329,8 @@ def _key_terms(fact: str, name: str) -> set[str]:
         folded = fold_claim(w)
         if folded in name_words or folded in _GENERIC:
             continue
-        if re.fullmatch(r"\d{3,4}s?", w) or _ROMAN.fullmatch(w) or (i > 0 and w[:1].isupper() and len(w) > 2):
+        roman = ROMAN_NUMERAL_TERMS not in off and _ROMAN.fullmatch(w)
+        if re.fullmatch(r"\d{3,4}s?", w) or roman or (i > 0 and w[:1].isupper() and len(w) > 2):
             out.add(folded)
     return out
 
@@ -333,20 +344,24 @@ def _acronyms(passages: list[Passage]) -> set[str]:
     return out
 
 
-def _key_terms_found(fact: str, name: str, passages: list[Passage]) -> float | None:
+def _key_terms_found(fact: str, name: str, passages: list[Passage], off: frozenset[str] = frozenset()) -> float | None:
     """Share of the fact's key terms that appear (as words) in the passages; None when it has none.
 
     Numbers and places (a capitalised word after at/in/from) are exact: one the passages never
     mention makes the share 0.
     """
-    terms = _key_terms(fact, name)
+    terms = _key_terms(fact, name, off)
     if not terms:
         return None
     texts = [_folded_passage(p.text) for p in passages]
     found = {t for t in terms if any(f" {t} " in text for text in texts)}
-    found |= {t for t in terms - found if t.isalpha() and 2 <= len(t) <= 5 and t in _acronyms(passages)}
-    if any((t[:1].isdigit() or _ROMAN.fullmatch(t.upper())) and t not in found for t in terms):
+    if ACRONYM_TERMS not in off:
+        found |= {t for t in terms - found if t.isalpha() and 2 <= len(t) <= 5 and t in _acronyms(passages)}
+    roman = ROMAN_NUMERAL_TERMS not in off
+    if any((t[:1].isdigit() or (roman and _ROMAN.fullmatch(t.upper()))) and t not in found for t in terms):
         return 0.0
+    if EXACT_PLACES in off:
+        return len(found) / len(terms)
     places = {v.text for v in fact_values(fact, (name,)) if v.kind == "place"} & terms
     if any(p not in found for p in places):
         # "won his first race at Monza" against a page that never names Monza: the place is as exact as a year.
