@@ -2,7 +2,9 @@
 
 Every reader yields ``Page`` objects one at a time (consecutive rows of one title become one page),
 so memory stays bounded whatever the size of the source. A bad line is reported through the
-``bad`` callback with its line number and skipped.
+``bad`` callback with its line number and skipped. A line longer than ``max_line_bytes`` (default
+:data:`MAX_LINE_BYTES`) stops the import with :class:`ImportFormatError`: it is read only up to the
+cap, so a small gzip that inflates to one huge line cannot exhaust memory.
 
 >>> from knowledge.store import Store
 >>> report = import_path("knowledge/demo", Store.in_memory())  # doctest: +SKIP
@@ -13,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import gzip
-import io
 import queue
 import re
 import sqlite3
@@ -37,6 +38,10 @@ Format = Literal["jsonl", "factscore", "dpr"]
 FORMATS: tuple[Format, ...] = ("jsonl", "factscore", "dpr")
 FACTSCORE_SEPARATOR = "####SPECIAL####SEPARATOR####"
 _SENTENCE_TAGS = re.compile(r"</?s>")
+# One line is one page (JSONL) or one passage (DPR). The longest Wikipedia articles are 1-2 MB of
+# text; 16 MiB leaves room for any real page while one line, decoded and parsed (a few times its
+# size), stays around 100 MB of memory. `factsentry kb import --max-line-mb` raises it.
+MAX_LINE_BYTES = 16 * 1024 * 1024
 
 BadLine = Callable[[str, int, str], None]
 Progress = Callable[[int], None]
@@ -74,58 +79,79 @@ class ImportReport:
         }
 
 
-def _open_text(path: Path) -> IO[str]:
-    raw = cast(IO[bytes], gzip.open(path, "rb") if path.suffix == ".gz" else path.open("rb"))
-    return io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="")
+def _lines(path: Path, max_line_bytes: int) -> Iterator[tuple[int, bytes]]:
+    """``(line number, line)`` of a file, gunzipped if its name ends in ``.gz``; no line is read past the cap.
+
+    Raises :class:`ImportFormatError` naming the file, the line and the cap when a line is longer.
+    """
+    with path.open("rb") as raw_file:
+        stream = cast(IO[bytes], gzip.open(raw_file) if path.suffix == ".gz" else raw_file)
+        n = 0
+        while line := stream.readline(max_line_bytes + 1):
+            n += 1
+            if len(line) > max_line_bytes:
+                raise ImportFormatError(
+                    f"{path}:{n}: line longer than the {_size(max_line_bytes)} cap; import stopped here "
+                    "(kb import --max-line-mb raises the cap for a trusted source)"
+                )
+            yield n, line
 
 
-def read_jsonl(path: Path, bad: BadLine, progress: Progress | None = None) -> Iterator[Page]:
+def _size(n: int) -> str:
+    return f"{n / (1024 * 1024):g} MiB" if n >= 1024 * 1024 else f"{n} bytes"
+
+
+def read_jsonl(
+    path: Path, bad: BadLine, progress: Progress | None = None, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[Page]:
     """Pages of a JSONL file: ``{"title": str, "text": str | [str, ...], "aliases"?: [str, ...]}`` per line.
 
     A string ``text`` is cut into passages of about 100-250 words on sentence boundaries; a list is
     taken as the passages.
     """
-    with path.open("rb") as raw_file:
-        stream = cast(IO[bytes], gzip.open(raw_file) if path.suffix == ".gz" else raw_file)
-        for n, line in enumerate(stream, start=1):
-            if progress is not None:
-                progress(len(line))
-            if not line.strip():
+    for n, line in _lines(path, max_line_bytes):
+        if progress is not None:
+            progress(len(line))
+        if not line.strip():
+            continue
+        try:
+            row = orjson.loads(line)
+        except orjson.JSONDecodeError as e:
+            bad(str(path), n, f"not JSON ({e})")
+            continue
+        if not isinstance(row, dict):
+            bad(str(path), n, "not a JSON object")
+            continue
+        title, text, aliases = row.get("title"), row.get("text"), row.get("aliases") or []
+        if not isinstance(title, str) or not title.strip():
+            bad(str(path), n, 'missing or empty "title"')
+        elif not (isinstance(text, str) or (isinstance(text, list) and all(isinstance(t, str) for t in text))):
+            bad(str(path), n, '"text" must be a string or a list of strings')
+        elif not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+            bad(str(path), n, '"aliases" must be a list of strings')
+        else:
+            page = Page.of(title, text, aliases)
+            if not page.passages:
+                bad(str(path), n, f'empty "text" for {page.title!r}')
                 continue
-            try:
-                row = orjson.loads(line)
-            except orjson.JSONDecodeError as e:
-                bad(str(path), n, f"not JSON ({e})")
-                continue
-            if not isinstance(row, dict):
-                bad(str(path), n, "not a JSON object")
-                continue
-            title, text, aliases = row.get("title"), row.get("text"), row.get("aliases") or []
-            if not isinstance(title, str) or not title.strip():
-                bad(str(path), n, 'missing or empty "title"')
-            elif not (isinstance(text, str) or (isinstance(text, list) and all(isinstance(t, str) for t in text))):
-                bad(str(path), n, '"text" must be a string or a list of strings')
-            elif not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
-                bad(str(path), n, '"aliases" must be a list of strings')
-            else:
-                page = Page.of(title, text, aliases)
-                if not page.passages:
-                    bad(str(path), n, f'empty "text" for {page.title!r}')
-                    continue
-                yield page
+            yield page
 
 
-def read_dpr(path: Path, bad: BadLine, progress: Progress | None = None) -> Iterator[Page]:
+def read_dpr(
+    path: Path, bad: BadLine, progress: Progress | None = None, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[Page]:
     """Pages of a DPR/ALCE passage TSV (``id``, ``text``, ``title``; header optional; may be ``.gz``).
 
     Consecutive rows of one title form one page; passages are taken as they are (DPR's are ~100 words).
     """
-    csv.field_size_limit(1 << 28)
+    # A quoted field may span lines: the cap holds for one field too.
+    csv.field_size_limit(max_line_bytes)
     source = str(path)
-    with _open_text(path) as f:
-        reader = csv.reader(f, delimiter="\t", quotechar='"')
-        title: str | None = None
-        passages: list[str] = []
+    text_lines = (line.decode("utf-8", errors="replace") for _, line in _lines(path, max_line_bytes))
+    reader = csv.reader(text_lines, delimiter="\t", quotechar='"')
+    title: str | None = None
+    passages: list[str] = []
+    try:
         for row in reader:
             if progress is not None:
                 progress(sum(map(len, row)) + len(row))
@@ -144,8 +170,10 @@ def read_dpr(path: Path, bad: BadLine, progress: Progress | None = None) -> Iter
                     continue
                 title, passages = row_title, []
             passages.append(text.strip())
-        if title is not None and passages:
-            yield Page(" ".join(title.split()), tuple(passages))
+    except csv.Error as e:  # a quoted field longer than the cap, over several lines
+        raise ImportFormatError(f"{path}:{reader.line_num}: {e}; stopped the import there") from e
+    if title is not None and passages:
+        yield Page(" ".join(title.split()), tuple(passages))
 
 
 def read_factscore(path: Path, bad: BadLine, progress: Progress | None = None) -> Iterator[Page]:
@@ -255,12 +283,14 @@ def import_path(
     show_progress: bool = False,
     max_problems: int = 20,
     on_problem: Callable[[str], None] | None = None,
+    max_line_bytes: int = MAX_LINE_BYTES,
 ) -> ImportReport:
     """Import a file or a directory of JSONL files into ``store``; returns the counts.
 
     Pages already in the store unchanged are skipped; changed pages are replaced; the store's
     version changes only when content did. ``on_problem`` receives each bad-line message
-    (``"file:line: reason"``) as it is found.
+    (``"file:line: reason"``) as it is found. A JSONL or TSV line longer than ``max_line_bytes``
+    raises :class:`ImportFormatError` (pages before it stay imported).
     """
     report = ImportReport()
     started = time.perf_counter()
@@ -297,7 +327,12 @@ def import_path(
 
     def pages() -> Iterator[tuple[Page, int]]:
         for file, file_fmt in zip(files, formats, strict=True):
-            for page in READERS[file_fmt](file, bad, progress if show_progress else None):
+            shown = progress if show_progress else None
+            if file_fmt == "factscore":  # rows come whole out of SQLite, bounded by the database file itself
+                found = read_factscore(file, bad, shown)
+            else:
+                found = (read_jsonl if file_fmt == "jsonl" else read_dpr)(file, bad, shown, max_line_bytes)
+            for page in found:
                 yield page, page_digest(page)
 
     try:

@@ -46,7 +46,10 @@ class WorkerSettings(BusSettings):
     )
     lag_interval_s: float = Field(default=5.0, gt=0, description="how often the consumer-lag gauge is refreshed")
     metrics_port: int = Field(default=9464, ge=0, le=65535, description="Prometheus port; 0 turns it off")
-    metrics_host: str = Field(default="0.0.0.0", description="address the metrics server binds")
+    metrics_host: str = Field(
+        default="127.0.0.1",
+        description="address the metrics server binds; deployments set 0.0.0.0 where Prometheus scrapes the pod",
+    )
     topic_partitions: int = Field(default=4, ge=1, le=10_000, description="partitions of topics the worker creates")
     max_answer_chars: int = Field(
         default=20_000, ge=100, description="longest text checked; beyond it the check is partial (whole sentences)"

@@ -37,18 +37,39 @@ def add_parser(sub: Any) -> None:
 
 
 def _read_text(source: str) -> str:
+    """The answer of ``--text``; a :class:`UserError` for a missing, unreadable, binary or non-UTF-8 source."""
     from factsentry.cli import UserError
 
     if source == "-":
-        text = sys.stdin.read()
+        raw = getattr(sys.stdin, "buffer", None)  # a replaced sys.stdin (tests, embedding) may be text only
+        text = _decode(raw.read(), source) if raw is not None else sys.stdin.read()
     else:
         path = Path(source)
         if not path.is_file():
             raise UserError(f"--text {source}: no such file (use - to read standard input)")
-        text = path.read_text(encoding="utf-8")
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise UserError(f"--text {source}: cannot read it: {e.strerror}") from e
+        text = _decode(data, source)
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise UserError(f"--text {source}: binary input (a NUL character at offset {nul}); give UTF-8 text")
     if not text.strip():
         raise UserError(f"--text {source}: the answer is empty")
     return text
+
+
+def _decode(data: bytes, source: str) -> str:
+    from factsentry.cli import UserError
+
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise UserError(
+            f"--text {source}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}); "
+            "convert it first, e.g. iconv -t UTF-8"
+        ) from e
 
 
 def _open_store(path: Path) -> Any:

@@ -27,6 +27,13 @@ def add_parser(sub: Any) -> None:
     imp.add_argument("--quiet", action="store_true", help="no progress bar and no summary line")
     imp.add_argument("--json", action="store_true", help="print the import report as JSON")
     imp.add_argument("--optimize", action="store_true", help="merge the search index afterwards (faster kb search)")
+    imp.add_argument(
+        "--max-line-mb",
+        type=float,
+        default=16.0,
+        metavar="MB",
+        help="longest JSONL/TSV line (one page or passage) read before the import stops (default 16)",
+    )
     imp.set_defaults(func=run_import)
 
     search = kb.add_parser("search", help="every entity a name can refer to, with passages")
@@ -63,6 +70,8 @@ def run_import(args: argparse.Namespace) -> int:
     from knowledge.importers import import_path
     from knowledge.store import Store
 
+    if not 0 < args.max_line_mb <= 4096:
+        raise UserError(f"--max-line-mb {args.max_line_mb:g}: must be above 0 and at most 4096")
     args.db.parent.mkdir(parents=True, exist_ok=True)
     shown = 0
 
@@ -74,7 +83,14 @@ def run_import(args: argparse.Namespace) -> int:
 
     try:
         with Store(args.db) as store:
-            report = import_path(args.path, store, args.format, show_progress=not args.quiet, on_problem=on_problem)
+            report = import_path(
+                args.path,
+                store,
+                args.format,
+                show_progress=not args.quiet,
+                on_problem=on_problem,
+                max_line_bytes=int(args.max_line_mb * 1024 * 1024),
+            )
             if args.optimize and report.pages:
                 store.optimize()
     except KnowledgeError as e:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
 import re
 import subprocess
 import sys
@@ -19,6 +21,9 @@ if TYPE_CHECKING:
 REPO = Path(__file__).resolve().parents[2]
 CHART = REPO / "helm" / "factsentry"
 TOOLS_DIR = REPO / ".tools" / "bin"
+COMPOSE = REPO / "docker-compose.yml"
+# docker-compose.yml has no default Grafana password: compose refuses the file until one is set.
+COMPOSE_ENV = {"GRAFANA_ADMIN_PASSWORD": "only-for-the-tests"}
 
 Renderer = Callable[..., list[dict[str, Any]]]
 
@@ -51,9 +56,24 @@ def prometheus() -> Path:
     return Path(_installer().install_prometheus(TOOLS_DIR))
 
 
-def run(cmd: list[str | Path], cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
-    """Run a validator; the result carries stdout and stderr for the assertion message."""
-    return subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True, check=False, timeout=120)
+def run(cmd: list[str | Path], cwd: Path = REPO, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run a validator (``env`` on top of ours); the result carries stdout and stderr for the assertion message."""
+    return subprocess.run(
+        [str(c) for c in cmd],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env=None if env is None else {**os.environ, **env},
+    )
+
+
+def compose_config(path: Path = COMPOSE) -> dict[str, Any]:
+    """The compose file as the Compose CLI resolves it (anchors merged, defaults filled in)."""
+    proc = run([venv_tool("docker-compose"), "--file", path, "config", "--format", "json"], env=COMPOSE_ENV)
+    assert proc.returncode == 0, proc.stderr
+    return dict(json.loads(proc.stdout))
 
 
 def venv_tool(name: str) -> Path:

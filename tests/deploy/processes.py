@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -13,12 +12,15 @@ from pathlib import Path
 import httpx
 
 from factsentry.embedded import free_port
-from tests.deploy.conftest import REPO, Renderer, container, duration_s, env_of, one, run, venv_tool
+from tests.deploy.conftest import Renderer, compose_config, container, duration_s, env_of, one, run, venv_tool
 
 # Container paths our configs use; a test maps each into its own folder (``local``).
 CONTAINER_ROOTS = ("/etc/factsentry/", "/var/lib/factsentry/", "/opt/factsentry/")
 # The store the image's build step writes (see the Dockerfile).
 IMAGE_KB = "/opt/factsentry/kb/demo-kb.sqlite3"
+# The chart refuses to render without an auth choice. The pods run here without a cluster's Secrets,
+# so they take the explicit opt-out (the keys-file path is tested on the rendered manifests).
+HELM_VALUES = {"auth": {"allowUnauthenticated": True}}
 
 
 @dataclass
@@ -45,8 +47,8 @@ def _mapped(root: Path, value: str) -> str:
 
 
 def helm_pod(render: Renderer, component: str) -> Pod:
-    """The chart's default ``gateway`` or ``worker`` Deployment as a Pod."""
-    docs = render()
+    """The chart's ``gateway`` or ``worker`` Deployment (default values plus :data:`HELM_VALUES`) as a Pod."""
+    docs = render(HELM_VALUES)
     deployment = one(docs, "Deployment", f"-{component}")
     c = container(deployment)
     config = one(docs, "ConfigMap", "-config")
@@ -66,9 +68,7 @@ def helm_pod(render: Renderer, component: str) -> Pod:
 
 def compose_pod(component: str) -> Pod:
     """A docker compose service as a Pod; its probe is the image HEALTHCHECK's URL."""
-    proc = run([venv_tool("docker-compose"), "--file", REPO / "docker-compose.yml", "config", "--format", "json"])
-    assert proc.returncode == 0, proc.stderr
-    service = json.loads(proc.stdout)["services"][component]
+    service = compose_config()["services"][component]
     files = {v["target"]: Path(v["source"]).read_text() for v in service.get("volumes", []) if v["type"] == "bind"}
     env = {k: str(v) for k, v in service["environment"].items() if v is not None}
     url = httpx.URL(env.get("HEALTHCHECK_URL", "http://127.0.0.1:8080/healthz"))  # the image's default
@@ -123,6 +123,9 @@ def start(pod: Pod, root: Path, overrides: dict[str, str], image_kb: Path | None
     env.update(overrides)
     port = free_port()
     env["FACTSENTRY_PORT" if pod.command == "gateway" else "FACTSENTRY_METRICS_PORT"] = str(port)
+    if pod.command == "gateway" and env.get("FACTSENTRY_METRICS_PORT", "0") != "0":
+        # The pod's own metrics listener (0.0.0.0 in a cluster): here on loopback, on a port of its own.
+        env.update(FACTSENTRY_METRICS_PORT=str(free_port()), FACTSENTRY_METRICS_HOST="127.0.0.1")
     log = root / f"{pod.command}.log"
     process = subprocess.Popen(
         in_pod_filesystem([str(venv_tool("factsentry")), pod.command], root, pod.read_only_root),

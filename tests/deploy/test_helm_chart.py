@@ -15,13 +15,20 @@ import yaml
 from cloudcoil.models.prometheus_operator import v1 as monitoring
 
 from bus import topics
+from gateway.auth import check_exposure
 from gateway.policy import PolicySpec, PolicyTable
 from gateway.settings import GatewaySettings
 from schemas.enums import Policy
 from tests.deploy.conftest import CHART, REPO, Renderer, by_kind, container, env_of, one, run
 from workers.settings import WorkerSettings
 
+# The chart renders only once an auth choice is made; "keys" is the default values plus API keys.
+KEYS: dict[str, Any] = {"auth": {"existingSecret": "factsentry-gateway-keys"}}
 ALL_ON: dict[str, Any] = {
+    "auth": {"existingSecret": "factsentry-gateway-keys", "metricsTokenSecret": "factsentry-metrics-token"},
+    "networkPolicy": {
+        "gatewayFrom": [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "ingress-nginx"}}}]
+    },
     "gateway": {"autoscaling": {"enabled": True}},
     "metrics": {
         "serviceMonitor": {"enabled": True, "labels": {"release": "kube-prom"}},
@@ -32,18 +39,28 @@ ALL_ON: dict[str, Any] = {
     "redis": {"existingSecret": "factsentry-redis"},
 }
 MINIMAL: dict[str, Any] = {
+    "auth": {"allowUnauthenticated": True},
+    "networkPolicy": {"enabled": False},
     "serviceAccount": {"create": False},
     "gateway": {"podDisruptionBudget": {"enabled": False}},
     "worker": {"podDisruptionBudget": {"enabled": False}},
     "apiKeys": {"existingSecret": ""},
     "metrics": {"podAnnotations": False},
 }
-VALUE_SETS = {"default": {}, "all-on": ALL_ON, "minimal": MINIMAL}
+VALUE_SETS = {"keys": KEYS, "all-on": ALL_ON, "minimal": MINIMAL}
 KINDS = {
-    "default": {"Deployment": 2, "Service": 2, "ConfigMap": 1, "ServiceAccount": 1, "PodDisruptionBudget": 2},
+    "keys": {
+        "Deployment": 2,
+        "Service": 3,
+        "ConfigMap": 1,
+        "ServiceAccount": 1,
+        "PodDisruptionBudget": 2,
+        "NetworkPolicy": 2,
+    },
     "all-on": {
         "Deployment": 2,
-        "Service": 2,
+        "Service": 3,
+        "NetworkPolicy": 2,
         "ConfigMap": 1,
         "ServiceAccount": 1,
         "PodDisruptionBudget": 2,
@@ -52,9 +69,20 @@ KINDS = {
         "PrometheusRule": 1,
         "Job": 1,
     },
-    "minimal": {"Deployment": 2, "Service": 2, "ConfigMap": 1},
+    "minimal": {"Deployment": 2, "Service": 3, "ConfigMap": 1},
 }
 CRDS = {"ServiceMonitor": monitoring.ServiceMonitor, "PrometheusRule": monitoring.PrometheusRule}
+
+
+@pytest.fixture
+def render(render: Renderer) -> Renderer:
+    """The session renderer, with :data:`KEYS` as the auth choice of values that make none."""
+
+    def _render(values: dict[str, Any] | None = None, release: str = "fs") -> list[dict[str, Any]]:
+        values = values or {}
+        return render(values if "auth" in values else {**KEYS, **values}, release)
+
+    return _render
 
 
 def _values_file(tmp_path: Path, values: dict[str, Any]) -> Path:
@@ -110,7 +138,11 @@ def _selected(selector: dict[str, str], docs: list[dict[str, Any]]) -> list[str]
 
 @pytest.mark.parametrize(
     ("service", "deployment", "port_name"),
-    [("-gateway", "fs-factsentry-gateway", "http"), ("-worker-metrics", "fs-factsentry-worker", "metrics")],
+    [
+        ("-gateway", "fs-factsentry-gateway", "http"),
+        ("-gateway-metrics", "fs-factsentry-gateway", "metrics"),
+        ("-worker-metrics", "fs-factsentry-worker", "metrics"),
+    ],
 )
 def test_each_service_selects_exactly_its_deployment_on_a_named_container_port(
     render: Renderer, service: str, deployment: str, port_name: str
@@ -183,7 +215,7 @@ def test_worker_grace_period_outlasts_its_drain_timeout(
 
 
 def test_a_grace_period_shorter_than_the_drain_is_refused(helm: Path, tmp_path: Path) -> None:
-    values = {"worker": {"terminationGracePeriodSeconds": 60, "drainTimeoutSeconds": 60}}
+    values = {**KEYS, "worker": {"terminationGracePeriodSeconds": 60, "drainTimeoutSeconds": 60}}
     proc = run([helm, "template", "fs", CHART, "--values", _values_file(tmp_path, values)])
     assert proc.returncode != 0
     assert "worker.terminationGracePeriodSeconds must exceed worker.drainTimeoutSeconds" in proc.stderr
@@ -201,6 +233,10 @@ def test_a_grace_period_shorter_than_the_drain_is_refused(helm: Path, tmp_path: 
                 "kafka_bootstrap": "kafka:9092",
                 "log_level": "info",
                 "result_ttl_s": 86400,
+                "metrics_port": 9464,
+                "metrics_host": "0.0.0.0",
+                "keys_file": Path("/etc/factsentry-auth/keys.yaml"),
+                "allow_unauthenticated": False,
             },
         ),
         (
@@ -209,6 +245,7 @@ def test_a_grace_period_shorter_than_the_drain_is_refused(helm: Path, tmp_path: 
             {
                 "concurrency": 4,
                 "metrics_port": 9464,
+                "metrics_host": "0.0.0.0",
                 "drain_timeout_s": 90.0,
                 "topic_partitions": 12,
                 "result_ttl_s": 86400,
@@ -304,7 +341,7 @@ def test_the_worker_reads_a_copy_of_the_store_on_a_writable_volume(
     gateway_volumes = {
         v["name"] for v in one(render(values), "Deployment", "-gateway")["spec"]["template"]["spec"]["volumes"]
     }
-    assert gateway_volumes == {"config", "tmp"}
+    assert gateway_volumes == {"config", "tmp", "api-keys"}
 
 
 @pytest.mark.parametrize(
@@ -328,7 +365,8 @@ def test_secrets_are_referenced_never_inlined(
         c = container(deployment)
         assert env_of(c)["FACTSENTRY_REDIS_URL"] == redis
         assert c.get("envFrom") == secret_refs
-        assert not any("KEY" in e["name"] for e in c["env"])
+        inline = {e["name"] for e in c["env"] if "value" in e}
+        assert not [n for n in inline if any(w in n for w in ("API_KEY", "TOKEN", "PASSWORD", "SECRET"))]
 
 
 def test_prometheus_rule_carries_exactly_the_deploy_alerts(render: Renderer) -> None:
@@ -336,7 +374,7 @@ def test_prometheus_rule_carries_exactly_the_deploy_alerts(render: Renderer) -> 
     assert rule["spec"] == yaml.safe_load((REPO / "deploy" / "prometheus" / "alerts.yml").read_text())
 
 
-@pytest.mark.parametrize(("monitor", "service"), [("-gateway", "-gateway"), ("-worker", "-worker-metrics")])
+@pytest.mark.parametrize(("monitor", "service"), [("-gateway", "-gateway-metrics"), ("-worker", "-worker-metrics")])
 def test_service_monitors_scrape_a_port_their_service_has(render: Renderer, monitor: str, service: str) -> None:
     docs = render(ALL_ON)
     sm = one(docs, "ServiceMonitor", monitor)
@@ -400,7 +438,12 @@ def test_image_defaults_to_the_chart_app_version(render: Renderer, values: dict[
 
 
 def test_install_notes_name_the_gateway_service(helm: Path) -> None:
-    proc = run([helm, "install", "fs", CHART, "--dry-run=client", "--namespace", "factsentry"])
+    proc = run(
+        [
+            *(helm, "install", "fs", CHART, "--dry-run=client", "--namespace", "factsentry"),
+            *("--set", "auth.existingSecret=factsentry-gateway-keys"),
+        ]
+    )
     assert proc.returncode == 0, proc.stderr
     notes = proc.stdout.split("NOTES:", 1)[1]
     assert "port-forward svc/fs-factsentry-gateway 8080:80" in notes
@@ -431,3 +474,152 @@ def test_values_schema_knows_exactly_the_gateways_policy_fields() -> None:
     policy = schema["properties"]["policies"]["properties"]["default"]
     assert set(policy["properties"]) == set(PolicySpec.model_fields)
     assert policy["properties"]["mode"]["enum"] == [p.value for p in Policy]
+
+
+AUTH_REFUSED = "auth: set auth.existingSecret to a Secret holding the hashed API keys under keys.yaml"
+
+
+@pytest.mark.parametrize(
+    "values",
+    [{}, {"auth": {"existingSecret": "", "allowUnauthenticated": False}}, {"auth": {"metricsTokenSecret": "t"}}],
+)
+def test_the_chart_refuses_to_render_without_an_auth_choice(helm: Path, tmp_path: Path, values: dict[str, Any]) -> None:
+    proc = run([helm, "template", "fs", CHART, "--values", _values_file(tmp_path, values)])
+    assert proc.returncode != 0
+    assert AUTH_REFUSED in proc.stderr
+    assert "auth.allowUnauthenticated=true" in proc.stderr
+
+
+def _gateway_env_settings(env: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> GatewaySettings:
+    for key, value in env.items():
+        if key.startswith("FACTSENTRY_") and isinstance(value, str):
+            monkeypatch.setenv(key, value)
+    return GatewaySettings()
+
+
+def test_api_keys_come_from_the_secret_mounted_as_a_directory(
+    render: Renderer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gateway = one(render(ALL_ON), "Deployment", "-gateway")
+    c = container(gateway)
+    volumes = {v["name"]: v for v in gateway["spec"]["template"]["spec"]["volumes"]}
+    assert volumes["api-keys"]["secret"] == {
+        "secretName": "factsentry-gateway-keys",
+        "items": [{"key": "keys.yaml", "path": "keys.yaml"}],
+        "defaultMode": 0o440,
+    }
+    (mount,) = [m for m in c["volumeMounts"] if m["name"] == "api-keys"]
+    # No subPath: the kubelet swaps the directory when the Secret changes and the gateway re-reads the keys.
+    assert mount == {"name": "api-keys", "mountPath": "/etc/factsentry-auth", "readOnly": True}
+    env = env_of(c)
+    assert env["FACTSENTRY_KEYS_FILE"] == "/etc/factsentry-auth/keys.yaml"
+    assert env["FACTSENTRY_ALLOW_UNAUTHENTICATED"] == "false"
+    assert env["FACTSENTRY_METRICS_TOKEN"] == {"secretKeyRef": {"name": "factsentry-metrics-token", "key": "token"}}
+    settings = _gateway_env_settings(env, monkeypatch)
+    assert settings.keys_file == Path("/etc/factsentry-auth/keys.yaml") and not settings.allow_unauthenticated
+    check_exposure(settings.host, settings.keys_file, settings.allow_unauthenticated)
+    worker = one(render(ALL_ON), "Deployment", "-worker")
+    assert not [k for k in env_of(container(worker)) if k in {"FACTSENTRY_KEYS_FILE", "FACTSENTRY_METRICS_TOKEN"}]
+
+
+def test_allow_unauthenticated_is_an_explicit_opt_out(render: Renderer, monkeypatch: pytest.MonkeyPatch) -> None:
+    gateway = one(render(MINIMAL), "Deployment", "-gateway")
+    env = env_of(container(gateway))
+    assert env["FACTSENTRY_ALLOW_UNAUTHENTICATED"] == "true"
+    assert "FACTSENTRY_KEYS_FILE" not in env and "FACTSENTRY_METRICS_TOKEN" not in env
+    assert "api-keys" not in {v["name"] for v in gateway["spec"]["template"]["spec"]["volumes"]}
+    settings = _gateway_env_settings(env, monkeypatch)
+    assert (settings.host, settings.keys_file, settings.allow_unauthenticated) == ("0.0.0.0", None, True)
+    check_exposure(settings.host, settings.keys_file, settings.allow_unauthenticated)
+
+
+def test_metrics_listen_beyond_loopback_only_in_the_pods(render: Renderer) -> None:
+    """Processes started by hand keep metrics on 127.0.0.1; the chart opens them to the pod network."""
+    assert WorkerSettings.model_fields["metrics_host"].default == "127.0.0.1"
+    assert GatewaySettings.model_fields["metrics_host"].default == "127.0.0.1"
+    for deployment in by_kind(render(), "Deployment"):
+        c = container(deployment)
+        env = env_of(c)
+        assert env["FACTSENTRY_METRICS_HOST"] == "0.0.0.0"
+        metrics = next(p for p in c["ports"] if p["name"] == "metrics")
+        assert str(metrics["containerPort"]) == env["FACTSENTRY_METRICS_PORT"] == "9464"
+        annotations = deployment["spec"]["template"]["metadata"]["annotations"]
+        assert annotations["prometheus.io/port"] == "9464"
+
+
+PROMETHEUS_PEER = {
+    "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}},
+    "podSelector": {"matchLabels": {"app.kubernetes.io/name": "prometheus"}},
+}
+
+
+def _named_ports(deployment: dict[str, Any]) -> set[str]:
+    return {p["name"] for p in container(deployment)["ports"]}
+
+
+@pytest.mark.parametrize(
+    ("values", "gateway_from"),
+    [
+        ({}, None),
+        (ALL_ON, [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "ingress-nginx"}}}]),
+    ],
+)
+def test_network_policies_admit_the_api_anywhere_configured_and_metrics_from_prometheus_only(
+    render: Renderer, values: dict[str, Any], gateway_from: list[dict[str, Any]] | None
+) -> None:
+    docs = render(values)
+    api: dict[str, Any] = {"ports": [{"port": "http", "protocol": "TCP"}]}
+    if gateway_from:
+        api["from"] = gateway_from
+    metrics = {"ports": [{"port": "metrics", "protocol": "TCP"}], "from": [PROMETHEUS_PEER]}
+    expected: dict[str, list[dict[str, Any]]] = {"gateway": [api, metrics], "worker": [metrics]}
+    for component, rules in expected.items():
+        policy = one(docs, "NetworkPolicy", f"-{component}")
+        assert _selected(policy["spec"]["podSelector"]["matchLabels"], docs) == [f"fs-factsentry-{component}"]
+        assert policy["spec"]["policyTypes"] == ["Ingress"]
+        assert policy["spec"]["ingress"] == rules
+        deployment = one(docs, "Deployment", f"-{component}")
+        assert {p["port"] for rule in rules for p in rule["ports"]} <= _named_ports(deployment)
+
+
+def test_network_policy_prometheus_selectors_are_configurable(render: Renderer) -> None:
+    """Another monitoring namespace, and the pod selector dropped (helm merges maps: null removes a default)."""
+    values = {
+        "networkPolicy": {
+            "prometheus": {
+                "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "observability"}},
+                "podSelector": None,
+            }
+        }
+    }
+    for component in ("gateway", "worker"):
+        policy = one(render(values), "NetworkPolicy", f"-{component}")
+        assert policy["spec"]["ingress"][-1]["from"] == [
+            {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "observability"}}}
+        ]
+    assert by_kind(render(MINIMAL), "NetworkPolicy") == []
+
+
+def test_network_policy_without_a_prometheus_selector_is_refused(helm: Path, tmp_path: Path) -> None:
+    values = {**KEYS, "networkPolicy": {"prometheus": {"namespaceSelector": None, "podSelector": None}}}
+    proc = run([helm, "template", "fs", CHART, "--values", _values_file(tmp_path, values)])
+    assert proc.returncode != 0
+    assert "networkPolicy.prometheus needs a namespaceSelector or a podSelector" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"auth": {"allowUnauthenticated": "yes"}}, "at '/auth/allowUnauthenticated'"),
+        ({"auth": {"existingSecrets": "x"}}, "additional properties 'existingSecrets' not allowed"),
+        ({"networkPolicy": {"gatewayFrom": [{}]}}, "at '/networkPolicy/gatewayFrom/0'"),
+        ({"networkPolicy": {"prometheus": {"podSelector": {"matchLabel": {}}}}}, "'matchLabel' not allowed"),
+        ({"gateway": {"metricsPort": 0}}, "minimum"),
+    ],
+)
+def test_values_schema_refuses_auth_and_network_policy_mistakes(
+    helm: Path, tmp_path: Path, values: dict[str, Any], message: str
+) -> None:
+    proc = run([helm, "template", "fs", CHART, "--values", _values_file(tmp_path, values)])
+    assert proc.returncode != 0
+    assert message in proc.stderr

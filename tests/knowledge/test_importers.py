@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import orjson
@@ -166,3 +169,86 @@ def test_cli_import_search_and_exit_codes(tmp_path: Path, demo_dir: Path, capsys
     assert "no knowledge store" in capsys.readouterr().err
     assert main(["kb", "import", str(tmp_path / "nowhere.jsonl"), "--db", str(db)]) == 1
     assert "does not exist" in capsys.readouterr().err
+
+
+def _page_line(title: str, size: int) -> bytes:
+    """A JSONL page line of exactly ``size`` bytes, newline included."""
+    head, tail = f'{{"title": "{title}", "text": "'.encode(), b'"}\n'
+    return head + b"x" * (size - len(head) - len(tail)) + tail
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".jsonl.gz"])
+def test_a_line_at_the_cap_is_read_and_one_byte_more_stops_the_import(tmp_path: Path, suffix: str) -> None:
+    cap = 4096
+    src = tmp_path / f"pages{suffix}"
+    data = _page_line("At Cap", cap) + _page_line("Over Cap", cap + 1)
+    src.write_bytes(gzip.compress(data) if suffix.endswith(".gz") else data)
+    with pytest.raises(ImportFormatError) as info:
+        import_path(src, Store.in_memory(), max_line_bytes=cap)
+    assert str(info.value).startswith(f"{src}:2: line longer than the 4096 bytes cap; import stopped here")
+    ok = tmp_path / f"ok{suffix}"
+    ok.write_bytes(gzip.compress(data[:cap]) if suffix.endswith(".gz") else data[:cap])
+    store = Store.in_memory()
+    assert import_path(ok, store, max_line_bytes=cap).pages == 1
+    assert len(" ".join(p.text for p in store.page("At Cap"))) > cap - 40
+
+
+@pytest.mark.parametrize(
+    ("content", "line", "reason"),
+    [
+        ("1\tshort\tA\n2\t" + "y" * 5000 + "\tB\n", 2, "line longer than the 4096 bytes cap"),
+        # One quoted field over many short lines: the field is capped too.
+        ('1\t"' + "z\n" * 3000 + '"\tC\n', 2049, "field larger than field limit (4096)"),
+    ],
+)
+def test_dpr_lines_and_fields_are_capped(tmp_path: Path, content: str, line: int, reason: str) -> None:
+    tsv = tmp_path / "psgs.tsv.gz"
+    tsv.write_bytes(gzip.compress(content.encode()))
+    with pytest.raises(ImportFormatError) as info:
+        import_path(tsv, Store.in_memory(), "dpr", max_line_bytes=4096)
+    assert str(info.value).startswith(f"{tsv}:{line}: {reason}")
+
+
+def _peak_rss_mb(args: list[str], cwd: Path) -> tuple[int, str, float]:
+    """Run ``factsentry`` with ``args``; its exit code, stderr and peak resident memory in MB (this child only)."""
+    proc = subprocess.Popen([str(Path(sys.executable).parent / "factsentry"), *args], cwd=cwd, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    with proc.stderr:
+        err = proc.stderr.read().decode()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, err, usage.ru_maxrss / 1024  # ru_maxrss is in KiB on Linux
+
+
+def test_kb_import_of_a_gzip_bomb_stops_at_the_cap_in_bounded_memory(tmp_path: Path, demo_dir: Path) -> None:
+    """100 KB of gzip inflating to one 100 MB line: one error line, and memory grows by far less than the line."""
+    line_mb = 100
+    bomb = tmp_path / "bomb.jsonl.gz"
+    with gzip.open(bomb, "wb") as f:
+        f.write(b'{"title": "Small Page", "text": "A small page."}\n{"title": "Bomb", "text": "')
+        chunk = b"a" * (1 << 20)
+        for _ in range(line_mb):
+            f.write(chunk)
+        f.write(b'"}\n')
+    assert bomb.stat().st_size < 1 << 20
+    code, err, baseline = _peak_rss_mb(["kb", "import", str(demo_dir), "--db", "demo.sqlite3", "--quiet"], tmp_path)
+    assert (code, err) == (0, "")
+    code, err, peak = _peak_rss_mb(["kb", "import", str(bomb), "--db", "bomb.sqlite3", "--quiet"], tmp_path)
+    assert code == 1
+    assert err.splitlines() == [
+        f"factsentry kb: {bomb}:2: line longer than the 16 MiB cap; import stopped here "
+        "(kb import --max-line-mb raises the cap for a trusted source)"
+    ]
+    # Reading up to the 16 MiB cap costs about twice the cap; the whole line would cost several times 100 MB.
+    assert peak - baseline < line_mb / 2, f"peak {peak:.0f} MB against {baseline:.0f} MB for a small import"
+
+
+def test_kb_import_cap_is_a_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "pages.jsonl"
+    src.write_bytes(_page_line("Big Page", 3 * 1024 * 1024))
+    db = tmp_path / "kb.sqlite3"
+    assert main(["kb", "import", str(src), "--db", str(db), "--quiet", "--max-line-mb", "2"]) == 1
+    assert "line longer than the 2 MiB cap" in capsys.readouterr().err
+    assert main(["kb", "import", str(src), "--db", str(db), "--quiet", "--max-line-mb", "4"]) == 0
+    assert main(["kb", "import", str(src), "--db", str(db), "--max-line-mb", "0"]) == 1
+    assert "--max-line-mb 0: must be above 0" in capsys.readouterr().err

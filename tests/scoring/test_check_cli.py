@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -78,3 +80,45 @@ def test_user_errors(kb_file: Path, args: list[str], message: str, capsys: pytes
         args = ["--kb", str(kb_file), *args]
     assert main(["check", *args]) == 1
     assert message in capsys.readouterr().err
+
+
+ICONV = "convert it first, e.g. iconv -t UTF-8"
+BINARY = [
+    (b"Dick Hanley was born in 1936.\x00\x00\x00", "binary input (a NUL character at offset 29); give UTF-8 text"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", f"not UTF-8 text (byte 0x89 at offset 0); {ICONV}"),
+    (b"Dick Hanley ate cr\xe8me br\xfbl\xe9e.", f"not UTF-8 text (byte 0xe8 at offset 18); {ICONV}"),
+]
+
+
+@pytest.mark.parametrize("via", ["file", "stdin"])
+@pytest.mark.parametrize(("data", "message"), BINARY)
+def test_binary_input_is_one_line_of_error_without_a_traceback(
+    kb_file: Path, tmp_path: Path, via: str, data: bytes, message: str
+) -> None:
+    answer = tmp_path / "answer.bin"
+    answer.write_bytes(data)
+    source = str(answer) if via == "file" else "-"
+    proc = subprocess.run(
+        [str(Path(sys.executable).parent / "factsentry"), "check", "--kb", str(kb_file), "--text", source],
+        input=data,
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
+    err = proc.stderr.decode()
+    assert (proc.returncode, proc.stdout) == (1, b"")
+    assert err.splitlines() == [f"factsentry check: --text {source}: {message}"]
+
+
+def test_a_utf8_byte_order_mark_is_not_part_of_the_answer(
+    kb_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plain, marked = tmp_path / "plain.txt", tmp_path / "marked.txt"
+    plain.write_bytes(ANSWER.encode())
+    marked.write_bytes(b"\xef\xbb\xbf" + ANSWER.encode())
+    results = []
+    for path in (plain, marked):
+        assert main(["check", "--kb", str(kb_file), "--text", str(path), "--json", "--no-revise"]) == 0
+        results.append(json.loads(capsys.readouterr().out))
+    assert results[0]["groups"] == results[1]["groups"]
+    assert results[1]["groups"][0]["facts"][0]["text"][0] != "\ufeff"

@@ -109,3 +109,25 @@ app.kubernetes.io/component: {{ .component }}
 - name: tmp
   mountPath: /tmp
 {{- end }}
+
+{{/* The one NetworkPolicy peer that may scrape metrics ports. */}}
+{{- define "factsentry.prometheusPeer" -}}
+{{- with .Values.networkPolicy.prometheus.namespaceSelector }}
+namespaceSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.networkPolicy.prometheus.podSelector }}
+podSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end }}
+
+{{/* Where the gateway reads the keys of auth.existingSecret (a directory mount: Secret updates arrive). */}}
+{{- define "factsentry.keysDir" -}}
+/etc/factsentry-auth
+{{- end }}
+
+{{/* Label of the Services Prometheus scrapes (one per component), so a ServiceMonitor selects only them. */}}
+{{- define "factsentry.metricsLabel" -}}
+factsentry/metrics: "true"
+{{- end }}
