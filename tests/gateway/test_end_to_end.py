@@ -54,8 +54,12 @@ async def test_observe_answer_gets_a_verdict_in_redis_and_on_the_results_topic(
     assert check["factscore"] >= 0.9
     assert check["dfactscore"] <= 0.7
     assert any(group["conflated"] for group in check["groups"])
+    # Every fact says what decided it (the stance model or a named rule), in Redis and on the topic.
+    deciders = [fact["decided_by"] for group in check["groups"] for fact in group["facts"]]
+    assert deciders and all(deciders) and "model" in deciders
     on_topic = await results_on_topic(kafka_bootstrap, gw.settings.results_topic, {request_id})
     assert on_topic[request_id].check.dfactscore == check["dfactscore"]
+    assert [f.decided_by for g in on_topic[request_id].check.groups for f in g.facts] == deciders
 
 
 async def test_block_blocks_the_merged_biography_and_passes_the_faithful_one(start_stack: StartStack) -> None:
