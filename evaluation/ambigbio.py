@@ -70,12 +70,17 @@ def measure(items: list[datasets.AmbigGeneration], engine: Engine, *, progress: 
     rows: dict[str, list[dict[str, float]]] = defaultdict(list)
     ours_dfs: list[float] = []
     ref_dfs: list[float] = []
-    abstained = failed = 0
+    abstained = unverifiable = failed = 0
     for item in progress(items, total=len(items), desc="ambigbio answers"):
         checked = engine.try_check(item.output, pages=pages_of(item), name=item.name, question=item.question or None)
         if checked is None:
             failed += 1
             continue
+        if checked.unverifiable and checked.num_facts:
+            # The papers have no "unverifiable": a text none of whose facts the given pages support
+            # scores 0. Compared with their figures on their terms, and counted apart.
+            unverifiable += 1
+            checked = checked.model_copy(update={"factscore": 0.0, "dfactscore": 0.0})
         if checked.abstained or checked.factscore is None or checked.dfactscore is None:
             abstained += 1
             continue
@@ -114,5 +119,11 @@ def measure(items: list[datasets.AmbigGeneration], engine: Engine, *, progress: 
         "pearson_dfs": None if math.isnan(pearson) else pearson,
         "kendall_tau": None if math.isnan(tau) else tau,
     }
-    counts = {"answers": len(items), "abstained": abstained, "failed": failed, "runs": len(runs)}
+    counts = {
+        "answers": len(items),
+        "abstained": abstained,
+        "unverifiable": unverifiable,
+        "failed": failed,
+        "runs": len(runs),
+    }
     return Outcome(result, counts)

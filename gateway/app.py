@@ -242,7 +242,8 @@ def verdict_body(
     check = result.check
     return {
         "request_id": request_id,
-        "status": "abstained" if check.abstained else "checked",
+        "status": check.status,
+        "coverage": check.coverage,
         "action": action.value if action else None,
         "factscore": check.factscore,
         "dfactscore": check.dfactscore,
@@ -386,6 +387,8 @@ def _apply(
 
 
 def _refusal(spec: PolicySpec, result: ResultMessage | None) -> str:
+    if result is not None and result.check.unverifiable:
+        return "I can't give that answer: it could not be checked against the knowledge this assistant relies on."
     if result is None or result.check.dfactscore is None:
         return "I can't give that answer: it could not be fact-checked."
     return REFUSAL.format(score=result.check.dfactscore, threshold=spec.threshold)

@@ -6,6 +6,7 @@ Example ``policies.yaml``::
     models:
       gpt-4o: {mode: block, threshold: 0.8}                       # fails closed (the default)
       support-bot: {mode: revise, on_timeout: open, on_unavailable: open}
+      kb-only-bot: {mode: block, on_unverifiable: block}           # refuse what the store cannot judge
 
 Fail-safe: under block and revise an answer is released only with a verdict that clears the
 policy, or because the operator chose ``open`` for what happened instead — ``on_timeout`` (no
@@ -40,6 +41,9 @@ class PolicySpec(BaseModel):
     timeout_s: float = Field(default=10.0, gt=0, le=600)
     on_timeout: Literal["open", "closed"] = "closed"
     on_unavailable: Literal["open", "closed"] = "closed"
+    # The verdict says the store cannot judge the answer (nobody in it is about anyone the answer
+    # describes): pass and annotate release it with the verdict attached, block refuses it.
+    on_unverifiable: Literal["pass", "annotate", "block"] = "pass"
 
 
 class PolicyTable(BaseModel):
@@ -154,7 +158,11 @@ def decide(spec: PolicySpec, result: ResultMessage | None, status: str = "timeou
         setting = NO_VERDICT_SETTING.get(status, "on_unavailable") if result is None else "on_unavailable"
         return Action.PASS if getattr(spec, setting) == "open" else Action.BLOCK
     check = result.check
-    if spec.mode in (Policy.OBSERVE, Policy.ANNOTATE) or check.abstained or check.dfactscore is None:
+    if spec.mode in (Policy.OBSERVE, Policy.ANNOTATE) or check.abstained:
+        return Action.PASS
+    if check.unverifiable:
+        return Action.BLOCK if spec.on_unverifiable == "block" else Action.PASS
+    if check.dfactscore is None:
         return Action.PASS
     if check.dfactscore >= spec.threshold:
         return Action.PASS
@@ -168,7 +176,9 @@ def verdict_headers(result: ResultMessage | None, status: str = "timeout") -> di
     if result is None:
         return {"x-factsentry-status": status}
     check = result.check
-    headers = {"x-factsentry-status": "abstained" if check.abstained else "checked"}
+    headers: dict[str, str] = {"x-factsentry-status": check.status}
+    if check.coverage is not None:
+        headers["x-factsentry-coverage"] = f"{check.coverage:.4f}"
     if check.factscore is not None:
         headers["x-factsentry-factscore"] = f"{check.factscore:.4f}"
     if check.dfactscore is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from schemas.enums import Stance, Verdict, Worthiness
 
@@ -59,6 +59,13 @@ class Revision(BaseModel):
 
 class CheckResult(BaseModel):
     abstained: bool = False
+    # No page of the knowledge store is about anyone the answer describes (a person missing from the
+    # store, a non-biographical answer): the answer cannot be judged, so FActScore and D-FActScore are
+    # null rather than 0 and policies follow ``on_unverifiable``.
+    unverifiable: bool = False
+    coverage: float | None = Field(
+        default=None, description="share of check-worthy facts on which some page of the store takes a stance"
+    )
     factscore: float | None = Field(default=None, description="share of facts supported by any page")
     dfactscore: float | None = Field(default=None, description="share supported by the group's linked entity")
     num_facts: int = 0
@@ -73,3 +80,8 @@ class CheckResult(BaseModel):
     # unchecked, so a partial verdict never clears an answer under block or revise.
     partial: bool = False
     checked_chars: int | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def status(self) -> Literal["abstained", "unverifiable", "checked"]:
+        return "abstained" if self.abstained else "unverifiable" if self.unverifiable else "checked"

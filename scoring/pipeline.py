@@ -151,6 +151,7 @@ def check(
     if not any(g.factual for g in groups):
         return CheckResult(
             abstained=False,
+            unverifiable=True,  # nothing check-worthy: no claim to judge
             groups=[_group_result(g, None, False) for g in groups],
             num_facts=sum(len(g.facts) for g in groups),
             engine="offline",
@@ -167,7 +168,7 @@ def check(
         for fact in g.factual:
             fact.attribute(config.attribution_margin)
     result = score_groups(groups, candidates, config)
-    if config.revise and candidates:
+    if config.revise and candidates and not result.unverifiable:
         # Without any page about the names in the answer there is nothing to revise against.
         result.revision = revise(
             RevisionInput(
@@ -285,8 +286,24 @@ def score_groups(groups: list[PlannedGroup], candidates: list[EntityRef], config
     ]
 
     results = [_group_result(g, linked[gi], conflated[gi]) for gi, g in enumerate(groups)]
+    facts = [f for g in groups for f in g.factual]
+    covered = [any(v.stance is not Stance.IRRELEVANT for v in f.verdicts.values()) for f in facts]
+    coverage = round(sum(covered) / len(covered), 4) if covered else None
+    if not any(c > 0 or n >= 1.0 for gc, gn in zip(counts, names, strict=True) for c, n in zip(gc, gn, strict=True)):
+        # No page is about anyone the answer describes (no page supports a fact, none bears a group's
+        # name): nothing here can say whether the facts are true. An invented life of a person the
+        # store knows by that name is still checked, and scores 0.
+        return CheckResult(
+            unverifiable=True,
+            coverage=coverage,
+            num_facts=len(any_flags),
+            num_bios=len(groups),
+            groups=results,
+            engine="offline",
+        )
     return CheckResult(
         abstained=False,
+        coverage=coverage,
         factscore=factscore(any_flags),
         dfactscore=dfactscore(group_flags),
         num_facts=len(any_flags),

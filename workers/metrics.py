@@ -5,6 +5,8 @@
     factsentry_worker_factscore{model}              FActScore of each scored answer (0..1)
     factsentry_worker_dfactscore{model}             D-FActScore of each scored answer (0..1)
     factsentry_worker_facts_total{model,verdict}    atomic facts by verdict
+    factsentry_worker_coverage{model}               share of an answer's check-worthy facts the store speaks to
+    factsentry_worker_answers_total{model,status}   answers by status: checked | unverifiable | abstained
     factsentry_worker_consumer_lag{topic,partition} highwater minus committed offset
     factsentry_worker_dlq_total                     records written to a dead-letter topic
 
@@ -38,6 +40,8 @@ class WorkerMetrics:
     factscore: Histogram
     dfactscore: Histogram
     facts: Counter
+    coverage: Histogram
+    answers: Counter
     consumer_lag: Gauge
     dlq: Counter
     broker_resets: Counter
@@ -91,6 +95,19 @@ def make_metrics(registry: CollectorRegistry) -> WorkerMetrics:
         ),
         facts=Counter(
             "factsentry_worker_facts_total", "Atomic facts by verdict", ["model", "verdict"], registry=registry
+        ),
+        coverage=Histogram(
+            "factsentry_worker_coverage",
+            "Share of an answer's check-worthy facts on which some page of the store takes a stance",
+            ["model"],
+            buckets=SCORE_BUCKETS,
+            registry=registry,
+        ),
+        answers=Counter(
+            "factsentry_worker_answers_total",
+            "Answers by status: checked, unverifiable (the store cannot judge them), abstained",
+            ["model", "status"],
+            registry=registry,
         ),
         consumer_lag=Gauge(
             "factsentry_worker_consumer_lag",

@@ -262,10 +262,13 @@ def outcome(result: ResultMessage) -> Outcome:
 
 
 def observe(result: ResultMessage, metrics: WorkerMetrics) -> None:
-    """FActScore and D-FActScore histograms and facts by verdict, per model."""
+    """FActScore and D-FActScore histograms (verifiable answers only), coverage and facts by verdict, per model."""
     check, model = result.check, result.model
+    metrics.answers.labels(model=model, status=check.status).inc()
     if check.abstained:
         return
+    if check.coverage is not None:
+        metrics.coverage.labels(model=model).observe(check.coverage)
     if check.factscore is not None:
         metrics.factscore.labels(model=model).observe(check.factscore)
     if check.dfactscore is not None:

@@ -21,6 +21,8 @@ METRICS: dict[str, tuple[str, frozenset[str]]] = {
     "factsentry_worker_factscore": ("histogram", frozenset({"model"})),
     "factsentry_worker_dfactscore": ("histogram", frozenset({"model"})),
     "factsentry_worker_facts_total": ("counter", frozenset({"model", "verdict"})),
+    "factsentry_worker_coverage": ("histogram", frozenset({"model"})),
+    "factsentry_worker_answers_total": ("counter", frozenset({"model", "status"})),
     "factsentry_worker_consumer_lag": ("gauge", frozenset({"topic", "partition"})),
     "factsentry_worker_dlq_total": ("counter", frozenset()),
     "factsentry_cache_hits_total": ("counter", frozenset({"kind"})),
@@ -38,6 +40,7 @@ LABEL_VALUES: dict[str, frozenset[str]] = {
         | {"ok", "pass", "block", "revise", "timeout", "error"}  # gateway
     ),
     "mode": frozenset({"observe", "annotate", "block", "revise"}),
+    "status": frozenset({"checked", "unverifiable", "abstained"}),
 }
 
 

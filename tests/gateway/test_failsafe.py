@@ -240,3 +240,27 @@ async def test_a_dead_lettered_record_ends_the_wait_for_its_request(
         await client.aclose()
     assert outcome.status == "failed"
     assert outcome.reason and "GenerationMessage" in outcome.reason
+
+
+async def test_an_answer_the_store_cannot_judge_follows_on_unverifiable(start_stack: StartStack) -> None:
+    """Marie Curie is not in the demo store: her biography is unverifiable, not false — it passes under
+    the default policy (annotated as unverifiable) and is refused only where the operator says so."""
+    gw = await start_stack(
+        {
+            "default": {"mode": "block", "threshold": 0.75, "timeout_s": 120},
+            "models": {"mock-litellm": {"on_unverifiable": "block"}},
+        }
+    )
+    question = {"role": "user", "content": "Who was Marie Curie?"}
+    passed, _ = await post_chat(gw, {"model": "mock-lean", "messages": [question]})
+    assert passed.headers["x-factsentry-status"] == "unverifiable"
+    assert "x-factsentry-action" not in passed.headers
+    body = passed.json()
+    assert body["choices"][0]["message"]["content"].startswith("Marie Curie was a physicist")
+    assert body["factsentry"]["status"] == "unverifiable" and body["factsentry"]["factscore"] is None
+    assert body["factsentry"]["coverage"] == 0.0
+    blocked, _ = await post_chat(gw, {"model": "mock-litellm", "messages": [question]})
+    assert blocked.headers["x-factsentry-status"] == "unverifiable"
+    assert blocked.headers["x-factsentry-action"] == "blocked"
+    assert "could not be checked against the knowledge" in blocked.json()["choices"][0]["message"]["content"]
+    assert released_unchecked(gw) == 0

@@ -191,7 +191,25 @@ def test_safe_from_several_threads(demo_kb: Store, verifier: OfflineVerifier, re
     assert [r.model_dump() for r in got] == [r.model_dump() for r in expected]
 
 
-def test_unknown_person_scores_zero_without_revision(demo_kb: Store, verifier: OfflineVerifier) -> None:
+def test_a_person_missing_from_the_store_is_unverifiable_not_false(demo_kb: Store, verifier: OfflineVerifier) -> None:
     r = check("Zebedee Quarrington was a Welsh harpist. He died in 1901.", kb=demo_kb, verifier=verifier)
-    assert (r.factscore, r.dfactscore, r.num_entities) == (0.0, 0.0, 0)
+    assert (r.status, r.factscore, r.dfactscore, r.num_entities, r.coverage) == ("unverifiable", None, None, 0, 0.0)
     assert r.num_bios == 1 and r.groups[0].entity is None and r.revision is None
+    assert r.model_dump(mode="json")["status"] == "unverifiable"
+
+
+def test_a_non_biographical_answer_is_unverifiable(demo_kb: Store, verifier: OfflineVerifier) -> None:
+    faq = "To reset your password, open Settings and choose Security. The reset link expires after 24 hours."
+    r = check(faq, kb=demo_kb, verifier=verifier)
+    assert (r.status, r.factscore, r.dfactscore, r.revision) == ("unverifiable", None, None, None)
+
+
+def test_a_fabricated_biography_of_someone_in_the_store_stays_checked_and_false(
+    demo_kb: Store, verifier: OfflineVerifier
+) -> None:
+    """Unverifiable is about who the answer describes, not about how many facts the page confirms:
+    an invented life of a person the store knows must still score 0 (and be blocked)."""
+    text = "Dick Hanley was a Canadian painter. He was born in 1950 in Toronto and won the Turner Prize in 1999."
+    r = check(text, kb=demo_kb, name="Dick Hanley", verifier=verifier)
+    assert (r.status, r.factscore, r.dfactscore) == ("checked", 0.0, 0.0)
+    assert r.groups[0].entity is not None
