@@ -31,6 +31,7 @@ def make_producer(settings: BusSettings, **overrides: Any) -> AIOKafkaProducer:
         "linger_ms": 2,
         "request_timeout_ms": 10_000,
         "max_request_size": 4 * 1024 * 1024,
+        **settings.kafka_options(),
     }
     options.update(overrides)
     return AIOKafkaProducer(**options)
@@ -46,14 +47,21 @@ def make_consumer(settings: BusSettings, *topics: str, group_id: str | None, **o
         "max_poll_records": 64,
         "session_timeout_ms": 30_000,
         "heartbeat_interval_ms": 3_000,
+        **settings.kafka_options(),
     }
     options.update(overrides)
     return AIOKafkaConsumer(*topics, **options)
 
 
+def make_admin(settings: BusSettings) -> AIOKafkaAdminClient:
+    return AIOKafkaAdminClient(
+        bootstrap_servers=settings.kafka_bootstrap, client_id=settings.kafka_client_id, **settings.kafka_options()
+    )
+
+
 async def ensure_topics(settings: BusSettings, topics: dict[str, int]) -> None:
     """Create each topic (name → partitions) that does not exist yet."""
-    admin = AIOKafkaAdminClient(bootstrap_servers=settings.kafka_bootstrap, client_id=settings.kafka_client_id)
+    admin = make_admin(settings)
     await admin.start()
     try:
         existing = set(await admin.list_topics())
@@ -104,9 +112,7 @@ class BrokerWatch:
 
     async def _client(self) -> AIOKafkaAdminClient:
         if self._admin is None:
-            admin = AIOKafkaAdminClient(
-                bootstrap_servers=self.settings.kafka_bootstrap, client_id=self.settings.kafka_client_id
-            )
+            admin = make_admin(self.settings)
             await admin.start()
             self._admin = admin
         return self._admin

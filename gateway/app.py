@@ -87,6 +87,7 @@ class Gateway:
             timeout=settings.redis_pool_timeout_s,
             socket_timeout=5,
             socket_connect_timeout=2,
+            **settings.redis_options(),
         )
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self.results = ResultStore(self.redis, settings.redis_prefix, settings.result_ttl_s)

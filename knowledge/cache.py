@@ -141,10 +141,12 @@ class RedisBackend:
         self._down_until = 0.0
 
     @classmethod
-    def from_url(cls, url: str, timeout_s: float = 0.5, retry_after_s: float = 2.0) -> RedisBackend:
-        """A backend for ``redis://host:port/db``; a call never waits longer than ``timeout_s``."""
+    def from_url(cls, url: str, timeout_s: float = 0.5, retry_after_s: float = 2.0, **options: Any) -> RedisBackend:
+        """A backend for ``redis://host:port/db``; a call never waits longer than ``timeout_s``.
+
+        ``options``: more client arguments (password, TLS files: ``BusSettings.redis_options()``)."""
         client = redis.Redis.from_url(
-            url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s, retry=Retry(NoBackoff(), 0)
+            url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s, retry=Retry(NoBackoff(), 0), **options
         )
         return cls(client, retry_after_s)
 

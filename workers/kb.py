@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from prometheus_client import CollectorRegistry
 
@@ -62,7 +63,11 @@ class Knowledge:
 
 
 def open_knowledge(
-    path: Path | None, redis_url: str | None, registry: CollectorRegistry | None = None, prefix: str = "factsentry"
+    path: Path | None,
+    redis_url: str | None,
+    registry: CollectorRegistry | None = None,
+    prefix: str = "factsentry",
+    redis_options: dict[str, Any] | None = None,
 ) -> Knowledge:
     """The store at ``path`` (see :func:`open_store`), behind the Redis cache at ``redis_url`` if given.
 
@@ -72,5 +77,5 @@ def open_knowledge(
     if not redis_url:
         return Knowledge(store, store, None)
     metrics = cache_metrics(registry) if registry is not None else None
-    cache = Cache(RedisBackend.from_url(redis_url), metrics=metrics, prefix=f"{prefix}:cache:")
+    cache = Cache(RedisBackend.from_url(redis_url, **(redis_options or {})), metrics=metrics, prefix=f"{prefix}:cache:")
     return Knowledge(store, CachedKnowledge(store, cache), VersionedVerdictCache(cache, store))

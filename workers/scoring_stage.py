@@ -98,9 +98,10 @@ class Scorer:
 _process_scorer: Scorer | None = None
 
 
-def _init_process(kb_path: Path | None, redis_url: str, prefix: str) -> None:
+def _init_process(kb_path: Path | None, redis_url: str, prefix: str, redis_options: dict[str, Any]) -> None:
     global _process_scorer
-    _process_scorer = Scorer(open_knowledge(kb_path, redis_url, prefix=prefix), load_check())
+    knowledge = open_knowledge(kb_path, redis_url, prefix=prefix, redis_options=redis_options)
+    _process_scorer = Scorer(knowledge, load_check())
 
 
 def _score_in_process(text: str, name: str | None, question: str | None) -> tuple[CheckResult, float]:
@@ -118,7 +119,7 @@ def _process_pool(settings: WorkerSettings, kb_path: Path | None) -> ProcessPool
         settings.concurrency,
         mp_context=multiprocessing.get_context("spawn"),  # never fork a process that runs an event loop
         initializer=_init_process,
-        initargs=(kb_path, settings.redis_url, settings.redis_prefix),
+        initargs=(kb_path, settings.redis_url, settings.redis_prefix, settings.redis_options()),
     )
 
 
@@ -138,7 +139,9 @@ async def startup(ctx: Context) -> None:
             raise ScoringUnavailable(f"scoring processes failed to start: {e}") from e
         score = _score_in_process
     else:
-        knowledge = open_knowledge(kb_path, settings.redis_url, ctx.metrics.registry, settings.redis_prefix)
+        knowledge = open_knowledge(
+            kb_path, settings.redis_url, ctx.metrics.registry, settings.redis_prefix, settings.redis_options()
+        )
         ctx.state["knowledge"] = knowledge
         score = Scorer(knowledge, load_check())
         executor = ThreadPoolExecutor(settings.concurrency, thread_name_prefix="factsentry-score")

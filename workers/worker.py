@@ -57,7 +57,9 @@ async def run_worker(
     metrics = make_metrics(registry)
     stage = load_stage(settings.stage, settings)
     # Timeouts turn a hung Redis into a retriable error instead of a stalled batch.
-    redis = aioredis.from_url(settings.redis_url, socket_timeout=10, socket_connect_timeout=5)
+    redis = aioredis.from_url(
+        settings.redis_url, socket_timeout=10, socket_connect_timeout=5, **settings.redis_options()
+    )
     own_signals = stop_event is None
     runner = Runner(stage, Context(settings, redis, metrics), stop_event=stop_event or asyncio.Event())
     server = MetricsServer(registry, settings.metrics_port, settings.metrics_host)
