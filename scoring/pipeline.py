@@ -179,6 +179,7 @@ def check(
                 mode=config.revise_mode,
                 paragraphs=[s.paragraph for s in sentences],
                 confirm=lambda fact, entity: evidence.against(fact, entity, subject).supported,
+                rules_off=config.rules_off,
             )
         )
     return result

@@ -30,13 +30,20 @@ from scoring import nlp, roles
 from scoring.decontext import decontextualize
 from scoring.grouping import name_parts
 from scoring.plan import PlannedFact, PlannedGroup
+from scoring.rules import rule
 from scoring.verify import EntityVerdict
+from scoring.worthiness import CHATTER
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
 
 # Ordinals are left alone: "The first Joseph F. Smith" counts people, it does not state a fact.
 _VALUE_LABELS = ("DATE", "CARDINAL", "GPE", "LOC", "PERSON", "ORG", "QUANTITY", "MONEY", "NORP", "FAC")
+
+
+DROP_CHATTER = rule(
+    "drop-chatter", "revise", "the revision deletes assistant chatter (I hope this helps, as an AI ...): not the answer"
+)
 
 
 @dataclass
@@ -52,6 +59,7 @@ class RevisionInput:
     paragraphs: list[int] = field(default_factory=list)
     # Confirms an edited fact against an entity (the stance model); without it nothing is replaced.
     confirm: Callable[[str, str], bool] | None = None
+    rules_off: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -110,6 +118,9 @@ def _plan_sentence(
     kept: set[int] = set()
     dropped: list[tuple[PlannedFact, str, str | None]] = []  # fact, kind, other entity
     for fact in facts:
+        if fact.worthiness_rule == CHATTER and DROP_CHATTER not in inp.rules_off:
+            dropped.append((fact, "chatter", None))
+            continue
         if fact.worthiness is not Worthiness.FACTUAL or not fact.verdicts:
             kept |= set(fact.atom.tokens)
             continue
@@ -172,6 +183,8 @@ def _plan_sentence(
                 edits.append(Edit(kind="separate", original=fact.text, replacement=moved, reason=f"about {label}"))
             else:
                 edits.append(Edit(kind="delete", original=fact.text, reason=f"about {label}, not {entity}"))
+        elif kind == "chatter":
+            edits.append(Edit(kind="delete", original=fact.text, reason="assistant chatter, not part of the answer"))
         else:
             edits.append(Edit(kind="delete", original=fact.text, reason=f"not supported by {entity or 'any page'}"))
 

@@ -112,3 +112,39 @@ def test_the_verdict_cache_keeps_rule_settings_apart(demo_kb: Store, verifier: O
     assert off.against(fact, PAGE, "Dick Hanley").decided_by != on.decided_by
     assert len(stored) == 2
     assert EntityVerdict.from_json(stored[next(iter(stored))]).decided_by == KEY_TERMS_MISSING
+
+
+@pytest.mark.parametrize(
+    ("tail", "rule_name"),
+    [
+        ("Did you mean the swimmer or the coach?", "question"),
+        ("Was he also a swimmer?", "question"),
+        ("I hope this helps! Let me know if you need anything else.", "assistant-chatter"),
+    ],
+)
+def test_chat_asides_are_not_checked_as_claims(
+    demo_kb: Store, verifier: OfflineVerifier, tail: str, rule_name: str
+) -> None:
+    """A correct answer that ends with a clarifying question or chatter scores as the answer alone; without
+    the rule those asides are unsupported "facts" and a correct answer scores lower."""
+    text = f"Dick Hanley was an American football coach. He died in 1970. {tail}"
+    kept = check(text, kb=demo_kb, name="Dick Hanley", verifier=verifier)
+    assert (kept.factscore, kept.dfactscore) == (1.0, 1.0)
+    assert any(f.decided_by == rule_name for g in kept.groups for f in g.facts)
+    off = check(text, kb=demo_kb, name="Dick Hanley", verifier=verifier, config=CheckConfig().without([rule_name]))
+    assert off.dfactscore is not None and off.dfactscore < 1.0
+
+
+def test_the_revision_drops_chatter_and_keeps_the_answer(demo_kb: Store, verifier: OfflineVerifier) -> None:
+    answer = "Dick Hanley was an American football coach. He died in 1970."
+    result = check(answer + " I hope this helps!", kb=demo_kb, name="Dick Hanley", verifier=verifier)
+    assert result.revision is not None and result.revision.text == answer
+    assert [e.reason for e in result.revision.edits] == ["assistant chatter, not part of the answer"]
+    kept = check(
+        answer + " I hope this helps!",
+        kb=demo_kb,
+        name="Dick Hanley",
+        verifier=verifier,
+        config=CheckConfig().without(["drop-chatter"]),
+    )
+    assert kept.revision is not None and kept.revision.text == answer + " I hope this helps!"
