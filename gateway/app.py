@@ -563,7 +563,9 @@ async def factcheck(request: Request) -> Response:
         if result is None:
             payload = {"request_id": request_id, "status": "pending", "result_url": f"/v1/results/{request_id}"}
             return Response(orjson.dumps(payload), status_code=202, media_type="application/json", headers=headers)
-        payload = {"request_id": request_id, "status": "done", **result.check.model_dump(mode="json")}
+        # ``status`` is the request's (done, pending); the verdict's own is ``check_status``.
+        check = result.check.model_dump(mode="json")
+        payload = {"request_id": request_id, **check, "status": "done", "check_status": check["status"]}
         return Response(orjson.dumps(payload), media_type="application/json", headers=headers)
     except GatewayError as e:
         return e.response(headers)
