@@ -39,7 +39,6 @@ NEW_PERSON_CUE = rule(
 CONTRAST_CUE = rule(
     "contrast-cue", "group", "'On the other hand, X is ...' with X introduced afresh starts a new individual"
 )
-FIRST_CUE = rule("first-cue", "group", "'One ...', 'The first ...' keep the subject for the first of a list")
 LIST_ITEM_PERSON = rule("list-item-person", "group", "a list item that names someone presents a new individual")
 BYSTANDER = rule(
     "bystander", "group", "a name sharing no part with anyone so far, beside a pronoun, is named in passing"
@@ -89,7 +88,6 @@ _NAMED_CUE = re.compile(
 _CONTRAST_CUE = re.compile(
     r"^(?:on the other hand|in contrast|by contrast|conversely|meanwhile|however),\s+(?-i:[A-Z])", re.I
 )
-_FIRST_CUE = re.compile(r"^(?:one\b|the first\b|first,|the former\b)", re.IGNORECASE)
 _CONTINUE_CUE = re.compile(r"^(?!there\b)\w+(?: \w+){0,3} (?:was|is) also\b|\balso (?:known|called)\b", re.IGNORECASE)
 _DISAMBIGUATOR = re.compile(r"^\s*\(([^()]{2,40})\)")
 _MALE = frozenset({"he", "his", "him", "himself"})
@@ -262,8 +260,6 @@ def _target_for_mention(
         if fresh and not (cue_new and current.sentences):
             return current
         return _new_group(groups, current, mention, exact_only=True)
-    if FIRST_CUE not in off and _FIRST_CUE.match(text) and fresh:
-        return current
     key = fold(mention.name)
     if RETURN_BY_NAME not in off and key not in current.forms and len(name_parts(mention.name)) > 1:
         earlier = [g for g in groups if g is not current and key in g.forms and _same_marks(g, mention)]
