@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from scoring import nlp
-from scoring.rules import rule
+from scoring.rules import env_rules_off, rule
 
 NEW_PERSON_CUE = rule(
     "new-person-cue", "group", "'Another X', 'The other X', 'There is also an X named ...' start a new individual"
@@ -186,11 +186,13 @@ def group_sentences(
     docs: Sequence[Doc] | None = None,
     list_items: Sequence[bool] | None = None,
     paragraph_starts: Sequence[bool] | None = None,
-    rules_off: frozenset[str] = frozenset(),
+    rules_off: frozenset[str] | None = None,
 ) -> list[PerceivedGroup]:
     """Assign each sentence to a perceived individual; groups come in order of first appearance.
 
-    ``rules_off``: names of grouping rules (``scoring.rules``) switched off."""
+    ``rules_off``: names of grouping rules (``scoring.rules``) switched off (default: FACTSENTRY_RULES_OFF)."""
+    if rules_off is None:
+        rules_off = env_rules_off()
     if docs is None:
         docs = nlp.parse(list(sentences))
     items = list(list_items) if list_items is not None else [False] * len(sentences)

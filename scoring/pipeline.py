@@ -15,12 +15,10 @@ It holds no per-call state outside its arguments, so it is safe to call from sev
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Literal
 
 from schemas.check import CheckResult, Evidence, FactGroup, FactResult
@@ -36,7 +34,7 @@ from scoring.metrics import dfactscore, factscore
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.protocols import KnowledgeSource, StanceModel, VerdictCache
 from scoring.revise import RevisionInput, revise
-from scoring.rules import rule, rule_names
+from scoring.rules import env_rules_off, rule, rule_names
 from scoring.sentences import Sentence, split_sentences
 from scoring.verify import EvidenceVerifier, VerifyConfig
 from scoring.worthiness import classify_by_rule
@@ -64,7 +62,7 @@ class CheckConfig:
     revise_mode: Literal["separate", "drop"] = "separate"
     max_sentences: int = 120
     # Names of rules (``scoring.rules``) switched off, in every step.
-    rules_off: frozenset[str] = frozenset()
+    rules_off: frozenset[str] = field(default_factory=env_rules_off)
 
     def on(self, name: str) -> bool:
         return name not in self.rules_off
@@ -77,12 +75,8 @@ class CheckConfig:
 
 def default_config() -> CheckConfig:
     """The offline engine's configuration, with the rules named in ``FACTSENTRY_RULES_OFF`` switched off."""
-    return _config_for(os.environ.get("FACTSENTRY_RULES_OFF", ""))
-
-
-@lru_cache(maxsize=8)
-def _config_for(rules_off: str) -> CheckConfig:
-    return CheckConfig().without([rules_off]) if rules_off.strip() else CheckConfig()
+    off = env_rules_off()
+    return replace(CheckConfig(), rules_off=off, verify=replace(CheckConfig().verify, rules_off=off))
 
 
 _verifier_lock = threading.Lock()
@@ -217,7 +211,7 @@ def _plan_groups(
     individuals: list[PerceivedGroup],
     atoms: list[list[AtomicFact]],
     sentences: list[Sentence],
-    rules_off: frozenset[str] = frozenset(),
+    rules_off: frozenset[str] | None = None,
 ) -> list[PlannedGroup]:
     planned: list[PlannedGroup] = []
     for ind in individuals:

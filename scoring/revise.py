@@ -30,7 +30,7 @@ from scoring import nlp, roles
 from scoring.decontext import decontextualize
 from scoring.grouping import name_parts
 from scoring.plan import PlannedFact, PlannedGroup
-from scoring.rules import rule
+from scoring.rules import env_rules_off, rule
 from scoring.verify import EntityVerdict
 from scoring.worthiness import CHATTER
 
@@ -59,7 +59,7 @@ class RevisionInput:
     paragraphs: list[int] = field(default_factory=list)
     # Confirms an edited fact against an entity (the stance model); without it nothing is replaced.
     confirm: Callable[[str, str], bool] | None = None
-    rules_off: frozenset[str] = frozenset()
+    rules_off: frozenset[str] = field(default_factory=env_rules_off)
 
 
 @dataclass

@@ -10,8 +10,10 @@ them with their measured effect on the dev sets.
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 MODEL = "model"  # decided_by of a verdict the stance model decided
 
@@ -36,6 +38,16 @@ def rule(name: str, step: str, summary: str) -> str:
 
 class UnknownRule(ValueError):
     pass
+
+
+def env_rules_off() -> frozenset[str]:
+    """The rules ``FACTSENTRY_RULES_OFF`` switches off: the default of every step that has rules."""
+    return _parse_env(os.environ.get("FACTSENTRY_RULES_OFF", ""))
+
+
+@lru_cache(maxsize=8)
+def _parse_env(value: str) -> frozenset[str]:
+    return rule_names([value]) if value.strip() else frozenset()
 
 
 def rule_names(names: Iterable[str]) -> frozenset[str]:

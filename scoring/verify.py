@@ -27,7 +27,7 @@ from schemas.enums import Stance
 from schemas.knowledge import Passage
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
 from scoring.roles import fact_values, misplaced_values, stated_in
-from scoring.rules import MODEL, rule
+from scoring.rules import MODEL, env_rules_off, rule
 from scoring.subject_forms import in_page_terms
 
 NO_SHARED_CONTENT = rule(
@@ -84,7 +84,7 @@ class VerifyConfig:
     # must contain for the fact to count as supported.
     key_terms: float = 0.5
     # Names of rules (``scoring.rules``) switched off.
-    rules_off: frozenset[str] = frozenset()
+    rules_off: frozenset[str] = field(default_factory=env_rules_off)
 
     def on(self, name: str) -> bool:
         return name not in self.rules_off

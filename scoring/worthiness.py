@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from schemas.enums import Worthiness
-from scoring.rules import rule
+from scoring.rules import env_rules_off, rule
 
 QUESTION = rule("question", "worthiness", "a fact from a question is not a claim")
 CHATTER = rule(
@@ -67,9 +67,11 @@ def classify(fact: str, sentence: str = "") -> Worthiness:
 
 
 def classify_by_rule(
-    fact: str, sentence: str = "", rules_off: frozenset[str] = frozenset()
+    fact: str, sentence: str = "", rules_off: frozenset[str] | None = None
 ) -> tuple[Worthiness, str | None]:
     """The class of a fact and the rule that decided it (``None``: factual, no rule fired)."""
+    if rules_off is None:
+        rules_off = env_rules_off()
     text = fact.strip()
     if not text:
         return Worthiness.NOT_A_CLAIM, "empty"

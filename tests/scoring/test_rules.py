@@ -32,7 +32,8 @@ def test_rule_names_are_validated_with_a_suggestion() -> None:
     assert all(r.summary and r.step for r in RULES.values())
 
 
-def test_switching_a_rule_off_reaches_every_step() -> None:
+def test_switching_a_rule_off_reaches_every_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FACTSENTRY_RULES_OFF", raising=False)
     config = CheckConfig().without([STATED_OUTRIGHT, "question"])
     assert not config.on(STATED_OUTRIGHT) and not config.verify.on(STATED_OUTRIGHT)
     assert config.on(MISPLACED_VALUE) and config.verify.on(MISPLACED_VALUE)
@@ -42,6 +43,8 @@ def test_switching_a_rule_off_reaches_every_step() -> None:
 def test_rules_off_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FACTSENTRY_RULES_OFF", "question,opinion-words")
     assert default_config().rules_off == {"question", "opinion-words"}
+    assert default_config().verify.rules_off == {"question", "opinion-words"}
+    assert classify_by_rule("Was he born in Ohio?") == (Worthiness.FACTUAL, None)  # every step's default
     monkeypatch.setenv("FACTSENTRY_RULES_OFF", "no-such-rule")
     with pytest.raises(UnknownRule):
         default_config()
