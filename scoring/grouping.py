@@ -43,9 +43,6 @@ LIST_ITEM_PERSON = rule("list-item-person", "group", "a list item that names som
 BYSTANDER = rule(
     "bystander", "group", "a name sharing no part with anyone so far, beside a pronoun, is named in passing"
 )
-RETURN_BY_NAME = rule(
-    "return-by-name", "group", "a full name only an earlier individual was given returns to that individual"
-)
 OTHER_DISAMBIGUATOR = rule(
     "other-disambiguator", "group", "a different (label) after the name, e.g. (animator), is another individual"
 )
@@ -55,9 +52,6 @@ INCOMPATIBLE_NAME = rule(
 )
 REINTRODUCED = rule(
     "reintroduced", "group", "another form of the name introduced afresh with a description is a new individual"
-)
-NEW_PARAGRAPH_INTRO = rule(
-    "new-paragraph-intro", "group", "a new paragraph introducing the same name again presents another individual"
 )
 PRONOUN_GENDER = rule(
     "pronoun-gender", "group", "a subject pronoun of the other gender goes back to the latest individual it fits"
@@ -185,7 +179,6 @@ def group_sentences(
     *,
     docs: Sequence[Doc] | None = None,
     list_items: Sequence[bool] | None = None,
-    paragraph_starts: Sequence[bool] | None = None,
     rules_off: frozenset[str] | None = None,
 ) -> list[PerceivedGroup]:
     """Assign each sentence to a perceived individual; groups come in order of first appearance.
@@ -198,7 +191,6 @@ def group_sentences(
     items = list(list_items) if list_items is not None else [False] * len(sentences)
     if LIST_ITEM_PERSON in rules_off:
         items = [False] * len(sentences)
-    starts = list(paragraph_starts) if paragraph_starts is not None else [False] * len(sentences)
     groups: list[PerceivedGroup] = [PerceivedGroup(subject)]
     current = groups[0]
     for i, (text, doc) in enumerate(zip(sentences, docs, strict=True)):
@@ -215,7 +207,7 @@ def group_sentences(
             # "His team-mate Scottie Pippen was ...": another person named in passing, not a new bio.
             mention = None
         if mention is not None:
-            target = _target_for_mention(groups, current, mention, text, cue_new, items[i], starts[i], rules_off)
+            target = _target_for_mention(groups, current, mention, cue_new, items[i], rules_off)
         elif cue_new and current.sentences:
             target = PerceivedGroup(current.name, disambiguator=None, from_text=current.from_text)
         elif PRONOUN_GENDER not in rules_off:
@@ -251,10 +243,8 @@ def _target_for_mention(
     groups: list[PerceivedGroup],
     current: PerceivedGroup,
     mention: Mention,
-    text: str,
     cue_new: bool,
     list_item: bool,
-    paragraph_start: bool,
     off: frozenset[str] = frozenset(),
 ) -> PerceivedGroup:
     fresh = not current.sentences or (not current.from_text and not current.introduced)
@@ -262,11 +252,6 @@ def _target_for_mention(
         if fresh and not (cue_new and current.sentences):
             return current
         return _new_group(groups, current, mention, exact_only=True)
-    key = fold(mention.name)
-    if RETURN_BY_NAME not in off and key not in current.forms and len(name_parts(mention.name)) > 1:
-        earlier = [g for g in groups if g is not current and key in g.forms and _same_marks(g, mention)]
-        if len(earlier) == 1:
-            return earlier[0]
     labelled = OTHER_DISAMBIGUATOR not in off and mention.disambiguator
     if labelled and current.disambiguator and fold(mention.disambiguator or "") != fold(current.disambiguator):
         return _new_group(groups, current, mention)
@@ -285,9 +270,6 @@ def _target_for_mention(
     reintroduced = mention.introduces and current.introduced and len(name_parts(mention.name)) > 1
     if REINTRODUCED not in off and reintroduced and not seen_form:
         # A different form of the name, introduced afresh: "Sheila Jackson, an English chess player, ...".
-        return _new_group(groups, current, mention)
-    if NEW_PARAGRAPH_INTRO not in off and reintroduced and paragraph_start and current.sentences:
-        # A new paragraph that introduces the same name again presents another individual.
         return _new_group(groups, current, mention)
     return current
 

@@ -137,7 +137,6 @@ def check(
         subject,
         docs=docs,
         list_items=[s.list_item for s in sentences],
-        paragraph_starts=[i == 0 or s.paragraph != sentences[i - 1].paragraph for i, s in enumerate(sentences)],
         rules_off=config.rules_off,
     )
     atoms = [decompose_doc(doc, i) for i, doc in enumerate(docs)]

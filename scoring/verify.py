@@ -26,7 +26,7 @@ from schemas.check import Evidence
 from schemas.enums import Stance
 from schemas.knowledge import Passage
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
-from scoring.roles import fact_values, misplaced_values, stated_in
+from scoring.roles import misplaced_values, stated_in
 from scoring.rules import MODEL, env_rules_off, rule
 from scoring.subject_forms import in_page_terms
 
@@ -61,9 +61,6 @@ ROMAN_NUMERAL_TERMS = rule(
 )
 ACRONYM_TERMS = rule(
     "acronym-terms", "verify", "a short capitalised key term matches the initials of a name on the page (MIT)"
-)
-EXACT_PLACES = rule(
-    "exact-places", "verify", "a place after at/in/from that the page never names makes the key-term share 0"
 )
 
 # Refute probability given to a fact whose value the page holds only in another role.
@@ -317,8 +314,9 @@ _GENERIC = frozenset(
 _ROMAN = re.compile(r"(?:II|III|IV|VI|VII|VIII|IX|XI|XII)")
 
 
-def _key_terms(fact: str, name: str, off: frozenset[str] = frozenset()) -> set[str]:
+def _key_terms(fact: str, name: str, off: frozenset[str] | None = None) -> set[str]:
     """Numbers and capitalised words of ``fact`` other than the subject's name and generic words."""
+    off = env_rules_off() if off is None else off
     name_words = set(fold_claim(name).split())
     words = re.findall(r"[\w'’.-]+", fact)
     out: set[str] = set()
@@ -344,12 +342,12 @@ def _acronyms(passages: list[Passage]) -> set[str]:
     return out
 
 
-def _key_terms_found(fact: str, name: str, passages: list[Passage], off: frozenset[str] = frozenset()) -> float | None:
+def _key_terms_found(fact: str, name: str, passages: list[Passage], off: frozenset[str] | None = None) -> float | None:
     """Share of the fact's key terms that appear (as words) in the passages; None when it has none.
 
-    Numbers and places (a capitalised word after at/in/from) are exact: one the passages never
-    mention makes the share 0.
+    Numbers (and regnal or sequel numbers) are exact: one the passages never mention makes the share 0.
     """
+    off = env_rules_off() if off is None else off
     terms = _key_terms(fact, name, off)
     if not terms:
         return None
@@ -359,11 +357,5 @@ def _key_terms_found(fact: str, name: str, passages: list[Passage], off: frozens
         found |= {t for t in terms - found if t.isalpha() and 2 <= len(t) <= 5 and t in _acronyms(passages)}
     roman = ROMAN_NUMERAL_TERMS not in off
     if any((t[:1].isdigit() or (roman and _ROMAN.fullmatch(t.upper()))) and t not in found for t in terms):
-        return 0.0
-    if EXACT_PLACES in off:
-        return len(found) / len(terms)
-    places = {v.text for v in fact_values(fact, (name,)) if v.kind == "place"} & terms
-    if any(p not in found for p in places):
-        # "won his first race at Monza" against a page that never names Monza: the place is as exact as a year.
         return 0.0
     return len(found) / len(terms)

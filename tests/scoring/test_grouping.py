@@ -8,10 +8,7 @@ from scoring.sentences import split_sentences
 
 def _groups(text: str, subject: str) -> list[tuple[str, list[int]]]:
     sentences = split_sentences(text)
-    starts = [i == 0 or s.paragraph != sentences[i - 1].paragraph for i, s in enumerate(sentences)]
-    groups = group_sentences(
-        [s.text for s in sentences], subject, list_items=[s.list_item for s in sentences], paragraph_starts=starts
-    )
+    groups = group_sentences([s.text for s in sentences], subject, list_items=[s.list_item for s in sentences])
     return [(g.label, g.sentences) for g in groups]
 
 
