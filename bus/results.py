@@ -202,11 +202,13 @@ class VerdictListener:
         while len(self._early) > 10_000:
             self._early.pop(next(iter(self._early)))
 
-    def fail_waiting(self, reason: str) -> list[str]:
-        """End every wait in progress with ``failed``; the ids of the requests that were waiting."""
+    def fail_waiting(self, reason: str, only: set[str] | None = None) -> list[str]:
+        """End the waits in progress (of the ids in ``only``, if given) with ``failed``; the ids ended."""
         outcome = Outcome("failed", reason=reason)
         ended = []
         for request_id, waiters in list(self._waiters.items()):
+            if only is not None and request_id not in only:
+                continue
             live = [f for f in waiters if not f.done()]
             for future in live:
                 future.set_result(outcome)

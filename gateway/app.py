@@ -100,11 +100,11 @@ class Gateway:
     def _on_publish_lost(self, request_id: str, reason: str) -> None:
         self.listener.fail_local(request_id, f"the generation was not published ({reason})")
 
-    def _on_broker_reset(self) -> None:
-        """The broker lost its log: generations it had acknowledged, still waiting for a verdict, will
-        never get one. They follow on_unavailable now instead of waiting out their timeout (a record
-        a worker had already read may still be scored: failing it is the safe side)."""
-        lost = self.listener.fail_waiting("the broker restarted without its log: the generation was lost")
+    def _on_broker_reset(self, gone: set[str]) -> None:
+        """The broker lost its log: generations it had acknowledged that the new log does not hold will
+        never get a verdict. Those still waiting follow on_unavailable now instead of waiting out their
+        timeout (a record a worker had already read may still be scored: failing it is the safe side)."""
+        lost = self.listener.fail_waiting("the broker restarted without its log: the generation was lost", only=gone)
         if lost:
             self.metrics.publish_lost.labels("broker_reset").inc(len(lost))
             log.warning("broker reset: %d request(s) waiting for a verdict follow on_unavailable", len(lost))

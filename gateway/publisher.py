@@ -5,8 +5,8 @@ the producer, (re)connects with backoff, and sends. If the broker is down or the
 the message is counted in ``factsentry_gateway_publish_lost_total`` and logged; the answer
 still returns under observe. ``publish()`` says at once whether the message was queued, and
 ``on_lost(request_id, reason)`` is called for a queued message that is lost later, so a request
-waiting for its verdict follows the operator's ``on_unavailable`` at once; ``on_reset()`` when the
-broker came back without its log (what it had acknowledged is gone).
+waiting for its verdict follows the operator's ``on_unavailable`` at once; ``on_reset(lost)`` when the
+broker came back without its log, with the ids it had acknowledged that the new log does not hold.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ import functools
 import logging
 from collections.abc import Callable
 
-from aiokafka import AIOKafkaProducer
+from aiokafka import AIOKafkaProducer, TopicPartition
 from aiokafka.errors import KafkaError
 
 from bus.codec import encode
-from bus.kafka import BrokerWatch, make_producer
+from bus.kafka import BrokerWatch, make_consumer, make_producer
 from bus.settings import BusSettings
 from gateway.metrics import GatewayMetrics
 from schemas.messages import GenerationMessage
@@ -39,7 +39,7 @@ class Publisher:
         *,
         max_record_bytes: int = 4 * 1024 * 1024,
         on_lost: Callable[[str, str], None] | None = None,
-        on_reset: Callable[[], None] | None = None,
+        on_reset: Callable[[set[str]], None] | None = None,
         partitions: int = 4,
         broker_check_s: float = 2.0,
     ) -> None:
@@ -48,6 +48,10 @@ class Publisher:
         self.max_record_bytes = max_record_bytes
         self.on_lost = on_lost
         self.on_reset = on_reset
+        # Ids the broker acknowledged lately (insertion-ordered, bounded): after a reset, those missing
+        # from the new log were lost with the old one.
+        self.acked: dict[str, None] = {}
+        self.acked_max = 100_000
         self.watch = BrokerWatch(settings, {settings.generations_topic: partitions})
         self.broker_check_s = broker_check_s
         self._watch_task: asyncio.Task[None] | None = None
@@ -76,7 +80,9 @@ class Publisher:
                         self.settings.generations_topic,
                     )
                     if self.on_reset is not None:
-                        self.on_reset()
+                        candidates = set(self.acked)
+                        kept = await self.keys_in_log()
+                        self.on_reset(candidates - kept)
             except Exception as e:
                 log.debug("broker check failed: %s", e)
             await asyncio.sleep(self.broker_check_s)
@@ -152,6 +158,9 @@ class Publisher:
             log.warning("publishing generation %s failed: %s", request_id, error)
         else:
             self.metrics.published.inc()
+            self.acked[request_id] = None
+            if len(self.acked) > self.acked_max:
+                del self.acked[next(iter(self.acked))]
 
     async def _run(self) -> None:
         self.producer = await self._connect()
@@ -167,6 +176,29 @@ class Publisher:
                 continue
             self._pending.add(fut)
             fut.add_done_callback(functools.partial(self._on_sent, request_id))
+
+    async def keys_in_log(self, quiet_s: float = 0.3, limit_s: float = 10.0) -> set[str]:
+        """Keys of every record in the generations topic now (read once from the start; called after a
+        reset, when the new log holds only what was published since the broker came back)."""
+        consumer = make_consumer(self.settings, group_id=None, enable_auto_commit=False)
+        keys: set[str] = set()
+        try:
+            await consumer.start()
+            partitions = consumer.partitions_for_topic(self.settings.generations_topic) or set()
+            consumer.assign([TopicPartition(self.settings.generations_topic, p) for p in partitions])
+            await consumer.seek_to_beginning()
+            deadline = asyncio.get_running_loop().time() + limit_s
+            while asyncio.get_running_loop().time() < deadline:
+                batch = await consumer.getmany(timeout_ms=int(quiet_s * 1000))
+                if not batch:
+                    break
+                keys.update(r.key.decode() for records in batch.values() for r in records if r.key)
+        except (KafkaError, OSError) as e:
+            log.warning("could not read the generations topic after a broker reset: %s", e)
+        finally:
+            with contextlib.suppress(Exception):
+                await consumer.stop()
+        return keys
 
     async def flush(self, timeout: float = 5.0) -> None:
         """Wait until everything queued so far is acknowledged by the broker (or ``timeout``)."""
