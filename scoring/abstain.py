@@ -14,7 +14,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from scoring.rules import env_rules_off, rule
 from scoring.sentences import Sentence, split_sentences
+
+DECLINE = rule(
+    "decline", "segment", "an answer that opens by saying it has or found no information declines (abstains)"
+)
+REFUSAL = rule(
+    "refusal", "segment", "declining without an apology ('I won't guess', 'there isn't enough material') abstains"
+)
+CLARIFICATION = rule(
+    "clarification", "segment", "an answer that only asks which person is meant (and lists the options) abstains"
+)
 
 _DECLINE = re.compile(
     r"\b(?:i (?:could not|couldn't|cannot|can't|was unable to|am unable to|am not able to|was not able to) "
@@ -30,21 +41,75 @@ _DECLINE = re.compile(
     re.IGNORECASE,
 )
 _APOLOGY = re.compile(r"^\s*(?:i'm sorry|i am sorry|sorry|i apologi[sz]e|unfortunately)\b", re.IGNORECASE)
+# Declining in so many words, with or without an apology.
+_REFUSE = re.compile(
+    r"\b(?:i(?: won't| will not|(?:'d| would) rather not| do not want to| don't want to| prefer not to|"
+    r" can't| cannot|(?:'m| am) not going to) (?:guess|speculate|make (?:anything|something|things) up|"
+    r"invent|fabricate|risk (?:giving|making|spreading)|write (?:a |an )?(?:bio|biography|profile|summary)|"
+    r"give (?:you )?(?:a |an )?(?:bio|biography|reliable|accurate))|"
+    r"(?:isn't|is not|wasn't|was not|there's not|there is not|there isn't) (?:enough|sufficient|any) "
+    r"(?:trustworthy |reliable |verifiable |credible |solid )?(?:material|information|sources?|evidence|record)|"
+    r"(?:can't|cannot|could not|couldn't|am unable to|was unable to) (?:reliably |confidently )?"
+    r"(?:verify|confirm|say (?:anything|much)|tell you (?:anything|much)|help with (?:that|this))|"
+    r"(?:i don't|i do not) (?:know|recognize|recognise) (?:who|of|anyone|any)|"
+    r"(?:to avoid|rather than) (?:giving|spreading|making up|providing) (?:you )?"
+    r"(?:wrong|false|inaccurate|incorrect|made-up)|"
+    r"not (?:a )?(?:well-known|widely known|notable|public) (?:figure|person|individual)|"
+    r"no (?:widely )?(?:known|notable|public|reliable) (?:figure|person|individual|record|information))\b",
+    re.IGNORECASE,
+)
+# Asking which person is meant: "Which John Smith do you mean?", "Could you tell me more about who you mean?"
+_CLARIFY = re.compile(
+    r"\b(?:which (?:one|person|[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*) (?:do|did|are|were) you (?:mean|referring|"
+    r"asking|thinking|interested)|"
+    r"(?:could|can|would) you (?:please )?(?:clarify|specify|tell me (?:more|which|who)|give (?:me )?more|"
+    r"provide more|let me know which)|"
+    r"(?:do|did) you mean (?:the |a |an )?|are you (?:asking|referring|thinking) (?:about|of|to)|"
+    r"(?:more|additional) (?:context|details) (?:would|will|could) help|"
+    r"(?:several|many|multiple|a few|two|three|various) (?:people|persons|individuals|notable people) "
+    r"(?:(?:are|were) )?(?:named|called|with (?:the|that) name))",
+    re.IGNORECASE,
+)
 
 
-def is_abstention(text: str, sentences: Sequence[Sentence] | None = None) -> bool:
-    """True when the answer declines: it opens with a refusal and says nothing else of substance.
+def is_abstention(
+    text: str, sentences: Sequence[Sentence] | None = None, rules_off: frozenset[str] | None = None
+) -> bool:
+    """True when the answer declines or only asks which person is meant: nothing in it to check.
 
     ``sentences`` are ``split_sentences(text)`` when the caller already has them.
     """
+    off = env_rules_off() if rules_off is None else rules_off
     sentences = split_sentences(text) if sentences is None else sentences
     if not sentences:
         return True
-    first = sentences[0].text
-    if not (_DECLINE.search(first) or (_APOLOGY.match(first) and len(sentences) == 1)):
+    texts = [s.text for s in sentences]
+
+    def declines(t: str) -> bool:
+        # "I can't verify every detail, but X was ...": a hedge before an answer, not a refusal.
+        for pattern, name in ((_DECLINE, DECLINE), (_REFUSE, REFUSAL)):
+            m = pattern.search(t) if name not in off else None
+            if m and not re.search(r"\bbut\b", t[m.end() :], re.IGNORECASE):
+                return True
         return False
-    return all(_DECLINE.search(s.text) or _is_offer(s.text) for s in sentences[1:])
+
+    def asks(t: str) -> bool:
+        return CLARIFICATION not in off and bool(_CLARIFY.search(t))
+
+    first = texts[0]
+    if declines(first) or (_APOLOGY.match(first) and len(texts) == 1):
+        return all(declines(t) or asks(t) or _is_offer(t) for t in texts[1:])
+    # Only a clarification: every sentence asks, offers, lists an option briefly, or declines, and one asks.
+    if any(asks(t) for t in texts) and any(t.rstrip().endswith("?") for t in texts):
+        return all(declines(t) or asks(t) or _is_offer(t) or _is_option(t) for t in texts)
+    return False
 
 
 def _is_offer(sentence: str) -> bool:
     return bool(re.search(r"\b(?:if you|please|let me know|feel free|could you|can you|i can help)\b", sentence, re.I))
+
+
+def _is_option(sentence: str) -> bool:
+    """A short option of a clarification: "- John Smith (footballer)", "The English explorer?" (no verb)."""
+    words = sentence.split()
+    return len(words) <= 8 and not re.search(r"\b(?:was|is|were|are|born|died|won|played|served)\b", sentence, re.I)

@@ -1,0 +1,80 @@
+"""Refusals and clarification requests as chat models phrase them: declining without an apology, asking
+which person is meant. None of these has a fact to check; answers that do carry facts stay answers.
+The names are invented."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.store import Store
+from scoring.abstain import CLARIFICATION, REFUSAL, is_abstention
+from scoring.pipeline import check
+from scoring.verifier import OfflineVerifier
+
+REFUSALS = [
+    "There isn't enough trustworthy material for me to write about Maren Oskarsdottir, so I won't guess.",
+    "I won't guess at a biography of Teodor Vilanova: I can't verify anything about him.",
+    "I'd rather not speculate about Ilse Varga's life without reliable sources.",
+    "I don't know who Bram Castellanos is.",
+    "I cannot verify any details about Quentin Adebayo-Ross.",
+    "There is not enough reliable information about Sunniva Hartmann for me to give an accurate biography.",
+    "Rather than giving you wrong details, I'll say plainly that I can't confirm who Jorun Aakre was.",
+    "I am not going to make things up about Elio Marchetti.",
+    "I can't write a biography of Petra Lindqvist-Oduya; there is no reliable record of her.",
+    "Dalia Oyelaran does not appear to be a widely known public figure. I can't tell you much about her.",
+    "I prefer not to speculate. There isn't any verifiable information about Cosimo Ferrante that I know of.",
+    "To avoid giving you inaccurate information, I won't write a profile of Henrik Solvang.",
+    "I'm not able to help with that: Amara Nwosu-Lind is not a well-known figure.",
+    "Unfortunately I cannot reliably say anything about Ottilie Brandes.",
+    "I don't recognise anyone named Rufus Achterberg. If you have a source, please share it.",
+]
+
+CLARIFICATIONS = [
+    "Which Anders Holm do you mean?",
+    "There are several people named Anders Holm. Could you tell me which one you're asking about?",
+    "Do you mean the Danish cyclist or the Norwegian composer? Let me know and I'll write the bio.",
+    "Could you clarify which Mira Kovač you are interested in? More context would help.",
+    "Are you asking about the architect or the painter? There are two people with that name.",
+    "There are multiple people named Jonas Berg:\n- Jonas Berg (footballer)\n- Jonas Berg (poet)\n"
+    "Which one do you mean?",
+    "Can you give me more details, such as the field or the country? Several people are called Ana Ferreira.",
+]
+
+ANSWERS = [
+    "Maren Oskarsdottir is an Icelandic geologist. She was born in 1961 in Akureyri.",
+    "I can't verify every detail, but Teodor Vilanova was a Catalan architect who designed the Mercat de Sants.",
+    "Anders Holm is a Danish cyclist. Which races did he win? He won the Tour of Denmark in 1998.",
+    "There are two people named Jonas Berg. Jonas Berg (footballer) played for Brann from 2004 to 2011. "
+    "Jonas Berg (poet) was born in Tromsø in 1950.",
+    "Do you mean Mira Kovač the painter? She was born in Zagreb in 1977 and studied in Vienna.",
+    "I don't have her birth date, but Ilse Varga was a Hungarian chemist who worked in Szeged.",
+]
+
+
+@pytest.mark.parametrize("text", REFUSALS)
+def test_declining_without_an_apology_abstains(text: str) -> None:
+    assert is_abstention(text)
+
+
+@pytest.mark.parametrize("text", CLARIFICATIONS)
+def test_asking_which_person_is_meant_abstains(text: str) -> None:
+    assert is_abstention(text)
+
+
+@pytest.mark.parametrize("text", ANSWERS)
+def test_answers_with_facts_are_not_abstentions(text: str) -> None:
+    assert not is_abstention(text)
+
+
+def test_the_rules_are_what_recognise_them() -> None:
+    """Switched off, most of these phrasings are not recognised: the rules carry them."""
+    plain = frozenset({REFUSAL, CLARIFICATION})
+    assert sum(is_abstention(t, rules_off=plain) for t in REFUSALS) <= len(REFUSALS) // 3
+    assert not any(is_abstention(t, rules_off=frozenset({CLARIFICATION})) for t in CLARIFICATIONS)
+
+
+def test_a_refusal_is_abstained_not_scored_zero(demo_kb: Store, verifier: OfflineVerifier) -> None:
+    result = check(REFUSALS[0], kb=demo_kb, verifier=verifier)
+    assert (result.status, result.factscore, result.num_facts) == ("abstained", None, 0)
+    asked = check(CLARIFICATIONS[1], kb=demo_kb, verifier=verifier)
+    assert asked.status == "abstained"
