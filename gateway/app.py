@@ -235,14 +235,28 @@ def last_user_text(messages: list[dict[str, Any]]) -> str | None:
 
 
 def verdict_body(
-    result: ResultMessage | None, request_id: str, action: Action | None = None, status: str = "timeout"
+    result: ResultMessage | None,
+    request_id: str,
+    action: Action | None = None,
+    status: str = "timeout",
+    threshold: float | None = None,
 ) -> dict[str, Any]:
-    """The ``factsentry`` object attached to annotated, blocked and revised answers."""
+    """The ``factsentry`` object attached to annotated, blocked and revised answers.
+
+    ``flagged`` (as in OpenAI's moderation results): the verdict put the answer below the threshold,
+    whatever the policy then did with it; ``null`` without a verdict to judge by."""
+    url = f"/v1/results/{request_id}"
     if result is None:
-        return {"request_id": request_id, "status": status, "action": action.value if action else None}
+        action_value = action.value if action else None
+        return {"request_id": request_id, "status": status, "action": action_value, "flagged": None, "result_url": url}
     check = result.check
+    flagged = None
+    if check.dfactscore is not None and threshold is not None:
+        flagged = check.dfactscore < threshold
     return {
         "request_id": request_id,
+        "result_url": url,
+        "flagged": flagged,
         "status": check.status,
         "coverage": check.coverage,
         "action": action.value if action else None,
@@ -370,7 +384,7 @@ def _apply(
     status: str,
 ) -> Response:
     data = dict(completion.data)
-    data["factsentry"] = verdict_body(result, request_id, action, status)
+    data["factsentry"] = verdict_body(result, request_id, action, status, spec.threshold)
     if action is Action.PASS:
         return Response(orjson.dumps(data), media_type="application/json", headers=headers)
     if action is Action.REVISE and result is not None and result.check.revision is not None:
@@ -383,7 +397,7 @@ def _apply(
     message = _refusal(spec, result)
     if gw.settings.block_style == "error":
         return BlockedAnswer(message, code="factsentry_blocked").response(headers)
-    _set_content(data, message, "content_filter")
+    _set_content(data, message, "content_filter", refusal=True)
     return Response(orjson.dumps(data), media_type="application/json", headers=headers)
 
 
@@ -395,10 +409,16 @@ def _refusal(spec: PolicySpec, result: ResultMessage | None) -> str:
     return REFUSAL.format(score=result.check.dfactscore, threshold=spec.threshold)
 
 
-def _set_content(data: dict[str, Any], text: str, finish_reason: str | None) -> None:
+def _set_content(data: dict[str, Any], text: str, finish_reason: str | None, refusal: bool = False) -> None:
+    """Replace choice 0's text; a refusal also goes in ``message.refusal`` (OpenAI's field for it)."""
     choices = data.get("choices") or [{"index": 0, "message": {"role": "assistant"}}]
     first = dict(choices[0])
-    first["message"] = {**(first.get("message") or {}), "role": "assistant", "content": text}
+    first["message"] = {
+        **(first.get("message") or {}),
+        "role": "assistant",
+        "content": text,
+        "refusal": text if refusal else None,
+    }
     if finish_reason:
         first["finish_reason"] = finish_reason
     data["choices"] = [first, *choices[1:]]
@@ -481,15 +501,17 @@ async def _stream(
         if gw.settings.block_style == "error":
             return BlockedAnswer(_refusal(spec, result), code="factsentry_blocked").response(headers)
         out = sse.text_chunks(
-            _refusal(spec, result), request_id=request_id, model=model, finish_reason="content_filter"
+            _refusal(spec, result), request_id=request_id, model=model, finish_reason="content_filter", refusal=True
         )
-    final = {
-        "id": request_id,
+    # One id for the whole stream (OpenAI's convention): the upstream's when its chunks are released.
+    stream_id = next((c["id"] for c in out if isinstance(c.get("id"), str)), request_id)
+    final: dict[str, Any] = {
+        "id": stream_id,
         "object": "chat.completion.chunk",
         "created": int(created.timestamp()),
         "model": model,
         "choices": [],
-        "factsentry": verdict_body(result, request_id, action, status),
+        "factsentry": verdict_body(result, request_id, action, status, spec.threshold),
     }
 
     async def release() -> AsyncIterator[bytes]:

@@ -28,15 +28,25 @@ def delta_text(chunk: dict[str, Any]) -> str:
 
 
 def text_chunks(
-    text: str, *, request_id: str, model: str, finish_reason: str = "stop", created: int | None = None
+    text: str,
+    *,
+    request_id: str,
+    model: str,
+    finish_reason: str = "stop",
+    created: int | None = None,
+    refusal: bool = False,
 ) -> list[dict[str, Any]]:
-    """``text`` as chat.completion.chunk objects, one per sentence, then a finishing chunk."""
+    """``text`` as chat.completion.chunk objects, one per sentence, then a finishing chunk.
+
+    ``refusal``: the text is a refusal, streamed as ``delta.refusal`` too (OpenAI's refusal delta)."""
     created = created or int(time.time())
     base = {"id": request_id, "object": "chat.completion.chunk", "created": created, "model": model}
     parts = [p for p in _SENTENCE_END.split(text) if p]  # the white space stays with the next sentence
     chunks = []
     for i, piece in enumerate(parts):
         delta: dict[str, Any] = {"content": piece}
+        if refusal:
+            delta["refusal"] = piece
         if i == 0:
             delta["role"] = "assistant"
         chunks.append({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})

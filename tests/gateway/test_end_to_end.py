@@ -69,10 +69,34 @@ async def test_block_blocks_the_merged_biography_and_passes_the_faithful_one(sta
     assert blocked.choices[0].finish_reason == "content_filter"
     assert "1970" not in (blocked.choices[0].message.content or "")
     assert float(headers["x-factsentry-dfactscore"]) < 0.75
+    # OpenAI's conventions: the refusal is in message.refusal; the verdict says flagged, like moderation.
+    assert blocked.choices[0].message.refusal == blocked.choices[0].message.content
+    verdict = blocked.model_extra["factsentry"]  # type: ignore[index]
+    assert verdict["flagged"] is True and verdict["result_url"] == f"/v1/results/{verdict['request_id']}"
     _, passed, headers = await ask(gw, FAITHFUL)
     assert "x-factsentry-action" not in headers
     assert passed.choices[0].message.content == FAITHFUL.answer
+    assert passed.choices[0].message.refusal is None
+    assert passed.model_extra["factsentry"]["flagged"] is False  # type: ignore[index]
     assert float(headers["x-factsentry-dfactscore"]) >= 0.75
+    # Streaming: one id for every chunk, the verdict chunk included; the refusal streams as delta.refusal.
+    client = openai.AsyncOpenAI(base_url=gw.base_url + "/v1", api_key="unused", max_retries=0, timeout=180)
+    for conv, refused in ((MERGED, True), (FAITHFUL, False)):
+        stream = await client.chat.completions.create(
+            model="mock-lean",
+            messages=[{"role": "user", "content": conv.question}],
+            extra_headers={"x-factsentry-name": conv.name},
+            stream=True,
+        )
+        ids, refusal, content = set(), [], []
+        async for chunk in stream:
+            ids.add(chunk.id)
+            if chunk.choices:
+                refusal.append(chunk.choices[0].delta.refusal or "")
+                content.append(chunk.choices[0].delta.content or "")
+        assert len(ids) == 1
+        assert ("".join(refusal) == "".join(content)) if refused else not "".join(refusal)
+    await client.close()
 
 
 async def test_revise_returns_the_revision_and_streaming_holds_text_until_the_verdict(start_stack: StartStack) -> None:
