@@ -32,6 +32,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--rules-off", metavar="RULE[,RULE]", help="switch these rules off (scoring/RULES.md; FACTSENTRY_RULES_OFF)"
     )
+    p.add_argument(
+        "--fail-under",
+        type=float,
+        metavar="SCORE",
+        help="exit 1 when D-FActScore is below SCORE (0..1), for CI jobs that gate prompts or models on factuality",
+    )
     p.add_argument("--json", action="store_true", help="print the CheckResult as JSON")
     p.set_defaults(func=run)
 
@@ -137,6 +143,10 @@ def check_answer(args: argparse.Namespace, text: str, store: Any) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from factsentry.cli import UserError
+
+    if args.fail_under is not None and not 0.0 <= args.fail_under <= 1.0:
+        raise UserError(f"--fail-under must be between 0 and 1, got {args.fail_under}")
     store = _open_store(args.kb)
     try:
         result = check_answer(args, _read_text(args.text), store)
@@ -146,6 +156,12 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(result.model_dump_json(indent=2) + "\n")
     else:
         render(result)
+    if args.fail_under is not None and result.dfactscore is not None and result.dfactscore < args.fail_under:
+        print(
+            f"factsentry check: D-FActScore {result.dfactscore:.3f} is below --fail-under {args.fail_under:g}",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import tempfile
 import time
@@ -17,8 +18,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--kb", type=Path, help="knowledge store (default: the demo knowledge base)")
     p.add_argument("--models", type=Path, help="litellm model_list YAML (default: the demo's mocked models)")
     p.add_argument("--policies", type=Path, help="policies YAML")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8080, help="gateway port")
+    p.add_argument(
+        "--host", default=os.environ.get("FACTSENTRY_HOST", "127.0.0.1"), help="gateway address (FACTSENTRY_HOST)"
+    )
+    p.add_argument("--port", type=int, default=_env_port(), help="gateway port (FACTSENTRY_PORT, default 8080)")
     p.add_argument("--workers", type=int, default=2, help="worker processes")
     p.add_argument(
         "--data-dir",
@@ -27,6 +30,14 @@ def add_parser(sub: Any) -> None:
         help="where the embedded valkey keeps its append-only file, so verdicts survive a restart (default: var)",
     )
     p.set_defaults(func=run)
+
+
+def _env_port() -> int:
+    value = os.environ.get("FACTSENTRY_PORT", "8080")
+    try:
+        return int(value)
+    except ValueError:
+        return -1  # refused with the variable's name in run()
 
 
 def default_models_file(directory: Path) -> Path:
@@ -42,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
     from factsentry.embedded import EmbeddedServerError
     from factsentry.stack import Stack, build_demo_kb
 
+    if not 0 < args.port < 65536:
+        shown = os.environ.get("FACTSENTRY_PORT", args.port)
+        raise UserError(f"bad gateway port {shown!r} (--port or FACTSENTRY_PORT): a number from 1 to 65535")
     work = Path(tempfile.mkdtemp(prefix="factsentry-up-"))
     for option, path in (("--kb", args.kb), ("--models", args.models), ("--policies", args.policies)):
         if path is not None and not path.is_file():

@@ -122,3 +122,31 @@ def test_a_utf8_byte_order_mark_is_not_part_of_the_answer(
         results.append(json.loads(capsys.readouterr().out))
     assert results[0]["groups"] == results[1]["groups"]
     assert results[1]["groups"][0]["facts"][0]["text"][0] != "\ufeff"
+
+
+def test_fail_under_gates_a_ci_job_on_d_factscore(
+    kb_file: Path, answer_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["check", "--kb", str(kb_file), "--name", "Dick Hanley", "--text", str(answer_file), "--json"]
+    assert main(base) == 0
+    score = json.loads(capsys.readouterr().out)["dfactscore"]
+    assert 0.0 < score < 1.0
+    assert main([*base, "--fail-under", f"{score - 0.01:.4f}"]) == 0
+    capsys.readouterr()
+    assert main([*base, "--fail-under", f"{score + 0.01:.4f}"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"factsentry check: D-FActScore {score:.3f} is below --fail-under {score + 0.01:.4f}".rstrip("0")]
+    assert main([*base, "--fail-under", "1.5"]) == 1
+    assert "between 0 and 1" in capsys.readouterr().err
+
+
+def test_up_takes_its_port_and_host_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from factsentry.cli import build_parser
+
+    monkeypatch.setenv("FACTSENTRY_PORT", "18080")
+    monkeypatch.setenv("FACTSENTRY_HOST", "127.0.0.2")
+    args = build_parser().parse_args(["up"])
+    assert (args.port, args.host) == (18080, "127.0.0.2")
+    assert build_parser().parse_args(["up", "--port", "9000"]).port == 9000  # the flag wins
+    monkeypatch.setenv("FACTSENTRY_PORT", "eighty")
+    assert main(["up"]) == 1
