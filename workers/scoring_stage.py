@@ -102,6 +102,13 @@ def _init_process(kb_path: Path | None, redis_url: str, prefix: str, redis_optio
     global _process_scorer
     knowledge = open_knowledge(kb_path, redis_url, prefix=prefix, redis_options=redis_options)
     _process_scorer = Scorer(knowledge, load_check())
+    _warm_up()  # before the pool reports ready: the first record is checked as fast as the hundredth
+
+
+def _warm_up() -> None:
+    from scoring.pipeline import warm_up
+
+    warm_up()
 
 
 def _score_in_process(text: str, name: str | None, question: str | None) -> tuple[CheckResult, float]:
@@ -145,6 +152,7 @@ async def startup(ctx: Context) -> None:
         ctx.state["knowledge"] = knowledge
         score = Scorer(knowledge, load_check())
         executor = ThreadPoolExecutor(settings.concurrency, thread_name_prefix="factsentry-score")
+        await asyncio.get_running_loop().run_in_executor(executor, _warm_up)
     ctx.state.update(executor=executor, score=score, kb_path=kb_path)
     ctx.state["results"] = ResultStore(ctx.redis, settings.redis_prefix, settings.result_ttl_s)
     log.info(
