@@ -32,7 +32,7 @@ from scoring.grouping import name_parts
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.rules import env_rules_off, rule
 from scoring.verify import EntityVerdict
-from scoring.worthiness import CHATTER
+from scoring.worthiness import ASSISTANT_ASIDE, CHATTER
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
@@ -42,7 +42,9 @@ _VALUE_LABELS = ("DATE", "CARDINAL", "GPE", "LOC", "PERSON", "ORG", "QUANTITY", 
 
 
 DROP_CHATTER = rule(
-    "drop-chatter", "revise", "the revision deletes assistant chatter (I hope this helps, as an AI ...): not the answer"
+    "drop-chatter",
+    "revise",
+    "the revision deletes assistant chatter and asides (I hope this helps, I may be misremembering): not the answer",
 )
 
 
@@ -118,7 +120,7 @@ def _plan_sentence(
     kept: set[int] = set()
     dropped: list[tuple[PlannedFact, str, str | None]] = []  # fact, kind, other entity
     for fact in facts:
-        if fact.worthiness_rule == CHATTER and DROP_CHATTER not in inp.rules_off:
+        if fact.worthiness_rule in (CHATTER, ASSISTANT_ASIDE) and DROP_CHATTER not in inp.rules_off:
             dropped.append((fact, "chatter", None))
             continue
         if fact.worthiness is not Worthiness.FACTUAL or not fact.verdicts:

@@ -19,6 +19,11 @@ QUESTION = rule("question", "worthiness", "a fact from a question is not a claim
 CHATTER = rule(
     "assistant-chatter", "worthiness", "assistant phrases (I hope this helps, as an AI, may refer to) are not claims"
 )
+ASSISTANT_ASIDE = rule(
+    "assistant-aside",
+    "worthiness",
+    "the assistant speaking of its own memory or sources (I may be misremembering, please double-check) is no claim",
+)
 ABOUT_SOURCES = rule(
     "about-the-sources", "worthiness", "statements about the sources or the lack of information are 'other'"
 )
@@ -58,6 +63,16 @@ _OPINION = re.compile(
     r"respected|charismatic|iconic|gifted|brilliant)))\b",
     re.IGNORECASE,
 )
+# The assistant on its own reliability: a sentence of this kind says nothing about the subject.
+_ASIDE = re.compile(
+    r"\b(?:i (?:may|might|could) (?:be (?:misremembering|mistaken|wrong|confusing)|have (?:this|that|some|the) "
+    r"(?:wrong|mixed up|details wrong))|(?:please |you (?:may|might) want to |i (?:recommend|suggest) )"
+    r"(?:double-check|verify|confirm|check)|don't quote me|my (?:information|knowledge|memory|training data) "
+    r"(?:may|might|could) (?:be|not be) (?:outdated|out of date|incomplete|wrong|accurate)|"
+    r"as of my (?:knowledge|training) cut-?off|"
+    r"(?:take|treat) (?:this|these details|it) with (?:a grain of salt|caution))\b",
+    re.IGNORECASE,
+)
 _EXISTENCE = re.compile(r"^there (?:is|was|are|were)\b(?: also)?(?: an?| another| one| some)?\b", re.IGNORECASE)
 
 
@@ -81,6 +96,8 @@ def classify_by_rule(
         _NOT_A_CLAIM.search(text) or (sentence and _NOT_A_CLAIM.search(sentence) and "refer to" in sentence)
     ):
         return Worthiness.NOT_A_CLAIM, CHATTER
+    if ASSISTANT_ASIDE not in rules_off and (_is_aside(text) or bool(sentence and _is_aside(sentence))):
+        return Worthiness.NOT_A_CLAIM, ASSISTANT_ASIDE
     if ABOUT_SOURCES not in rules_off and _OTHER.search(text):
         return Worthiness.OTHER, ABOUT_SOURCES
     if EXISTENCE not in rules_off and _EXISTENCE.match(text) and len(text.split()) <= 8:
@@ -89,3 +106,11 @@ def classify_by_rule(
     if OPINION_WORDS not in rules_off and _OPINION.search(text):
         return Worthiness.OPINION, OPINION_WORDS
     return Worthiness.FACTUAL, None
+
+
+def _is_aside(text: str) -> bool:
+    """An aside and nothing else: "He was born in 1936, but I might be wrong" is still a (hedged) claim."""
+    if not _ASIDE.search(text):
+        return False
+    rest = _ASIDE.sub(" ", text)
+    return not re.search(r"\b(?:was|is|were|are|born|died|won|played|served|wrote|founded|\d{3,4})\b", rest, re.I)

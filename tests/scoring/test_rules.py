@@ -151,3 +151,28 @@ def test_the_revision_drops_chatter_and_keeps_the_answer(demo_kb: Store, verifie
         config=CheckConfig().without(["drop-chatter"]),
     )
     assert kept.revision is not None and kept.revision.text == answer + " I hope this helps!"
+
+
+def test_assistant_asides_are_not_claims_and_leave_the_revision(demo_kb: Store, verifier: OfflineVerifier) -> None:
+    answer = "Dick Hanley was an American football coach. He died in 1970."
+    for aside in ("I may be misremembering this.", "Please double-check these dates."):
+        result = check(f"{answer} {aside}", kb=demo_kb, name="Dick Hanley", verifier=verifier)
+        assert (result.factscore, result.dfactscore) == (1.0, 1.0)
+        assert any(f.decided_by == "assistant-aside" for g in result.groups for f in g.facts)
+        assert result.revision is not None and result.revision.text == answer
+        off = check(
+            f"{answer} {aside}",
+            kb=demo_kb,
+            name="Dick Hanley",
+            verifier=verifier,
+            config=CheckConfig().without(["assistant-aside"]),
+        )
+        assert off.dfactscore is not None and off.dfactscore < 1.0
+    # A hedged claim is still a claim: checked, not waved through as an aside.
+    hedged = check(
+        "Dick Hanley was an American football coach. He died in 1985, but I might be wrong.",
+        kb=demo_kb,
+        name="Dick Hanley",
+        verifier=verifier,
+    )
+    assert hedged.dfactscore is not None and hedged.dfactscore < 1.0
