@@ -24,6 +24,7 @@ EPOCH_PREFIX = "factsentry.epoch."
 
 
 def make_producer(settings: BusSettings, **overrides: Any) -> AIOKafkaProducer:
+    """An ``acks=all`` producer with the security settings (``BusSettings.kafka_options()``); ``overrides`` win."""
     options: dict[str, Any] = {
         "bootstrap_servers": settings.kafka_bootstrap,
         "client_id": settings.kafka_client_id,
@@ -38,6 +39,7 @@ def make_producer(settings: BusSettings, **overrides: Any) -> AIOKafkaProducer:
 
 
 def make_consumer(settings: BusSettings, *topics: str, group_id: str | None, **overrides: Any) -> AIOKafkaConsumer:
+    """A manually committing consumer with the security settings (``BusSettings.kafka_options()``)."""
     options: dict[str, Any] = {
         "bootstrap_servers": settings.kafka_bootstrap,
         "client_id": settings.kafka_client_id,
@@ -54,6 +56,7 @@ def make_consumer(settings: BusSettings, *topics: str, group_id: str | None, **o
 
 
 def make_admin(settings: BusSettings) -> AIOKafkaAdminClient:
+    """An admin client (topics, the broker's epoch) with the security settings (``BusSettings.kafka_options()``)."""
     return AIOKafkaAdminClient(
         bootstrap_servers=settings.kafka_bootstrap, client_id=settings.kafka_client_id, **settings.kafka_options()
     )

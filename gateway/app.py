@@ -741,6 +741,7 @@ def create_app(
             await gateway.models.aclose()
             with contextlib.suppress(Exception):
                 await gateway.redis.aclose()
+                await gateway.redis.connection_pool.disconnect()  # the client does not own the pool
 
     app = Starlette(
         routes=[

@@ -142,9 +142,10 @@ class RedisBackend:
 
     @classmethod
     def from_url(cls, url: str, timeout_s: float = 0.5, retry_after_s: float = 2.0, **options: Any) -> RedisBackend:
-        """A backend for ``redis://host:port/db``; a call never waits longer than ``timeout_s``.
+        """A backend for ``redis://host:port/db`` (``rediss://`` for TLS); a call never waits longer than ``timeout_s``.
 
-        ``options``: more client arguments (password, TLS files: ``BusSettings.redis_options()``)."""
+        ``options``: more client arguments (password, TLS files: ``BusSettings.redis_options()``).
+        """
         client = redis.Redis.from_url(
             url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s, retry=Retry(NoBackoff(), 0), **options
         )
@@ -229,9 +230,14 @@ class Cache:
         self._ok()
 
 
-def make_cache(redis_url: str | None = None, ttl_s: int = DEFAULT_TTL_S, maxsize: int = 100_000) -> Cache:
-    """Redis at ``redis_url`` when given, else an in-process LRU of ``maxsize`` entries."""
-    backend: Backend = RedisBackend.from_url(redis_url) if redis_url else LocalBackend(maxsize)
+def make_cache(
+    redis_url: str | None = None, ttl_s: int = DEFAULT_TTL_S, maxsize: int = 100_000, **redis_options: Any
+) -> Cache:
+    """Redis at ``redis_url`` when given, else an in-process LRU of ``maxsize`` entries.
+
+    ``redis_options``: the Redis client's password and TLS arguments (``BusSettings.redis_options()``).
+    """
+    backend: Backend = RedisBackend.from_url(redis_url, **redis_options) if redis_url else LocalBackend(maxsize)
     return Cache(backend, ttl_s)
 
 

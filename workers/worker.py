@@ -11,10 +11,13 @@ import asyncio
 import contextlib
 import logging
 import signal
+import ssl
 
 import redis.asyncio as aioredis
 from prometheus_client import CollectorRegistry, PlatformCollector, ProcessCollector
+from redis.exceptions import AuthenticationError, RedisError
 
+from bus.settings import redacted_url
 from workers.errors import SettingsError
 from workers.metrics import MetricsServer, make_metrics
 from workers.runner import Runner, Summary
@@ -24,6 +27,30 @@ from workers.stage import Context, load_stage
 log = logging.getLogger(__name__)
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+async def check_redis(client: aioredis.Redis, settings: WorkerSettings) -> None:
+    """Refuse to start when Redis rejects the password or the TLS handshake fails.
+
+    Both are settings to fix, not transient failures: left to the runner, which takes Redis connection
+    errors as retriable, every record would be retried and then dead-lettered. A Redis that is only down
+    is logged, and the runner retries it as before.
+    """
+    where = f"FACTSENTRY_REDIS_URL={redacted_url(settings.redis_url)}"
+    try:
+        await client.ping()
+    except AuthenticationError as e:
+        raise SettingsError(
+            f"{where}: Redis refused the credentials ({e}); set FACTSENTRY_REDIS_PASSWORD or put the password"
+            " in the URL (rediss://:password@host:port/0)"
+        ) from e
+    except (RedisError, OSError) as e:
+        if isinstance(e.__cause__ or e.__context__, ssl.SSLError):
+            raise SettingsError(
+                f"{where}: the TLS handshake with Redis failed ({e}); FACTSENTRY_REDIS_SSL_CA_CERTS must name the"
+                " CA that signed the server's certificate, and the port must speak TLS"
+            ) from e
+        log.warning("%s: Redis is not reachable yet (%s); the runner retries it", where, e)
 
 
 async def run_worker(
@@ -60,6 +87,11 @@ async def run_worker(
     redis = aioredis.from_url(
         settings.redis_url, socket_timeout=10, socket_connect_timeout=5, **settings.redis_options()
     )
+    try:
+        await check_redis(redis, settings)
+    except SettingsError:
+        await redis.aclose()
+        raise
     own_signals = stop_event is None
     runner = Runner(stage, Context(settings, redis, metrics), stop_event=stop_event or asyncio.Event())
     server = MetricsServer(registry, settings.metrics_port, settings.metrics_host)
