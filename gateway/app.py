@@ -28,14 +28,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bus.results import Outcome, ResultStore, VerdictListener
 from gateway import sse
-from gateway.auth import ApiKey, Forbidden, KeyRing, Unauthorized, check_model, check_token
+from gateway.auth import ApiKey, KeyRing, check_model, check_token
 from gateway.errors import (
     BlockedAnswer,
     BodyTooLarge,
     CheckFailed,
+    Forbidden,
     GatewayError,
     InvalidRequest,
     ResultNotFound,
+    Unauthorized,
     Unavailable,
 )
 from gateway.metrics import GatewayMetrics, build_metrics

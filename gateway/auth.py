@@ -36,23 +36,13 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from gateway.errors import ConfigError, GatewayError
+from gateway.errors import ConfigError, Forbidden, Unauthorized
 
 log = logging.getLogger(__name__)
 
 KEY_PREFIX = "fsk-"
 RELOAD_EVERY_S = 2.0
 Override = Literal["any", "stricter", "none"]
-
-
-class Unauthorized(GatewayError):
-    status = 401
-    type = "invalid_request_error"
-
-
-class Forbidden(GatewayError):
-    status = 403
-    type = "invalid_request_error"
 
 
 def new_key() -> str:

@@ -3,6 +3,8 @@
 GatewayError
 ├── InvalidRequest          400 invalid_request_error
 │   └── BodyTooLarge        413
+├── Unauthorized            401 (no API key, or a wrong one)
+├── Forbidden               403 (the key may not use that model or route)
 ├── ModelNotFound           404
 ├── ResultNotFound          404
 ├── UpstreamError           upstream's own status and message
@@ -44,6 +46,16 @@ class InvalidRequest(GatewayError):
 
 class BodyTooLarge(InvalidRequest):
     status = 413
+
+
+class Unauthorized(GatewayError):
+    status = 401
+    type = "invalid_request_error"
+
+
+class Forbidden(GatewayError):
+    status = 403
+    type = "invalid_request_error"
 
 
 class ModelNotFound(GatewayError):

@@ -169,3 +169,14 @@ async def ask(
     )
     await client.close()
     return raw.headers["x-request-id"], raw.parse(), raw.headers
+
+
+def released_unchecked(gw: RunningGateway) -> float:
+    """Answers the gateway released under block or revise without a verdict (every label summed)."""
+    return sum(
+        s.value
+        for metric in gw.gateway.registry.collect()
+        if metric.name == "factsentry_gateway_released_unchecked"
+        for s in metric.samples
+        if s.name.endswith("_total")
+    )

@@ -17,8 +17,8 @@ import yaml
 
 from factsentry.embedded import free_port, wait_for_port
 from gateway import auth
-from gateway.auth import ApiKey, KeyRing, Unauthorized, add_key, check_exposure, hash_key, is_loopback, load_keys
-from gateway.errors import ConfigError
+from gateway.auth import ApiKey, KeyRing, add_key, check_exposure, hash_key, is_loopback, load_keys
+from gateway.errors import ConfigError, Unauthorized
 from tests.gateway.conftest import FAITHFUL, GatewayFactory, StartStack, model_list
 
 GATEWAY = [sys.executable, "-m", "factsentry", "gateway"]

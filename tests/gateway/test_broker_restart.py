@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from factsentry import embedded
-from tests.gateway.conftest import FAITHFUL, MERGED, GatewayFactory, RunningGateway, StartStack
+from tests.gateway.conftest import FAITHFUL, MERGED, GatewayFactory, RunningGateway, StartStack, released_unchecked
 
 BLOCK = {"default": {"mode": "block", "threshold": 0.75, "timeout_s": 30}}
 
@@ -33,16 +33,6 @@ async def ask(gw: RunningGateway, conv: object) -> httpx.Response:
             json={"model": "mock-lean", "messages": [{"role": "user", "content": conv.question}]},  # type: ignore[attr-defined]
             headers={"x-factsentry-name": conv.name},  # type: ignore[attr-defined]
         )
-
-
-def released_unchecked(gw: RunningGateway) -> float:
-    return sum(
-        s.value
-        for m in gw.gateway.registry.collect()
-        if m.name == "factsentry_gateway_released_unchecked"
-        for s in m.samples
-        if s.name.endswith("_total")
-    )
 
 
 async def test_pipeline_recovers_after_the_broker_restarts_empty(

@@ -23,7 +23,7 @@ from factsentry.embedded import free_port
 from gateway.errors import InvalidRequest
 from gateway.policy import PolicyTable, resolve
 from schemas.messages import GenerationMessage
-from tests.gateway.conftest import FAITHFUL, MERGED, GatewayFactory, RunningGateway, StartStack
+from tests.gateway.conftest import FAITHFUL, MERGED, GatewayFactory, RunningGateway, StartStack, released_unchecked
 from workers.settings import load_settings
 from workers.worker import run_worker
 
@@ -32,16 +32,6 @@ BLOCK_OPEN = {"default": {"mode": "block", "threshold": 0.75, "timeout_s": 120, 
 
 def sample(gw: RunningGateway, name: str, **labels: str) -> float:
     return gw.gateway.registry.get_sample_value(name, labels) or 0.0
-
-
-def released_unchecked(gw: RunningGateway) -> float:
-    return sum(
-        s.value
-        for metric in gw.gateway.registry.collect()
-        if metric.name == "factsentry_gateway_released_unchecked"
-        for s in metric.samples
-        if s.name.endswith("_total")
-    )
 
 
 def chat(conv: Any = MERGED) -> dict[str, Any]:
