@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scoring.errors import ModelUnavailableError
 
@@ -58,12 +58,13 @@ def _keep_prefixed_words(nlp: Language) -> Language:
     import re
 
     prefixed = re.compile(r"^(?:co|re|pre|ex|non|self|vice)-[a-z]+$", re.IGNORECASE)
-    default_match = nlp.tokenizer.token_match
+    tokenizer: Any = nlp.tokenizer
+    default_match = tokenizer.token_match
 
     def token_match(text: str) -> bool:
         return bool(prefixed.match(text)) or bool(default_match and default_match(text))
 
-    nlp.tokenizer.token_match = token_match
+    tokenizer.token_match = token_match
     return nlp
 
 

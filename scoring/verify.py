@@ -264,8 +264,8 @@ class EvidenceVerifier:
         if on(STATED_OUTRIGHT) and stance is not Stance.SUPPORT and stated_in(fact, texts, (name, entity)):
             # One page sentence holds every value and every predicate word of the fact ("won the
             # championship in 1990 and 1992" for "won the championship in 1992"): the page says it.
-            held = [i for i, t in enumerate(texts) if stated_in(fact, [t], (name, entity))]
-            stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), held[0], STATED_OUTRIGHT
+            stating = [i for i, t in enumerate(texts) if stated_in(fact, [t], (name, entity))]
+            stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), stating[0], STATED_OUTRIGHT
         order = sorted(range(len(scores)), key=lambda i: -max(scores[i].support, scores[i].refute))
         if best >= 0:
             order.remove(best)
