@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import time
 import uuid
 from collections.abc import AsyncIterator, Mapping
@@ -26,8 +27,11 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from bus.labels import LabelGuard
 from bus.results import Outcome, ResultStore, VerdictListener
 from gateway import sse
+from gateway.access import Exchange, exchange
+from gateway.access import write as write_access
 from gateway.auth import ApiKey, KeyRing, check_model, check_token
 from gateway.errors import (
     BlockedAnswer,
@@ -54,6 +58,11 @@ REFUSAL = (
     "I can't give that answer: an automatic fact-check found that it may contain inaccurate or merged "
     "information (D-FActScore {score:.2f} below {threshold:.2f})."
 )
+
+
+# /v1/factcheck: the model the checked text came from, when the caller says (a label on metrics).
+MODEL_NAME = re.compile(r"[\w.:/@-]{1,100}")
+UNSPECIFIED_MODEL = "unspecified"
 
 
 class Gateway:
@@ -95,6 +104,12 @@ class Gateway:
         self.results = ResultStore(self.redis, settings.redis_prefix, settings.result_ttl_s)
         self.listener = VerdictListener(self.results)
         self.keys = KeyRing(settings.keys_file)
+        # Model names a /v1/factcheck caller chose: labels only while fewer than 50 distinct.
+        self.checked_models = LabelGuard(50, frozenset(str(m.get("id")) for m in models.list()))
+
+    def count(self, x: Exchange) -> None:
+        """Count a finished request once, by source, model, policy mode and outcome."""
+        self.metrics.requests.labels(x.source, x.model, x.mode, x.outcome).inc()
 
     def override_for(self, key: ApiKey | None) -> Override:
         return key.policy_override if key and key.policy_override else self.settings.policy_override
@@ -316,45 +331,48 @@ async def chat_completions(request: Request) -> Response:
     created = datetime.now(UTC)
     request_id = new_request_id()
     headers = id_headers(request, request_id)
-    model, mode = "unknown", "observe"
+    x = exchange(request, "proxy", request_id)
     try:
         key = gw.keys.authenticate(request.headers)
-        tenant = key.tenant if key else None
+        tenant = x.tenant = key.tenant if key else None
         body = await read_json(request, gw.settings.max_body_bytes, gw.settings.max_json_depth)
         requested, messages = validate_chat(body)
         check_model(key, requested)  # before the lookup: a key learns nothing of models it may not use
         upstream = gw.models.get(requested)
-        model = requested  # only known model names become metric labels
+        model = x.model = requested  # only known model names become metric labels
         spec = resolve(gw.policies, model, request.headers, gw.override_for(key))
-        mode = spec.mode.value
+        mode = x.mode = spec.mode.value
         check_choices(body, spec)
         name = subject_name(request, body)
         if body.get("stream"):
-            return await _stream(gw, upstream, body, messages, spec, name, request_id, created, headers, tenant)
+            x.stream = True
+            return await _stream(gw, upstream, body, messages, spec, name, request_id, created, headers, x)
         t0 = time.perf_counter()
         completion = await upstream.complete(body)
-        upstream_s = time.perf_counter() - t0
+        upstream_s = x.upstream_s = time.perf_counter() - t0
         gw.metrics.upstream_seconds.labels(model).observe(upstream_s)
         message = _message(
             request_id, model, messages, completion.text, completion.usage, created, spec, name, False, tenant
         )
         published = gw.publisher.publish(message)
         if spec.mode is Policy.OBSERVE:
-            gw.metrics.requests.labels(model, mode, "ok").inc()
+            gw.count(x)
             gw.metrics.added_seconds.labels(model, mode).observe(time.perf_counter() - started - upstream_s)
             return Response(completion.raw, media_type="application/json", headers=headers)
         t1 = time.perf_counter()
         result, status, action = await _judge(gw, spec, request_id, model, published)
-        wait_s = time.perf_counter() - t1
+        wait_s = x.wait_s = time.perf_counter() - t1
         gw.metrics.verdict_wait_seconds.labels(model).observe(wait_s)
         headers.update(verdict_headers(result, status))
         response = _apply(gw, completion, spec, result, action, request_id, model, headers, status)
-        gw.metrics.requests.labels(model, mode, action.value if result else status).inc()
+        x.result, x.outcome = result, action.value if result else status
+        gw.count(x)
         # The proxy's own overhead in every mode; the verdict wait has its own histogram.
         gw.metrics.added_seconds.labels(model, mode).observe(time.perf_counter() - started - upstream_s - wait_s)
         return response
     except GatewayError as e:
-        gw.metrics.requests.labels(model, mode, "error").inc()
+        x.failed(e)
+        gw.count(x)
         return e.response(headers)
 
 
@@ -436,10 +454,10 @@ async def _stream(
     request_id: str,
     created: datetime,
     headers: dict[str, str],
-    tenant: str | None,
+    x: Exchange,
 ) -> Response:
     model = upstream.name
-    mode = spec.mode.value
+    tenant = x.tenant
     headers["cache-control"] = "no-cache"
     chunks = upstream.stream(body)
     t0 = time.perf_counter()
@@ -465,11 +483,12 @@ async def _stream(
                 yield sse.DONE
                 outcome = "ok"
             except GatewayError as e:
-                outcome = "error"
+                outcome = e.outcome
                 yield sse.event(e.body())
             finally:
-                gw.metrics.requests.labels(model, mode, outcome).inc()
-                gw.metrics.upstream_seconds.labels(model).observe(time.perf_counter() - t0)
+                x.outcome, x.upstream_s = outcome, time.perf_counter() - t0
+                gw.count(x)
+                gw.metrics.upstream_seconds.labels(model).observe(x.upstream_s)
                 message = _message(request_id, model, messages, "".join(text), usage, created, spec, name, True, tenant)
                 message.truncated = outcome != "ok"
                 gw.publisher.publish(message)
@@ -480,7 +499,8 @@ async def _stream(
     held = [first] if first is not None else []
     async for chunk in chunks:
         held.append(chunk)
-    gw.metrics.upstream_seconds.labels(model).observe(time.perf_counter() - t0)
+    x.upstream_s = time.perf_counter() - t0
+    gw.metrics.upstream_seconds.labels(model).observe(x.upstream_s)
     for chunk in held:
         if isinstance(chunk.get("usage"), dict):
             usage.update(chunk["usage"])
@@ -488,9 +508,13 @@ async def _stream(
     published = gw.publisher.publish(
         _message(request_id, model, messages, text, usage, created, spec, name, True, tenant)
     )
+    t1 = time.perf_counter()
     result, status, action = await _judge(gw, spec, request_id, model, published)
+    x.wait_s = time.perf_counter() - t1
+    gw.metrics.verdict_wait_seconds.labels(model).observe(x.wait_s)
     headers.update(verdict_headers(result, status))
-    gw.metrics.requests.labels(model, mode, action.value if result else status).inc()
+    x.result, x.outcome = result, action.value if result else status
+    gw.count(x)
     if action is Action.PASS:
         out = held
     elif action is Action.REVISE and result is not None and result.check.revision is not None:
@@ -540,8 +564,11 @@ async def factcheck(request: Request) -> Response:
     gw: Gateway = request.app.state.gateway
     request_id = new_request_id()
     headers = id_headers(request, request_id)
+    x = exchange(request, "factcheck", request_id)
+    x.mode = Policy.ANNOTATE.value
     try:
         key = gw.keys.authenticate(request.headers)
+        x.tenant = key.tenant if key else None
         if key is not None and not key.factcheck:
             raise Forbidden(
                 f"the API key of tenant {key.tenant!r} may not use /v1/factcheck", code="factcheck_not_allowed"
@@ -554,9 +581,14 @@ async def factcheck(request: Request) -> Response:
         for field, value in (("name", name), ("question", question)):
             if value is not None and not isinstance(value, str):
                 raise InvalidRequest(f"'{field}' must be a string", param=field, code="invalid_type")
-        model = body.get("model", "factcheck")
-        if not isinstance(model, str) or not model:
-            raise InvalidRequest("'model' must be a non-empty string", param="model", code="invalid_type")
+        model = body.get("model", UNSPECIFIED_MODEL)
+        if not isinstance(model, str) or not MODEL_NAME.fullmatch(model):
+            raise InvalidRequest(
+                "'model' must be a model name: 1-100 letters, digits and . _ - : / @",
+                param="model",
+                code="invalid_type",
+            )
+        x.model = gw.checked_models(model)
         timeout = body.get("timeout_s", 30.0)
         if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 <= timeout <= 600:
             raise InvalidRequest("'timeout_s' must be a number from 0 to 600", param="timeout_s", code="invalid_type")
@@ -573,25 +605,34 @@ async def factcheck(request: Request) -> Response:
             name=name,
             question=question,
             tenant=key.tenant if key else None,
+            source="factcheck",
         )
         if not gw.publisher.connected.is_set():
             raise Unavailable("the check cannot be queued: the broker is unreachable; try again", code="broker_down")
         if not gw.publisher.publish(message):
             raise Unavailable("the check cannot be queued: the gateway is overloaded; try again", code="overloaded")
+        t1 = time.perf_counter()
         outcome = await gw.wait_verdict(request_id, float(timeout)) if timeout else Outcome("timeout")
+        x.wait_s = time.perf_counter() - t1
         result, status = outcome.result, outcome.status
         if status == "failed":
             raise CheckFailed(f"the text could not be checked: {outcome.reason}", code="check_failed")
         if status == "unavailable":
             raise Unavailable("the result store is unreachable; poll the result URL later", code="redis_unavailable")
         if result is None:
+            x.outcome = "pending"
+            gw.count(x)
             payload = {"request_id": request_id, "status": "pending", "result_url": f"/v1/results/{request_id}"}
             return Response(orjson.dumps(payload), status_code=202, media_type="application/json", headers=headers)
         # ``status`` is the request's (done, pending); the verdict's own is ``check_status``.
         check = result.check.model_dump(mode="json")
         payload = {"request_id": request_id, **check, "status": "done", "check_status": check["status"]}
+        x.result = result
+        gw.count(x)
         return Response(orjson.dumps(payload), media_type="application/json", headers=headers)
     except GatewayError as e:
+        x.failed(e)
+        gw.count(x)
         return e.response(headers)
 
 
@@ -673,6 +714,10 @@ async def server_error(request: Request, exc: Exception) -> Response:
     ).response()
 
 
+# Probes and scrapes: frequent and uninteresting, not in the access log.
+UNLOGGED_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+
+
 class RequestIdMiddleware:
     """Every response carries ``x-request-id`` (routes that set their own keep it), errors included.
 
@@ -680,20 +725,23 @@ class RequestIdMiddleware:
     on to Starlette's and uvicorn's handlers, which would log it twice and drop the id.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, access_log: bool = True) -> None:
         self.app = app
+        self.access_log = access_log
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        t0 = time.perf_counter()
         fallback_id = new_request_id()
         started = False
+        status = 500
 
         async def send_with_id(message: Message) -> None:
-            nonlocal started
+            nonlocal started, status
             if message["type"] == "http.response.start":
-                started = True
+                started, status = True, message["status"]
                 headers = list(message.get("headers", []))
                 if not any(k.lower() == b"x-request-id" for k, _ in headers):
                     headers.append((b"x-request-id", fallback_id.encode()))
@@ -704,10 +752,14 @@ class RequestIdMiddleware:
             await self.app(scope, receive, send_with_id)
         except Exception:
             log.exception("unhandled error on %s %s (%s)", scope.get("method"), scope.get("path"), fallback_id)
-            if started:
-                return  # the status line is out: the client sees the connection end
-            error = GatewayError("the gateway failed to handle the request; it has been logged", code="internal_error")
-            await error.response({"x-request-id": fallback_id})(scope, receive, send)
+            if not started:  # once the status line is out, the client sees the connection end
+                error = GatewayError(
+                    "the gateway failed to handle the request; it has been logged", code="internal_error"
+                )
+                await error.response({"x-request-id": fallback_id})(scope, receive, send)
+        finally:
+            if self.access_log and scope.get("path") not in UNLOGGED_PATHS:
+                write_access(scope, status, fallback_id, t0)
 
 
 async def method_not_allowed(request: Request, exc: Exception) -> Response:
@@ -756,7 +808,7 @@ def create_app(
             Route("/metrics", metrics, methods=["GET"]),
         ],
         exception_handlers={404: not_found, 405: method_not_allowed, Exception: server_error},
-        middleware=[Middleware(RequestIdMiddleware)],
+        middleware=[Middleware(RequestIdMiddleware, access_log=settings.access_log)],
         lifespan=lifespan,
     )
     app.router.redirect_slashes = False  # an API answers a stray slash with a JSON 404, not a redirect

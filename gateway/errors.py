@@ -25,6 +25,8 @@ class GatewayError(Exception):
     status: ClassVar[int] = 500
     type: ClassVar[str] = "server_error"
     retriable: ClassVar[bool] = False
+    # The ``outcome`` label of the request counter: whose fault it was (see gateway/access.py).
+    outcome: str = "gateway_error"
 
     def __init__(self, message: str, *, code: str | None = None, param: str | None = None) -> None:
         super().__init__(message)
@@ -40,6 +42,7 @@ class GatewayError(Exception):
 
 
 class InvalidRequest(GatewayError):
+    outcome = "client_error"
     status = 400
     type = "invalid_request_error"
 
@@ -49,21 +52,25 @@ class BodyTooLarge(InvalidRequest):
 
 
 class Unauthorized(GatewayError):
+    outcome = "client_error"
     status = 401
     type = "invalid_request_error"
 
 
 class Forbidden(GatewayError):
+    outcome = "client_error"
     status = 403
     type = "invalid_request_error"
 
 
 class ModelNotFound(GatewayError):
+    outcome = "client_error"
     status = 404
     type = "invalid_request_error"
 
 
 class ResultNotFound(GatewayError):
+    outcome = "client_error"
     status = 404
     type = "invalid_request_error"
 
@@ -76,6 +83,9 @@ class UpstreamError(GatewayError):
         super().__init__(message, code=code)
         self.upstream_status = status
         self.upstream_type = type_ or "upstream_error"
+        # The provider refusing the client's request (bad parameters, context too long) is the client's
+        # error; its failures, rate limits and refusals of our own credentials are the upstream's.
+        self.outcome = "client_error" if status in (400, 404, 413, 422) else "upstream_error"
 
     def body(self) -> dict[str, Any]:
         return {"error": {"message": self.message, "type": self.upstream_type, "param": None, "code": self.code}}
@@ -90,14 +100,17 @@ class Unavailable(GatewayError):
     status = 503
     type = "server_error"
     retriable = True
+    outcome = "checker_error"
 
 
 class BlockedAnswer(GatewayError):
+    outcome = "block"
     status = 422
     type = "factuality_error"
 
 
 class CheckFailed(GatewayError):
+    outcome = "checker_error"
     status = 422
     type = "invalid_request_error"
 

@@ -30,8 +30,10 @@ def build_metrics(registry: CollectorRegistry) -> GatewayMetrics:
     return GatewayMetrics(
         requests=Counter(
             "factsentry_gateway_requests_total",
-            "Chat completion requests by model, policy mode and outcome.",
-            ["model", "mode", "outcome"],
+            "Requests by source (proxy: chat completions, factcheck: /v1/factcheck, guardrail_api: LiteLLM's"
+            " guardrail calls), model, policy mode and outcome (ok, pass, block, revise, timeout, failed,"
+            " unavailable, pending, client_error, upstream_error, checker_error, gateway_error, client_closed).",
+            ["source", "model", "mode", "outcome"],
             registry=registry,
         ),
         upstream_seconds=Histogram(

@@ -40,3 +40,6 @@ class GatewaySettings(BusSettings):
     metrics_port: int = Field(default=0, ge=0, le=65535, description="a separate /metrics listener (0: none)")
     metrics_host: str = Field(default="127.0.0.1", description="bind address of the separate /metrics listener")
     log_level: str = "warning"
+    access_log: bool = Field(
+        default=True, description="one JSON line per API request on stdout (ids, model, policy, verdict; no text)"
+    )

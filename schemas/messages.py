@@ -28,6 +28,11 @@ class Usage(BaseModel):
     total_tokens: int = 0
 
 
+# Where a text to check came from: a proxied chat completion, ``POST /v1/factcheck``, or LiteLLM's
+# guardrail call (``/beta/litellm_basic_guardrail_api``). A label on the workers' metrics.
+Source = Literal["proxy", "factcheck", "guardrail_api"]
+
+
 class GenerationMessage(BaseModel):
     """One finished generation, published by the gateway to ``factsentry.generations.v1``."""
 
@@ -47,6 +52,7 @@ class GenerationMessage(BaseModel):
     truncated: bool = False
     # The API key's tenant (``None`` when the gateway runs without keys); its result is readable by it only.
     tenant: str | None = Field(default=None, max_length=100)
+    source: Source = "proxy"
 
 
 class ResultMessage(BaseModel):
@@ -60,6 +66,7 @@ class ResultMessage(BaseModel):
     worker: str = ""
     scoring_ms: float = 0.0
     tenant: str | None = None
+    source: Source = "proxy"
 
 
 class DLQRecord(BaseModel):

@@ -84,29 +84,36 @@ def make_metrics(registry: CollectorRegistry) -> WorkerMetrics:
         records=records,
         stage_seconds=stage_seconds,
         factscore=Histogram(
-            "factsentry_worker_factscore", "FActScore per answer", ["model"], buckets=SCORE_BUCKETS, registry=registry
+            "factsentry_worker_factscore",
+            "FActScore per answer",
+            ["source", "model"],
+            buckets=SCORE_BUCKETS,
+            registry=registry,
         ),
         dfactscore=Histogram(
             "factsentry_worker_dfactscore",
             "D-FActScore per answer",
-            ["model"],
+            ["source", "model"],
             buckets=SCORE_BUCKETS,
             registry=registry,
         ),
         facts=Counter(
-            "factsentry_worker_facts_total", "Atomic facts by verdict", ["model", "verdict"], registry=registry
+            "factsentry_worker_facts_total",
+            "Atomic facts by verdict",
+            ["source", "model", "verdict"],
+            registry=registry,
         ),
         coverage=Histogram(
             "factsentry_worker_coverage",
             "Share of an answer's check-worthy facts on which some page of the store takes a stance",
-            ["model"],
+            ["source", "model"],
             buckets=SCORE_BUCKETS,
             registry=registry,
         ),
         answers=Counter(
             "factsentry_worker_answers_total",
             "Answers by status: checked, unverifiable (the store cannot judge them), abstained",
-            ["model", "status"],
+            ["source", "model", "status"],
             registry=registry,
         ),
         consumer_lag=Gauge(

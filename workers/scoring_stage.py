@@ -251,6 +251,7 @@ async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[Resu
                     worker=settings.worker_id,
                     scoring_ms=round(ms, 3),
                     tenant=message.tenant,
+                    source=message.source,
                 )
             )
     return results
@@ -273,20 +274,21 @@ def outcome(result: ResultMessage) -> Outcome:
 
 
 def observe(result: ResultMessage, metrics: WorkerMetrics) -> None:
-    """FActScore and D-FActScore histograms (verifiable answers only), coverage and facts by verdict, per model."""
-    check, model = result.check, result.model
-    metrics.answers.labels(model=model, status=check.status).inc()
+    """FActScore and D-FActScore histograms (verifiable answers only), coverage and facts by verdict, per source
+    (proxy, factcheck, guardrail_api) and model."""
+    check, labels = result.check, {"source": result.source, "model": result.model}
+    metrics.answers.labels(**labels, status=check.status).inc()
     if check.abstained:
         return
     if check.coverage is not None:
-        metrics.coverage.labels(model=model).observe(check.coverage)
+        metrics.coverage.labels(**labels).observe(check.coverage)
     if check.factscore is not None:
-        metrics.factscore.labels(model=model).observe(check.factscore)
+        metrics.factscore.labels(**labels).observe(check.factscore)
     if check.dfactscore is not None:
-        metrics.dfactscore.labels(model=model).observe(check.dfactscore)
+        metrics.dfactscore.labels(**labels).observe(check.dfactscore)
     for group in check.groups:
         for fact in group.facts:
-            metrics.facts.labels(model=model, verdict=fact.verdict.value).inc()
+            metrics.facts.labels(**labels, verdict=fact.verdict.value).inc()
 
 
 def scoring_stage(settings: WorkerSettings) -> Stage[GenerationMessage, ResultMessage]:

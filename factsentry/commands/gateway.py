@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,13 @@ def run(args: argparse.Namespace) -> int:
     except GatewayError as e:
         raise UserError(e.message) from e
     gateway = app.state.gateway
+    if settings.access_log:
+        access = logging.getLogger("factsentry.access")
+        handler = logging.StreamHandler(sys.stdout)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        access.addHandler(handler)
+        access.setLevel(logging.INFO)
+        access.propagate = False  # JSON lines on stdout; the process's own log stays on stderr
     if gateway.keys.enabled:
         logging.getLogger("gateway").warning("API keys on: %d key(s) from %s", len(gateway.keys), settings.keys_file)
     metrics = MetricsServer(gateway.registry, settings.metrics_port, settings.metrics_host)

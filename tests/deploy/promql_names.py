@@ -10,7 +10,7 @@ import promql_parser
 
 # The metrics of issue 2: name -> (type, labels). Counters are written with their `_total`.
 METRICS: dict[str, tuple[str, frozenset[str]]] = {
-    "factsentry_gateway_requests_total": ("counter", frozenset({"model", "mode", "outcome"})),
+    "factsentry_gateway_requests_total": ("counter", frozenset({"source", "model", "mode", "outcome"})),
     "factsentry_gateway_upstream_seconds": ("histogram", frozenset({"model"})),
     "factsentry_gateway_added_seconds": ("histogram", frozenset({"model", "mode"})),
     "factsentry_gateway_blocked_total": ("counter", frozenset({"model"})),
@@ -18,11 +18,11 @@ METRICS: dict[str, tuple[str, frozenset[str]]] = {
     "factsentry_gateway_publish_lost_total": ("counter", frozenset({"reason"})),
     "factsentry_worker_records_total": ("counter", frozenset({"outcome"})),
     "factsentry_worker_stage_seconds": ("histogram", frozenset({"stage"})),
-    "factsentry_worker_factscore": ("histogram", frozenset({"model"})),
-    "factsentry_worker_dfactscore": ("histogram", frozenset({"model"})),
-    "factsentry_worker_facts_total": ("counter", frozenset({"model", "verdict"})),
-    "factsentry_worker_coverage": ("histogram", frozenset({"model"})),
-    "factsentry_worker_answers_total": ("counter", frozenset({"model", "status"})),
+    "factsentry_worker_factscore": ("histogram", frozenset({"source", "model"})),
+    "factsentry_worker_dfactscore": ("histogram", frozenset({"source", "model"})),
+    "factsentry_worker_facts_total": ("counter", frozenset({"source", "model", "verdict"})),
+    "factsentry_worker_coverage": ("histogram", frozenset({"source", "model"})),
+    "factsentry_worker_answers_total": ("counter", frozenset({"source", "model", "status"})),
     "factsentry_worker_consumer_lag": ("gauge", frozenset({"topic", "partition"})),
     "factsentry_worker_dlq_total": ("counter", frozenset()),
     "factsentry_cache_hits_total": ("counter", frozenset({"kind"})),
@@ -37,10 +37,12 @@ TARGET_LABELS = frozenset({"job", "instance", "component"})
 LABEL_VALUES: dict[str, frozenset[str]] = {
     "outcome": frozenset(
         {"scored", "abstained", "dlq", "retried", "failed"}  # workers
-        | {"ok", "pass", "block", "revise", "timeout", "error"}  # gateway
+        | {"ok", "pass", "block", "revise", "timeout", "failed", "unavailable", "pending"}  # gateway
+        | {"client_error", "upstream_error", "checker_error", "gateway_error", "client_closed"}
     ),
-    "mode": frozenset({"observe", "annotate", "block", "revise"}),
+    "mode": frozenset({"observe", "annotate", "block", "revise", "none"}),
     "status": frozenset({"checked", "unverifiable", "abstained"}),
+    "source": frozenset({"proxy", "factcheck", "guardrail_api"}),
 }
 
 
@@ -104,7 +106,11 @@ def iter_label_problems(expr: str, known: dict[str, frozenset[str]]) -> Iterator
         for label, value in sel.matchers:
             if label not in labels:
                 yield f"{sel.name} has no label {label!r}"
-            elif label in LABEL_VALUES and value not in LABEL_VALUES[label]:
-                yield f"{sel.name}{{{label}}} never has the value {value!r}"
+            elif label in LABEL_VALUES:
+                # an alternation of plain values (outcome=~"a|b") is checked value by value
+                values = value.split("|") if re.fullmatch(r"[\w|]+", value) else [value]
+                for v in values:
+                    if v not in LABEL_VALUES[label]:
+                        yield f"{sel.name}{{{label}}} never has the value {v!r}"
     for label in grouping_labels(expr) - available:
         yield f"grouping by {label!r}, which none of the selected series has"

@@ -63,7 +63,7 @@ def test_gateway_serves_its_probes_answers_and_counts_with_the_deployed_config(
     assert reply.json()["choices"][0]["message"]["content"] == demo["litellm_params"]["mock_response"]
     assert reply.headers["x-request-id"]
     metrics = httpx.get(gateway.base_url + "/metrics", timeout=5).text
-    assert 'factsentry_gateway_requests_total{mode="observe",model="demo",outcome="ok"} 1.0' in metrics
+    assert 'factsentry_gateway_requests_total{mode="observe",model="demo",outcome="ok",source="proxy"} 1.0' in metrics
 
     gateway.process.send_signal(signal.SIGTERM)
     # uvicorn shuts down gracefully, then re-raises the signal it caught: exit status -SIGTERM.

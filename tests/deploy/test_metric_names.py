@@ -54,6 +54,11 @@ def test_the_processes_expose_every_metric_the_rules_may_use(
             'factsentry_worker_records_total{outcome="dead"}',
             ["factsentry_worker_records_total{outcome} never has the value 'dead'"],
         ),
+        ('factsentry_gateway_requests_total{outcome=~"client_error|checker_error"}', []),
+        (
+            'factsentry_gateway_requests_total{outcome=~"client_error|error"}',
+            ["factsentry_gateway_requests_total{outcome} never has the value 'error'"],
+        ),
         (
             "sum by (stage) (rate(factsentry_worker_factscore_count[5m]))",
             ["grouping by 'stage', which none of the selected series has"],

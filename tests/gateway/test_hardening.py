@@ -90,7 +90,8 @@ async def test_unknown_model_names_do_not_become_metric_labels(start_gateway: Ga
             await http.post("/v1/chat/completions", json={**CHAT, "model": f"random-{i}"})
         text = (await http.get("/metrics")).text
     assert "random-" not in text
-    assert 'factsentry_gateway_requests_total{mode="observe",model="unknown",outcome="error"} 3.0' in text
+    labels = 'mode="none",model="unknown",outcome="client_error",source="proxy"'
+    assert f"factsentry_gateway_requests_total{{{labels}}} 3.0" in text
 
 
 async def test_redis_down_is_reported_as_unavailable_and_the_policy_fails_as_configured(

@@ -203,7 +203,8 @@ async def test_models_health_readiness_and_metrics(start_gateway: GatewayFactory
         assert ready.status_code == 200, ready.text
         assert ready.json() == {"ready": True, "kafka": "ok", "redis": "ok"}
         text = (await http.get("/metrics")).text
-        assert 'factsentry_gateway_requests_total{mode="observe",model="mock-lean",outcome="ok"} 1.0' in text
+        labels = 'mode="observe",model="mock-lean",outcome="ok",source="proxy"'
+        assert f"factsentry_gateway_requests_total{{{labels}}} 1.0" in text
         missing = await http.get("/v1/results/nope")
         assert missing.status_code == 404
         assert missing.json()["error"]["code"] == "result_not_found"

@@ -79,7 +79,7 @@ async def test_generations_get_verdicts_on_the_topic_and_in_redis(
     assert (summary.done, summary.dlq, summary.failed) == (3, 0, 0)
     assert worker.metric("factsentry_worker_records_total", outcome="scored") == 2
     assert worker.metric("factsentry_worker_records_total", outcome="abstained") == 1
-    assert worker.metric("factsentry_worker_factscore_count", model="test-model") == 2
+    assert worker.metric("factsentry_worker_factscore_count", source="proxy", model="test-model") == 2
     facts = sum(len(g.facts) for r in waited if r is not None for g in r.check.groups)
     counted = sum(
         s.value
