@@ -107,6 +107,21 @@ class Gateway:
         # Model names a /v1/factcheck caller chose: labels only while fewer than 50 distinct.
         self.checked_models = LabelGuard(50, frozenset(str(m.get("id")) for m in models.list()))
 
+    async def judge(
+        self, spec: PolicySpec, request_id: str, model: str, published: bool
+    ) -> tuple[ResultMessage | None, str, Action]:
+        """Wait for the verdict of a published text and decide; an unpublished one has none to wait for."""
+        if published:
+            outcome = await self.wait_verdict(request_id, spec.timeout_s)
+        else:
+            self.metrics.verdict_failed.inc()
+            outcome = Outcome("failed", reason="the text could not be queued for checking")
+        action = decide(spec, outcome.result, outcome.status)
+        if outcome.result is None and action is Action.PASS and spec.mode in (Policy.BLOCK, Policy.REVISE):
+            # Only the operator's on_timeout / on_unavailable = open gets here; counted so it is never silent.
+            self.metrics.released_unchecked.labels(model, outcome.status).inc()
+        return outcome.result, outcome.status, action
+
     def count(self, x: Exchange) -> None:
         """Count a finished request once, by source, model, policy mode and outcome."""
         self.metrics.requests.labels(x.source, x.model, x.mode, x.outcome).inc()
@@ -360,7 +375,7 @@ async def chat_completions(request: Request) -> Response:
             gw.metrics.added_seconds.labels(model, mode).observe(time.perf_counter() - started - upstream_s)
             return Response(completion.raw, media_type="application/json", headers=headers)
         t1 = time.perf_counter()
-        result, status, action = await _judge(gw, spec, request_id, model, published)
+        result, status, action = await gw.judge(spec, request_id, model, published)
         wait_s = x.wait_s = time.perf_counter() - t1
         gw.metrics.verdict_wait_seconds.labels(model).observe(wait_s)
         headers.update(verdict_headers(result, status))
@@ -374,22 +389,6 @@ async def chat_completions(request: Request) -> Response:
         x.failed(e)
         gw.count(x)
         return e.response(headers)
-
-
-async def _judge(
-    gw: Gateway, spec: PolicySpec, request_id: str, model: str, published: bool
-) -> tuple[ResultMessage | None, str, Action]:
-    """Wait for the verdict of a published generation and decide; an unpublished one has none to wait for."""
-    if published:
-        outcome = await gw.wait_verdict(request_id, spec.timeout_s)
-    else:
-        gw.metrics.verdict_failed.inc()
-        outcome = Outcome("failed", reason="the generation could not be queued for checking")
-    action = decide(spec, outcome.result, outcome.status)
-    if outcome.result is None and action is Action.PASS and spec.mode in (Policy.BLOCK, Policy.REVISE):
-        # Only the operator's on_timeout / on_unavailable = open gets here; counted so it is never silent.
-        gw.metrics.released_unchecked.labels(model, outcome.status).inc()
-    return outcome.result, outcome.status, action
 
 
 def _apply(
@@ -414,14 +413,14 @@ def _apply(
         return Response(orjson.dumps(data), media_type="application/json", headers=headers)
     gw.metrics.blocked.labels(model).inc()
     headers["x-factsentry-action"] = "blocked"
-    message = _refusal(spec, result)
+    message = refusal_text(spec, result)
     if gw.settings.block_style == "error":
         return BlockedAnswer(message, code="factsentry_blocked").response(headers)
     _set_content(data, message, "content_filter", refusal=True)
     return Response(orjson.dumps(data), media_type="application/json", headers=headers)
 
 
-def _refusal(spec: PolicySpec, result: ResultMessage | None) -> str:
+def refusal_text(spec: PolicySpec, result: ResultMessage | None) -> str:
     if result is not None and result.check.unverifiable:
         return "I can't give that answer: it could not be checked against the knowledge this assistant relies on."
     if result is None or result.check.dfactscore is None:
@@ -509,7 +508,7 @@ async def _stream(
         _message(request_id, model, messages, text, usage, created, spec, name, True, tenant)
     )
     t1 = time.perf_counter()
-    result, status, action = await _judge(gw, spec, request_id, model, published)
+    result, status, action = await gw.judge(spec, request_id, model, published)
     x.wait_s = time.perf_counter() - t1
     gw.metrics.verdict_wait_seconds.labels(model).observe(x.wait_s)
     headers.update(verdict_headers(result, status))
@@ -525,9 +524,9 @@ async def _stream(
         gw.metrics.blocked.labels(model).inc()
         headers["x-factsentry-action"] = "blocked"
         if gw.settings.block_style == "error":
-            return BlockedAnswer(_refusal(spec, result), code="factsentry_blocked").response(headers)
+            return BlockedAnswer(refusal_text(spec, result), code="factsentry_blocked").response(headers)
         out = sse.text_chunks(
-            _refusal(spec, result), request_id=request_id, model=model, finish_reason="content_filter", refusal=True
+            refusal_text(spec, result), request_id=request_id, model=model, finish_reason="content_filter", refusal=True
         )
     # One id for the whole stream (OpenAI's convention): the upstream's when its chunks are released.
     stream_id = next((c["id"] for c in out if isinstance(c.get("id"), str)), request_id)
@@ -782,6 +781,7 @@ def create_app(
             settings.models_file, os.environ if env is None else env, settings.upstream_timeout_s
         )
     gateway = Gateway(settings, models, PolicyTable.load(settings.policy_file), registry or CollectorRegistry())
+    from gateway.guardrail_api import litellm_guardrail  # it builds on this module's request helpers
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -803,6 +803,7 @@ def create_app(
             Route("/v1/models", list_models, methods=["GET"]),
             Route("/v1/factcheck", factcheck, methods=["POST"]),
             Route("/v1/results/{request_id}", get_result, methods=["GET"]),
+            Route("/beta/litellm_basic_guardrail_api", litellm_guardrail, methods=["POST"]),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/readyz", readyz, methods=["GET"]),
             Route("/metrics", metrics, methods=["GET"]),
