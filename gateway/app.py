@@ -104,8 +104,8 @@ class Gateway:
         self.results = ResultStore(self.redis, settings.redis_prefix, settings.result_ttl_s)
         self.listener = VerdictListener(self.results)
         self.keys = KeyRing(settings.keys_file)
-        # Model names a /v1/factcheck caller chose: labels only while fewer than 50 distinct.
-        self.checked_models = LabelGuard(50, frozenset(str(m.get("id")) for m in models.list()))
+        # Model names a caller chose (/v1/factcheck, guardrail calls, wildcard routes): labels while under 50.
+        self.checked_models = LabelGuard(50, models.configured)
 
     async def judge(
         self, spec: PolicySpec, request_id: str, model: str, published: bool
@@ -354,7 +354,8 @@ async def chat_completions(request: Request) -> Response:
         requested, messages = validate_chat(body)
         check_model(key, requested)  # before the lookup: a key learns nothing of models it may not use
         upstream = gw.models.get(requested)
-        model = x.model = requested  # only known model names become metric labels
+        # only configured names (and at most 50 names a wildcard matched) become metric labels
+        model = x.model = gw.checked_models(requested)
         spec = resolve(gw.policies, model, request.headers, gw.override_for(key))
         mode = x.mode = spec.mode.value
         check_choices(body, spec)
@@ -455,7 +456,7 @@ async def _stream(
     headers: dict[str, str],
     x: Exchange,
 ) -> Response:
-    model = upstream.name
+    model = x.model
     tenant = x.tenant
     headers["cache-control"] = "no-cache"
     chunks = upstream.stream(body)
@@ -781,6 +782,8 @@ def create_app(
             settings.models_file, os.environ if env is None else env, settings.upstream_timeout_s
         )
     gateway = Gateway(settings, models, PolicyTable.load(settings.policy_file), registry or CollectorRegistry())
+    for note in models.notes:
+        log.warning("%s", note)
     from gateway.guardrail_api import litellm_guardrail  # it builds on this module's request helpers
 
     @asynccontextmanager

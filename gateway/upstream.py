@@ -18,8 +18,9 @@ several milliseconds, which would dominate the added latency of the proxy.
 
 from __future__ import annotations
 
+import fnmatch
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -31,6 +32,7 @@ import yaml
 from gateway.errors import ConfigError, ModelNotFound, UpstreamError
 
 LEAN_PROVIDERS = ("openai/", "hosted_vllm/")
+MAX_ROUTES = 1000  # names kept routed (configured ones and wildcard matches)
 
 
 def completion_shape_error(data: dict[str, Any]) -> str | None:
@@ -123,8 +125,8 @@ class HttpUpstream:
     def url(self) -> str:
         return self.api_base.rstrip("/") + "/chat/completions"
 
-    async def complete(self, body: dict[str, Any]) -> Completion:
-        payload = orjson.dumps({**body, "model": self.model, "stream": False})
+    async def complete(self, body: dict[str, Any], model: str | None = None) -> Completion:
+        payload = orjson.dumps({**body, "model": model or self.model, "stream": False})
         try:
             async with self._client().post(self.url, data=payload) as response:
                 raw = await response.read()
@@ -147,8 +149,8 @@ class HttpUpstream:
             raise UpstreamError(f"upstream returned a completion of the wrong shape: {why}", status=502)
         return Completion(raw, data)
 
-    async def stream(self, body: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
-        payload = orjson.dumps({**body, "model": self.model, "stream": True})
+    async def stream(self, body: dict[str, Any], model: str | None = None) -> AsyncIterator[dict[str, Any]]:
+        payload = orjson.dumps({**body, "model": model or self.model, "stream": True})
         try:
             async with self._client().post(self.url, data=payload) as response:
                 if response.status >= 400:
@@ -205,6 +207,24 @@ def _litellm_error(e: Exception) -> UpstreamError:
     return UpstreamError(f"upstream call failed: {e}", status=int(getattr(e, "status_code", 502) or 502))
 
 
+@dataclass
+class MatchedUpstream:
+    """A name a wildcard matched: its own upstream model name over the wildcard's one HTTP session."""
+
+    name: str
+    model: str
+    base: HttpUpstream
+
+    async def complete(self, body: dict[str, Any]) -> Completion:
+        return await self.base.complete(body, self.model)
+
+    def stream(self, body: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
+        return self.base.stream(body, self.model)
+
+    async def aclose(self) -> None:
+        return None  # the session is the wildcard's, closed with the registry
+
+
 class LiteLLMUpstream:
     """Every other provider (and ``mock_response`` models) through one litellm Router."""
 
@@ -239,6 +259,38 @@ class LiteLLMUpstream:
         return None
 
 
+def _lean_maker(pattern: str, base: HttpUpstream) -> Callable[[str], Upstream]:
+    """``local/*`` → ``openai/*``: the part the ``*`` matched is the upstream's model name."""
+    prefix, upstream_prefix = pattern.split("*", 1)[0], base.model.split("*", 1)[0]
+
+    def make(asked: str) -> Upstream:
+        return MatchedUpstream(asked, upstream_prefix + asked.removeprefix(prefix), base)
+
+    return make
+
+
+def _litellm_maker(router: Any) -> Callable[[str], Upstream]:
+    def make(asked: str) -> Upstream:
+        return LiteLLMUpstream(asked, router)
+
+    return make
+
+
+def _missing_credentials(
+    model: str, params: Mapping[str, Any], api_key: str | None, env: Mapping[str, str]
+) -> list[str]:
+    """The environment variables a provider needs that neither the entry nor the environment gives."""
+    if api_key or (params.get("api_base") and model.startswith(LEAN_PROVIDERS)):
+        return []  # a key given, or an OpenAI-compatible server of one's own (which may need none)
+    try:
+        import litellm
+
+        found = litellm.validate_environment(model=model, api_key=api_key, api_base=params.get("api_base"))
+    except Exception:
+        return []  # a provider litellm cannot tell about: the first request will say
+    return [k for k in found.get("missing_keys") or [] if k not in env]
+
+
 def _resolve_secret(value: Any, env: Mapping[str, str]) -> str | None:
     if value is None:
         return None
@@ -251,40 +303,80 @@ def _resolve_secret(value: Any, env: Mapping[str, str]) -> str | None:
     return text
 
 
-class ModelRegistry:
-    """Every model clients may ask for, each mapped to its upstream."""
+# Top-level sections of a LiteLLM proxy config.yaml that factsentry reads nothing from, and what it has instead.
+IGNORED_SECTIONS = {
+    "general_settings": "master_key and the rest: factsentry's API keys are FACTSENTRY_KEYS_FILE",
+    "guardrails": "factsentry is the guardrail: policies are FACTSENTRY_POLICY_FILE",
+    "litellm_settings": "callbacks, caching and the rest",
+    "router_settings": "routing strategy, retries (factsentry leaves retries to the client)",
+    "environment_variables": "set them in the gateway's environment",
+}
 
-    def __init__(self, upstreams: dict[str, Upstream]) -> None:
+
+@dataclass
+class Wildcard:
+    """A ``model_name`` with ``*`` (``openai/*``): any matching name the client asks for is routed."""
+
+    pattern: str
+    make: Callable[[str], Upstream]
+    base: Upstream | None = None  # what the matched names share (closed with the registry)
+
+
+class ModelRegistry:
+    """Every model clients may ask for, each mapped to its upstream; wildcard names route by pattern."""
+
+    def __init__(
+        self, upstreams: dict[str, Upstream], wildcards: list[Wildcard] | None = None, notes: list[str] | None = None
+    ) -> None:
         self.upstreams = upstreams
+        self.configured = frozenset(upstreams)  # the names of the file; wildcard matches join upstreams later
+        self.wildcards = wildcards or []
+        # What the operator should know at startup: sections ignored, credentials missing (one line each).
+        self.notes = notes or []
         self.created = int(time.time())
 
     def get(self, model: str) -> Upstream:
-        try:
-            return self.upstreams[model]
-        except KeyError:
-            known = ", ".join(sorted(self.upstreams)) or "none configured"
-            raise ModelNotFound(
-                f"The model `{model}` does not exist on this gateway (known: {known}).",
-                code="model_not_found",
-                param="model",
-            ) from None
+        found = self.upstreams.get(model)
+        if found is not None:
+            return found
+        for wildcard in self.wildcards:
+            if fnmatch.fnmatchcase(model, wildcard.pattern) and len(model) <= 200:
+                upstream = wildcard.make(model)
+                if len(self.upstreams) < MAX_ROUTES:  # cheap to make again: no session of its own
+                    self.upstreams[model] = upstream
+                return upstream
+        known = ", ".join([*sorted(self.configured), *(w.pattern for w in self.wildcards)]) or "none configured"
+        raise ModelNotFound(
+            f"The model `{model}` does not exist on this gateway (known: {known}).",
+            code="model_not_found",
+            param="model",
+        )
 
     def list(self) -> list[dict[str, Any]]:
-        return [
-            {"id": name, "object": "model", "created": self.created, "owned_by": "factsentry"}
-            for name in sorted(self.upstreams)
-        ]
+        """The configured names, wildcard patterns included (not every name a pattern has matched)."""
+        names = sorted({*self.configured, *(w.pattern for w in self.wildcards)})
+        return [{"id": name, "object": "model", "created": self.created, "owned_by": "factsentry"} for name in names]
 
     async def aclose(self) -> None:
         for upstream in self.upstreams.values():
             await upstream.aclose()
+        for wildcard in self.wildcards:
+            if wildcard.base is not None:
+                await wildcard.base.aclose()
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any], env: Mapping[str, str], timeout_s: float = 120.0) -> ModelRegistry:
         entries = config.get("model_list")
         if not isinstance(entries, list) or not entries:
             raise ConfigError("models file needs a non-empty `model_list` (litellm Router format)")
+        ignored = sorted(k for k in config if k != "model_list")
+        notes = [
+            f"models file: model_list used; ignored: {', '.join(ignored)} ("
+            + "; ".join(f"{k}: {IGNORED_SECTIONS.get(k, 'not a factsentry setting')}" for k in ignored)
+            + ")"
+        ] if ignored else []  # fmt: skip
         upstreams: dict[str, Upstream] = {}
+        wildcards: list[Wildcard] = []
         via_litellm: list[dict[str, Any]] = []
         for i, entry in enumerate(entries):
             if not isinstance(entry, dict) or "model_name" not in entry or "litellm_params" not in entry:
@@ -293,13 +385,19 @@ class ModelRegistry:
             model = str(params.get("model", ""))
             if not model:
                 raise ConfigError(f"model_list[{i}] ({name}): litellm_params.model is missing")
+            api_key = _resolve_secret(params.get("api_key"), env)
+            if "mock_response" not in params and (missing := _missing_credentials(model, params, api_key, env)):
+                notes.append(f"model {name}: no {' / '.join(missing)} — its requests will fail until it is set")
             lean = model.startswith(LEAN_PROVIDERS) and params.get("api_base") and "mock_response" not in params
-            if lean and name not in upstreams:
+            if lean and "*" in name:
+                base = HttpUpstream(name, model.split("/", 1)[1], str(params["api_base"]), api_key, timeout_s)
+                wildcards.append(Wildcard(name, _lean_maker(name, base), base))
+            elif lean and name not in upstreams:
                 upstreams[name] = HttpUpstream(
                     name=name,
                     model=model.split("/", 1)[1],
                     api_base=str(params["api_base"]),
-                    api_key=_resolve_secret(params.get("api_key"), env),
+                    api_key=api_key,
                     timeout_s=timeout_s,
                 )
             else:
@@ -310,8 +408,12 @@ class ModelRegistry:
             # The client retries; a cooled-down deployment would fail every request for that model.
             router = Router(model_list=via_litellm, timeout=timeout_s, num_retries=0, disable_cooldowns=True)
             for entry in via_litellm:
-                upstreams.setdefault(str(entry["model_name"]), LiteLLMUpstream(str(entry["model_name"]), router))
-        return cls(upstreams)
+                name = str(entry["model_name"])
+                if "*" in name:  # litellm's Router routes wildcard deployments itself
+                    wildcards.append(Wildcard(name, _litellm_maker(router)))
+                else:
+                    upstreams.setdefault(name, LiteLLMUpstream(name, router))
+        return cls(upstreams, wildcards, notes)
 
     @classmethod
     def load(cls, path: Path, env: Mapping[str, str], timeout_s: float = 120.0) -> ModelRegistry:

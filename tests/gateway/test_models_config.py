@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from gateway.errors import ConfigError, ModelNotFound
-from gateway.upstream import HttpUpstream, LiteLLMUpstream, ModelRegistry
+from gateway.upstream import HttpUpstream, LiteLLMUpstream, MatchedUpstream, ModelRegistry
 
 LEAN = {
     "model_name": "a",
@@ -52,3 +52,51 @@ def test_bad_model_lists_are_config_errors(config: dict[str, object], message: s
 def test_missing_models_file_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="cannot read models file"):
         ModelRegistry.load(tmp_path / "nope.yaml", env={})
+
+
+async def test_wildcard_names_route_every_matching_model(upstream_url: str) -> None:
+    config = {
+        "model_list": [
+            {"model_name": "local/*", "litellm_params": {"model": "openai/*", "api_base": upstream_url}},
+            {"model_name": "mocked/*", "litellm_params": {"model": "openai/*", "mock_response": "hi", "api_key": "k"}},
+            MOCK,
+        ]
+    }
+    registry = ModelRegistry.from_config(config, env={})
+    assert [m["id"] for m in registry.list()] == ["c", "local/*", "mocked/*"]
+    llama, qwen = registry.get("local/llama-3"), registry.get("local/qwen")
+    assert isinstance(llama, MatchedUpstream) and (llama.name, llama.model) == ("local/llama-3", "llama-3")
+    assert isinstance(qwen, MatchedUpstream) and qwen.base is llama.base  # one HTTP session for the pattern
+    ask = {"messages": [{"role": "user", "content": "x"}]}
+    answered = await llama.complete(ask)
+    assert answered.data["model"] == "llama-3" and answered.text  # the upstream saw the matched part
+    streamed = [chunk async for chunk in qwen.stream(ask)]
+    assert streamed and all(c["model"] == "qwen" for c in streamed if "model" in c)
+    assert (await registry.get("mocked/gpt-4o").complete(ask)).text == "hi"
+    assert registry.get("local/llama-3") is llama
+    assert [m["id"] for m in registry.list()] == ["c", "local/*", "mocked/*"]  # matches are not listed
+    with pytest.raises(ModelNotFound, match=r"known: c, local/\*, mocked/\*"):
+        registry.get("gpt-5")
+    await registry.aclose()
+
+
+def test_a_litellm_proxy_config_says_what_it_ignores_and_which_credentials_are_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    config = {
+        "model_list": [
+            MOCK,
+            {"model_name": "claude", "litellm_params": {"model": "anthropic/claude-3-5-sonnet"}},
+            {"model_name": "gpt", "litellm_params": {"model": "openai/gpt-4o", "api_key": "os.environ/OPENAI_KEY"}},
+        ],
+        "general_settings": {"master_key": "sk-1234"},
+        "guardrails": [{"guardrail_name": "g"}],
+    }
+    registry = ModelRegistry.from_config(config, env={"OPENAI_KEY": "sk-x"})
+    first, *rest = registry.notes
+    assert first.startswith("models file: model_list used; ignored: general_settings, guardrails (")
+    assert "FACTSENTRY_KEYS_FILE" in first and "FACTSENTRY_POLICY_FILE" in first
+    assert rest == ["model claude: no ANTHROPIC_API_KEY — its requests will fail until it is set"]
+    plain = ModelRegistry.from_config({"model_list": [MOCK]}, env={})
+    assert plain.notes == []
