@@ -28,6 +28,12 @@ def test_demo_prints_a_verdict_for_every_conversation() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     results = json.loads(done.stdout)["results"]
     assert len(results) == 4
+    # progress on stderr, one line a step, so the wait is never silent and stdout stays JSON
+    steps = [line for line in done.stderr.splitlines() if line.startswith("factsentry demo: ")]
+    assert steps[0] == "factsentry demo: building the demo knowledge store"
+    assert any(line.startswith("factsentry demo: stack ready in ") for line in steps)
+    assert sum(" verdict for " in line for line in steps) == 4
+    assert steps[-1] == "factsentry demo: stopping the stack"
     for r in results:
         assert r["status"] == "done"
         assert r["request_id"]

@@ -28,14 +28,16 @@ from typing import Any
 import httpx
 import yaml
 
+from factsentry.bench import at_least
+
 HUGE_MODEL = "bench-oversized"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--requests", type=int, default=1000, help="requests of the load probe")
-    parser.add_argument("--concurrency", type=int, default=256, help="concurrent requests of the load probe")
-    parser.add_argument("--workers", type=int, default=2, help="worker processes")
-    parser.add_argument("--probe-requests", type=int, default=50, help="requests of each smaller probe")
+    parser.add_argument("--requests", type=at_least(1), default=1000, help="requests of the load probe")
+    parser.add_argument("--concurrency", type=at_least(1), default=256, help="concurrent requests of the load probe")
+    parser.add_argument("--workers", type=at_least(1), default=2, help="worker processes")
+    parser.add_argument("--probe-requests", type=at_least(1), default=50, help="requests of each smaller probe")
 
 
 def _metric(text: str, name: str) -> float:

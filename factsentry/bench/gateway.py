@@ -25,14 +25,28 @@ import psutil
 import yaml
 
 from factsentry import embedded
+from factsentry.bench import at_least
 
 BODY = {"model": "bench", "messages": [{"role": "user", "content": "Tell me a bio of Marie Curie."}]}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--requests", type=int, default=600, help="sequential requests per side (≥ 500)")
-    parser.add_argument("--concurrency", type=int, default=50)
-    parser.add_argument("--concurrent-requests", type=int, default=3000)
+    parser.add_argument(
+        "--requests",
+        type=at_least(500),
+        default=600,
+        help="sequential requests per side, direct and through the gateway (default 600, at least 500 for a"
+        " stable p99)",
+    )
+    parser.add_argument(
+        "--concurrency", type=at_least(1), default=50, help="clients at once in the throughput round (default 50)"
+    )
+    parser.add_argument(
+        "--concurrent-requests",
+        type=at_least(1),
+        default=3000,
+        help="requests of the throughput round, per side (default 3000)",
+    )
 
 
 class Client:

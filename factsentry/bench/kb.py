@@ -1,4 +1,4 @@
-"""``factsentry bench kb``: import a synthetic corpus into a knowledge store and time look-ups.
+"""Import a synthetic corpus into a knowledge store and time look-ups.
 
 The corpus is written first as a DPR-style TSV (``id``, ``text``, ``title``; ~100 words a passage)
 and then imported with the real importer, so the import rate includes parsing. Names are drawn
@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from factsentry.bench import at_least
+
 SYLLABLES = (
     "ba be bi bo da de di do ka ke ki ko la le li lo ma me mi mo na ne ni no ra re ri ro sa se si so ta te ti to va "
     "ve vi vo za ze zi zo an el in or ul ar en is"
@@ -50,9 +52,11 @@ OCCUPATIONS = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``factsentry bench kb``."""
-    parser.add_argument("--passages", type=int, default=1_000_000, help="passages in the corpus (default 1,000,000)")
-    parser.add_argument("--passages-per-page", type=int, default=5, help="mean passages per page (default 5)")
-    parser.add_argument("--queries", type=int, default=2_000, help="timed passage look-ups (default 2,000)")
+    parser.add_argument(
+        "--passages", type=at_least(1), default=1_000_000, help="passages in the corpus (default 1,000,000)"
+    )
+    parser.add_argument("--passages-per-page", type=at_least(1), default=5, help="mean passages per page (default 5)")
+    parser.add_argument("--queries", type=at_least(1), default=2_000, help="timed passage look-ups (default 2,000)")
     parser.add_argument("--seed", type=int, default=7, help="random seed")
     parser.add_argument("--workdir", type=Path, help="where to write the corpus and store (default: a temp dir)")
     parser.add_argument("--keep", action="store_true", help="keep the corpus and store afterwards")

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from factsentry.bench import at_least
 from factsentry.cli import UserError
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "ambigbio" / "generations.dev.jsonl"
@@ -41,8 +42,13 @@ class _DictCache:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="AmbigBio generations JSONL")
-    parser.add_argument("--limit", type=int, default=200, help="answers to check (default 200)")
-    parser.add_argument("--engine", choices=("offline", "llm", "both"), default="both")
+    parser.add_argument("--limit", type=at_least(1), default=200, help="answers to check (default 200)")
+    parser.add_argument(
+        "--engine",
+        choices=("offline", "llm", "both"),
+        default="both",
+        help="offline (rules and stance model), llm (mocked LLM calls, counted), or both (default)",
+    )
     parser.add_argument("--cpu", type=int, default=0, help="pin the benchmark to this core (default 0; -1: no pinning)")
 
 

@@ -19,7 +19,13 @@ def add_parser(sub: Any) -> None:
     targets = p.add_subparsers(dest="target", metavar="TARGET", required=True)
     for name in TARGETS:
         module = importlib.import_module(f"factsentry.bench.{name}")
-        tp = targets.add_parser(name, help=(module.__doc__ or name).strip().splitlines()[0])
+        doc = (module.__doc__ or name).replace("``", "").strip()
+        tp = targets.add_parser(
+            name,
+            help=doc.splitlines()[0],
+            description=doc,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         tp.add_argument("--json", action="store_true", help="print one JSON object")
         module.add_arguments(tp)
         tp.set_defaults(func=run, bench_module=module)

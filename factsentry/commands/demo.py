@@ -18,6 +18,11 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+def progress(message: str) -> None:
+    """One line on stderr per step, so the JSON on stdout stays clean."""
+    print(f"factsentry demo: {message}", file=sys.stderr, flush=True)
+
+
 def collect(base_url: str, timeout: float) -> list[dict[str, Any]]:
     """Send every demo conversation with the openai client and wait for each verdict."""
     import httpx
@@ -27,7 +32,8 @@ def collect(base_url: str, timeout: float) -> list[dict[str, Any]]:
 
     client = openai.OpenAI(base_url=base_url + "/v1", api_key="demo-no-key", max_retries=0, timeout=timeout + 30)
     sent = []
-    for conv in CONVERSATIONS:
+    for i, conv in enumerate(CONVERSATIONS, 1):
+        progress(f"[{i}/{len(CONVERSATIONS)}] asking {conv.model} about {conv.name}")
         raw = client.chat.completions.with_raw_response.create(
             model=conv.model,
             messages=[{"role": "user", "content": conv.question}],
@@ -47,6 +53,9 @@ def collect(base_url: str, timeout: float) -> list[dict[str, Any]]:
                     break
                 time.sleep(0.25)
             check = (body or {}).get("check") or {}
+            dfs = check.get("dfactscore")
+            shown = "none (timed out)" if not body else "unverifiable" if dfs is None else f"D-FActScore {dfs:.2f}"
+            progress(f"verdict for {conv.model}: {shown}")
             results.append(
                 {
                     "request_id": request_id,
@@ -76,15 +85,20 @@ def run(args: argparse.Namespace) -> int:
     from factsentry.stack import Stack, StackSettings, build_demo_kb
 
     work = Path(tempfile.mkdtemp(prefix="factsentry-demo-"))
+    started = time.monotonic()
+    progress("building the demo knowledge store")
     kb = build_demo_kb(work / "demo-kb.sqlite3")
+    progress("starting broker, valkey, gateway and a worker (the worker loads its models; ~10 s)")
     stack = Stack(kb, default_models_file(work), gateway_port=free_port(), workers=1, partitions=1, log_dir=work)
     try:
         stack.start(StackSettings())
     except EmbeddedServerError as e:
         raise UserError(str(e)) from e
     try:
+        progress(f"stack ready in {time.monotonic() - started:.1f} s at {stack.gateway_url}")
         results = collect(stack.gateway_url, args.timeout)
     finally:
+        progress("stopping the stack")
         stack.stop()
     if args.json:
         print(json.dumps({"results": results}, indent=2, ensure_ascii=False))

@@ -21,14 +21,16 @@ def add_parser(sub: Any) -> None:
         choices=["any", "stricter", "none"],
         help="what this tenant's x-factsentry-* headers may change (default: the gateway's setting)",
     )
-    new.add_argument("--no-factcheck", action="store_true", help="refuse POST /v1/factcheck to this key")
+    new.add_argument(
+        "--no-factcheck", action="store_true", help="refuse POST /v1/factcheck and LiteLLM guardrail calls to this key"
+    )
     new.set_defaults(func=run_new)
 
     listing = actions.add_parser("list", help="list the keys of a keys file (tenants, names, models; no secrets)")
     listing.set_defaults(func=run_list)
 
     revoke = actions.add_parser("revoke", help="remove keys by tenant, optionally only the one with --name")
-    revoke.add_argument("--tenant", required=True)
+    revoke.add_argument("--tenant", required=True, help="the tenant whose key(s) to revoke")
     revoke.add_argument("--name", help="only the key with this name (default: every key of the tenant)")
     revoke.set_defaults(func=run_revoke)
 
