@@ -16,7 +16,7 @@ from collections.abc import Sequence
 # Import of litellm must never reach for the network (its price map download).
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-COMMANDS = ("up", "demo", "gateway", "keys", "worker", "kb", "check", "eval", "bench")
+COMMANDS = ("up", "demo", "gateway", "keys", "worker", "kb", "check", "eval", "bench", "replay")
 
 
 class UserError(Exception):

@@ -385,10 +385,19 @@ class ModelRegistry:
             model = str(params.get("model", ""))
             if not model:
                 raise ConfigError(f"model_list[{i}] ({name}): litellm_params.model is missing")
-            api_key = _resolve_secret(params.get("api_key"), env)
-            if "mock_response" not in params and (missing := _missing_credentials(model, params, api_key, env)):
-                notes.append(f"model {name}: no {' / '.join(missing)} — its requests will fail until it is set")
             lean = model.startswith(LEAN_PROVIDERS) and params.get("api_base") and "mock_response" not in params
+            # The lean path needs the key now (a missing os.environ/ variable stops startup); litellm reads
+            # it per request, so a missing one is named at startup and fails only that model's requests.
+            given = params.get("api_key")
+            api_key = _resolve_secret(given, env) if lean else None
+            missing = []
+            if not lean and isinstance(given, str) and given.startswith("os.environ/"):
+                if given.removeprefix("os.environ/") not in env:
+                    missing = [given.removeprefix("os.environ/")]
+            elif "mock_response" not in params:
+                missing = _missing_credentials(model, params, api_key or given, env)
+            if missing:
+                notes.append(f"model {name}: no {' / '.join(missing)} — its requests will fail until it is set")
             if lean and "*" in name:
                 base = HttpUpstream(name, model.split("/", 1)[1], str(params["api_base"]), api_key, timeout_s)
                 wildcards.append(Wildcard(name, _lean_maker(name, base), base))

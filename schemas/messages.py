@@ -67,6 +67,8 @@ class ResultMessage(BaseModel):
     scoring_ms: float = 0.0
     tenant: str | None = None
     source: Source = "proxy"
+    # Set on verdicts of ``factsentry replay`` (the run's name); live verdicts have none.
+    run: str | None = None
 
 
 class DLQRecord(BaseModel):

@@ -24,6 +24,8 @@ METRICS: dict[str, tuple[str, frozenset[str]]] = {
     "factsentry_worker_coverage": ("histogram", frozenset({"source", "model"})),
     "factsentry_worker_answers_total": ("counter", frozenset({"source", "model", "status"})),
     "factsentry_worker_consumer_lag": ("gauge", frozenset({"topic", "partition"})),
+    "factsentry_replay_answers_total": ("counter", frozenset({"run", "model", "status"})),
+    "factsentry_replay_dfactscore_mean": ("gauge", frozenset({"run", "model", "side"})),
     "factsentry_worker_dlq_total": ("counter", frozenset()),
     "factsentry_cache_hits_total": ("counter", frozenset({"kind"})),
     "factsentry_cache_misses_total": ("counter", frozenset({"kind"})),

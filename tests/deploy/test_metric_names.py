@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from prometheus_client import CollectorRegistry
 
+from factsentry.replay import ReplayMetrics
 from gateway.metrics import build_metrics
 from knowledge.cache import cache_metrics
 from tests.deploy.promql_names import METRICS, iter_label_problems, series_labels
@@ -33,6 +34,7 @@ def exposed() -> dict[str, tuple[str, frozenset[str]]]:
     names.update(_exposed(build_metrics(CollectorRegistry())))
     names.update(_exposed(make_metrics(CollectorRegistry())))
     names.update(_exposed(cache_metrics(CollectorRegistry())))
+    names.update(_exposed(ReplayMetrics.build(CollectorRegistry())))
     return names
 
 

@@ -93,10 +93,17 @@ def test_a_litellm_proxy_config_says_what_it_ignores_and_which_credentials_are_m
         "general_settings": {"master_key": "sk-1234"},
         "guardrails": [{"guardrail_name": "g"}],
     }
+    config["model_list"].append(  # type: ignore[attr-defined]
+        {"model_name": "mini", "litellm_params": {"model": "openai/gpt-4o-mini", "api_key": "os.environ/UNSET_KEY"}}
+    )
     registry = ModelRegistry.from_config(config, env={"OPENAI_KEY": "sk-x"})
     first, *rest = registry.notes
     assert first.startswith("models file: model_list used; ignored: general_settings, guardrails (")
     assert "FACTSENTRY_KEYS_FILE" in first and "FACTSENTRY_POLICY_FILE" in first
-    assert rest == ["model claude: no ANTHROPIC_API_KEY — its requests will fail until it is set"]
+    assert rest == [
+        "model claude: no ANTHROPIC_API_KEY — its requests will fail until it is set",
+        "model mini: no UNSET_KEY — its requests will fail until it is set",
+    ]
+    assert set(registry.configured) == {"c", "claude", "gpt", "mini"}  # served all the same
     plain = ModelRegistry.from_config({"model_list": [MOCK]}, env={})
     assert plain.notes == []

@@ -1,0 +1,149 @@
+"""``factsentry replay``: re-score the generations of a time window and compare with their live verdicts."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "replay",
+        help="re-score past generations (after a store or checker change) beside their live verdicts",
+        description="Read the generations published between --from and --to from the generations topic, "
+        "check each again with --kb and --engine, produce the verdicts (with run=NAME) to a results topic of "
+        "their own, and compare them with the live verdicts of the same requests, per model. Live verdicts, "
+        "Redis and the live results topic are left alone. Broker settings come from FACTSENTRY_* variables.",
+    )
+    p.add_argument("--from", dest="start", required=True, help="window start: ISO 8601, 'now' or an age (2h, 30m)")
+    p.add_argument("--to", dest="end", default="now", help="window end (default now)")
+    p.add_argument("--run", help="name of this run, on every verdict it produces (default replay-<start time>)")
+    p.add_argument("--kb", type=Path, help="knowledge store to check against (default FACTSENTRY_KB_PATH)")
+    p.add_argument("--engine", choices=("offline", "llm"), default="offline", help="scoring engine (default offline)")
+    p.add_argument("--model", default="gpt-4o-mini", help="litellm model of the llm engine (default gpt-4o-mini)")
+    p.add_argument("--results-topic", help="where the verdicts go (default factsentry.results.replay.v1)")
+    p.add_argument("--limit", type=int, help="re-score at most this many generations (oldest first)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--metrics-port", type=int, default=0, help="serve the run's figures to Prometheus on this port (default off)"
+    )
+    p.add_argument(
+        "--linger", type=float, default=0.0, help="with --metrics-port: keep serving this many seconds after the run"
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import time
+    from datetime import UTC, datetime
+
+    from prometheus_client import CollectorRegistry
+    from pydantic import ValidationError
+
+    from factsentry.cli import UserError
+    from factsentry.commands.check import _open_store
+    from factsentry.replay import REPLAY_TOPIC, parse_time, replay
+    from schemas.messages import GenerationMessage
+    from workers.kb import resolve_kb_path
+    from workers.metrics import MetricsServer
+    from workers.scoring_stage import question_of
+    from workers.settings import load_settings
+
+    try:
+        start, end = parse_time(args.start), parse_time(args.end)
+    except ValueError as e:
+        raise UserError(str(e)) from e
+    if end <= start:
+        raise UserError(f"--to ({end.isoformat()}) must be after --from ({start.isoformat()})")
+    try:
+        settings = load_settings()
+    except ValidationError as e:
+        first = e.errors()[0]
+        raise UserError(f"bad setting FACTSENTRY_{str(first['loc'][0]).upper()}: {first['msg']}") from e
+    kb = args.kb or resolve_kb_path(settings.kb_path)
+    if kb is None:
+        raise UserError("no knowledge store: give --kb or set FACTSENTRY_KB_PATH")
+    store = _open_store(kb)
+    name = args.run or "replay-" + datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+    from scoring.pipeline import default_config
+
+    revise_mode = default_config().revise_mode
+
+    def check(message: GenerationMessage) -> Any:
+        from factsentry.commands.check import check_answer
+
+        options = argparse.Namespace(
+            engine=args.engine,
+            model=args.model,
+            name=message.name,
+            question=question_of(message),
+            no_revise=False,
+            mode=revise_mode,  # the workers' own setting, so only the store or the engine differs
+            rules_off=None,
+        )
+        return check_answer(options, message.answer, store)
+
+    registry = CollectorRegistry()
+    server = MetricsServer(registry, args.metrics_port, "127.0.0.1")
+    try:
+        server.start()
+    except OSError as e:
+        raise UserError(f"cannot serve metrics on port {args.metrics_port}: {e.strerror}") from e
+    try:
+        report = asyncio.run(
+            replay(
+                settings,
+                check,
+                start,
+                end,
+                name,
+                results_topic=args.results_topic or REPLAY_TOPIC,
+                registry=registry,
+                progress=lambda line: print(f"factsentry replay: {line}", file=sys.stderr, flush=True),
+                limit=args.limit,
+            )
+        )
+        if args.json:
+            print(json.dumps(report, indent=2))
+        else:
+            _render(report)
+        if args.metrics_port and args.linger > 0:
+            time.sleep(args.linger)
+    except (OSError, ConnectionError) as e:
+        raise UserError(f"replay failed: {e}") from e
+    finally:
+        server.stop()
+        store.close()
+    return 0
+
+
+def _render(report: dict[str, Any]) -> None:
+    print(
+        f"run {report['run']}: {report['generations']} generations from {report['from']} to {report['to']}, "
+        f"verdicts to {report['results_topic']} ({report['seconds']} s)"
+    )
+    rows = [("model", "answers", "compared", "live D-FS", "replay D-FS", "delta", "changed")]
+    for model, m in [*report["models"].items(), ("(all)", report["overall"])]:
+        rows.append(
+            (
+                model,
+                str(m["answers"]),
+                str(m["compared"]),
+                _num(m["live_dfactscore"]),
+                _num(m["replay_dfactscore"]),
+                _num(m["delta"], signed=True),
+                str(m["score_changed"]),
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)))
+
+
+def _num(value: float | None, signed: bool = False) -> str:
+    return "-" if value is None else (f"{value:+.3f}" if signed else f"{value:.3f}")
