@@ -40,12 +40,12 @@ def test_every_option_has_plain_help(path: str, parser: argparse.ArgumentParser)
 
 def test_bench_minimums_are_enforced_in_one_line() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "factsentry", "bench", "gateway", "--requests", "10"],
+        [sys.executable, "-m", "factsentry", "bench", "gateway", "--requests", "5"],
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert done.returncode == 2
     assert done.stderr.strip().splitlines()[-1] == (
-        "factsentry bench gateway: error: argument --requests: 10 is below the minimum of 500"
+        "factsentry bench gateway: error: argument --requests: 5 is below the minimum of 20"
     )

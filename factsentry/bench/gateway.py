@@ -27,16 +27,17 @@ import yaml
 from factsentry import embedded
 from factsentry.bench import at_least
 
+RELIABLE_P99 = 500  # at least 5 samples above the 99th percentile
 BODY = {"model": "bench", "messages": [{"role": "user", "content": "Tell me a bio of Marie Curie."}]}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--requests",
-        type=at_least(500),
+        type=at_least(20),
         default=600,
-        help="sequential requests per side, direct and through the gateway (default 600, at least 500 for a"
-        " stable p99)",
+        help="sequential requests per side, direct and through the gateway (default 600; under 500 the p99"
+        " rests on fewer than 5 samples and the output says p99_reliable: false)",
     )
     parser.add_argument(
         "--concurrency", type=at_least(1), default=50, help="clients at once in the throughput round (default 50)"
@@ -178,6 +179,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 "gateway_p50_ms": round(statistics.median(gateway_ms), 3),
                 "added_p50_ms": round(statistics.median(gateway_ms) - statistics.median(direct_ms), 3),
                 "added_p99_ms": round(quantile(gateway_ms, 0.99) - quantile(direct_ms, 0.99), 3),
+                "p99_reliable": len(gateway_ms) >= RELIABLE_P99,
                 "direct_p99_ms": round(quantile(direct_ms, 0.99), 3),
                 "gateway_p99_ms": round(quantile(gateway_ms, 0.99), 3),
                 "throughput_rps": round(rps, 1),
