@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-$(HASH)
 RUNTIME_STAMP := $(VENV)/.runtime-$(HASH)
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 
-.PHONY: up test demo lint bench install kb tools
+.PHONY: up test demo lint bench install kb tools browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,12 +37,19 @@ up: $(RUNTIME_STAMP) var/demo-kb.sqlite3
 demo: $(RUNTIME_STAMP)
 	$(BIN)/factsentry demo --json
 
-test: $(STAMP) tools
+test: $(STAMP) tools browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Offline validators of the deployment files (helm 4, promtool, prometheus) into .tools/bin; idempotent.
 tools:
 	$(PYTHON) deploy/tools/install_tools.py --dest .tools/bin
+
+# Debian's Chromium and ChromeDriver, for the review page's test in a real headless browser; idempotent.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  ($(SUDO) apt-get install -y -q chromium chromium-driver || \
+	   ($(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium chromium-driver))
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -29,7 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bus.labels import LabelGuard
 from bus.results import Outcome, ResultStore, VerdictListener
-from gateway import sse
+from gateway import review, sse
 from gateway.access import Exchange, exchange
 from gateway.access import write as write_access
 from gateway.auth import ApiKey, KeyRing, check_model, check_token
@@ -636,7 +636,8 @@ async def factcheck(request: Request) -> Response:
         return e.response(headers)
 
 
-async def get_result(request: Request) -> Response:
+async def _find_result(request: Request) -> ResultMessage | Response:
+    """The verdict of the path's request id, readable by the caller's tenant; else the error response."""
     gw: Gateway = request.app.state.gateway
     request_id = request.path_params["request_id"]
     try:
@@ -653,7 +654,27 @@ async def get_result(request: Request) -> Response:
         return ResultNotFound(
             f"no result for request {shown!r} (not scored yet, expired, or unknown)", code="result_not_found"
         ).response()
-    return Response(result.model_dump_json(), media_type="application/json")
+    return result
+
+
+async def get_result(request: Request) -> Response:
+    found = await _find_result(request)
+    if isinstance(found, Response):
+        return found
+    return Response(found.model_dump_json(), media_type="application/json")
+
+
+async def view_result(request: Request) -> Response:
+    """The review page of one verdict (HTML, nothing loaded from elsewhere)."""
+    found = await _find_result(request)
+    if isinstance(found, Response):
+        return found
+    headers = {
+        "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "no-referrer",
+    }
+    return Response(review.render(found), media_type="text/html; charset=utf-8", headers=headers)
 
 
 async def healthz(request: Request) -> Response:
@@ -806,6 +827,7 @@ def create_app(
             Route("/v1/models", list_models, methods=["GET"]),
             Route("/v1/factcheck", factcheck, methods=["POST"]),
             Route("/v1/results/{request_id}", get_result, methods=["GET"]),
+            Route("/v1/results/{request_id}/view", view_result, methods=["GET"]),
             Route("/beta/litellm_basic_guardrail_api", litellm_guardrail, methods=["POST"]),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/readyz", readyz, methods=["GET"]),

@@ -72,6 +72,8 @@ class CheckResult(BaseModel):
     num_bios: int = 0
     num_entities: int = 0
     groups: list[FactGroup] = []
+    # The sentences the checker read, in order: ``FactResult.sentence_index`` points into this list.
+    sentences: list[str] = []
     revision: Revision | None = None
     engine: str = "offline"
     llm_calls: int = 0

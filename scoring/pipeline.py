@@ -154,6 +154,7 @@ def check(
             unverifiable=True,  # nothing check-worthy: no claim to judge
             groups=[_group_result(g, None, False) for g in groups],
             num_facts=sum(len(g.facts) for g in groups),
+            sentences=[s.text for s in sentences],
             engine="offline",
         )
     names = [g.individual.name for g in groups if g.factual] + [subject]
@@ -168,6 +169,7 @@ def check(
         for fact in g.factual:
             fact.attribute(config.attribution_margin)
     result = score_groups(groups, candidates, config)
+    result.sentences = [s.text for s in sentences]
     if config.revise and candidates and not result.unverifiable:
         # Without any page about the names in the answer there is nothing to revise against.
         result.revision = revise(
