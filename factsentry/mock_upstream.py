@@ -34,10 +34,15 @@ def completion(answer: str, model: str) -> dict[str, object]:
 
 
 def stream_events(answer: str, model: str) -> bytes:
+    return b"".join(event_list(answer, model))
+
+
+def event_list(answer: str, model: str) -> list[bytes]:
+    """The SSE events of ``answer``: one word (token) a chunk, the finishing chunk, ``[DONE]``."""
     cid = "chatcmpl-" + uuid.uuid4().hex[:12]
     created = int(time.time())
     words = answer.split(" ")
-    out = bytearray()
+    out: list[bytes] = []
     for i, word in enumerate(words):
         delta = {"content": word if i == len(words) - 1 else word + " "}
         if i == 0:
@@ -49,7 +54,7 @@ def stream_events(answer: str, model: str) -> bytes:
             "model": model,
             "choices": [{"index": 0, "delta": delta, "finish_reason": None}],
         }
-        out += b"data: " + orjson.dumps(chunk) + b"\n\n"
+        out.append(b"data: " + orjson.dumps(chunk) + b"\n\n")
     final = {
         "id": cid,
         "object": "chat.completion.chunk",
@@ -57,14 +62,16 @@ def stream_events(answer: str, model: str) -> bytes:
         "model": model,
         "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
     }
-    out += b"data: " + orjson.dumps(final) + b"\n\ndata: [DONE]\n\n"
-    return bytes(out)
+    out.append(b"data: " + orjson.dumps(final) + b"\n\n")
+    out.append(b"data: [DONE]\n\n")
+    return out
 
 
 class _Protocol(asyncio.Protocol):
-    def __init__(self, answers: Mapping[str, str], default: str) -> None:
+    def __init__(self, answers: Mapping[str, str], default: str, tokens_per_s: float | None = None) -> None:
         self.answers = answers
         self.default = default
+        self.tokens_per_s = tokens_per_s  # streams paced like a model generating (None: all at once)
         self.buffer = bytearray()
         self.transport: asyncio.Transport | None = None
 
@@ -127,10 +134,27 @@ class _Protocol(asyncio.Protocol):
             )
             return
         answer = self._answer_for(request)
-        if request.get("stream"):
+        if request.get("stream") and self.tokens_per_s:
+            asyncio.get_running_loop().create_task(self._paced(event_list(answer, model), 1 / self.tokens_per_s))
+        elif request.get("stream"):
             self.send(200, stream_events(answer, model), "text/event-stream")
         else:
             self.send(200, orjson.dumps(completion(answer, model)))
+
+    async def _paced(self, events: list[bytes], gap_s: float) -> None:
+        """One event every ``gap_s`` seconds, in HTTP/1.1 chunked encoding."""
+        assert self.transport is not None
+        self.transport.write(
+            b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n"
+            b"connection: keep-alive\r\n\r\n"
+        )
+        for i, event in enumerate(events):
+            if i:
+                await asyncio.sleep(gap_s)
+            if self.transport.is_closing():
+                return
+            self.transport.write(b"%x\r\n%s\r\n" % (len(event), event))
+        self.transport.write(b"0\r\n\r\n")
 
     def send(self, status: int, payload: bytes, content_type: str = "application/json") -> None:
         assert self.transport is not None
@@ -143,10 +167,16 @@ class _Protocol(asyncio.Protocol):
 
 
 async def serve(
-    host: str, port: int, answers: Mapping[str, str] | None = None, default: str = DEFAULT_ANSWER
+    host: str,
+    port: int,
+    answers: Mapping[str, str] | None = None,
+    default: str = DEFAULT_ANSWER,
+    tokens_per_s: float | None = None,
 ) -> asyncio.Server:
     loop = asyncio.get_running_loop()
-    return await loop.create_server(lambda: _Protocol(answers or {}, default), host, port, reuse_address=True)
+    return await loop.create_server(
+        lambda: _Protocol(answers or {}, default, tokens_per_s), host, port, reuse_address=True
+    )
 
 
 def main() -> None:
@@ -154,10 +184,11 @@ def main() -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--answer", default=DEFAULT_ANSWER)
+    parser.add_argument("--tokens-per-s", type=float, help="pace streams like a model generating (default: at once)")
     args = parser.parse_args()
 
     async def run() -> None:
-        server = await serve(args.host, args.port, default=args.answer)
+        server = await serve(args.host, args.port, default=args.answer, tokens_per_s=args.tokens_per_s)
         async with server:
             await server.serve_forever()
 

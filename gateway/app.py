@@ -29,7 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bus.labels import LabelGuard
 from bus.results import Outcome, ResultStore, VerdictListener
-from gateway import review, sse
+from gateway import holdback, review, sse
 from gateway.access import Exchange, exchange
 from gateway.access import write as write_access
 from gateway.auth import ApiKey, KeyRing, check_model, check_token
@@ -495,6 +495,9 @@ async def _stream(
 
         return StreamingResponse(passthrough(), media_type="text/event-stream", headers=headers)
 
+    if spec.stream == "holdback" and spec.mode in (Policy.BLOCK, Policy.REVISE):
+        return _holdback(gw, chunks, first, spec, messages, name, request_id, created, headers, x, t0)
+
     # Other modes never let unverified text out: buffer, wait for the verdict, then stream what the policy allows.
     held = [first] if first is not None else []
     async for chunk in chunks:
@@ -547,6 +550,71 @@ async def _stream(
         yield sse.DONE
 
     return StreamingResponse(release(), media_type="text/event-stream", headers=headers)
+
+
+def _holdback(
+    gw: Gateway,
+    chunks: AsyncIterator[dict[str, Any]],
+    first: dict[str, Any] | None,
+    spec: PolicySpec,
+    messages: list[dict[str, Any]],
+    name: str | None,
+    request_id: str,
+    created: datetime,
+    headers: dict[str, str],
+    x: Exchange,
+    t0: float,
+) -> Response:
+    """Sentence hold-back: each sentence released once its facts are verified (gateway/holdback.py)."""
+    model = x.model
+    usage: dict[str, Any] = {}
+
+    async def judge(text: str, rid: str, final: bool) -> tuple[ResultMessage | None, str, Action]:
+        message = _message(rid, model, messages, text, usage, created, spec, name, True, x.tenant)
+        if not final:
+            message.partial_of = request_id
+        return await gw.judge(spec, rid, model, gw.publisher.publish(message))
+
+    checker = holdback.Holdback(spec, request_id, judge)
+
+    async def counted() -> AsyncIterator[dict[str, Any]]:
+        async for chunk in chunks:
+            if isinstance(chunk.get("usage"), dict):
+                usage.update(chunk["usage"])
+            yield chunk
+
+    async def on_done(text: str) -> dict[str, Any]:
+        x.upstream_s = time.perf_counter() - t0
+        result, status, _ = checker.last or (None, "failed", Action.BLOCK)
+        decided = checker.decided
+        action = Action.BLOCK if decided.stopped else Action.REVISE if decided.dropped else Action.PASS
+        x.result, x.outcome = result, action.value if result else status
+        gw.count(x)
+        if action is Action.BLOCK:
+            gw.metrics.blocked.labels(model).inc()
+        elif action is Action.REVISE:
+            gw.metrics.revised.labels(model).inc()
+        verdict = verdict_body(result, checker.last_id, action, status, spec.threshold)
+        verdict["holdback"] = {
+            "checks": checker.checks,
+            "released_sentences": len(decided.released),
+            "withheld_sentences": decided.dropped + (1 if decided.stopped else 0),
+            "released_unchecked": decided.unchecked,
+        }
+        return verdict
+
+    stream_id = (first or {}).get("id") if isinstance((first or {}).get("id"), str) else request_id
+    body = holdback.stream(
+        counted(),
+        first,
+        checker,
+        stream_id=str(stream_id),
+        model=model,
+        created=int(created.timestamp()),
+        on_done=on_done,
+    )
+    headers["x-factsentry-stream"] = "holdback"
+    return StreamingResponse(body, media_type="text/event-stream", headers=headers)
 
 
 async def list_models(request: Request) -> Response:

@@ -44,6 +44,9 @@ class PolicySpec(BaseModel):
     # The verdict says the store cannot judge the answer (nobody in it is about anyone the answer
     # describes): pass and annotate release it with the verdict attached, block refuses it.
     on_unverifiable: Literal["pass", "annotate", "block"] = "pass"
+    # Streaming under block/revise: ``buffer`` holds the whole answer until its verdict; ``holdback``
+    # releases each sentence once verified (gateway/holdback.py).
+    stream: Literal["buffer", "holdback"] = "buffer"
 
 
 class PolicyTable(BaseModel):

@@ -53,6 +53,9 @@ class GenerationMessage(BaseModel):
     # The API key's tenant (``None`` when the gateway runs without keys); its result is readable by it only.
     tenant: str | None = Field(default=None, max_length=100)
     source: Source = "proxy"
+    # A hold-back check of the answer so far (sentence hold-back streaming): the request it is part of.
+    # Its verdict decides which sentences are released; it is not counted as an answer of its own.
+    partial_of: str | None = None
 
 
 class ResultMessage(BaseModel):
@@ -69,6 +72,7 @@ class ResultMessage(BaseModel):
     source: Source = "proxy"
     # Set on verdicts of ``factsentry replay`` (the run's name); live verdicts have none.
     run: str | None = None
+    partial_of: str | None = None
 
 
 class DLQRecord(BaseModel):

@@ -14,6 +14,9 @@ KEYS = {
     "added_p99_ms",
     "throughput_rps",
     "gateway_cpu_ms_per_request",
+    "holdback_ttft_added_ms",
+    "holdback_total_added_ms",
+    "holdback_first_sentence_added_ms",
 }
 
 
@@ -32,6 +35,8 @@ def test_bench_gateway_prints_its_figures() -> None:
             "200",
             "--concurrency",
             "10",
+            "--holdback-runs",
+            "2",
         ],
         capture_output=True,
         text=True,
@@ -47,3 +52,8 @@ def test_bench_gateway_prints_its_figures() -> None:
     assert abs(figures["added_p50_ms"] - (figures["gateway_p50_ms"] - figures["direct_p50_ms"])) <= 0.002
     assert figures["throughput_rps"] > 0
     assert figures["gateway_cpu_ms_per_request"] > 0
+    # sentence hold-back at 20 tokens/s: the whole verified answer arrives, and its first token never
+    # before the upstream has finished the first sentence (nothing goes out unchecked)
+    assert figures["holdback_answers_released_whole"] == "2/2"
+    assert figures["holdback_ttft_ms"] >= 0.9 * figures["holdback_direct_first_sentence_ms"] > 0
+    assert figures["holdback_total_ms"] >= 0.9 * figures["holdback_direct_total_ms"]

@@ -252,6 +252,7 @@ async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[Resu
                     scoring_ms=round(ms, 3),
                     tenant=message.tenant,
                     source=message.source,
+                    partial_of=message.partial_of,
                 )
             )
     return results
@@ -276,6 +277,8 @@ def outcome(result: ResultMessage) -> Outcome:
 def observe(result: ResultMessage, metrics: WorkerMetrics) -> None:
     """FActScore and D-FActScore histograms (verifiable answers only), coverage and facts by verdict, per source
     (proxy, factcheck, guardrail_api) and model."""
+    if result.partial_of is not None:
+        return  # a hold-back check of part of an answer: the answer is counted once, by its final check
     check, labels = result.check, {"source": result.source, "model": result.model}
     metrics.answers.labels(**labels, status=check.status).inc()
     if check.abstained:

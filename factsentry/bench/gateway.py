@@ -40,6 +40,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " rests on fewer than 5 samples and the output says p99_reliable: false)",
     )
     parser.add_argument(
+        "--holdback-runs",
+        type=at_least(0),
+        default=8,
+        help="streamed answers per side for the sentence hold-back figures, 20 tokens/s upstream (default 8; 0: skip)",
+    )
+    parser.add_argument(
         "--concurrency", type=at_least(1), default=50, help="clients at once in the throughput round (default 50)"
     )
     parser.add_argument(
@@ -188,7 +194,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 "gateway_cpu_ms_per_request": round(cpu_s * 1000 / (len(gateway_ms) + 20), 3),
             }
 
-        return asyncio.run(measure())
+        figures = asyncio.run(measure())
+        if args.holdback_runs:
+            figures.update(_holdback_figures(work, env, log, args.holdback_runs))
+        return figures
     finally:
         for proc in (gateway, upstream):
             proc.terminate()
@@ -196,3 +205,131 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         log.close()
         broker.stop()
         valkey.stop()
+
+
+HOLDBACK_TOKENS_PER_S = 20.0
+
+
+def _holdback_figures(work: Path, env: dict[str, str], log: Any, runs: int) -> dict[str, Any]:
+    """Sentence hold-back against an upstream streaming 20 tokens/s: the time to first token and to the
+    last one a client sees through the gateway (block, ``stream: holdback``, one worker checking with
+    the offline engine against the demo store) minus the same straight from the upstream."""
+    from factsentry.demo_data import CONVERSATIONS
+    from factsentry.stack import build_demo_kb
+
+    conv = next(c for c in CONVERSATIONS if c.model == "demo-single-bio")  # verified sentence by sentence
+    upstream_port, gateway_port = embedded.free_port(), embedded.free_port()
+    models, policies = work / "slow-models.yaml", work / "holdback-policies.yaml"
+    models.write_text(
+        yaml.safe_dump(
+            {
+                "model_list": [
+                    {
+                        "model_name": "slow",
+                        "litellm_params": {"model": "openai/slow", "api_base": f"http://127.0.0.1:{upstream_port}/v1"},
+                    }
+                ]
+            }
+        )
+    )
+    policies.write_text(
+        yaml.safe_dump({"default": {"mode": "block", "threshold": 0.75, "timeout_s": 60, "stream": "holdback"}})
+    )
+    kb = build_demo_kb(work / "demo-kb.sqlite3")
+    slow_env = {**env, "FACTSENTRY_MODELS_FILE": str(models), "FACTSENTRY_POLICY_FILE": str(policies)}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "factsentry.mock_upstream", "--port", str(upstream_port), "--answer", conv.answer,
+             "--tokens-per-s", str(HOLDBACK_TOKENS_PER_S)],
+            stdout=log, stderr=log,
+        ),
+        subprocess.Popen(
+            [sys.executable, "-m", "factsentry", "gateway", "--port", str(gateway_port)],
+            stdout=log, stderr=log, env=slow_env,
+        ),
+        subprocess.Popen(
+            [sys.executable, "-m", "factsentry", "worker", "--kb", str(kb), "--metrics-port", "0",
+             "--concurrency", "1"],
+            stdout=log, stderr=log, env=slow_env,
+        ),
+    ]  # fmt: skip
+    try:
+        embedded.wait_for_port(upstream_port, proc=procs[0])
+        embedded.wait_for_port(gateway_port, timeout=60, proc=procs[1])
+        body = {"model": "slow", "stream": True, "messages": [{"role": "user", "content": conv.question}]}
+
+        async def measure() -> dict[str, Any]:
+            import httpx
+
+            async with httpx.AsyncClient(timeout=120) as http:
+                direct_url = f"http://127.0.0.1:{upstream_port}/v1/chat/completions"
+                gateway_url = f"http://127.0.0.1:{gateway_port}/v1/chat/completions"
+                # The worker warms up (spaCy, the stance model) before its first verdict: wait for one.
+                await _streamed(http, gateway_url, body)
+                ttft: dict[str, list[float]] = {"direct": [], "gateway": []}
+                sentence: dict[str, list[float]] = {"direct": [], "gateway": []}
+                total: dict[str, list[float]] = {"direct": [], "gateway": []}
+                complete = 0
+                for _ in range(runs):
+                    for side, url in (("direct", direct_url), ("gateway", gateway_url)):
+                        first, whole_sentence, last, text = await _streamed(http, url, body)
+                        ttft[side].append(first)
+                        sentence[side].append(whole_sentence)
+                        total[side].append(last)
+                        complete += side == "gateway" and text == conv.answer
+            med = {
+                k: {s: statistics.median(v) for s, v in d.items()}
+                for k, d in (("ttft", ttft), ("sentence", sentence), ("total", total))
+            }
+            return {
+                "holdback_tokens_per_s": HOLDBACK_TOKENS_PER_S,
+                "holdback_runs": runs,
+                "holdback_direct_ttft_ms": round(med["ttft"]["direct"], 1),
+                "holdback_ttft_ms": round(med["ttft"]["gateway"], 1),
+                "holdback_ttft_added_ms": round(med["ttft"]["gateway"] - med["ttft"]["direct"], 1),
+                # The first token a client sees is its first verified sentence: the time it takes the model
+                # to finish that sentence is not the checker's; what the check itself adds is this one.
+                "holdback_direct_first_sentence_ms": round(med["sentence"]["direct"], 1),
+                "holdback_first_sentence_added_ms": round(med["sentence"]["gateway"] - med["sentence"]["direct"], 1),
+                "holdback_direct_total_ms": round(med["total"]["direct"], 1),
+                "holdback_total_ms": round(med["total"]["gateway"], 1),
+                "holdback_total_added_ms": round(med["total"]["gateway"] - med["total"]["direct"], 1),
+                "holdback_answers_released_whole": f"{complete}/{runs}",
+            }
+
+        return asyncio.run(measure())
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+async def _streamed(http: Any, url: str, body: dict[str, Any]) -> tuple[float, float, float, str]:
+    """(ms to the first content, ms to the first complete sentence, ms to the end, the content) of one
+    streamed chat completion."""
+    from gateway.holdback import split_complete
+
+    t0 = time.perf_counter()
+    first: float | None = None
+    sentence: float | None = None
+    text: list[str] = []
+    async with http.stream("POST", url, json=body) as response:
+        response.raise_for_status()
+        async for line in response.aiter_lines():
+            if not line.startswith("data: ") or line == "data: [DONE]":
+                continue
+            chunk = orjson.loads(line[6:])
+            for choice in chunk.get("choices") or []:
+                piece = (choice.get("delta") or {}).get("content")
+                if piece:
+                    first = first if first is not None else (time.perf_counter() - t0) * 1000
+                    text.append(piece)
+                    if sentence is None and split_complete("".join(text))[0]:
+                        sentence = (time.perf_counter() - t0) * 1000
+    last = (time.perf_counter() - t0) * 1000
+    first = first if first is not None else last
+    return first, (sentence if sentence is not None else last), last, "".join(text)

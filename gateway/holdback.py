@@ -1,0 +1,242 @@
+"""Sentence hold-back streaming (policy ``stream: holdback``, block and revise modes).
+
+Instead of holding a streamed answer whole until its verdict, each sentence goes to the client as
+soon as its facts are verified. While the upstream streams, complete sentences are collected; the
+answer so far (everything already decided plus the new sentences) is checked like a generation of
+its own (``partial_of`` = the request id), so facts about a person are judged within that person's
+group as the answer has built it; then each new sentence is decided:
+
+- it passes when the share of its check-worthy facts that the entity of its group supports (its
+  D-FActScore) reaches the policy's threshold, or when the answer cannot be judged and
+  ``on_unverifiable`` is not ``block``;
+- under **block**, the first sentence that fails ends the answer: nothing after it is released and
+  the stream ends with a refusal delta and ``finish_reason: content_filter``;
+- under **revise**, a failing sentence is left out and the stream goes on.
+
+Without a verdict (timeout, pipeline down) the policy's ``on_timeout`` / ``on_unavailable`` decide,
+as everywhere: closed fails the sentences, open releases them (counted as released unchecked). One
+check runs at a time; sentences completed meanwhile are checked together in the next one. When the
+upstream ends, the whole answer is checked under the request's own id: that is the verdict of the
+final chunk and of ``/v1/results/{id}``. Every chunk keeps one stream id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from gateway import sse
+from gateway.policy import NO_VERDICT_SETTING, Action, PolicySpec
+from schemas.enums import Policy, Verdict, Worthiness
+from schemas.messages import ResultMessage
+
+# A sentence ends at . ! ? (then closing quotes or brackets) before white space, or at a line break.
+_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
+# Words whose full stop does not end a sentence; single capitals (initials) neither.
+_ABBREVIATIONS = frozenset(
+    "mr mrs ms dr prof st jr sr vs etc inc ltd co corp no vol fig gen col lt sgt capt rev hon mt ft e.g i.e u.s".split()
+)
+WITHHELD = " [The rest of this answer was withheld: it could not be verified.]"
+
+Judge = Callable[[str, str, bool], Awaitable[tuple[ResultMessage | None, str, Action]]]
+
+
+def split_complete(pending: str) -> tuple[list[str], str]:
+    """The complete sentences at the start of ``pending`` (each with its trailing white space) and the rest."""
+    pieces: list[str] = []
+    start = 0
+    for m in _END.finditer(pending):
+        if m.group().startswith("\n") is False:
+            words = pending[start : m.start()].split()
+            last = words[-1].rstrip(".!?\"')]").lower() if words else ""
+            if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
+                continue
+        if pending[start : m.end()].strip():
+            pieces.append(pending[start : m.end()])
+            start = m.end()
+    return pieces, pending[start:]
+
+
+@dataclass
+class Decided:
+    released: list[str] = field(default_factory=list)
+    dropped: int = 0
+    stopped: bool = False
+    unchecked: int = 0  # sentences released without a verdict (on_timeout/on_unavailable open)
+
+
+class Holdback:
+    """Decides sentences in order; ``judge(text, request_id, final)`` checks the answer so far."""
+
+    def __init__(self, spec: PolicySpec, request_id: str, judge: Judge) -> None:
+        self.spec = spec
+        self.request_id = request_id
+        self.judge = judge
+        self.checked = ""  # the answer as far as checked (decided sentences, released or not)
+        self.seen_sentences = 0  # sentences the checker read in that text
+        self.checks = 0
+        self.decided = Decided()
+        self.last: tuple[ResultMessage | None, str, Action] | None = None
+        self.last_id = request_id
+
+    async def check(self, pieces: list[str], final: bool) -> list[str]:
+        """Check ``pieces`` (appended to what is checked) and return the ones to release."""
+        if self.decided.stopped or not pieces:
+            return []
+        text = self.checked + "".join(pieces)
+        self.checks += 1
+        rid = self.request_id if final else f"{self.request_id}.h{self.checks}"
+        result, status, action = await self.judge(text, rid, final)
+        self.last, self.last_id = (result, status, action), rid
+        passing = self._passing(pieces, result, status)
+        self.checked = text
+        if result is not None:
+            self.seen_sentences = len(result.check.sentences)
+        out: list[str] = []
+        for piece, ok in zip(pieces, passing, strict=True):
+            if ok:
+                out.append(piece)
+            elif self.spec.mode is Policy.BLOCK:
+                self.decided.stopped = True
+                break
+            else:
+                self.decided.dropped += 1
+        self.decided.released += out
+        return out
+
+    def _passing(self, pieces: list[str], result: ResultMessage | None, status: str) -> list[bool]:
+        if result is None:
+            setting = NO_VERDICT_SETTING.get(status, "on_unavailable")
+            if getattr(self.spec, setting) == "open":
+                self.decided.unchecked += len(pieces)
+                return [True] * len(pieces)
+            return [False] * len(pieces)
+        check = result.check
+        if check.abstained:
+            return [True] * len(pieces)
+        if check.unverifiable:
+            return [self.spec.on_unverifiable != "block"] * len(pieces)
+        # The checker's sentences from the first one not read before; the last one read before is read
+        # again in case the new text continued it (a boundary the stream guessed wrong).
+        first_new = max(0, self.seen_sentences - 1) if self.seen_sentences else 0
+        supported: dict[int, list[bool]] = {}  # checker sentence -> its check-worthy facts, supported or not
+        for group in check.groups:
+            for fact in group.facts:
+                if fact.sentence_index >= first_new and fact.worthiness is Worthiness.FACTUAL:
+                    verdict = fact.verdict_linked or fact.verdict
+                    supported.setdefault(fact.sentence_index, []).append(verdict is Verdict.SUPPORTED)
+        # A sentence passes as an answer does: its share of facts supported by the group's entity
+        # (its D-FActScore) reaches the policy's threshold.
+        failing = [False] * len(pieces)
+        for index, flags in supported.items():
+            if sum(flags) / len(flags) >= self.spec.threshold:
+                continue
+            sentence = check.sentences[index] if index < len(check.sentences) else ""
+            owner = _owner(sentence, pieces)
+            if owner is None:
+                if index >= self.seen_sentences:  # a new sentence not found in any piece: fail them all
+                    return [False] * len(pieces)
+                continue  # an already released sentence, read again
+            failing[owner] = True
+        return [not f for f in failing]
+
+
+def _owner(sentence: str, pieces: list[str]) -> int | None:
+    """The piece that holds the checker's ``sentence`` (compared on its words)."""
+    words = sentence.split()
+    probe = " ".join(words[:8])
+    for i, piece in enumerate(pieces):
+        if probe and probe in " ".join(piece.split()):
+            return i
+    return None
+
+
+async def stream(
+    chunks: AsyncIterator[dict[str, Any]],
+    first: dict[str, Any] | None,
+    holdback: Holdback,
+    *,
+    stream_id: str,
+    model: str,
+    created: int,
+    on_done: Callable[[str], Awaitable[dict[str, Any]]],
+) -> AsyncIterator[bytes]:
+    """SSE bytes of the sentences released as they are decided, then the finish and verdict chunks.
+
+    ``on_done(full_text)`` returns the ``factsentry`` verdict object of the final chunk."""
+    base = {"id": stream_id, "object": "chat.completion.chunk", "created": created, "model": model}
+    sent_role = False
+
+    def content(text: str, refusal: bool = False) -> bytes:
+        nonlocal sent_role
+        delta: dict[str, Any] = {"content": text}
+        if refusal:
+            delta["refusal"] = text
+        if not sent_role:
+            delta["role"] = "assistant"
+            sent_role = True
+        return sse.event({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
+
+    pending = ""
+    received: list[str] = []
+    waiting: list[str] = []
+    upstream_done = False
+    checking: asyncio.Task[list[str]] | None = None
+    reading: asyncio.Task[dict[str, Any] | None] | None = None
+
+    async def next_chunk() -> dict[str, Any] | None:
+        return await anext(chunks, None)
+
+    if first is not None:
+        received.append(sse.delta_text(first))
+        pending = received[-1]
+    try:
+        while True:
+            pieces, pending = split_complete(pending)
+            waiting += pieces
+            if checking is None and waiting and not upstream_done:
+                checking = asyncio.create_task(holdback.check(waiting, final=False))
+                waiting = []
+            if upstream_done and checking is None:
+                break
+            if reading is None and not upstream_done:
+                reading = asyncio.create_task(next_chunk())
+            done, _ = await asyncio.wait([t for t in (checking, reading) if t], return_when=asyncio.FIRST_COMPLETED)
+            if checking in done:
+                for piece in checking.result():
+                    yield content(piece)
+                checking = None
+                if holdback.decided.stopped:
+                    break
+            if reading in done:
+                chunk = reading.result()
+                reading = None
+                if chunk is None:
+                    upstream_done = True
+                else:
+                    text = sse.delta_text(chunk)
+                    received.append(text)
+                    pending += text
+        if not holdback.decided.stopped:
+            # The end: the sentences still waiting and the unfinished tail, checked with the whole answer.
+            tail = [*waiting, pending] if pending.strip() else waiting
+            for piece in await holdback.check(tail, final=True):
+                yield content(piece)
+    finally:
+        for task in (checking, reading):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+    finish = "stop"
+    if holdback.decided.stopped:
+        yield content(WITHHELD, refusal=True)
+        finish = "content_filter"
+    yield sse.event({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+    verdict = await on_done("".join(received))
+    yield sse.event({**base, "choices": [], "factsentry": verdict})
+    yield sse.DONE
