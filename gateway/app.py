@@ -126,6 +126,12 @@ class Gateway:
         """Count a finished request once, by source, model, policy mode and outcome."""
         self.metrics.requests.labels(x.source, x.model, x.mode, x.outcome).inc()
 
+    def refused(self, x: Exchange, error: GatewayError, headers: dict[str, str]) -> Response:
+        """Count a request that ended in ``error`` and answer it in OpenAI's error shape."""
+        x.failed(error)
+        self.count(x)
+        return error.response(headers)
+
     def override_for(self, key: ApiKey | None) -> Override:
         return key.policy_override if key and key.policy_override else self.settings.policy_override
 
@@ -387,9 +393,7 @@ async def chat_completions(request: Request) -> Response:
         gw.metrics.added_seconds.labels(model, mode).observe(time.perf_counter() - started - upstream_s - wait_s)
         return response
     except GatewayError as e:
-        x.failed(e)
-        gw.count(x)
-        return e.response(headers)
+        return gw.refused(x, e, headers)
 
 
 def _apply(
@@ -699,9 +703,7 @@ async def factcheck(request: Request) -> Response:
         gw.count(x)
         return Response(orjson.dumps(payload), media_type="application/json", headers=headers)
     except GatewayError as e:
-        x.failed(e)
-        gw.count(x)
-        return e.response(headers)
+        return gw.refused(x, e, headers)
 
 
 async def _find_result(request: Request) -> ResultMessage | Response:

@@ -128,9 +128,7 @@ async def litellm_guardrail(request: Request) -> Response:
         gw.count(x)
         return _reply(reply, headers)
     except GatewayError as e:
-        x.failed(e)
-        gw.count(x)
-        return e.response(headers)
+        return gw.refused(x, e, headers)
 
 
 def _decision(

@@ -61,6 +61,17 @@ def litellm_config(upstream_url: str, factsentry_url: str, dead_url: str) -> dic
     }
 
 
+def asker(client: openai.AsyncOpenAI) -> Any:
+    """``ask(conversation, model="bio", **extra)``: one chat completion through the LiteLLM proxy."""
+
+    def ask(conv: Any, model: str = "bio", **extra: Any) -> Any:
+        return client.chat.completions.create(
+            model=model, messages=[{"role": "user", "content": conv.question}], **extra
+        )
+
+    return ask
+
+
 @contextlib.asynccontextmanager
 async def litellm_proxy(config: dict[str, Any], workdir: Path) -> AsyncIterator[openai.AsyncOpenAI]:
     """``litellm --config`` on a free port until the block ends; an OpenAI client for it."""
@@ -115,11 +126,7 @@ async def test_litellm_proxy_blocks_revises_and_passes_by_the_factsentry_policy(
     config = litellm_config(upstream_url, gw.base_url, f"http://127.0.0.1:{free_port()}")
 
     async with litellm_proxy(config, tmp_path) as client:
-
-        def ask(conv: Any, model: str = "bio", **extra: Any) -> Any:
-            return client.chat.completions.create(
-                model=model, messages=[{"role": "user", "content": conv.question}], **extra
-            )
+        ask = asker(client)
 
         # block: the merged biography is refused by LiteLLM with factsentry's reason; the faithful one passes
         with pytest.raises(openai.BadRequestError) as blocked:
@@ -173,11 +180,7 @@ async def test_the_python_guardrail_class_applies_the_same_policy(
         del params["streaming_transform_mode"], params["streaming_end_of_stream_only"]  # the class holds streams
 
     async with litellm_proxy(config, tmp_path) as client:
-
-        def ask(conv: Any, model: str = "bio", **extra: Any) -> Any:
-            return client.chat.completions.create(
-                model=model, messages=[{"role": "user", "content": conv.question}], **extra
-            )
+        ask = asker(client)
 
         with pytest.raises(openai.BadRequestError) as blocked:
             await ask(MERGED)
