@@ -186,6 +186,7 @@ class Runner(Generic[In, Out]):
             max_poll_records=settings.batch_size,
             session_timeout_ms=settings.session_timeout_ms,
             heartbeat_interval_ms=max(100, settings.session_timeout_ms // 5),
+            fetch_max_wait_ms=settings.fetch_max_wait_ms,
         )
         consumer.subscribe([self.stage.input_topic], listener=_Revocation(self, consumer, from_start))
         await consumer.start()
