@@ -291,12 +291,25 @@ class Runner(Generic[In, Out]):
         with self._timed("score"):
             await self._handle([i for i in items if i.error is None])
         with self._timed("produce"):
-            await self._infra("produce", lambda: self._produce(producer, items))
+            # Delivery (Redis, which wakes the gateway's waiters) and the output topic's acks go on
+            # together: a waiter need not wait for the broker. Both finish before the commit, and a
+            # batch that fails either is handled again (the same verdicts), so nothing is lost.
+            delivering = None
             if self.stage.deliver is not None:
                 deliver = self.stage.deliver
                 outputs = [i.output for i in items if i.output is not None]
                 if outputs:
-                    await self._infra("deliver", lambda: deliver(outputs, self.ctx))
+                    delivering = asyncio.ensure_future(self._infra("deliver", lambda: deliver(outputs, self.ctx)))
+            try:
+                await self._infra("produce", lambda: self._produce(producer, items))
+            except BaseException:
+                if delivering is not None:
+                    delivering.cancel()
+                    with contextlib.suppress(BaseException):
+                        await delivering
+                raise
+            if delivering is not None:
+                await delivering
             if self.stage.on_dead_letter is not None:
                 notify = self.stage.on_dead_letter
                 dead = [

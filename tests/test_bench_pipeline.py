@@ -1,0 +1,26 @@
+"""`factsentry bench pipeline` runs a real stack and prints every figure (the figures are not judged here)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+
+def test_bench_pipeline_prints_its_figures() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "factsentry", "bench", "pipeline", "--json", "--requests", "20", "--rate", "20"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = json.loads(done.stdout)
+    for key in ("block_added_p50_ms", "block_added_p99_ms", "delivery_overhead_p50_ms", "first_request_ms"):
+        assert isinstance(figures[key], float), key
+    assert figures["requests"] == 20 and figures["rate_rps"] == 20.0 and figures["achieved_rps"] > 0
+    # checking is part of what block adds: the transport share is never more than the whole
+    assert figures["delivery_overhead_p50_ms"] <= figures["block_added_p50_ms"]
+    assert figures["first_request_ms"] > 0 and figures["observe_p50_ms"] > 0
