@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import multiprocessing
 import time
@@ -217,6 +218,11 @@ async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[Resu
     ]
     if not futures:
         return []
+    # Each verdict goes to Redis (and wakes its waiter) as soon as it is scored, not when the whole
+    # batch is: the batch's own delivery later skips what got there early and writes the rest.
+    early: set[asyncio.Task[None]] = set()
+    for message, text, future in zip(batch, texts, futures, strict=True):
+        future.add_done_callback(functools.partial(_deliver_early, ctx, message, text, early))
     _, late = await asyncio.wait(futures, timeout=settings.max_check_seconds)
     for future in late:
         future.cancel()
@@ -232,6 +238,8 @@ async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[Resu
         _replace_executor(ctx, f"{len(late)} check(s) over the time budget")
     elif any(isinstance(o, BrokenProcessPool) for o in outcomes):
         _replace_executor(ctx, "a scoring process died")
+    if early:
+        await asyncio.gather(*early, return_exceptions=True)
     results: list[ResultMessage | BaseException | None] = []
     for message, text, outcome in zip(batch, texts, outcomes, strict=True):
         if isinstance(outcome, BrokenProcessPool):
@@ -239,23 +247,48 @@ async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[Resu
         elif isinstance(outcome, BaseException):
             results.append(outcome)
         else:
-            check, ms = outcome
-            if len(text) < len(message.answer):
-                check.partial, check.checked_chars = True, len(text)
-            results.append(
-                ResultMessage(
-                    request_id=message.request_id,
-                    model=message.model,
-                    check=check,
-                    scored_at=datetime.now(UTC),
-                    worker=settings.worker_id,
-                    scoring_ms=round(ms, 3),
-                    tenant=message.tenant,
-                    source=message.source,
-                    partial_of=message.partial_of,
-                )
-            )
+            results.append(_result(message, text, outcome, settings.worker_id))
     return results
+
+
+def _result(message: GenerationMessage, text: str, outcome: tuple[CheckResult, float], worker: str) -> ResultMessage:
+    check, ms = outcome
+    if len(text) < len(message.answer):
+        check.partial, check.checked_chars = True, len(text)
+    return ResultMessage(
+        request_id=message.request_id,
+        model=message.model,
+        check=check,
+        scored_at=datetime.now(UTC),
+        worker=worker,
+        scoring_ms=round(ms, 3),
+        tenant=message.tenant,
+        source=message.source,
+        partial_of=message.partial_of,
+    )
+
+
+def _deliver_early(
+    ctx: Context, message: GenerationMessage, text: str, early: set[asyncio.Task[None]], future: asyncio.Future[Any]
+) -> None:
+    if future.cancelled() or future.exception() is not None:
+        return
+    result = _result(message, text, future.result(), ctx.settings.worker_id)
+    early.add(asyncio.ensure_future(_put_early(ctx, result)))
+
+
+async def _put_early(ctx: Context, result: ResultMessage) -> None:
+    """Write one verdict now; on failure the batch's delivery writes it (with its retries)."""
+    store: ResultStore = ctx.state["results"]
+    try:
+        await store.put(result)
+    except Exception as e:
+        log.debug("early delivery of %s failed (%s); the batch delivers it", result.request_id, e)
+        return
+    delivered: set[str] = ctx.state.setdefault("delivered_early", set())
+    if len(delivered) > 100_000:  # batches that died before their delivery: forget (a second write is harmless)
+        delivered.clear()
+    delivered.add(result.request_id)
 
 
 async def notify_failed(dead: list[tuple[str | None, str]], ctx: Context) -> None:
@@ -265,9 +298,12 @@ async def notify_failed(dead: list[tuple[str | None, str]], ctx: Context) -> Non
 
 
 async def store_results(results: list[ResultMessage], ctx: Context) -> None:
-    """Write each result to Redis with its TTL and notify the gateway's waiters."""
+    """Write each result to Redis with its TTL and notify the gateway's waiters (those written as soon as
+    they were scored are not written twice)."""
     store: ResultStore = ctx.state["results"]
-    await asyncio.gather(*(store.put(r) for r in results))
+    early: set[str] = ctx.state.setdefault("delivered_early", set())
+    await asyncio.gather(*(store.put(r) for r in results if r.request_id not in early))
+    early.difference_update(r.request_id for r in results)
 
 
 def outcome(result: ResultMessage) -> Outcome:
