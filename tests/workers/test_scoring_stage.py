@@ -89,3 +89,52 @@ async def test_generations_get_verdicts_on_the_topic_and_in_redis(
         if s.name == "factsentry_worker_facts_total"
     )
     assert facts > 0 and counted == facts
+
+
+async def test_a_verdict_is_delivered_when_scored_not_when_its_batch_is(make_settings: MakeSettings) -> None:
+    """Two generations fetched together, one slow to check: the quick one's waiter wakes while the slow
+    one is still checking; each is written once, so the batch's own delivery afterwards skips both."""
+    from concurrent.futures import ThreadPoolExecutor
+    from time import sleep
+
+    from prometheus_client import CollectorRegistry
+
+    from schemas.check import CheckResult
+    from workers.metrics import make_metrics
+    from workers.scoring_stage import score_batch, store_results
+    from workers.stage import Context
+
+    release = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def score(text: str, name: str | None, question: str | None) -> tuple[CheckResult, float]:
+        if text.startswith("slow"):
+            sleep(0.05)
+            while not release.is_set():  # held until the test has seen the quick verdict
+                sleep(0.01)
+        return CheckResult(factscore=1.0, dfactscore=1.0), 1.0
+
+    settings = make_settings(stage="scoring")
+    client = aioredis.from_url(settings.redis_url)
+    executor = ThreadPoolExecutor(2)
+    ctx = Context(settings, client, make_metrics(CollectorRegistry()))
+    ctx.state.update(executor=executor, score=score)
+    ctx.state["results"] = store = ResultStore(client, settings.redis_prefix, settings.result_ttl_s)
+    try:
+        batch = asyncio.create_task(
+            score_batch([generation("quick", "quick text"), generation("slow", "slow text")], ctx)
+        )
+        quick = await store.wait("quick", timeout=10)
+        assert quick is not None and not batch.done()  # delivered while its batch-mate is still checking
+        assert await store.get("slow") is None
+        loop.call_soon_threadsafe(release.set)
+        results = await asyncio.wait_for(batch, 10)
+        assert [r.request_id for r in results if isinstance(r, ResultMessage)] == ["quick", "slow"]
+        assert ctx.state["delivered_early"] == {"quick", "slow"}
+        await store_results([r for r in results if isinstance(r, ResultMessage)], ctx)
+        assert ctx.state["delivered_early"] == set()
+        assert (await store.get("slow")) is not None
+    finally:
+        release.set()
+        executor.shutdown(wait=True)
+        await client.aclose()
