@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import redis.exceptions
-from aiokafka.errors import KafkaTimeoutError
+from aiokafka.errors import KafkaTimeoutError, UnknownError
 
 
 class WorkerError(Exception):
@@ -55,6 +55,7 @@ class RetriableError(WorkerError):
 
 _TRANSIENT: tuple[type[BaseException], ...] = (
     KafkaTimeoutError,  # a send that found no broker in time; aiokafka does not flag it retriable
+    UnknownError,  # "unexpected server error" (-1): what a broker answers a send while it restarts empty
     redis.exceptions.ConnectionError,
     redis.exceptions.TimeoutError,
     ConnectionError,

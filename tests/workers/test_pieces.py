@@ -90,6 +90,7 @@ def test_stage_by_import_path_uses_the_settings_topics() -> None:
         (WorkerError("x"), False),
         (aiokafka.errors.KafkaTimeoutError(), True),
         (aiokafka.errors.RequestTimedOutError(), True),
+        (aiokafka.errors.UnknownError(), True),
         (aiokafka.errors.MessageSizeTooLargeError(), False),
         (redis.exceptions.ConnectionError("down"), True),
         (redis.exceptions.ResponseError("WRONGTYPE"), False),
