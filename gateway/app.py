@@ -607,12 +607,13 @@ def _holdback(
         }
         return verdict
 
-    stream_id = (first or {}).get("id") if isinstance((first or {}).get("id"), str) else request_id
+    upstream_id = (first or {}).get("id")
+    stream_id = upstream_id if isinstance(upstream_id, str) else request_id
     body = holdback.stream(
         counted(),
         first,
         checker,
-        stream_id=str(stream_id),
+        stream_id=stream_id,
         model=model,
         created=int(created.timestamp()),
         on_done=on_done,

@@ -50,7 +50,7 @@ def split_complete(pending: str) -> tuple[list[str], str]:
     pieces: list[str] = []
     start = 0
     for m in _END.finditer(pending):
-        if m.group().startswith("\n") is False:
+        if not m.group().startswith("\n"):
             words = pending[start : m.start()].split()
             last = words[-1].rstrip(".!?\"')]").lower() if words else ""
             if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()):

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from factsentry.stack import Stack
 
 
 def at_least(minimum: int) -> Callable[[str], int]:
@@ -19,3 +24,33 @@ def at_least(minimum: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def quantile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def demo_stack(
+    work: Path, models: dict[str, Any], policy: dict[str, Any], workers: int, data_dir: Path | None = None
+) -> Stack:
+    """An embedded stack of its own (broker, valkey, gateway, ``workers`` processes) on the demo store,
+    with ``models`` and ``policy`` written into ``work``; started, not yet stopped."""
+    import yaml
+
+    from factsentry.embedded import free_port
+    from factsentry.stack import Stack, StackSettings, build_demo_kb
+
+    (work / "models.yaml").write_text(yaml.safe_dump(models))
+    (work / "policies.yaml").write_text(yaml.safe_dump(policy))
+    stack = Stack(
+        build_demo_kb(work / "kb.sqlite3"),
+        work / "models.yaml",
+        work / "policies.yaml",
+        gateway_port=free_port(),
+        workers=workers,
+        data_dir=data_dir,
+        log_dir=work,
+    )
+    return stack.start(StackSettings(kafka_bootstrap=None, redis_url=None))  # servers of its own

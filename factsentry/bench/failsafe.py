@@ -26,9 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import yaml
 
-from factsentry.bench import at_least
+from factsentry.bench import at_least, demo_stack
 
 HUGE_MODEL = "bench-oversized"
 
@@ -201,8 +200,6 @@ async def _readable(http: httpx.AsyncClient, ids: list[str]) -> int:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from factsentry.demo_data import CONVERSATIONS, model_list
-    from factsentry.embedded import free_port
-    from factsentry.stack import Stack, StackSettings, build_demo_kb
 
     work = Path(tempfile.mkdtemp(prefix="factsentry-bench-failsafe-"))
     huge = "Nobody was a person. " * (5 * 1024 * 1024 // 21 + 1)  # over the 4 MB record limit
@@ -213,20 +210,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "litellm_params": {"model": "openai/gpt-4o-mini", "api_key": "none", "mock_response": huge},
         }
     )
-    (work / "models.yaml").write_text(yaml.safe_dump(models))
     policy = {"default": {"mode": "block", "threshold": 0.75, "timeout_s": 120, "on_timeout": "open"}}
-    (work / "policies.yaml").write_text(yaml.safe_dump(policy))
     answers = {c.model: c.answer for c in CONVERSATIONS} | {HUGE_MODEL: huge}
-    stack = Stack(
-        build_demo_kb(work / "kb.sqlite3"),
-        work / "models.yaml",
-        work / "policies.yaml",
-        gateway_port=free_port(),
-        workers=args.workers,
-        data_dir=work / "data",
-        log_dir=work,
-    )
-    stack.start(StackSettings(kafka_bootstrap=None, redis_url=None))  # kill -9 needs our own servers
+    stack = demo_stack(work, models, policy, args.workers, data_dir=work / "data")  # kill -9 needs its own servers
     try:
         figures = asyncio.run(_probes(stack.gateway_url, stack, args, answers))
     finally:

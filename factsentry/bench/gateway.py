@@ -25,7 +25,7 @@ import psutil
 import yaml
 
 from factsentry import embedded
-from factsentry.bench import at_least
+from factsentry.bench import at_least, quantile
 
 RELIABLE_P99 = 500  # at least 5 samples above the 99th percentile
 BODY = {"model": "bench", "messages": [{"role": "user", "content": "Tell me a bio of Marie Curie."}]}
@@ -85,11 +85,6 @@ class Client:
     async def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
-
-
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def _sequential(direct: Client, gateway: Client, n: int) -> tuple[list[float], list[float]]:

@@ -22,20 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import yaml
 
-from factsentry.bench import at_least
+from factsentry.bench import at_least, demo_stack, quantile
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rate", type=float, default=20.0, help="block requests per second (default 20)")
     parser.add_argument("--requests", type=at_least(20), default=200, help="block requests timed (default 200)")
     parser.add_argument("--workers", type=at_least(1), default=1, help="worker processes (default 1)")
-
-
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def _ask(http: httpx.AsyncClient, model: str, question: str, policy: str) -> tuple[float, str]:
@@ -93,22 +87,10 @@ async def _measure(base_url: str, args: argparse.Namespace) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from factsentry.demo_data import model_list
-    from factsentry.embedded import free_port
-    from factsentry.stack import Stack, StackSettings, build_demo_kb
 
     work = Path(tempfile.mkdtemp(prefix="factsentry-bench-pipeline-"))
-    (work / "models.yaml").write_text(yaml.safe_dump(model_list()))
     policy = {"default": {"mode": "observe", "threshold": 0.75, "timeout_s": 60}}
-    (work / "policies.yaml").write_text(yaml.safe_dump(policy))
-    stack = Stack(
-        build_demo_kb(work / "kb.sqlite3"),
-        work / "models.yaml",
-        work / "policies.yaml",
-        gateway_port=free_port(),
-        workers=args.workers,
-        log_dir=work,
-    )
-    stack.start(StackSettings(kafka_bootstrap=None, redis_url=None))
+    stack = demo_stack(work, model_list(), policy, args.workers)
     try:
         figures = asyncio.run(_measure(stack.gateway_url, args))
     finally:
