@@ -17,7 +17,10 @@ from evaluation.errors import EvaluationError
 from schemas.check import CheckResult
 from scoring.verifier import OfflineVerifier
 
-ENGINES = ("offline",)
+ENGINES = ("offline", "llm", "hybrid")
+# Sets that judge whole answers through the checker, so any engine can run them; the others evaluate the
+# offline stance model or decomposer on their own.
+WHOLE_ANSWER_SETS = ("ambigbio",)
 log = logging.getLogger(__name__)
 
 
@@ -40,6 +43,9 @@ class Engine:
     verifier: OfflineVerifier = field(default_factory=OfflineVerifier.load)
     # Names of rules (``scoring.rules``) switched off in the pipeline (``factsentry eval --ablate``).
     rules_off: frozenset[str] = frozenset()
+    # The LLM judge of the llm and hybrid engines: ``complete(messages)`` and its name.
+    complete: Any = None
+    judge: str | None = None
 
     @property
     def can_check(self) -> bool:
@@ -62,12 +68,14 @@ class Engine:
         """Check ``text`` with the full pipeline against a private in-memory store of ``pages``."""
         store_module = _module("knowledge.store")
         pipeline = _module("scoring.pipeline")
+        engines = _module("scoring.engines")
         store = store_module.Store.in_memory([(title, list(passages)) for title, passages in pages])
         try:
             config = pipeline.default_config().without(self.rules_off)
-            result: CheckResult = pipeline.check(
-                text, kb=store, name=name, question=question, verifier=self.verifier, config=config
+            checker = engines.build_checker(
+                self.name, config=config, stance_model=self.verifier, complete=self.complete, judge=self.judge
             )
+            result: CheckResult = checker.check(text, kb=store, name=name, question=question)
         finally:
             store.close()
         return result
@@ -99,8 +107,10 @@ class Engine:
         return [fact.text for fact in decompose.decompose_sentence(sentence, sentence_index)]
 
 
-def engine(name: str) -> Engine:
-    """The engine called ``name`` (only ``offline`` for now)."""
+def engine(name: str, complete: Any = None, judge: str | None = None) -> Engine:
+    """The engine called ``name``; ``llm`` and ``hybrid`` need the judge's ``complete``."""
     if name not in ENGINES:
         raise EvaluationError(f"unknown engine {name!r}; choose one of {', '.join(ENGINES)}")
-    return Engine(name=name)
+    if name != "offline" and complete is None:
+        raise EvaluationError(f"engine {name!r} needs an LLM judge (--model, or --models FILE --model NAME)")
+    return Engine(name=name, complete=complete, judge=judge)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import difflib
 import logging
 import os
 import re
@@ -49,7 +50,7 @@ from gateway.policy import Action, Override, PolicySpec, PolicyTable, decide, re
 from gateway.publisher import Publisher
 from gateway.settings import GatewaySettings
 from gateway.upstream import Completion, ModelRegistry, Upstream
-from schemas.enums import Policy
+from schemas.enums import ENGINE_NAMES, Policy
 from schemas.messages import ChatMessage, GenerationMessage, ResultMessage, Usage
 
 log = logging.getLogger(__name__)
@@ -343,6 +344,7 @@ def _message(
         question=last_user_text(messages),
         stream=stream,
         tenant=tenant,
+        engine=spec.engine,
     )
 
 
@@ -662,6 +664,7 @@ async def factcheck(request: Request) -> Response:
                 code="invalid_type",
             )
         x.model = gw.checked_models(model)
+        engine = _factcheck_engine(body.get("engine"), gw, model)
         timeout = body.get("timeout_s", 30.0)
         if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 <= timeout <= 600:
             raise InvalidRequest("'timeout_s' must be a number from 0 to 600", param="timeout_s", code="invalid_type")
@@ -679,6 +682,7 @@ async def factcheck(request: Request) -> Response:
             question=question,
             tenant=key.tenant if key else None,
             source="factcheck",
+            engine=engine,
         )
         if not gw.publisher.connected.is_set():
             raise Unavailable("the check cannot be queued: the broker is unreachable; try again", code="broker_down")
@@ -705,6 +709,25 @@ async def factcheck(request: Request) -> Response:
         return Response(orjson.dumps(payload), media_type="application/json", headers=headers)
     except GatewayError as e:
         return gw.refused(x, e, headers)
+
+
+def _factcheck_engine(value: object, gw: Gateway, model: str) -> str | None:
+    """The engine a /v1/factcheck body asks for (within FACTSENTRY_FACTCHECK_ENGINES), else the model policy's."""
+    if value is None:
+        return gw.policies.for_model(model).engine
+    if not isinstance(value, str) or value not in ENGINE_NAMES:
+        close = difflib.get_close_matches(str(value), ENGINE_NAMES, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else f"; engines: {', '.join(ENGINE_NAMES)}"
+        raise InvalidRequest(f"'engine' must be an engine name{hint}", param="engine", code="invalid_value")
+    allowed = gw.settings.allowed_factcheck_engines
+    if value not in allowed:
+        raise InvalidRequest(
+            f"engine {value!r} is not enabled for /v1/factcheck on this gateway "
+            f"(enabled: {', '.join(sorted(allowed))}; the operator sets FACTSENTRY_FACTCHECK_ENGINES)",
+            param="engine",
+            code="engine_not_allowed",
+        )
+    return value
 
 
 async def _find_result(request: Request) -> ResultMessage | Response:

@@ -109,6 +109,7 @@ async def litellm_guardrail(request: Request) -> Response:
                     name=name,
                     tenant=x.tenant,
                     source="guardrail_api",
+                    engine=spec.engine,
                 )
             )
             for rid, i in zip(ids, todo, strict=True)

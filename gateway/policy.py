@@ -7,6 +7,7 @@ Example ``policies.yaml``::
       gpt-4o: {mode: block, threshold: 0.8}                       # fails closed (the default)
       support-bot: {mode: revise, on_timeout: open, on_unavailable: open}
       kb-only-bot: {mode: block, on_unverifiable: block}           # refuse what the store cannot judge
+      legal-bot: {mode: block, engine: hybrid}                     # the LLM judge decides uncertain facts
 
 Fail-safe: under block and revise an answer is released only with a verdict that clears the
 policy, or because the operator chose ``open`` for what happened instead — ``on_timeout`` (no
@@ -47,6 +48,8 @@ class PolicySpec(BaseModel):
     # Streaming under block/revise: ``buffer`` holds the whole answer until its verdict; ``holdback``
     # releases each sentence once verified (gateway/holdback.py).
     stream: Literal["buffer", "holdback"] = "buffer"
+    # The scoring engine of this model's answers (offline, llm, hybrid); None: the workers' default.
+    engine: Literal["offline", "llm", "hybrid"] | None = None
 
 
 class PolicyTable(BaseModel):

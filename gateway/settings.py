@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 
 from bus.settings import BusSettings
+from schemas.enums import ENGINE_NAMES
 
 
 class GatewaySettings(BusSettings):
@@ -38,8 +39,25 @@ class GatewaySettings(BusSettings):
     )
     metrics_token: SecretStr | None = Field(default=None, description="bearer token /metrics requires on the main port")
     metrics_port: int = Field(default=0, ge=0, le=65535, description="a separate /metrics listener (0: none)")
+    factcheck_engines: str = Field(
+        default="offline",
+        description="engines a /v1/factcheck caller may ask for by its 'engine' field (comma-separated)",
+    )
     metrics_host: str = Field(default="127.0.0.1", description="bind address of the separate /metrics listener")
     log_level: str = "warning"
     access_log: bool = Field(
         default=True, description="one JSON line per API request on stdout (ids, model, policy, verdict; no text)"
     )
+
+    @field_validator("factcheck_engines")
+    @classmethod
+    def _known_engines(cls, value: str) -> str:
+        names = [n.strip() for n in value.split(",") if n.strip()]
+        unknown = [n for n in names if n not in ENGINE_NAMES]
+        if unknown:
+            raise ValueError(f"unknown engine(s) {', '.join(unknown)}; engines: {', '.join(ENGINE_NAMES)}")
+        return ",".join(names)
+
+    @property
+    def allowed_factcheck_engines(self) -> frozenset[str]:
+        return frozenset(n for n in self.factcheck_engines.split(",") if n)

@@ -76,8 +76,12 @@ class CheckResult(BaseModel):
     sentences: list[str] = []
     revision: Revision | None = None
     engine: str = "offline"
+    # The LLM judge of the llm and hybrid engines (a model_name of the operator's model list).
+    llm_model: str | None = None
     llm_calls: int = 0
     llm_tokens: int = 0
+    # LLM calls that failed or whose reply could not be read, and were asked again.
+    llm_errors: int = 0
     # Only the first ``checked_chars`` characters were checked (the worker's size budget): the rest is
     # unchecked, so a partial verdict never clears an answer under block or revise.
     partial: bool = False

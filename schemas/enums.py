@@ -38,3 +38,8 @@ class Policy(str, Enum):
     ANNOTATE = "annotate"
     BLOCK = "block"
     REVISE = "revise"
+
+
+# Scoring engines (``scoring.engines`` registers one of each; a test keeps the two in step). Kept here
+# so the gateway can validate a policy's or a request's engine without importing the checker.
+ENGINE_NAMES = ("hybrid", "llm", "offline")

@@ -56,6 +56,9 @@ class GenerationMessage(BaseModel):
     # A hold-back check of the answer so far (sentence hold-back streaming): the request it is part of.
     # Its verdict decides which sentences are released; it is not counted as an answer of its own.
     partial_of: str | None = None
+    # The scoring engine the model's policy (or a /v1/factcheck caller, within what the operator allows)
+    # chose; None: the worker's default (FACTSENTRY_ENGINE).
+    engine: str | None = Field(default=None, max_length=40)
 
 
 class ResultMessage(BaseModel):

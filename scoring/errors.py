@@ -5,7 +5,8 @@
     ScoringError                 base class; ``retriable`` says whether the runner may retry
     ├── ModelUnavailableError    the spaCy model or the verifier weights cannot be loaded
     ├── UnknownMetricError       a metric name that is not registered (with "did you mean ...")
-    └── LLMOutputError           an LLM answer that stayed malformed after the retries (retriable)
+    ├── LLMOutputError           an LLM answer that stayed malformed after the retries (retriable)
+    └── LLMCallError             an LLM call that failed (rate limit, timeout, ...); ``kind`` says which
 """
 
 from __future__ import annotations
@@ -40,3 +41,24 @@ class LLMOutputError(ScoringError):
         self.step = step
         self.detail = detail
         self.raw = raw
+
+
+class LLMCallError(ScoringError):
+    """An LLM call that failed: ``kind`` is rate_limit, timeout, connection, server (transient: asked again),
+    auth, bad_request, truncated (the reply hit max_tokens) or other."""
+
+    TRANSIENT = frozenset({"rate_limit", "timeout", "connection", "server"})
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"LLM call failed ({kind}): {detail}")
+        self.kind = kind
+        self.detail = detail
+
+    @property
+    def transient(self) -> bool:
+        """Whether asking again later may succeed."""
+        return self.kind in self.TRANSIENT
+
+    @property
+    def retriable(self) -> bool:  # type: ignore[override]
+        return self.transient

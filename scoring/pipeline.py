@@ -1,10 +1,9 @@
-"""The offline engine end to end: one answer in, one :class:`schemas.CheckResult` out.
+"""Scoring settings and the steps every engine shares: subject inference, linking and scoring.
 
-``check()`` is the single entry point of the worker pool, the gateway's ``POST /v1/factcheck`` and
-``factsentry check``. Steps (papers.md): abstention → sentences → perceived individuals →
-atomic facts → decontextualisation → check-worthiness → candidate entities → stance of each
-fact against each candidate's passages → linking (argmax share, Hungarian) → FActScore,
-D-FActScore, bios, entities, conflation → revision.
+:func:`check` runs the offline engine (``scoring.engines``) on one answer; :class:`scoring.checker.Checker`
+holds the orchestration (segment → decompose → candidates → verify → link and score → revise), and
+:func:`score_groups` is its link-and-score step: attribution, linking (argmax share, Hungarian),
+FActScore, D-FActScore, bios, entities and conflation.
 
 It holds no per-call state outside its arguments, so it is safe to call from several threads
 (the spaCy pipeline is shared behind a lock; the default verifier is loaded once).
@@ -25,19 +24,13 @@ from schemas.check import CheckResult, Evidence, FactGroup, FactResult
 from schemas.enums import Stance, Verdict, Worthiness
 from schemas.knowledge import EntityRef
 from scoring import nlp
-from scoring.abstain import is_abstention
-from scoring.decompose import AtomicFact, decompose_doc
-from scoring.decontext import decontextualize
-from scoring.grouping import PerceivedGroup, group_sentences
-from scoring.linking import MAX_CANDIDATES, candidate_entities, link, name_match, set_cover
+from scoring.linking import MAX_CANDIDATES, link, name_match, set_cover
 from scoring.metrics import dfactscore, factscore
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.protocols import KnowledgeSource, StanceModel, VerdictCache
-from scoring.revise import RevisionInput, revise
-from scoring.rules import env_rules_off, rule, rule_names
-from scoring.sentences import Sentence, split_sentences
-from scoring.verify import EvidenceVerifier, VerifyConfig
-from scoring.worthiness import classify_by_rule
+from scoring.rules import env_rules_off, rule_names
+from scoring.sentences import split_sentences
+from scoring.verify import VerifyConfig
 
 _QUESTION_NAME = re.compile(
     r"(?:bio(?:graphy)? of|about|who (?:is|was|were)|information on|life of)\s+(.+?)\s*[?.!]*$", re.IGNORECASE
@@ -131,117 +124,12 @@ def check(
     cache: VerdictCache | None = None,
     config: CheckConfig | None = None,
 ) -> CheckResult:
-    """Check one answer against ``kb``: facts, groups, FActScore, D-FActScore and a suggested revision."""
-    config = config or default_config()
-    all_sentences = split_sentences(text)
-    if not text.strip() or is_abstention(text, all_sentences):
-        return CheckResult(abstained=True, engine="offline")
-    sentences = all_sentences[: config.max_sentences]
-    docs = nlp.parse([s.text for s in sentences])
-    subject = (name or "").strip() or infer_subject(text, question)
-    individuals = group_sentences(
-        [s.text for s in sentences],
-        subject,
-        docs=docs,
-        list_items=[s.list_item for s in sentences],
-        rules_off=config.rules_off,
-    )
-    atoms = [decompose_doc(doc, i) for i, doc in enumerate(docs)]
-    groups = _plan_groups(individuals, atoms, sentences, config.rules_off)
-    if not any(g.factual for g in groups):
-        return CheckResult(
-            abstained=False,
-            unverifiable=True,  # nothing check-worthy: no claim to judge
-            groups=[_group_result(g, None, False) for g in groups],
-            num_facts=sum(len(g.facts) for g in groups),
-            sentences=[s.text for s in sentences],
-            engine="offline",
-        )
-    names = [g.individual.name for g in groups if g.factual] + [subject]
-    candidates = candidate_entities(kb, names, limit=config.max_candidates)
-    evidence = EvidenceVerifier(kb, verifier or default_verifier(), cache, config.verify)
-    for g in groups:
-        for fact in g.factual:
-            for ref in candidates:
-                fact.verdicts[ref.title] = evidence.against(fact.text, ref.title, g.individual.name)
-        if config.on(ENTAILED_BY_LONGER):
-            _entailed_support(g.factual)
-        for fact in g.factual:
-            fact.attribute(config.attribution_margin)
-    result = score_groups(groups, candidates, config)
-    result.sentences = [s.text for s in sentences]
-    if config.revise and candidates and not result.unverifiable:
-        # Without any page about the names in the answer there is nothing to revise against.
-        result.revision = revise(
-            RevisionInput(
-                sentences=[s.text for s in sentences],
-                groups=[(g, r.entity or _by_name(g, candidates)) for g, r in zip(groups, result.groups, strict=True)],
-                conflated={i for i, r in enumerate(result.groups) if r.conflated},
-                entities={c.title: c for c in candidates},
-                mode=config.revise_mode,
-                paragraphs=[s.paragraph for s in sentences],
-                confirm=lambda fact, entity: evidence.against(fact, entity, subject).supported,
-                rules_off=config.rules_off,
-            )
-        )
-    return result
+    """Check one answer against ``kb`` with the offline engine (``scoring.engines``): facts, groups,
+    FActScore, D-FActScore and a suggested revision."""
+    from scoring.engines import build_checker
 
-
-def _by_name(group: PlannedGroup, candidates: list[EntityRef]) -> str | None:
-    """The page a group's name points to: what revision corrects an unlinked group's facts against."""
-    scored = [(name_match(group.individual.label, c), -i, c.title) for i, c in enumerate(candidates)]
-    best = max(scored, default=None)
-    return best[2] if best is not None and best[0] > 0 else None
-
-
-ENTAILED_BY_LONGER = rule(
-    "entailed-by-longer",
-    "verify",
-    "a fact made of a subset of a longer fact's words is supported wherever the longer one is",
-)
-
-
-def _entailed_support(facts: list[PlannedFact]) -> None:
-    """A fact built from a subset of another fact's words is entailed by it ("won a medal" by "won a
-    medal in 1956"): wherever the longer fact is supported, so is the shorter one."""
-    for short in facts:
-        for long in facts:
-            if long is short or long.atom.sentence_index != short.atom.sentence_index:
-                continue
-            if not short.atom.tokens < long.atom.tokens:
-                continue
-            for title, verdict in long.verdicts.items():
-                if verdict.supported and not short.verdicts[title].supported:
-                    short.verdicts[title] = replace(verdict, decided_by=ENTAILED_BY_LONGER)
-
-
-def _plan_groups(
-    individuals: list[PerceivedGroup],
-    atoms: list[list[AtomicFact]],
-    sentences: list[Sentence],
-    rules_off: frozenset[str] | None = None,
-) -> list[PlannedGroup]:
-    planned: list[PlannedGroup] = []
-    for ind in individuals:
-        facts: list[PlannedFact] = []
-        for i in ind.sentences:
-            for atom in atoms[i]:
-                text = decontextualize(atom.text, atom.subject, ind.name)
-                worthiness, by = classify_by_rule(text, sentences[i].text, rules_off)
-                facts.append(PlannedFact(atom, text, worthiness, worthiness_rule=by))
-        planned.append(PlannedGroup(ind, facts))
-    kept = [g for g in planned if g.factual]
-    if not kept:
-        return planned[:1] if planned else []
-    # Sentences that carry no factual claim ("X may refer to:") join the nearest kept group.
-    for g in planned:
-        if g.factual:
-            continue
-        target = min(kept, key=lambda k: abs(k.individual.sentences[0] - g.individual.sentences[0]))
-        target.facts.extend(g.facts)
-    for g in kept:
-        g.facts.sort(key=lambda f: f.atom.sentence_index)
-    return kept
+    checker = build_checker("offline", config=config or default_config(), stance_model=verifier)
+    return checker.check(text, kb=kb, name=name, question=question, cache=cache)
 
 
 def score_groups(groups: list[PlannedGroup], candidates: list[EntityRef], config: CheckConfig) -> CheckResult:
@@ -288,7 +176,7 @@ def score_groups(groups: list[PlannedGroup], candidates: list[EntityRef], config
         e for e in cover if e in prefer or _covers(e, cover, all_supports, independent) >= config.conflation_min_facts
     ]
 
-    results = [_group_result(g, linked[gi], conflated[gi]) for gi, g in enumerate(groups)]
+    results = [group_result(g, linked[gi], conflated[gi]) for gi, g in enumerate(groups)]
     facts = [f for g in groups for f in g.factual]
     covered = [any(v.stance is not Stance.IRRELEVANT for v in f.verdicts.values()) for f in facts]
     coverage = round(sum(covered) / len(covered), 4) if covered else None
@@ -342,7 +230,7 @@ def _dominated(fact: PlannedFact, facts: list[PlannedFact]) -> bool:
     return False
 
 
-def _group_result(g: PlannedGroup, entity: str | None, conflated: bool) -> FactGroup:
+def group_result(g: PlannedGroup, entity: str | None, conflated: bool) -> FactGroup:
     facts: list[FactResult] = []
     for fact in g.facts:
         if fact.worthiness is not Worthiness.FACTUAL or not fact.verdicts:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 MODEL = "model"  # decided_by of a verdict the stance model decided
+LLM = "llm"  # decided_by of a verdict the LLM judge gave (llm and hybrid engines)
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ def _parse_env(value: str) -> frozenset[str]:
 
 def rule_names(names: Iterable[str]) -> frozenset[str]:
     """Validate rule names (comma-separated strings allowed); unknown ones raise with a suggestion."""
-    import scoring.pipeline  # noqa: F401  (every module that registers rules is imported by the pipeline)
+    import scoring.engines  # noqa: F401  (every module that registers rules is imported by the engines)
 
     out: set[str] = set()
     for item in names:

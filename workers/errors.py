@@ -5,6 +5,7 @@
     ├── StageNotFound               ``--stage`` names no built-in stage and no importable ``module:attr``
     ├── StageContractError          a handler broke its contract (wrong number of outputs, wrong type)
     ├── ScoringUnavailable          the scoring pipeline or the knowledge store cannot be loaded
+    ├── EngineUnavailable           a record asks for an engine this worker cannot run (no LLM judge)
     ├── OverBudget                  a check ran past ``max_check_seconds``; dead-lettered, never retried
     └── RetriableError              retriable: a transient failure worth another attempt
 
@@ -43,6 +44,10 @@ class ScoringUnavailable(WorkerError):
     """The scoring pipeline or the knowledge store could not be loaded."""
 
 
+class EngineUnavailable(WorkerError):
+    """A record asks for an engine this worker cannot run (llm or hybrid without an LLM judge): dead-lettered."""
+
+
 class OverBudget(WorkerError):
     """A check ran past its time budget: retrying would stall the partition again."""
 
@@ -66,9 +71,10 @@ _TRANSIENT: tuple[type[BaseException], ...] = (
 def is_retriable(exc: BaseException) -> bool:
     """Whether the runner should try again after ``exc``.
 
-    True when the exception's class carries ``retriable = True`` (ours, aiokafka's, other
-    packages') or it is a Kafka, Redis or OS-level connection or timeout error.
+    True when the exception says ``retriable = True`` (ours, aiokafka's, other packages'; a class
+    attribute, or a property where the error's kind decides, as for an LLM call) or it is a Kafka,
+    Redis or OS-level connection or timeout error.
     """
-    if getattr(type(exc), "retriable", False) is True:
+    if getattr(exc, "retriable", False) is True:
         return True
     return isinstance(exc, _TRANSIENT)

@@ -45,6 +45,10 @@ class WorkerMetrics:
     consumer_lag: Gauge
     dlq: Counter
     broker_resets: Counter
+    llm_calls: Counter
+    llm_tokens: Counter
+    llm_errors: Counter
+    llm_failures: Counter
 
     def count(self, outcome: Outcome, n: int = 1) -> None:
         """Add ``n`` records with ``outcome``."""
@@ -126,6 +130,31 @@ def make_metrics(registry: CollectorRegistry) -> WorkerMetrics:
         broker_resets=Counter(
             "factsentry_worker_broker_resets_total",
             "Times the broker came back without its state (topics re-created, group re-joined from the start)",
+            registry=registry,
+        ),
+        llm_calls=Counter(
+            "factsentry_worker_llm_calls_total",
+            "Calls to the LLM judge by engine (llm, hybrid) and judge model, failed attempts included",
+            ["engine", "judge"],
+            registry=registry,
+        ),
+        llm_tokens=Counter(
+            "factsentry_worker_llm_tokens_total",
+            "Tokens the LLM judge used (prompt and reply) by engine and judge model",
+            ["engine", "judge"],
+            registry=registry,
+        ),
+        llm_errors=Counter(
+            "factsentry_worker_llm_errors_total",
+            "LLM judge calls that failed or whose reply could not be read (asked again within the check)",
+            ["engine", "judge"],
+            registry=registry,
+        ),
+        llm_failures=Counter(
+            "factsentry_worker_llm_failures_total",
+            "Check attempts that failed on the LLM judge after its own retries, by kind (rate_limit, timeout, "
+            "connection, server, auth, bad_request, unreadable, other)",
+            ["engine", "judge", "kind"],
             registry=registry,
         ),
     )

@@ -20,15 +20,15 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from bus.results import ResultStore
 from schemas.check import CheckResult
 from schemas.messages import GenerationMessage, ResultMessage
-from scoring.protocols import VerdictCache
-from workers.errors import OverBudget, RetriableError, ScoringUnavailable
+from workers.errors import EngineUnavailable, OverBudget, RetriableError, ScoringUnavailable
 from workers.kb import Knowledge, open_knowledge, resolve_kb_path
 from workers.metrics import Outcome, WorkerMetrics
 from workers.settings import WorkerSettings
@@ -37,33 +37,66 @@ from workers.stage import Context, Stage
 log = logging.getLogger(__name__)
 
 
-class CheckFn(Protocol):
-    """The shape of ``scoring.pipeline.check``."""
+@dataclass(frozen=True)
+class EngineOptions:
+    """What each scoring thread or process builds its checkers from (picklable)."""
 
-    def __call__(
-        self,
-        text: str,
-        *,
-        kb: Any,
-        name: str | None = None,
-        question: str | None = None,
-        cache: VerdictCache | None = None,
-    ) -> CheckResult: ...
+    default: str = "offline"
+    models_file: Path | None = None
+    judge_model: str | None = None
+    judge_timeout_s: float = 30.0
+    judge_call_retries: int = 3
+    hybrid_llm_steps: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, settings: WorkerSettings) -> EngineOptions:
+        steps = frozenset(s for s in settings.hybrid_llm_steps.split(",") if s)
+        return cls(
+            settings.engine,
+            settings.models_file,
+            settings.judge_model,
+            settings.judge_timeout_s,
+            settings.judge_call_retries,
+            steps,
+        )
 
 
-def load_check() -> CheckFn:
-    """``scoring.pipeline.check``; raises :class:`ScoringUnavailable` if it cannot be imported."""
+def build_checkers(options: EngineOptions) -> dict[str, Any]:
+    """The checker of every engine this worker can run: ``offline`` always, ``llm`` and ``hybrid`` when an LLM
+    judge is configured. Raises :class:`ScoringUnavailable` (the worker does not start) on a bad setting."""
     try:
-        from scoring.pipeline import check, default_config
+        from scoring.engines import build_checker, engine_names, get_engine
+        from scoring.errors import ScoringError
+        from scoring.llm.client import LiteLLMJudge
+        from scoring.llm.steps import LLMConfig
+        from scoring.pipeline import default_config
         from scoring.rules import UnknownRule
-
-        try:
-            default_config()  # FACTSENTRY_RULES_OFF names only rules that exist
-        except UnknownRule as e:
-            raise ScoringUnavailable(f"FACTSENTRY_RULES_OFF: {e}") from e
     except ImportError as e:
         raise ScoringUnavailable(f"the scoring pipeline cannot be loaded: {e}") from e
-    return check
+    try:
+        config = default_config()  # FACTSENTRY_RULES_OFF names only rules that exist
+    except UnknownRule as e:
+        raise ScoringUnavailable(f"FACTSENTRY_RULES_OFF: {e}") from e
+    try:
+        default = get_engine(options.default)
+        judge = None
+        if options.judge_model:
+            if options.models_file is None:
+                raise ScoringUnavailable("FACTSENTRY_JUDGE_MODEL needs FACTSENTRY_MODELS_FILE (the litellm model list)")
+            judge = LiteLLMJudge.load(options.models_file, options.judge_model, options.judge_timeout_s)
+        elif default.needs_judge:
+            raise ScoringUnavailable(
+                f"FACTSENTRY_ENGINE={default.name} calls an LLM judge: set FACTSENTRY_JUDGE_MODEL to a model_name "
+                "of FACTSENTRY_MODELS_FILE"
+            )
+        llm = LLMConfig(call_retries=options.judge_call_retries, hybrid_llm_steps=options.hybrid_llm_steps)
+        return {
+            name: build_checker(name, config=config, complete=judge, llm=llm, judge=options.judge_model)
+            for name in engine_names()
+            if judge is not None or not get_engine(name).needs_judge
+        }
+    except ScoringError as e:
+        raise ScoringUnavailable(f"FACTSENTRY_ENGINE: {e}") from e
 
 
 def question_of(message: GenerationMessage) -> str | None:
@@ -82,16 +115,26 @@ def question_of(message: GenerationMessage) -> str | None:
 
 
 class Scorer:
-    """Checks one answer against the knowledge store; this is what runs on the executor."""
+    """Checks one answer against the knowledge store with its engine; this is what runs on the executor."""
 
-    def __init__(self, knowledge: Knowledge, check: CheckFn) -> None:
+    def __init__(self, knowledge: Knowledge, checkers: dict[str, Any], default: str) -> None:
         self.knowledge = knowledge
-        self.check = check
+        self.checkers = checkers
+        self.default = default
 
-    def __call__(self, text: str, name: str | None, question: str | None) -> tuple[CheckResult, float]:
+    def __call__(
+        self, text: str, name: str | None, question: str | None, engine: str | None = None
+    ) -> tuple[CheckResult, float]:
+        engine = engine or self.default
+        checker = self.checkers.get(engine)
+        if checker is None:
+            raise EngineUnavailable(
+                f"engine {engine!r} is not available on this worker (it runs {', '.join(sorted(self.checkers))}; "
+                "llm and hybrid need FACTSENTRY_JUDGE_MODEL)"
+            )
         start = time.perf_counter()
         knowledge = self.knowledge
-        result = self.check(text, kb=knowledge.source, name=name, question=question, cache=knowledge.verdicts)
+        result = checker.check(text, kb=knowledge.source, name=name, question=question, cache=knowledge.verdicts)
         return result, (time.perf_counter() - start) * 1000
 
 
@@ -99,10 +142,12 @@ class Scorer:
 _process_scorer: Scorer | None = None
 
 
-def _init_process(kb_path: Path | None, redis_url: str, prefix: str, redis_options: dict[str, Any]) -> None:
+def _init_process(
+    kb_path: Path | None, redis_url: str, prefix: str, redis_options: dict[str, Any], engines: EngineOptions
+) -> None:
     global _process_scorer
     knowledge = open_knowledge(kb_path, redis_url, prefix=prefix, redis_options=redis_options)
-    _process_scorer = Scorer(knowledge, load_check())
+    _process_scorer = Scorer(knowledge, build_checkers(engines), engines.default)
     _warm_up()  # before the pool reports ready: the first record is checked as fast as the hundredth
 
 
@@ -112,10 +157,12 @@ def _warm_up() -> None:
     warm_up()
 
 
-def _score_in_process(text: str, name: str | None, question: str | None) -> tuple[CheckResult, float]:
+def _score_in_process(
+    text: str, name: str | None, question: str | None, engine: str | None = None
+) -> tuple[CheckResult, float]:
     if _process_scorer is None:
         raise ScoringUnavailable("scoring process was not initialised")
-    return _process_scorer(text, name, question)
+    return _process_scorer(text, name, question, engine)
 
 
 def _ready() -> bool:
@@ -127,7 +174,13 @@ def _process_pool(settings: WorkerSettings, kb_path: Path | None) -> ProcessPool
         settings.concurrency,
         mp_context=multiprocessing.get_context("spawn"),  # never fork a process that runs an event loop
         initializer=_init_process,
-        initargs=(kb_path, settings.redis_url, settings.redis_prefix, settings.redis_options()),
+        initargs=(
+            kb_path,
+            settings.redis_url,
+            settings.redis_prefix,
+            settings.redis_options(),
+            EngineOptions.of(settings),
+        ),
     )
 
 
@@ -136,7 +189,9 @@ async def startup(ctx: Context) -> None:
     settings = ctx.settings
     kb_path = resolve_kb_path(settings.kb_path)
     executor: Executor
-    score: Callable[[str, str | None, str | None], tuple[CheckResult, float]]
+    score: Callable[..., tuple[CheckResult, float]]
+    engines = EngineOptions.of(settings)
+    checkers = build_checkers(engines)  # in this process too: a bad engine setting stops the worker here
     if settings.executor == "process":
         executor = _process_pool(settings, kb_path)
         loop = asyncio.get_running_loop()
@@ -151,16 +206,19 @@ async def startup(ctx: Context) -> None:
             kb_path, settings.redis_url, ctx.metrics.registry, settings.redis_prefix, settings.redis_options()
         )
         ctx.state["knowledge"] = knowledge
-        score = Scorer(knowledge, load_check())
+        score = Scorer(knowledge, checkers, engines.default)
         executor = ThreadPoolExecutor(settings.concurrency, thread_name_prefix="factsentry-score")
         await asyncio.get_running_loop().run_in_executor(executor, _warm_up)
     ctx.state.update(executor=executor, score=score, kb_path=kb_path)
     ctx.state["results"] = ResultStore(ctx.redis, settings.redis_prefix, settings.result_ttl_s)
     log.info(
-        "scoring against %s with %d %s(s)",
+        "scoring against %s with %d %s(s); engines %s (default %s)%s",
         kb_path or "the in-memory demo store",
         settings.concurrency,
         settings.executor,
+        ", ".join(sorted(checkers)),
+        engines.default,
+        f", LLM judge {engines.judge_model}" if engines.judge_model else "",
     )
 
 
@@ -213,7 +271,7 @@ async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[Resu
     score = ctx.state["score"]
     texts = [within_budget(m.answer, settings.max_answer_chars) for m in batch]
     futures = [
-        loop.run_in_executor(executor, score, text, message.name, question_of(message))
+        loop.run_in_executor(executor, score, text, message.name, question_of(message), message.engine)
         for message, text in zip(batch, texts, strict=True)
     ]
     if not futures:
@@ -234,6 +292,8 @@ async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[Resu
             outcomes.append(RetriableError("the check was cancelled"))
         else:
             outcomes.append(future.exception() or future.result())
+    for message, outcome in zip(batch, outcomes, strict=True):
+        _count_llm_failure(ctx, message, outcome)
     if late:
         _replace_executor(ctx, f"{len(late)} check(s) over the time budget")
     elif any(isinstance(o, BrokenProcessPool) for o in outcomes):
@@ -249,6 +309,16 @@ async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[Resu
         else:
             results.append(_result(message, text, outcome, settings.worker_id))
     return results
+
+
+def _count_llm_failure(ctx: Context, message: GenerationMessage, outcome: object) -> None:
+    from scoring.errors import LLMCallError, LLMOutputError
+
+    if isinstance(outcome, LLMCallError | LLMOutputError):
+        kind = outcome.kind if isinstance(outcome, LLMCallError) else "unreadable"
+        engine = message.engine or ctx.settings.engine
+        ctx.metrics.llm_failures.labels(engine=engine, judge=ctx.settings.judge_model or "none", kind=kind).inc()
+        log.warning("%s: the LLM judge failed (%s): %s", message.request_id, kind, outcome)
 
 
 def _result(message: GenerationMessage, text: str, outcome: tuple[CheckResult, float], worker: str) -> ResultMessage:
@@ -313,9 +383,15 @@ def outcome(result: ResultMessage) -> Outcome:
 def observe(result: ResultMessage, metrics: WorkerMetrics) -> None:
     """FActScore and D-FActScore histograms (verifiable answers only), coverage and facts by verdict, per source
     (proxy, factcheck, guardrail_api) and model."""
+    check = result.check
+    if check.llm_model is not None:
+        llm = {"engine": check.engine, "judge": check.llm_model}
+        metrics.llm_calls.labels(**llm).inc(check.llm_calls)
+        metrics.llm_tokens.labels(**llm).inc(check.llm_tokens)
+        metrics.llm_errors.labels(**llm).inc(check.llm_errors)
     if result.partial_of is not None:
         return  # a hold-back check of part of an answer: the answer is counted once, by its final check
-    check, labels = result.check, {"source": result.source, "model": result.model}
+    labels = {"source": result.source, "model": result.model}
     metrics.answers.labels(**labels, status=check.status).inc()
     if check.abstained:
         return

@@ -66,6 +66,20 @@ class WorkerSettings(BusSettings):
         default=60.0, gt=0, description="longest check of one record; past it the record fails (DLQ + notify)"
     )
     kb_path: Path | None = Field(default=None, description="knowledge store file; default var/demo-kb.sqlite3")
+    engine: str = Field(default="offline", description="scoring engine of records that name none: offline, llm, hybrid")
+    models_file: Path | None = Field(
+        default=None, description="litellm model_list YAML (the gateway's) that holds the LLM judge's entry"
+    )
+    judge_model: str | None = Field(
+        default=None, description="model_name of the LLM judge in models_file; enables the llm and hybrid engines"
+    )
+    judge_timeout_s: float = Field(default=30.0, gt=0, le=600, description="seconds per LLM judge call")
+    judge_call_retries: int = Field(
+        default=3, ge=0, le=20, description="retries of a judge call that failed transiently (rate limit, timeout)"
+    )
+    hybrid_llm_steps: str = Field(
+        default="", description="steps the LLM also does in the hybrid engine: decompose, revise (comma-separated)"
+    )
     worker_id: str = Field(default_factory=_default_worker_id, description="written into each result")
 
     @field_validator("kb_path")
@@ -74,6 +88,22 @@ class WorkerSettings(BusSettings):
         if value is not None and not value.exists():
             raise ValueError(f"no knowledge store at {value}: build one with `factsentry kb import`")
         return value
+
+    @field_validator("models_file")
+    @classmethod
+    def _models_exists(cls, value: Path | None) -> Path | None:
+        if value is not None and not value.is_file():
+            raise ValueError(f"no models file at {value}")
+        return value
+
+    @field_validator("hybrid_llm_steps")
+    @classmethod
+    def _known_steps(cls, value: str) -> str:
+        steps = {s.strip() for s in value.split(",") if s.strip()}
+        unknown = steps - {"decompose", "revise"}
+        if unknown:
+            raise ValueError(f"unknown step(s) {', '.join(sorted(unknown))}: the LLM can do decompose, revise")
+        return ",".join(sorted(steps))
 
     @field_validator("group_id", "stage", "worker_id")
     @classmethod

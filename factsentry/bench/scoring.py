@@ -12,7 +12,6 @@ answers: one decomposition call per sentence plus one verification call per fact
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import re
@@ -45,9 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=at_least(1), default=200, help="answers to check (default 200)")
     parser.add_argument(
         "--engine",
-        choices=("offline", "llm", "both"),
+        choices=("offline", "llm", "hybrid", "both", "all"),
         default="both",
-        help="offline (rules and stance model), llm (mocked LLM calls, counted), or both (default)",
+        help="offline (rules and stance model), llm (mocked LLM calls, counted), hybrid (stance model, the mocked "
+        "LLM for uncertain facts), both (offline and llm; default) or all",
     )
     parser.add_argument("--cpu", type=int, default=0, help="pin the benchmark to this core (default 0; -1: no pinning)")
 
@@ -79,10 +79,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     rows = _load(args.data, args.limit)
     pinned = _pin(args.cpu)
     out: dict[str, Any] = {"answers": len(rows), "one_core": pinned}
-    if args.engine in ("offline", "both"):
+    if args.engine in ("offline", "both", "all"):
         out.update(_offline(rows))
-    if args.engine in ("llm", "both"):
+    if args.engine in ("llm", "both", "all"):
         out.update(_llm(rows))
+    if args.engine in ("hybrid", "all"):
+        out.update(_hybrid(rows))
     return out
 
 
@@ -142,61 +144,63 @@ class MockLLM:
         self.litellm = litellm
         self.model = model
 
-    async def complete(self, messages: list[dict[str, str]]) -> tuple[str, int]:
-        reply = self._reply(messages)
-        response = await self.litellm.acompletion(model=self.model, messages=messages, mock_response=reply)
+    def complete(self, messages: list[dict[str, str]]) -> tuple[str, int]:
+        reply = scripted_reply(messages)
+        response = self.litellm.completion(model=self.model, messages=messages, mock_response=reply)
         text = response.choices[0].message.content or ""
         tokens = self.litellm.token_counter(model=self.model, messages=messages)
         tokens += self.litellm.token_counter(model=self.model, text=text)
         return text, int(tokens)
 
-    def _reply(self, messages: list[dict[str, str]]) -> str:
-        system, prompt = messages[0]["content"], messages[-1]["content"]
-        if "atomic facts" in system:
-            return self._decompose(prompt)
-        if "fact checker" in system:
-            return self._verify(prompt)
-        answer = prompt.split("Answer:\n", 1)[-1].split("\n\nFact check:", 1)[0]
-        return json.dumps({"revised": answer, "edits": []})
 
-    @staticmethod
-    def _decompose(prompt: str) -> str:
-        from scoring import nlp
-        from scoring.decompose import decompose_doc
-        from scoring.decontext import decontextualize
-        from scoring.grouping import group_sentences
-        from scoring.sentences import split_sentences
+def scripted_reply(messages: list[dict[str, str]]) -> str:
+    """What a capable judge answers to one of the llm engine's prompts (decompose, verify or revise)."""
+    system, prompt = messages[0]["content"], messages[-1]["content"]
+    if "atomic facts" in system:
+        return _scripted_decompose(prompt)
+    if "fact checker" in system:
+        return _scripted_verify(prompt)
+    answer = prompt.split("Answer:\n", 1)[-1].split("\n\nFact check:", 1)[0]
+    return json.dumps({"revised": answer, "edits": []})
 
-        about = re.search(r"a question about (.+?)\.\n", prompt)
-        text = prompt.rsplit("Text: ", 1)[-1].rsplit("\nFacts:", 1)[0]
-        sentences = split_sentences(text)
-        docs = nlp.parse([x.text for x in sentences])
-        groups = group_sentences([x.text for x in sentences], about.group(1) if about else "", docs=docs)
-        blocks = []
-        for g in groups:
-            facts = [decontextualize(a.text, a.subject, g.name) for i in g.sentences for a in decompose_doc(docs[i], i)]
-            blocks.append("\n".join([f"# {g.label}", *(f"- {f}" for f in facts)]))
-        return "Here are the facts:\n\n" + "\n===\n".join(blocks)
 
-    @staticmethod
-    def _verify(prompt: str) -> str:
-        pages: dict[str, set[str]] = {}
-        label = ""
-        for line in prompt.splitlines():
-            m = re.match(r"^\[(P\d+)\] ", line)
-            if m:
-                label = m.group(1)
-                pages[label] = set()
-            elif line.startswith("  - ") and label:
-                pages[label] |= _words(line)
-            elif line.startswith("Facts"):
-                break
-        results = []
-        for fid, fact in re.findall(r"^(F\d+): (.+)$", prompt, flags=re.M):
-            words = _words(fact)
-            supported = [p for p, w in pages.items() if words and len(words & w) / len(words) >= 0.75]
-            results.append({"id": fid, "supported_by": supported, "refuted_by": []})
-        return "```json\n" + json.dumps({"results": results}) + "\n```"
+def _scripted_decompose(prompt: str) -> str:
+    from scoring import nlp
+    from scoring.decompose import decompose_doc
+    from scoring.decontext import decontextualize
+    from scoring.grouping import group_sentences
+    from scoring.sentences import split_sentences
+
+    about = re.search(r"a question about (.+?)\.\n", prompt)
+    text = prompt.rsplit("Text: ", 1)[-1].rsplit("\nFacts:", 1)[0]
+    sentences = split_sentences(text)
+    docs = nlp.parse([x.text for x in sentences])
+    groups = group_sentences([x.text for x in sentences], about.group(1) if about else "", docs=docs)
+    blocks = []
+    for g in groups:
+        facts = [decontextualize(a.text, a.subject, g.name) for i in g.sentences for a in decompose_doc(docs[i], i)]
+        blocks.append("\n".join([f"# {g.label}", *(f"- {f}" for f in facts)]))
+    return "Here are the facts:\n\n" + "\n===\n".join(blocks)
+
+
+def _scripted_verify(prompt: str) -> str:
+    pages: dict[str, set[str]] = {}
+    label = ""
+    for line in prompt.splitlines():
+        m = re.match(r"^\[(P\d+)\] ", line)
+        if m:
+            label = m.group(1)
+            pages[label] = set()
+        elif line.startswith("  - ") and label:
+            pages[label] |= _words(line)
+        elif line.startswith("Facts"):
+            break
+    results = []
+    for fid, fact in re.findall(r"^(F\d+): (.+)$", prompt, flags=re.M):
+        words = _words(fact)
+        supported = [p for p, w in pages.items() if words and len(words & w) / len(words) >= 0.75]
+        results.append({"id": fid, "supported_by": supported, "refuted_by": []})
+    return "```json\n" + json.dumps({"results": results}) + "\n```"
 
 
 def _words(text: str) -> set[str]:
@@ -205,19 +209,15 @@ def _words(text: str) -> set[str]:
 
 def _llm(rows: list[dict[str, Any]]) -> dict[str, Any]:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    from scoring.llm import check_llm
+    from scoring.engines import build_checker
     from scoring.sentences import split_sentences
 
     stores = _stores(rows)
     mock = MockLLM()
-
-    async def all_answers() -> list[Any]:
-        out = []
-        for row, store in zip(rows, stores, strict=True):
-            out.append(await check_llm(row["output"], kb=store, name=row["name"], complete=mock.complete))
-        return out
-
-    results = asyncio.run(all_answers())
+    checker = build_checker("llm", complete=mock.complete)
+    results = [
+        checker.check(row["output"], kb=store, name=row["name"]) for row, store in zip(rows, stores, strict=True)
+    ]
     calls = sum(r.llm_calls for r in results)
     tokens = sum(r.llm_tokens for r in results)
     facts = sum(r.num_facts for r in results)
@@ -239,6 +239,30 @@ def _llm(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "factscore_pipeline_calls_per_answer": round(factscore_calls / n, 2),
         "llm_call_reduction": round(factscore_calls / max(1, calls), 1),
         "factscore_pipeline_tokens_per_answer_est": round(factscore_tokens / n, 1),
+    }
+
+
+def _hybrid(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The hybrid engine on the same answers: LLM calls and tokens per answer, and answers/s with the mock."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    from scoring.engines import build_checker
+
+    stores = _stores(rows)
+    mock = MockLLM()
+    checker = build_checker("hybrid", complete=mock.complete)
+    start = time.perf_counter()
+    results = [
+        checker.check(row["output"], kb=store, name=row["name"]) for row, store in zip(rows, stores, strict=True)
+    ]
+    elapsed = time.perf_counter() - start
+    n = max(1, len(rows))
+    escalated = sum(1 for r in results for g in r.groups for f in g.facts if f.decided_by == "llm")
+    facts = sum(r.num_facts for r in results)
+    return {
+        "hybrid_calls_per_answer": round(sum(r.llm_calls for r in results) / n, 2),
+        "hybrid_tokens_per_answer": round(sum(r.llm_tokens for r in results) / n, 1),
+        "hybrid_facts_to_llm_share": round(escalated / max(1, facts), 3),
+        "hybrid_answers_per_s": round(len(rows) / elapsed, 1) if elapsed > 0 else None,
     }
 
 

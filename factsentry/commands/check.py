@@ -3,6 +3,7 @@
 factsentry check --kb var/demo-kb.sqlite3 --name "Dick Hanley" --text answer.txt
 echo "Dick Hanley was born in 1936. He died in 1970." | factsentry check --kb var/demo-kb.sqlite3 --text - --json
 factsentry check --kb var/demo-kb.sqlite3 --engine llm --model gpt-4o-mini --text answer.txt
+factsentry check --kb var/demo-kb.sqlite3 --engine hybrid --models models.yaml --model judge --text answer.txt
 
 ``--json`` prints the :class:`schemas.CheckResult` (abstained, factscore, dfactscore, num_bios,
 num_entities, groups with their facts, verdicts, stances, supporting entities and evidence, and the
@@ -13,20 +14,20 @@ revision.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from pathlib import Path
 from typing import Any
 
 
 def add_parser(sub: Any) -> None:
+    from factsentry.engine_args import add_engine_arguments
+
     p: argparse.ArgumentParser = sub.add_parser("check", help="fact-check one answer (FActScore, D-FActScore)")
     p.add_argument("--kb", type=Path, required=True, help="the knowledge store file (factsentry kb import)")
     p.add_argument("--text", required=True, help="a file holding the answer, or - for standard input")
     p.add_argument("--name", help="whom the answer is about (default: taken from the question or the text)")
     p.add_argument("--question", help="the question the answer replies to")
-    p.add_argument("--engine", choices=("offline", "llm"), default="offline", help="scoring engine (default offline)")
-    p.add_argument("--model", default="gpt-4o-mini", help="litellm model of the llm engine (default gpt-4o-mini)")
+    add_engine_arguments(p)
     p.add_argument("--mode", choices=("separate", "drop"), default="separate", help="revision of merged people")
     p.add_argument("--no-revise", action="store_true", help="skip the suggested revision")
     p.add_argument(
@@ -91,30 +92,14 @@ def _open_store(path: Path) -> Any:
         raise UserError(f"--kb {path}: {e}") from e
 
 
-def _litellm_complete(model: str) -> Any:
-    import litellm
-
-    from factsentry.cli import UserError
-
-    async def complete(messages: list[dict[str, str]]) -> tuple[str, int]:
-        try:
-            response = await litellm.acompletion(model=model, messages=messages, temperature=0, num_retries=2)
-        except Exception as e:  # litellm raises provider-specific errors; all mean the call failed
-            raise UserError(f"--model {model}: the LLM call failed: {type(e).__name__}: {str(e)[:200]}") from e
-        text = response.choices[0].message.content or ""
-        usage = getattr(response, "usage", None)
-        return text, int(getattr(usage, "total_tokens", 0) or 0)
-
-    return complete
-
-
 def check_answer(args: argparse.Namespace, text: str, store: Any) -> Any:
     """Run the chosen engine on ``text``; returns the CheckResult."""
     from dataclasses import replace
 
     from factsentry.cli import UserError
+    from factsentry.engine_args import build_from_args
     from scoring.errors import ScoringError
-    from scoring.pipeline import check, default_config
+    from scoring.pipeline import default_config
     from scoring.rules import UnknownRule
 
     try:
@@ -123,21 +108,9 @@ def check_answer(args: argparse.Namespace, text: str, store: Any) -> Any:
             config = config.without([args.rules_off])
     except UnknownRule as e:
         raise UserError(str(e)) from e
+    checker = build_from_args(args, config)
     try:
-        if args.engine == "offline":
-            return check(text, kb=store, name=args.name, question=args.question, config=config)
-        from scoring.llm import LLMConfig, check_llm
-
-        llm_config = replace(LLMConfig(), scoring=config)
-        coro = check_llm(
-            text,
-            kb=store,
-            name=args.name,
-            question=args.question,
-            complete=_litellm_complete(args.model),
-            config=llm_config,
-        )
-        return asyncio.run(coro)
+        return checker.check(text, kb=store, name=args.name, question=args.question)
     except ScoringError as e:
         raise UserError(str(e)) from e
 

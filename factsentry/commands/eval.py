@@ -24,12 +24,14 @@ DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 
 
 def add_parser(sub: Any) -> None:
+    from factsentry.engine_args import add_engine_arguments
+
     p: argparse.ArgumentParser = sub.add_parser(
         "eval", help="measure against Factcheck-Bench, WiCE, AmbigBio or FActScore data"
     )
     p.add_argument("set", choices=SETS, metavar="SET", help=f"one of: {', '.join(SETS)}")
     p.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the data sets (default: %(default)s)")
-    p.add_argument("--engine", default="offline", choices=("offline",), help="engine (default: %(default)s)")
+    add_engine_arguments(p, default_model=None)
     p.add_argument("--limit", type=int, default=None, help="only the first N items (per run for ambigbio)")
     p.add_argument(
         "--ablate",
@@ -57,8 +59,9 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from evaluation import report
-    from evaluation.engines import engine
+    from evaluation.engines import WHOLE_ANSWER_SETS, engine
     from evaluation.errors import EvaluationError
+    from factsentry.engine_args import judge_from_args
     from scoring.rules import UnknownRule, rule_names
 
     if args.limit is not None and args.limit < 1:
@@ -70,7 +73,13 @@ def run(args: argparse.Namespace) -> int:
     except UnknownRule as e:
         raise UserError(str(e)) from e
     try:
-        base = engine(args.engine)
+        if args.engine != "offline" and args.set not in WHOLE_ANSWER_SETS:
+            raise UserError(
+                f"--engine {args.engine}: {args.set} evaluates the offline stance model or decomposer on its own; "
+                f"other engines run on {', '.join(WHOLE_ANSWER_SETS)}"
+            )
+        judge = judge_from_args(args)
+        base = engine(args.engine, judge, judge.name if judge else None)
         outcome = report.run(args.set, args.data, base, limit=args.limit, progress=_bar)
         if ablate:
             without = replace(base, rules_off=frozenset(ablate))

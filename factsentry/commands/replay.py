@@ -11,6 +11,8 @@ from typing import Any
 
 
 def add_parser(sub: Any) -> None:
+    from factsentry.engine_args import add_engine_arguments
+
     p: argparse.ArgumentParser = sub.add_parser(
         "replay",
         help="re-score past generations (after a store or checker change) beside their live verdicts",
@@ -23,8 +25,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--to", dest="end", default="now", help="window end (default now)")
     p.add_argument("--run", help="name of this run, on every verdict it produces (default replay-<start time>)")
     p.add_argument("--kb", type=Path, help="knowledge store to check against (default FACTSENTRY_KB_PATH)")
-    p.add_argument("--engine", choices=("offline", "llm"), default="offline", help="scoring engine (default offline)")
-    p.add_argument("--model", default="gpt-4o-mini", help="litellm model of the llm engine (default gpt-4o-mini)")
+    add_engine_arguments(p)
     p.add_argument("--results-topic", help="where the verdicts go (default factsentry.results.replay.v1)")
     p.add_argument("--limit", type=int, help="re-score at most this many generations (oldest first)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -80,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
         options = argparse.Namespace(
             engine=args.engine,
             model=args.model,
+            models=args.models,
+            judge_timeout=args.judge_timeout,
             name=message.name,
             question=question_of(message),
             no_revise=False,

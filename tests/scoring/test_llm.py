@@ -1,4 +1,5 @@
-"""The llm engine: prompt builders and parsers on realistic model answers, and check_llm with a scripted model."""
+"""The llm engine: prompt builders and parsers on realistic model answers, and the llm and hybrid engines
+with a scripted model."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 import pytest
 
 from knowledge.store import Store
+from scoring.engines import EngineNeedsJudge, UnknownEngine, build_checker
 from scoring.errors import LLMOutputError
 from scoring.llm import (
     CheckedFact,
@@ -18,7 +20,6 @@ from scoring.llm import (
     build_decompose_request,
     build_revise_request,
     build_verify_request,
-    check_llm,
     parse_decompose,
     parse_revise,
     parse_verify,
@@ -181,7 +182,7 @@ class ScriptedModel:
         self.prompts: list[str] = []
         self.bad_first = bad_first
 
-    async def complete(self, messages: list[dict[str, str]]) -> str:
+    def complete(self, messages: list[dict[str, str]]) -> str:
         prompt = messages[-1]["content"]
         self.prompts.append(prompt)
         if self.bad_first and len(self.prompts) == 1:
@@ -199,44 +200,70 @@ class ScriptedModel:
         return json.dumps({"revised": "Dick Hanley (American football) died in 1970.", "edits": []})
 
 
-async def test_check_llm_merged_biography(demo_kb: Store) -> None:
+def test_llm_engine_merged_biography(demo_kb: Store) -> None:
     model = ScriptedModel()
-    r = await check_llm(HANLEY, kb=demo_kb, name="Dick Hanley", complete=model.complete)
-    assert r.engine == "llm" and r.llm_calls == 3 and r.llm_tokens > 0
+    r = build_checker("llm", complete=model.complete).check(HANLEY, kb=demo_kb, name="Dick Hanley")
+    assert r.engine == "llm" and r.llm_calls == 3 and r.llm_tokens > 0 and r.llm_errors == 0
     assert (r.num_bios, r.num_entities, r.num_facts) == (1, 2, 6)
     assert r.factscore == 1.0 and r.dfactscore == 0.5
     assert r.groups[0].conflated
+    assert {f.decided_by for g in r.groups for f in g.facts} == {"llm"}
     assert r.revision is not None and r.revision.text == "Dick Hanley (American football) died in 1970."
     assert "ABOUT Dick Hanley (swimmer)" in model.prompts[-1]
 
 
-async def test_check_llm_retries_malformed_output(demo_kb: Store) -> None:
+def test_llm_engine_retries_malformed_output(demo_kb: Store) -> None:
     model = ScriptedModel(bad_first=True)
-    r = await check_llm(HANLEY, kb=demo_kb, name="Dick Hanley", complete=model.complete)
-    assert r.llm_calls == 4 and r.num_facts == 6
+    r = build_checker("llm", complete=model.complete).check(HANLEY, kb=demo_kb, name="Dick Hanley")
+    assert r.llm_calls == 4 and r.llm_errors == 1 and r.num_facts == 6
 
 
-async def test_check_llm_reports_persistent_garbage(demo_kb: Store) -> None:
-    async def garbage(messages: list[dict[str, str]]) -> tuple[str, int]:
+def test_llm_engine_reports_persistent_garbage(demo_kb: Store) -> None:
+    def garbage(messages: list[dict[str, str]]) -> tuple[str, int]:
         return "no idea", 7
 
+    checker = build_checker("llm", complete=garbage, llm=LLMConfig(retries=1))
     with pytest.raises(LLMOutputError, match="decompose"):
-        await check_llm(HANLEY, kb=demo_kb, name="Dick Hanley", complete=garbage, config=LLMConfig(retries=1))
+        checker.check(HANLEY, kb=demo_kb, name="Dick Hanley")
 
 
-async def test_check_llm_abstains_without_calls(demo_kb: Store) -> None:
+def test_llm_engine_abstains_without_calls(demo_kb: Store) -> None:
     model = ScriptedModel()
-    r = await check_llm("I could not find information about Dick Hanley.", kb=demo_kb, complete=model.complete)
+    r = build_checker("llm", complete=model.complete).check(
+        "I could not find information about Dick Hanley.", kb=demo_kb
+    )
     assert r.abstained and r.llm_calls == 0 and model.prompts == []
 
 
-async def test_offline_model_settles_confident_facts(demo_kb: Store, verifier: OfflineVerifier) -> None:
+def test_hybrid_sends_only_uncertain_facts_to_the_llm(demo_kb: Store, verifier: OfflineVerifier) -> None:
     model = ScriptedModel()
-    config = LLMConfig(settle_above=0.8, settle_below=0.3)
-    r = await check_llm(
-        HANLEY, kb=demo_kb, name="Dick Hanley", complete=model.complete, config=config, offline=verifier
+    llm = LLMConfig(settle_above=0.8, settle_below=0.3)
+    r = build_checker("hybrid", complete=model.complete, stance_model=verifier, llm=llm).check(
+        HANLEY, kb=demo_kb, name="Dick Hanley"
     )
+    assert r.engine == "hybrid"
+    assert not any("atomic facts" in p for p in model.prompts), "hybrid decomposes offline by default"
     verify_prompt = next(p for p in model.prompts if "Facts (grouped" in p)
     asked = re.findall(r"^F\d+: ", verify_prompt, flags=re.M)
-    assert r.num_facts == 6 and 0 < len(asked) < 6, "only the uncertain facts go to the LLM"
+    facts = [f for g in r.groups for f in g.facts if f.worthiness.value == "factual"]
+    by_llm = [f for f in facts if f.decided_by == "llm"]
+    assert 0 < len(asked) == len(by_llm) < len(facts), "only the uncertain facts go to the LLM"
+    assert all(f.decided_by for f in facts)
     assert r.factscore is not None and r.dfactscore is not None and r.dfactscore < r.factscore
+
+
+def test_hybrid_can_let_the_llm_decompose_and_revise(demo_kb: Store, verifier: OfflineVerifier) -> None:
+    model = ScriptedModel()
+    llm = LLMConfig(hybrid_llm_steps=frozenset({"decompose", "revise"}))
+    r = build_checker("hybrid", complete=model.complete, stance_model=verifier, llm=llm).check(
+        HANLEY, kb=demo_kb, name="Dick Hanley"
+    )
+    assert r.num_facts == 6 and "atomic facts" in model.prompts[0]
+    assert r.revision is not None and r.revision.text == "Dick Hanley (American football) died in 1970."
+
+
+def test_engines_that_call_an_llm_need_a_judge_and_names_are_checked() -> None:
+    with pytest.raises(EngineNeedsJudge, match="FACTSENTRY_JUDGE_MODEL"):
+        build_checker("hybrid")
+    with pytest.raises(UnknownEngine, match="did you mean 'hybrid'"):
+        build_checker("hybird")

@@ -107,7 +107,7 @@ async def test_a_verdict_is_delivered_when_scored_not_when_its_batch_is(make_set
     release = asyncio.Event()
     loop = asyncio.get_running_loop()
 
-    def score(text: str, name: str | None, question: str | None) -> tuple[CheckResult, float]:
+    def score(text: str, name: str | None, question: str | None, engine: str | None) -> tuple[CheckResult, float]:
         if text.startswith("slow"):
             sleep(0.05)
             while not release.is_set():  # held until the test has seen the quick verdict

@@ -1,0 +1,148 @@
+"""One orchestration for every engine: a :class:`Checker` runs the same steps in the same order, and an
+engine (``scoring.engines``) is only a choice of step implementations.
+
+Steps (papers.md), each a small protocol below:
+
+1. **segment** — sentences, abstention (shared by every engine);
+2. **decompose** — atomic facts, grouped by the individual a reader would think they describe, made
+   standalone and classified as check-worthy or not (offline: spaCy and rules; llm: one call);
+3. **candidates** — the store's entities behind the groups' names (shared);
+4. **verify** — each check-worthy fact against each candidate's page (offline: the stance model and
+   named rules; llm: batched calls; hybrid: the stance model, the LLM for what it is unsure of);
+5. **link and score** — attribution, linking, FActScore, D-FActScore, conflation (shared:
+   :func:`scoring.pipeline.score_groups`);
+6. **revise** — the suggested revision (offline: edits by rule; llm: one call).
+
+A step reads what it needs from the :class:`Run` of one answer (the store, the cache, the
+configuration, the stance model's evidence) and counts its LLM calls in ``run.usage``. The
+orchestration is synchronous: LLM steps block on their call, so callers run checks in threads or
+processes (the worker's executor), never on an event loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from schemas.check import CheckResult, Revision
+from schemas.knowledge import EntityRef
+from scoring.abstain import is_abstention
+from scoring.linking import candidate_entities
+from scoring.pipeline import CheckConfig, default_config, default_verifier, group_result, infer_subject, score_groups
+from scoring.plan import PlannedGroup
+from scoring.protocols import KnowledgeSource, StanceModel, VerdictCache
+from scoring.sentences import Sentence, split_sentences
+from scoring.verify import EvidenceVerifier
+
+
+@dataclass
+class Usage:
+    """LLM calls of one check: calls made, tokens used, and calls that failed or could not be read."""
+
+    calls: int = 0
+    tokens: int = 0
+    errors: int = 0
+
+
+@dataclass
+class Run:
+    """One answer on its way through the steps: what every step may read, and the counters it adds to."""
+
+    text: str
+    sentences: list[Sentence]
+    subject: str
+    question: str | None
+    kb: KnowledgeSource
+    cache: VerdictCache | None
+    config: CheckConfig
+    stance_model: StanceModel | None = None
+    usage: Usage = field(default_factory=Usage)
+    _evidence: EvidenceVerifier | None = None
+
+    @property
+    def evidence(self) -> EvidenceVerifier:
+        """The stance model's verdict of a fact against one entity's page (cached); loaded on first use."""
+        if self._evidence is None:
+            model = self.stance_model or default_verifier()
+            self._evidence = EvidenceVerifier(self.kb, model, self.cache, self.config.verify)
+        return self._evidence
+
+
+class Decompose(Protocol):
+    """Atomic facts of ``run.sentences`` grouped by perceived individual, each with its worthiness."""
+
+    def __call__(self, run: Run) -> list[PlannedGroup]: ...
+
+
+class Verify(Protocol):
+    """Fill ``fact.verdicts[title]`` for every check-worthy fact and every candidate title."""
+
+    def __call__(self, run: Run, groups: list[PlannedGroup], candidates: list[EntityRef]) -> None: ...
+
+
+class Revise(Protocol):
+    """The suggested revision of ``run.text`` from the scored groups (``None`` when none can be made)."""
+
+    def __call__(
+        self, run: Run, groups: list[PlannedGroup], result: CheckResult, candidates: list[EntityRef]
+    ) -> Revision | None: ...
+
+
+@dataclass(frozen=True)
+class Checker:
+    """An engine's steps, run by the one orchestration :meth:`check`."""
+
+    engine: str
+    decompose: Decompose
+    verify: Verify
+    revise: Revise
+    config: CheckConfig = field(default_factory=default_config)
+    stance_model: StanceModel | None = None
+    # The LLM judge's name (a model_name of the operator's model list) for engines that call one.
+    judge: str | None = None
+
+    def check(
+        self,
+        text: str,
+        *,
+        kb: KnowledgeSource,
+        name: str | None = None,
+        question: str | None = None,
+        cache: VerdictCache | None = None,
+    ) -> CheckResult:
+        """Check one answer against ``kb``: facts, groups, FActScore, D-FActScore and a suggested revision."""
+        config = self.config
+        all_sentences = split_sentences(text)
+        if not text.strip() or is_abstention(text, all_sentences):
+            return CheckResult(abstained=True, engine=self.engine)
+        sentences = all_sentences[: config.max_sentences]
+        subject = (name or "").strip() or infer_subject(text, question)
+        run = Run(text, sentences, subject, question, kb, cache, config, self.stance_model)
+        groups = self.decompose(run)
+        if not any(g.factual for g in groups):
+            return self._finish(
+                run,
+                CheckResult(
+                    unverifiable=True,  # nothing check-worthy: no claim to judge
+                    groups=[group_result(g, None, False) for g in groups],
+                    num_facts=sum(len(g.facts) for g in groups),
+                ),
+            )
+        names = [g.individual.name for g in groups if g.factual] + [subject]
+        candidates = candidate_entities(kb, names, limit=config.max_candidates)
+        self.verify(run, groups, candidates)
+        for g in groups:
+            for fact in g.factual:
+                fact.attribute(config.attribution_margin)
+        result = score_groups(groups, candidates, config)
+        if config.revise and candidates and not result.unverifiable:
+            # Without any page about the names in the answer there is nothing to revise against.
+            result.revision = self.revise(run, groups, result, candidates)
+        return self._finish(run, result)
+
+    def _finish(self, run: Run, result: CheckResult) -> CheckResult:
+        result.sentences = [s.text for s in run.sentences]
+        result.engine = self.engine
+        result.llm_model = self.judge
+        result.llm_calls, result.llm_tokens, result.llm_errors = run.usage.calls, run.usage.tokens, run.usage.errors
+        return result

@@ -1,0 +1,122 @@
+"""The offline engine's steps: spaCy and named rules decompose, the stance model verifies, rules revise.
+
+Each function satisfies one step protocol of :mod:`scoring.checker`; ``scoring.engines`` composes them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from schemas.check import CheckResult, Revision
+from schemas.knowledge import EntityRef
+from scoring import nlp
+from scoring.checker import Run
+from scoring.decompose import AtomicFact, decompose_doc
+from scoring.decontext import decontextualize
+from scoring.grouping import PerceivedGroup, group_sentences
+from scoring.linking import name_match
+from scoring.plan import PlannedFact, PlannedGroup
+from scoring.revise import RevisionInput, revise
+from scoring.rules import rule
+from scoring.sentences import Sentence
+from scoring.worthiness import classify_by_rule
+
+ENTAILED_BY_LONGER = rule(
+    "entailed-by-longer",
+    "verify",
+    "a fact made of a subset of a longer fact's words is supported wherever the longer one is",
+)
+
+
+def decompose(run: Run) -> list[PlannedGroup]:
+    """Perceived individuals by sentence, atomic facts by dependency parse, each made standalone and
+    classified by the check-worthiness rules."""
+    sentences = run.sentences
+    docs = nlp.parse([s.text for s in sentences])
+    individuals = group_sentences(
+        [s.text for s in sentences],
+        run.subject,
+        docs=docs,
+        list_items=[s.list_item for s in sentences],
+        rules_off=run.config.rules_off,
+    )
+    atoms = [decompose_doc(doc, i) for i, doc in enumerate(docs)]
+    return _plan_groups(individuals, atoms, sentences, run.config.rules_off)
+
+
+def verify(run: Run, groups: list[PlannedGroup], candidates: list[EntityRef]) -> None:
+    """The stance model's verdict of every check-worthy fact against every candidate's passages."""
+    for g in groups:
+        for fact in g.factual:
+            for ref in candidates:
+                fact.verdicts[ref.title] = run.evidence.against(fact.text, ref.title, g.individual.name)
+        if run.config.on(ENTAILED_BY_LONGER):
+            _entailed_support(g.factual)
+
+
+def revise_by_rules(
+    run: Run, groups: list[PlannedGroup], result: CheckResult, candidates: list[EntityRef]
+) -> Revision | None:
+    """Edits by rule: wrong values replaced from the linked page, unsupported facts cut, merged people separated."""
+    return revise(
+        RevisionInput(
+            sentences=[s.text for s in run.sentences],
+            groups=[(g, r.entity or _by_name(g, candidates)) for g, r in zip(groups, result.groups, strict=True)],
+            conflated={i for i, r in enumerate(result.groups) if r.conflated},
+            entities={c.title: c for c in candidates},
+            mode=run.config.revise_mode,
+            paragraphs=[s.paragraph for s in run.sentences],
+            confirm=lambda fact, entity: run.evidence.against(fact, entity, run.subject).supported,
+            rules_off=run.config.rules_off,
+        )
+    )
+
+
+def _by_name(group: PlannedGroup, candidates: list[EntityRef]) -> str | None:
+    """The page a group's name points to: what revision corrects an unlinked group's facts against."""
+    scored = [(name_match(group.individual.label, c), -i, c.title) for i, c in enumerate(candidates)]
+    best = max(scored, default=None)
+    return best[2] if best is not None and best[0] > 0 else None
+
+
+def _entailed_support(facts: list[PlannedFact]) -> None:
+    """A fact built from a subset of another fact's words is entailed by it ("won a medal" by "won a
+    medal in 1956"): wherever the longer fact is supported, so is the shorter one."""
+    for short in facts:
+        for long in facts:
+            if long is short or long.atom.sentence_index != short.atom.sentence_index:
+                continue
+            if not short.atom.tokens < long.atom.tokens:
+                continue
+            for title, verdict in long.verdicts.items():
+                if verdict.supported and not short.verdicts[title].supported:
+                    short.verdicts[title] = replace(verdict, decided_by=ENTAILED_BY_LONGER)
+
+
+def _plan_groups(
+    individuals: list[PerceivedGroup],
+    atoms: list[list[AtomicFact]],
+    sentences: list[Sentence],
+    rules_off: frozenset[str] | None = None,
+) -> list[PlannedGroup]:
+    planned: list[PlannedGroup] = []
+    for ind in individuals:
+        facts: list[PlannedFact] = []
+        for i in ind.sentences:
+            for atom in atoms[i]:
+                text = decontextualize(atom.text, atom.subject, ind.name)
+                worthiness, by = classify_by_rule(text, sentences[i].text, rules_off)
+                facts.append(PlannedFact(atom, text, worthiness, worthiness_rule=by))
+        planned.append(PlannedGroup(ind, facts))
+    kept = [g for g in planned if g.factual]
+    if not kept:
+        return planned[:1] if planned else []
+    # Sentences that carry no factual claim ("X may refer to:") join the nearest kept group.
+    for g in planned:
+        if g.factual:
+            continue
+        target = min(kept, key=lambda k: abs(k.individual.sentences[0] - g.individual.sentences[0]))
+        target.facts.extend(g.facts)
+    for g in kept:
+        g.facts.sort(key=lambda f: f.atom.sentence_index)
+    return kept
