@@ -133,9 +133,13 @@ async def start_stack(start_gateway: GatewayFactory, demo_kb: Path, unique: str)
     tasks: list[asyncio.Task[object]] = []
 
     async def start(
-        policies: dict[str, object] | None = None, worker: dict[str, Any] | None = None, **gateway: Any
+        policies: dict[str, object] | None = None,
+        worker: dict[str, Any] | None = None,
+        worker_registry: CollectorRegistry | None = None,
+        **gateway: Any,
     ) -> RunningGateway:
-        """``worker``: worker setting overrides; ``gateway``: gateway setting overrides."""
+        """``worker``: worker setting overrides (``worker_registry`` receives its metrics); ``gateway``: gateway
+        setting overrides."""
         gw = await start_gateway(policies, **gateway)
         options: dict[str, Any] = {
             "kafka_bootstrap": gw.settings.kafka_bootstrap,
@@ -149,7 +153,8 @@ async def start_stack(start_gateway: GatewayFactory, demo_kb: Path, unique: str)
             "concurrency": 1,
         }
         settings = load_settings(**{**options, **(worker or {})})
-        tasks.append(asyncio.create_task(run_worker(settings, stop_event=stop, registry=CollectorRegistry())))
+        registry = worker_registry if worker_registry is not None else CollectorRegistry()
+        tasks.append(asyncio.create_task(run_worker(settings, stop_event=stop, registry=registry)))
         return gw
 
     yield start

@@ -56,7 +56,12 @@ async def test_a_reply_and_its_tokens(judge_server: JudgeServer) -> None:
 
 @pytest.mark.parametrize(
     ("behaviour", "kind", "transient"),
-    [("429", "rate_limit", True), ("500", "server", True), ("truncated", "truncated", False), ("slow", "timeout", True)],
+    [
+        ("429", "rate_limit", True),
+        ("500", "server", True),
+        ("truncated", "truncated", False),
+        ("slow", "timeout", True),
+    ],
 )
 async def test_each_failure_has_its_kind(judge_server: JudgeServer, behaviour: str, kind: str, transient: bool) -> None:
     judge_server.default, judge_server.slow_s = behaviour, 2.0
