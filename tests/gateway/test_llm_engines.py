@@ -110,8 +110,9 @@ async def test_malformed_replies_and_rate_limits_are_retried_and_counted(
     assert headers["x-factsentry-action"] == "blocked"
     check = (await result_of(gw, rid))["check"]
     assert check["engine"] == "llm" and check["llm_errors"] == 3 and check["num_entities"] == 2
-    assert await settled(registry, "factsentry_worker_llm_errors_total", engine="llm", judge="judge") == 3
-    assert await settled(registry, "factsentry_worker_llm_calls_total", engine="llm", judge="judge") == len(judge.requests)
+    labels = {"engine": "llm", "judge": "judge"}
+    assert await settled(registry, "factsentry_worker_llm_errors_total", **labels) == 3
+    assert await settled(registry, "factsentry_worker_llm_calls_total", **labels) == len(judge.requests)
 
 
 @pytest.mark.parametrize(
