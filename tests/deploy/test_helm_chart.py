@@ -275,6 +275,25 @@ def test_the_processes_read_every_factsentry_variable_of_their_container(
     assert {k: getattr(settings, k) for k in expected} == expected
 
 
+def test_workers_get_the_llm_judge_from_the_model_list_the_gateway_reads(render: Renderer) -> None:
+    judge = {"model_name": "judge", "litellm_params": {"model": "openai/gpt-4o-mini", "api_key": "os.environ/K"}}
+    values = {"worker": {"engine": "hybrid", "judgeModel": "judge"}, "models": {"model_list": [judge]}}
+    worker = one(render(values), "Deployment", "-worker")
+    env = env_of(container(worker))
+    assert env["FACTSENTRY_ENGINE"] == "hybrid" and env["FACTSENTRY_JUDGE_MODEL"] == "judge"
+    assert env["FACTSENTRY_MODELS_FILE"] == "/etc/factsentry/models.yaml"
+    assert "/etc/factsentry" in {m["mountPath"] for m in container(worker)["volumeMounts"]}
+    offline = env_of(container(one(render(), "Deployment", "-worker")))
+    assert offline["FACTSENTRY_ENGINE"] == "offline" and "FACTSENTRY_JUDGE_MODEL" not in offline
+
+
+def test_an_llm_engine_without_a_judge_is_refused(helm: Path, tmp_path: Path) -> None:
+    values = {**KEYS, "worker": {"engine": "llm"}}
+    proc = run([helm, "template", "fs", CHART, "--values", _values_file(tmp_path, values)])
+    assert proc.returncode != 0
+    assert "worker.engine llm or hybrid needs worker.judgeModel" in proc.stderr
+
+
 def test_models_and_policies_reach_the_gateway_through_the_configmap(render: Renderer, tmp_path: Path) -> None:
     docs = render()
     config = one(docs, "ConfigMap", "-config")
