@@ -14,10 +14,12 @@ It holds no per-call state outside its arguments, so it is safe to call from sev
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Literal
 
 from schemas.check import CheckResult, Evidence, FactGroup, FactResult
@@ -77,13 +79,20 @@ _default_verifier: StanceModel | None = None
 
 
 def default_verifier() -> StanceModel:
-    """The packaged offline stance model, loaded once per process."""
+    """The stance model, loaded once per process: the user's NLI model when ``FACTSENTRY_NLI_MODEL_DIR``
+    names one (``scoring.verifier.nli``), else the packaged offline model."""
     global _default_verifier
     with _verifier_lock:
         if _default_verifier is None:
-            from scoring.verifier import OfflineVerifier
+            nli_dir = os.environ.get("FACTSENTRY_NLI_MODEL_DIR", "").strip()
+            if nli_dir:
+                from scoring.verifier.nli import NLIStanceModel
 
-            _default_verifier = OfflineVerifier.load()
+                _default_verifier = NLIStanceModel.load(Path(nli_dir))
+            else:
+                from scoring.verifier import OfflineVerifier
+
+                _default_verifier = OfflineVerifier.load()
         return _default_verifier
 
 

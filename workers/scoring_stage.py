@@ -16,6 +16,7 @@ import contextlib
 import functools
 import logging
 import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -190,6 +191,8 @@ async def startup(ctx: Context) -> None:
     kb_path = resolve_kb_path(settings.kb_path)
     executor: Executor
     score: Callable[..., tuple[CheckResult, float]]
+    if settings.nli_model_dir is not None:  # the stance model of every check here and in spawned processes
+        os.environ["FACTSENTRY_NLI_MODEL_DIR"] = str(settings.nli_model_dir)
     engines = EngineOptions.of(settings)
     checkers = build_checkers(engines)  # in this process too: a bad engine setting stops the worker here
     if settings.executor == "process":

@@ -77,6 +77,10 @@ class WorkerSettings(BusSettings):
     judge_call_retries: int = Field(
         default=3, ge=0, le=20, description="retries of a judge call that failed transiently (rate limit, timeout)"
     )
+    nli_model_dir: Path | None = Field(
+        default=None,
+        description="a Hugging Face NLI sequence-classification directory to use as the stance model (factsentry[nli])",
+    )
     hybrid_llm_steps: str = Field(
         default="", description="steps the LLM also does in the hybrid engine: decompose, revise (comma-separated)"
     )
@@ -87,6 +91,13 @@ class WorkerSettings(BusSettings):
     def _kb_exists(cls, value: Path | None) -> Path | None:
         if value is not None and not value.exists():
             raise ValueError(f"no knowledge store at {value}: build one with `factsentry kb import`")
+        return value
+
+    @field_validator("nli_model_dir")
+    @classmethod
+    def _nli_dir_exists(cls, value: Path | None) -> Path | None:
+        if value is not None and not value.is_dir():
+            raise ValueError(f"no model directory at {value}")
         return value
 
     @field_validator("models_file")
