@@ -34,6 +34,9 @@ class FactResult(BaseModel):
     evidence: list[Evidence] = []
     # What decided the verdict: "model" (the stance model) or the name of a rule (scoring/RULES.md).
     decided_by: str | None = None
+    # Character spans [start, end) of the answer as written that the fact was made from (its words;
+    # its whole sentence where the engine cannot tell).
+    spans: list[tuple[int, int]] = []
 
 
 class FactGroup(BaseModel):
@@ -74,6 +77,8 @@ class CheckResult(BaseModel):
     groups: list[FactGroup] = []
     # The sentences the checker read, in order: ``FactResult.sentence_index`` points into this list.
     sentences: list[str] = []
+    # Where each sentence is in the answer as written: [start, end) character offsets.
+    sentence_spans: list[tuple[int, int]] = []
     revision: Revision | None = None
     engine: str = "offline"
     # The LLM judge of the llm and hybrid engines (a model_name of the operator's model list).

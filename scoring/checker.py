@@ -32,6 +32,7 @@ from scoring.pipeline import CheckConfig, default_config, default_verifier, grou
 from scoring.plan import PlannedGroup
 from scoring.protocols import KnowledgeSource, StanceModel, VerdictCache
 from scoring.sentences import Sentence, split_sentences
+from scoring.spans import align, char_spans, sentence_span
 from scoring.verify import EvidenceVerifier
 
 
@@ -58,6 +59,14 @@ class Run:
     stance_model: StanceModel | None = None
     usage: Usage = field(default_factory=Usage)
     _evidence: EvidenceVerifier | None = None
+    _char_maps: list[list[int]] | None = None
+
+    @property
+    def char_maps(self) -> list[list[int]]:
+        """For each sentence, the answer offset of each of its characters (``scoring.spans.align``)."""
+        if self._char_maps is None:
+            self._char_maps = align(self.text, [s.text for s in self.sentences])
+        return self._char_maps
 
     @property
     def evidence(self) -> EvidenceVerifier:
@@ -119,6 +128,7 @@ class Checker:
         subject = (name or "").strip() or infer_subject(text, question)
         run = Run(text, sentences, subject, question, kb, cache, config, self.stance_model)
         groups = self.decompose(run)
+        _locate(run, groups)
         if not any(g.factual for g in groups):
             return self._finish(
                 run,
@@ -142,7 +152,20 @@ class Checker:
 
     def _finish(self, run: Run, result: CheckResult) -> CheckResult:
         result.sentences = [s.text for s in run.sentences]
+        result.sentence_spans = [sentence_span(m) for m in run.char_maps]
         result.engine = self.engine
         result.llm_model = self.judge
         result.llm_calls, result.llm_tokens, result.llm_errors = run.usage.calls, run.usage.tokens, run.usage.errors
         return result
+
+
+def _locate(run: Run, groups: list[PlannedGroup]) -> None:
+    """Each fact's spans of the answer as written: its words' (or else its whole sentence's)."""
+    maps = run.char_maps
+    for g in groups:
+        for fact in g.facts:
+            i = fact.atom.sentence_index
+            if not 0 <= i < len(maps):
+                continue
+            ranges = fact.ranges or ((0, len(run.sentences[i].text)),)
+            fact.spans = char_spans(maps[i], ranges, run.text)

@@ -41,7 +41,12 @@ def decompose(run: Run) -> list[PlannedGroup]:
         rules_off=run.config.rules_off,
     )
     atoms = [decompose_doc(doc, i) for i, doc in enumerate(docs)]
-    return _plan_groups(individuals, atoms, sentences, run.config.rules_off)
+    groups = _plan_groups(individuals, atoms, sentences, run.config.rules_off)
+    for g in groups:
+        for fact in g.facts:
+            doc = docs[fact.atom.sentence_index]
+            fact.ranges = tuple((doc[t].idx, doc[t].idx + len(doc[t].text)) for t in sorted(fact.atom.tokens))
+    return groups
 
 
 def verify(run: Run, groups: list[PlannedGroup], candidates: list[EntityRef]) -> None:

@@ -251,6 +251,7 @@ def group_result(g: PlannedGroup, entity: str | None, conflated: bool) -> FactGr
                     verdict=Verdict.IRRELEVANT,
                     stance=Stance.IRRELEVANT,
                     decided_by=fact.worthiness_rule or "no-candidates",
+                    spans=fact.spans,
                 )
             )
             continue
@@ -274,6 +275,7 @@ def group_result(g: PlannedGroup, entity: str | None, conflated: bool) -> FactGr
                 confidence=best.support if best.supported else 1.0 - best.support,
                 evidence=evidence,
                 decided_by=best.decided_by,
+                spans=fact.spans,
             )
         )
     return FactGroup(

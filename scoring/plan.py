@@ -26,6 +26,11 @@ class PlannedFact:
     attributed: set[str] = field(default_factory=set)
     # The rule that made the fact not check-worthy, if one did.
     worthiness_rule: str | None = None
+    # Character ranges of its sentence's text the fact was made from (offline: its words; an engine
+    # that cannot tell gives none, and the checker uses the whole sentence).
+    ranges: tuple[tuple[int, int], ...] = ()
+    # Spans of the answer as written (``scoring.spans``), filled by the checker.
+    spans: list[tuple[int, int]] = field(default_factory=list)
 
     def attribute(self, margin: float) -> None:
         """Fill ``attributed``: entities that support the fact within ``margin`` of the strongest one."""

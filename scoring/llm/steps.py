@@ -206,7 +206,9 @@ def _plan(lists: Sequence[FactList], sentences: list[str], subject: str) -> list
     groups: list[PlannedGroup] = []
     for fl in lists:
         fl_name = fl.name or subject
-        facts = [PlannedFact(AtomicFact(f, _sentence_of(f, sentences), fl_name), f, classify(f)) for f in fl.facts]
+        facts = [
+            PlannedFact(AtomicFact(f, _sentence_of(f, sentences, fl_name), fl_name), f, classify(f)) for f in fl.facts
+        ]
         individual = PerceivedGroup(fl_name, sentences=sorted({f.atom.sentence_index for f in facts}), from_text=True)
         groups.append(PlannedGroup(individual, facts))
     kept = [g for g in groups if g.factual] or groups[:1]
@@ -217,11 +219,18 @@ def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"\w+", text.lower()) if len(w) > 2}
 
 
-def _sentence_of(fact: str, sentences: list[str]) -> int:
+def _sentence_of(fact: str, sentences: list[str], name: str = "") -> int:
+    """The sentence a listed fact came from: most shared words, the person's name (which the model writes
+    into every fact) left out and numbers counted twice; the first such sentence on a tie."""
     if not sentences:
         return 0
-    words = _words(fact)
-    return max(range(len(sentences)), key=lambda i: len(words & _words(sentences[i])))
+    words = _words(fact) - _words(name)
+
+    def shared(i: int) -> int:
+        common = words & _words(sentences[i])
+        return len(common) + sum(1 for w in common if w.isdigit())
+
+    return max(range(len(sentences)), key=shared)
 
 
 def _pages(kb: KnowledgeSource, group: PlannedGroup, candidates: list[EntityRef], k: int) -> list[Page]:
