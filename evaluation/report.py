@@ -13,7 +13,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from evaluation import ambigbio, factcheck_bench, factscore, wice
+from evaluation import ambigbio, corpus, factcheck_bench, factscore, wice
 from evaluation.engines import Engine
 from evaluation.errors import EvaluationError
 from evaluation.progress import Outcome, Progress
@@ -25,6 +25,7 @@ RUNNERS: dict[str, Runner] = {
     "wice": wice.run,
     "ambigbio": ambigbio.run,
     "factscore": factscore.run,
+    "corpus": corpus.run,
 }
 
 
@@ -132,7 +133,7 @@ def table(name: str, outcome: Outcome, *, engine: str) -> Table:
     t.add_column("metric")
     t.add_column("ours", justify="right")
     t.add_column("published", overflow="fold")
-    for key, value in flatten({k: v for k, v in outcome.result.items() if k != "runs"}):
+    for key, value in flatten({k: v for k, v in outcome.result.items() if k not in ("runs", "failures")}):
         others = "; ".join(f"{system} {number:.3f}" for system, number in published.get(key, []))
         t.add_row(key, _fmt(value), others)
     if outcome.counts:

@@ -19,7 +19,7 @@ from tqdm import tqdm
 from factsentry.cli import UserError
 
 T = TypeVar("T")
-SETS = ("factcheck-bench", "wice", "ambigbio", "factscore")
+SETS = ("factcheck-bench", "wice", "ambigbio", "factscore", "corpus")
 DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 
 
@@ -27,10 +27,16 @@ def add_parser(sub: Any) -> None:
     from factsentry.engine_args import add_engine_arguments
 
     p: argparse.ArgumentParser = sub.add_parser(
-        "eval", help="measure against Factcheck-Bench, WiCE, AmbigBio or FActScore data"
+        "eval", help="measure against Factcheck-Bench, WiCE, AmbigBio, FActScore data or our own corpus"
     )
     p.add_argument("set", choices=SETS, metavar="SET", help=f"one of: {', '.join(SETS)}")
     p.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the data sets (default: %(default)s)")
+    p.add_argument(
+        "--corpus",
+        type=Path,
+        default=None,
+        help="folder of our own corpus (kb/*.jsonl, answers.jsonl) for SET corpus (default: tests/corpus)",
+    )
     add_engine_arguments(p, default_model=None)
     p.add_argument("--limit", type=int, default=None, help="only the first N items (per run for ambigbio)")
     p.add_argument(
@@ -66,7 +72,12 @@ def run(args: argparse.Namespace) -> int:
 
     if args.limit is not None and args.limit < 1:
         raise UserError(f"--limit must be at least 1, got {args.limit}")
-    if not args.data.is_dir():
+    root = args.data
+    if args.set == "corpus":
+        from evaluation.corpus import DEFAULT_CORPUS
+
+        root = args.corpus or DEFAULT_CORPUS
+    elif not args.data.is_dir():
         raise UserError(f"no data folder at {args.data}; pass --data with the folder that holds the sets")
     try:
         ablate = sorted(rule_names([args.ablate])) if args.ablate else []
@@ -80,10 +91,10 @@ def run(args: argparse.Namespace) -> int:
             )
         judge = judge_from_args(args)
         base = engine(args.engine, judge, judge.name if judge else None)
-        outcome = report.run(args.set, args.data, base, limit=args.limit, progress=_bar)
+        outcome = report.run(args.set, root, base, limit=args.limit, progress=_bar)
         if ablate:
             without = replace(base, rules_off=frozenset(ablate))
-            ablated = report.run(args.set, args.data, without, limit=args.limit, progress=_bar)
+            ablated = report.run(args.set, root, without, limit=args.limit, progress=_bar)
     except EvaluationError as e:
         raise UserError(str(e)) from e
     if ablate:

@@ -1,0 +1,203 @@
+"""Our own development corpus: answers as chat models write them, about invented people of our own store,
+each with the expectations a careful judge wrote before running the checker (``tests/corpus/``).
+
+Every answer is checked against the whole corpus store (``kb/*.jsonl``), as a worker checks traffic;
+it passes when every expectation it carries holds. Expectations (``expect``):
+
+==================  ==========================================================================
+key                 holds when
+==================  ==========================================================================
+status              the result's status (checked, unverifiable, abstained) is this
+entity              the first group is linked to this page
+num_entities        exactly this many distinct pages are the facts' sources
+conflated           some group is (or no group is) flagged as merging two people
+min_bios            at least this many individuals were told apart
+factscore_min/max   FActScore within the bound (a null score fails a bound)
+dfactscore_min/max  D-FActScore within the bound
+dfs_below_fs        D-FActScore is strictly below FActScore
+supported           for each substring, some fact containing it is supported by some page
+not_supported       for each substring, some fact containing it is not supported by its group's page
+revision_keeps      each substring is still in the suggested revision
+revision_drops      no substring is left in the suggested revision
+==================  ==========================================================================
+
+The figures are pass rates per kind (faithful, merged, refusal, …) and per expectation, with every
+failing answer and the expectations it missed, so a fix can name the pattern it serves.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evaluation.engines import Engine
+from evaluation.errors import EvaluationError
+from evaluation.progress import Outcome, Progress, silent
+from schemas.check import CheckResult, FactResult
+from schemas.enums import Verdict, Worthiness
+
+DEFAULT_CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus"
+KNOWN = {
+    "status",
+    "entity",
+    "num_entities",
+    "conflated",
+    "min_bios",
+    "factscore_min",
+    "factscore_max",
+    "dfactscore_min",
+    "dfactscore_max",
+    "dfs_below_fs",
+    "supported",
+    "not_supported",
+    "revision_keeps",
+    "revision_drops",
+}
+
+
+@dataclass(frozen=True)
+class Answer:
+    id: str
+    kind: str
+    style: str
+    question: str | None
+    name: str | None
+    answer: str
+    expect: dict[str, Any]
+
+
+def load(root: Path) -> tuple[list[tuple[str, str, list[str]]], list[Answer]]:
+    """The corpus store's pages and the answers; a clear error for a missing or malformed file."""
+    kb = root / "kb"
+    if not kb.is_dir() or not (root / "answers.jsonl").is_file():
+        raise EvaluationError(f"no corpus at {root}: it needs kb/*.jsonl and answers.jsonl")
+    pages: list[tuple[str, str, list[str]]] = []
+    for path in sorted(kb.glob("*.jsonl")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.strip():
+                try:
+                    doc = json.loads(line)
+                    pages.append((doc["title"], doc["text"], list(doc.get("aliases") or [])))
+                except (ValueError, KeyError, TypeError) as e:
+                    raise EvaluationError(f"{path}:{n}: not a page ({e})") from e
+    answers: list[Answer] = []
+    path = root / "answers.jsonl"
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            doc = json.loads(line)
+            expect = dict(doc.get("expect") or {})
+            unknown = set(expect) - KNOWN
+            if unknown:
+                raise ValueError(f"unknown expectation(s) {sorted(unknown)}")
+            answers.append(
+                Answer(
+                    doc["id"],
+                    doc["kind"],
+                    doc.get("style", ""),
+                    doc.get("question"),
+                    doc.get("name"),
+                    doc["answer"],
+                    expect,
+                )
+            )
+        except (ValueError, KeyError, TypeError) as e:
+            raise EvaluationError(f"{path}:{n}: not an answer ({e})") from e
+    return pages, answers
+
+
+def _facts(result: CheckResult) -> list[FactResult]:
+    return [f for g in result.groups for f in g.facts if f.worthiness is Worthiness.FACTUAL]
+
+
+def _has(facts: list[FactResult], text: str, ok: Any) -> bool:
+    needle = text.casefold()
+    return any(needle in f.text.casefold() and ok(f) for f in facts)
+
+
+def judge(expect: dict[str, Any], result: CheckResult) -> list[str]:
+    """The expectations ``result`` misses, each as ``key: what was found``."""
+    missed: list[str] = []
+    facts = _facts(result)
+    fs, dfs = result.factscore, result.dfactscore
+    if "status" in expect and result.status != expect["status"]:
+        missed.append(f"status: {result.status}")
+    if "entity" in expect:
+        linked = result.groups[0].entity if result.groups else None
+        if linked != expect["entity"]:
+            missed.append(f"entity: {linked}")
+    if "num_entities" in expect and result.num_entities != expect["num_entities"]:
+        missed.append(f"num_entities: {result.num_entities}")
+    if "conflated" in expect and any(g.conflated for g in result.groups) != expect["conflated"]:
+        missed.append(f"conflated: {not expect['conflated']}")
+    if "min_bios" in expect and result.num_bios < expect["min_bios"]:
+        missed.append(f"min_bios: {result.num_bios}")
+    for key, value, low in (
+        ("factscore_min", fs, True),
+        ("factscore_max", fs, False),
+        ("dfactscore_min", dfs, True),
+        ("dfactscore_max", dfs, False),
+    ):
+        if key in expect and (value is None or (value < expect[key] if low else value > expect[key])):
+            missed.append(f"{key}: {value}")
+    if expect.get("dfs_below_fs") and not (fs is not None and dfs is not None and dfs < fs):
+        missed.append(f"dfs_below_fs: {dfs} vs {fs}")
+    for text in expect.get("supported", []):
+        if not _has(facts, text, lambda f: f.verdict is Verdict.SUPPORTED):
+            missed.append(f"supported: {text!r}")
+    for text in expect.get("not_supported", []):
+        if not _has(facts, text, lambda f: Verdict.NOT_SUPPORTED in (f.verdict, f.verdict_linked)):
+            missed.append(f"not_supported: {text!r}")
+    revised = result.revision.text.casefold() if result.revision else None
+    for text in expect.get("revision_keeps", []):
+        if revised is None or text.casefold() not in revised:
+            missed.append(f"revision_keeps: {text!r}")
+    for text in expect.get("revision_drops", []):
+        if revised is None or text.casefold() in revised:
+            missed.append(f"revision_drops: {text!r}")
+    return missed
+
+
+def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progress = silent) -> Outcome:
+    """Check every answer of the corpus (``limit``: the first N) and report pass rates per kind."""
+    pages, answers = load(root)
+    answers = answers[:limit] if limit else answers
+    store_pages = [(title, [text]) for title, text, _ in pages]
+    by_kind: dict[str, list[bool]] = defaultdict(list)
+    by_style: dict[str, list[bool]] = defaultdict(list)
+    missed_keys: Counter[str] = Counter()
+    failures: list[dict[str, Any]] = []
+    errors = 0
+    for item in progress(answers, total=len(answers), desc="corpus answers"):
+        result = engine.try_check(item.answer, pages=store_pages, name=item.name, question=item.question)
+        missed = ["error: the check failed"] if result is None else judge(item.expect, result)
+        errors += result is None
+        ok = not missed
+        by_kind[item.kind].append(ok)
+        by_style[item.style].append(ok)
+        missed_keys.update(m.split(":", 1)[0] for m in missed)
+        if missed:
+            failures.append({"id": item.id, "kind": item.kind, "style": item.style, "missed": missed})
+    passed = sum(ok for oks in by_kind.values() for ok in oks)
+
+    def rates(groups: dict[str, list[bool]]) -> dict[str, dict[str, Any]]:
+        return {
+            k: {"n": len(v), "passed": sum(v), "rate": round(sum(v) / len(v), 3)} for k, v in sorted(groups.items())
+        }
+
+    figures: dict[str, Any] = {
+        "answers": len(answers),
+        "passed": passed,
+        "pass_rate": round(passed / len(answers), 3) if answers else None,
+        "by_kind": rates(by_kind),
+        "by_style": rates(by_style),
+        "missed_by_expectation": dict(missed_keys.most_common()),
+        "failed_checks": errors,
+        "failures": failures,
+    }
+    notes = tuple(f"{f['id']} ({f['kind']}): {'; '.join(f['missed'])}" for f in failures[:40])
+    return Outcome(figures, counts={"answers": len(answers), "failed": errors}, notes=notes)
