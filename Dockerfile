@@ -20,6 +20,7 @@ COPY gateway/ gateway/
 COPY bus/ bus/
 COPY evaluation/ evaluation/
 COPY factsentry/ factsentry/
+COPY vocabulary/ vocabulary/
 RUN pip install --no-cache-dir . \
     && mkdir -p /opt/factsentry/kb \
     && factsentry kb import knowledge/demo --db /opt/factsentry/kb/demo-kb.sqlite3 --quiet

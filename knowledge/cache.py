@@ -30,8 +30,8 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from knowledge.errors import CacheUnavailableError
-from knowledge.names import fold
 from schemas.knowledge import EntityRef, Passage
+from vocabulary import fold_name as fold
 
 log = logging.getLogger(__name__)
 

@@ -21,8 +21,10 @@ A name folds into up to three keys, from strict to loose (``KEY_FULL``, ``KEY_NO
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
+
+from vocabulary import NAME_SUFFIXES
+from vocabulary import fold_name as fold
 
 KEY_FULL = 0
 KEY_NO_INITIALS = 1
@@ -30,20 +32,7 @@ KEY_FIRST_LAST = 2
 
 _PAREN = re.compile(r"^(.*?)\s*\(([^()]*)\)\s*$")
 _NON_WORD = re.compile(r"[^\w]+")
-_SUFFIXES = frozenset({"jr", "sr", "junior", "senior", "ii", "iii", "iv"})
-
-
-@lru_cache(maxsize=65536)
-def fold(text: str) -> str:
-    """Lower-case ``text``, strip diacritics and punctuation, and collapse whitespace.
-
-    >>> fold("  Ólafur  Ragnar-Grímsson ")
-    'olafur ragnar grimsson'
-    """
-    if not text.isascii():
-        decomposed = unicodedata.normalize("NFKD", text)
-        text = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-    return " ".join(_NON_WORD.sub(" ", text.lower()).replace("_", " ").split())
+_SUFFIXES = NAME_SUFFIXES
 
 
 def split_title(title: str) -> tuple[str, str | None]:

@@ -27,11 +27,12 @@ from typing import Any
 import orjson
 
 from knowledge.errors import StoreError
-from knowledge.names import KEY_FIRST_LAST, KEY_FULL, KEY_NO_INITIALS, fold, name_keys, split_title
+from knowledge.names import KEY_FIRST_LAST, KEY_FULL, KEY_NO_INITIALS, name_keys, split_title
 from knowledge.pages import Page, PageWriter
 from knowledge.text import bm25_scores, bm25_with_idf, fts_terms
 from knowledge.writer import CACHE_KIB, ORD_BITS, SqliteWriter, rowid_range
 from schemas.knowledge import EntityRef, Passage
+from vocabulary import fold_name as fold
 
 SCHEMA_VERSION = "2"
 FTS_HASH_BYTES = 16 << 20  # pending index memory before FTS5 writes a segment

@@ -11,7 +11,8 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from knowledge.names import fold
+from vocabulary import RETRIEVAL_STOPWORDS
+from vocabulary import fold_name as fold
 
 MIN_WORDS = 100
 TARGET_WORDS = 200
@@ -19,11 +20,7 @@ MAX_WORDS = 250
 
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n")
 _WORD = re.compile(r"\w+")
-STOPWORDS = frozenset(
-    "a an and are as at be been but by for from had has have he her his i in is it its of on or she that the their "
-    "them they this to was were which who whom with you your we our not no so than then there these those also into "
-    "after before over under about did do does what when where why how".split()
-)
+STOPWORDS = RETRIEVAL_STOPWORDS
 
 
 def _lower(text: str) -> str:

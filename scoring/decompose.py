@@ -25,6 +25,7 @@ from scoring.coordination import expand
 from scoring.inflect import past, present
 from scoring.parentheticals import paren_ids, parenthetical_facts
 from scoring.phrases import Phrase, Subject, subtree_ids
+from vocabulary import PERSONAL_PRONOUNS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -36,7 +37,7 @@ _CORE = frozenset({"dobj", "obj", "attr", "acomp", "xcomp", "ccomp", "oprd", "da
 _MODS = frozenset({"prep", "npadvmod", "tmod"})
 _AUX = frozenset({"aux", "auxpass", "neg", "prt"})
 _SPAWN = frozenset({"relcl", "advcl", "parataxis"})
-_PRONOUNS = frozenset({"he", "she", "they", "him", "her", "his", "hers", "their", "them", "it", "its"})
+_PRONOUNS = PERSONAL_PRONOUNS
 _DISCOURSE = frozenset(
     "also however additionally furthermore moreover thus therefore too further meanwhile nevertheless "
     "consequently notably indeed ultimately eventually subsequently then overall still".split()

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import re
 
+from vocabulary import SUBJECT_PRONOUNS
+
 _SUBJECT_PRONOUN = re.compile(r"\b(he|she|they)\b", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"\b(his|her|their)\b", re.IGNORECASE)
-_PRONOUNS = frozenset({"he", "she", "they"})
+_PRONOUNS = SUBJECT_PRONOUNS
 _LEADS = frozenset("the a an another other first second third fourth last latter former one".split())
 _POSSESSIVES = frozenset({"his", "her", "their"})
 

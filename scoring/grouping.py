@@ -25,13 +25,14 @@ were introduced with is recognised.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from scoring import nlp
 from scoring.rules import env_rules_off, rule
+from vocabulary import FEMALE_PRONOUNS, MALE_PRONOUNS, NAME_SUFFIXES, THIRD_PERSON_SINGULAR, TITLES
+from vocabulary import fold_words as fold
 
 NEW_PERSON_CUE = rule(
     "new-person-cue", "group", "'Another X', 'The other X', 'There is also an X named ...' start a new individual"
@@ -60,11 +61,8 @@ PRONOUN_GENDER = rule(
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
-_TITLES = frozenset(
-    "mr mrs ms miss dr prof professor sir dame lord lady saint st pope king queen prince princess rev reverend "
-    "judge justice senator general colonel captain major admiral president bishop archbishop cardinal father".split()
-)
-_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "junior", "senior"})
+_TITLES = TITLES
+_SUFFIXES = NAME_SUFFIXES
 _NEW_CUE = re.compile(
     r"^(?:(?:additionally|also|furthermore|moreover|finally|lastly|in addition|on the other hand|however),?\s+)?"
     r"(?:another\b|the other\b|a second\b|the second\b|a third\b|the third\b|a fourth\b|the fourth\b|"
@@ -84,8 +82,8 @@ _CONTRAST_CUE = re.compile(
 )
 _CONTINUE_CUE = re.compile(r"^(?!there\b)\w+(?: \w+){0,3} (?:was|is) also\b|\balso (?:known|called)\b", re.IGNORECASE)
 _DISAMBIGUATOR = re.compile(r"^\s*\(([^()]{2,40})\)")
-_MALE = frozenset({"he", "his", "him", "himself"})
-_FEMALE = frozenset({"she", "her", "hers", "herself"})
+_MALE = MALE_PRONOUNS
+_FEMALE = FEMALE_PRONOUNS
 
 
 @dataclass
@@ -115,13 +113,6 @@ class Mention:
     disambiguator: str | None = None
     introduces: bool = False  # "X is a/an ...", "X, a/an ..., ...": a description of who X is
     dates: str | None = None  # "(1838–1918)", "(born 1943)" right after the name
-
-
-def fold(text: str) -> str:
-    """Lower case, no diacritics, no punctuation: the form names are compared in."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    return re.sub(r"[^\w\s]", " ", text.lower()).strip()
 
 
 def name_parts(name: str) -> list[str]:
@@ -236,7 +227,7 @@ def _bystander(groups: list[PerceivedGroup], subject: str, mention: Mention, doc
     return bool(parts) and not parts & known
 
 
-_THIRD_PERSON = frozenset(("he", "him", "his", "she", "her", "hers", "himself", "herself"))
+_THIRD_PERSON = THIRD_PERSON_SINGULAR
 
 
 def _target_for_mention(

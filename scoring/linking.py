@@ -22,8 +22,9 @@ from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
 from schemas.knowledge import EntityRef
-from scoring.grouping import fold, name_parts
+from scoring.grouping import name_parts
 from scoring.protocols import KnowledgeSource
+from vocabulary import fold_words as fold
 
 MAX_CANDIDATES = 8
 

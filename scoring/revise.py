@@ -33,6 +33,7 @@ from scoring.plan import PlannedFact, PlannedGroup
 from scoring.rules import env_rules_off, rule
 from scoring.verify import EntityVerdict
 from scoring.worthiness import ASSISTANT_ASIDE, CHATTER
+from vocabulary import fold_ascii
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
@@ -211,7 +212,7 @@ def _replacement(
     # A value the evidence holds only in another role ("born in 1958" where 1958 is when she joined) is
     # as wrong as one it never mentions.
     misplaced = {v.text for v in roles.misplaced_values(fact.text, [e.text for e in own.evidence], exclude)}
-    values = [v for v in values if v.text not in evidence_text or roles.fold(v.text) in misplaced]
+    values = [v for v in values if v.text not in evidence_text or fold_ascii(v.text) in misplaced]
     if not values:
         return None
     ev_docs: list[Doc] | None = None

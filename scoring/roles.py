@@ -16,10 +16,12 @@ A value the page never mentions is left to the key-term gate (``scoring.verify``
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+
+from vocabulary import MONTHS, ROLE_STOPWORDS
+from vocabulary import fold_ascii as fold
 
 BORN = "<born>"
 DIED = "<died>"
@@ -49,29 +51,18 @@ _SYNONYMS = {
     "husband": "marr",
 }
 
-_STOP = frozenset(
-    "the a an of in on at to for from by with and or but is was were are be been being has had have he she his her "
-    "they their it its as also that this which who whom whose there then later after before during until when where "
-    "while into over under about around first second third one two three age aged year years time same "
-    "january february march april may june july august september october november december "
-    "jan feb mar apr jun jul aug sep sept oct nov dec early late mid century".split()
-)
+_STOP = ROLE_STOPWORDS
 
 _PLACE_MODIFIERS = frozenset(
     "new san santa sao st saint los las el la le fort port mount lake north south east west upper lower great "
     "little old".split()
 )
 
-_MONTHS = frozenset("january february march april may june july august september october november december".split())
+_MONTHS = frozenset(MONTHS)
 
 # Content words read on each side of a value (stop words and numbers are skipped).
 _WINDOW_BEFORE = 6
 _WINDOW_AFTER = 4
-
-
-def fold(text: str) -> str:
-    """Lower case without diacritics."""
-    return unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode("ascii")
 
 
 def stem(word: str) -> str:

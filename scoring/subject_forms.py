@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from scoring.grouping import fold, name_parts
+from scoring.grouping import name_parts
+from vocabulary import fold_words as fold
 
 _CAPITALISED = re.compile(r"[A-ZÀ-Þ][\w.'’-]*(?:\s+(?:[A-ZÀ-Þ][\w.'’-]*|de|del|da|van|von|der|la|le|bin|ibn))*")
 

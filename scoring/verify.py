@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -29,6 +28,7 @@ from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictC
 from scoring.roles import misplaced_values, stated_in
 from scoring.rules import MODEL, env_rules_off, rule
 from scoring.subject_forms import in_page_terms
+from vocabulary import FUNCTION_WORDS, fold_claim
 
 NO_SHARED_CONTENT = rule(
     "no-shared-content",
@@ -149,12 +149,6 @@ def decide(scores: list[StanceLike], config: VerifyConfig) -> tuple[Stance, floa
     if r >= config.refute and r > s:
         return Stance.REFUTE, s, r, best_r
     return Stance.IRRELEVANT, s, r, best_s
-
-
-def fold_claim(text: str) -> str:
-    """A fact as cache keys see it: lower case, no diacritics, single spaces, no punctuation."""
-    text = unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode("ascii")
-    return re.sub(r"\s+", " ", re.sub(r"[^\w\s]", " ", text)).strip()
 
 
 @lru_cache(maxsize=8192)
@@ -282,10 +276,7 @@ class EvidenceVerifier:
         return EntityVerdict(entity, stance, round(s, 4), round(r, 4), evidence, keys, decided_by)
 
 
-_STOP = frozenset(
-    "the a an of in on at to for from by with and or but is was were are be been being has had have he she his her "
-    "they their it its as also that this which who whom whose".split()
-)
+_STOP = FUNCTION_WORDS
 
 
 @lru_cache(maxsize=8192)

@@ -11,43 +11,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-STOPWORDS = frozenset(
-    """
-    a about above after again against all also am an and any are as at be because been before being below
-    between both but by can could did do does doing down during each few for from further had has have having
-    he her here hers herself him himself his how i if in into is it its itself just me more most my myself
-    of off on once only or other our ours ourselves out over own same she should so some such than that the
-    their theirs them themselves then there these they this those through to too under until up very was we
-    were what when where which while who whom why will with would you your yours yourself yourselves
-    one ones well known many much may might must shall us per via within among upon however although though
-    whose including include includes included such several various often later also became become becomes
-    """.split()
-)
+from vocabulary import MONTH_NUMBERS, NEGATIONS, NUMBER_WORDS, STANCE_STOPWORDS
 
-NEGATIONS = frozenset(
-    "not no never none nobody nothing neither nor without cannot n't isn't wasn't aren't weren't doesn't "
-    "didn't don't hasn't haven't hadn't won't wouldn't couldn't shouldn't can't unable lack lacks lacked "
-    "false incorrect deny denies denied".split()
-)
-
-MONTHS = {
-    name: i + 1
-    for i, name in enumerate(
-        "january february march april may june july august september october november december".split()
-    )
-}
-MONTHS.update({name[:3]: num for name, num in list(MONTHS.items())})
-MONTHS["sept"] = 9
-
-NUMBER_WORDS = {
-    w: i
-    for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-        "sixteen seventeen eighteen nineteen twenty".split()
-    )
-}
-NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80})
-NUMBER_WORDS.update({"ninety": 90, "hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 10**9})
+STOPWORDS = STANCE_STOPWORDS
+MONTHS = MONTH_NUMBERS
 ORDINALS = {
     w: i + 1
     for i, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split())

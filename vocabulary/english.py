@@ -1,0 +1,82 @@
+"""English word lists shared by ``scoring`` and ``knowledge``.
+
+>>> MONTH_NUMBERS["sept"], NUMBER_WORDS["forty"], "himself" in MALE_PRONOUNS
+(9, 40, True)
+"""
+
+from __future__ import annotations
+
+MONTHS: tuple[str, ...] = tuple(
+    "january february march april may june july august september october november december".split()
+)
+# Month names and their three-letter abbreviations (and "sept") to month numbers.
+MONTH_NUMBERS: dict[str, int] = {name: i + 1 for i, name in enumerate(MONTHS)}
+MONTH_NUMBERS.update({name[:3]: num for name, num in list(MONTH_NUMBERS.items())})
+MONTH_NUMBERS["sept"] = 9
+
+NUMBER_WORDS: dict[str, int] = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
+NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80})
+NUMBER_WORDS.update({"ninety": 90, "hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 10**9})
+
+NEGATIONS = frozenset(
+    "not no never none nobody nothing neither nor without cannot n't isn't wasn't aren't weren't doesn't "
+    "didn't don't hasn't haven't hadn't won't wouldn't couldn't shouldn't can't unable lack lacks lacked "
+    "false incorrect deny denies denied".split()
+)
+
+# Pronouns.
+SUBJECT_PRONOUNS = frozenset({"he", "she", "they"})  # what decontextualisation replaces with a name
+MALE_PRONOUNS = frozenset({"he", "his", "him", "himself"})
+FEMALE_PRONOUNS = frozenset({"she", "her", "hers", "herself"})
+THIRD_PERSON_SINGULAR = MALE_PRONOUNS | FEMALE_PRONOUNS
+# A fact whose subject is one of these is about someone (or something) named elsewhere.
+PERSONAL_PRONOUNS = frozenset({"he", "she", "they", "him", "her", "his", "hers", "their", "them", "it", "its"})
+
+# Names: titles before and suffixes after a person's name, left out when names are compared.
+TITLES = frozenset(
+    "mr mrs ms miss dr prof professor sir dame lord lady saint st pope king queen prince princess rev reverend "
+    "judge justice senator general colonel captain major admiral president bishop archbishop cardinal father".split()
+)
+NAME_SUFFIXES = frozenset({"jr", "sr", "junior", "senior", "ii", "iii", "iv"})
+
+# Stop words. Function words: what no fact is about.
+FUNCTION_WORDS = frozenset(
+    "the a an of in on at to for from by with and or but is was were are be been being has had have he she his her "
+    "they their it its as also that this which who whom whose".split()
+)
+# Revision's value roles ("born in 1931", "coached ... from 1927"): function words, time and order words,
+# month names and abbreviations are not the role of a value.
+ROLE_STOPWORDS = (
+    FUNCTION_WORDS
+    | frozenset(
+        "there then later after before during until when where while into over under about around first second third "
+        "one two three age aged year years time same "
+        "jan feb mar apr jun jul aug sep sept oct nov dec early late mid century".split()
+    )
+    | frozenset(MONTHS)
+)
+# The packaged stance model's word features were trained with this list: changing it changes the model.
+STANCE_STOPWORDS = frozenset(
+    """
+    a about above after again against all also am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has have having
+    he her here hers herself him himself his how i if in into is it its itself just me more most my myself
+    of off on once only or other our ours ourselves out over own same she should so some such than that the
+    their theirs them themselves then there these they this those through to too under until up very was we
+    were what when where which while who whom why will with would you your yours yourself yourselves
+    one ones well known many much may might must shall us per via within among upon however although though
+    whose including include includes included such several various often later also became become becomes
+    """.split()
+)
+# The knowledge store's retrieval queries (FTS terms) leave these out.
+RETRIEVAL_STOPWORDS = frozenset(
+    "a an and are as at be been but by for from had has have he her his i in is it its of on or she that the their "
+    "them they this to was were which who whom with you your we our not no so than then there these those also into "
+    "after before over under about did do does what when where why how".split()
+)

@@ -1,0 +1,44 @@
+"""The folded forms text is compared in. Each differs on purpose; pick by what is compared.
+
+>>> fold_name("  Ólafur  Ragnar-Grímsson "), fold_words("Ólafur Ragnar-Grímsson."), fold_ascii("Ólafur-G.")
+('olafur ragnar grimsson', 'olafur ragnar grimsson', 'olafur-g.')
+>>> fold_claim("He won the Ólafur Prize, in 1999!")
+'he won the olafur prize in 1999'
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_NON_WORD = re.compile(r"[^\w]+")
+_PUNCT = re.compile(r"[^\w\s]")
+_SPACES = re.compile(r"\s+")
+
+
+@lru_cache(maxsize=65536)
+def fold_name(text: str) -> str:
+    """Names and titles as the store indexes them: lower case, no diacritics, punctuation and ``_`` as
+    spaces, whitespace collapsed."""
+    if not text.isascii():
+        decomposed = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    return " ".join(_NON_WORD.sub(" ", text.lower()).replace("_", " ").split())
+
+
+def fold_words(text: str) -> str:
+    """Names as the grouping compares mentions: lower case, no diacritics, punctuation as spaces, ends stripped."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return _PUNCT.sub(" ", text.lower()).strip()
+
+
+def fold_ascii(text: str) -> str:
+    """Lower case, diacritics (and any other non-ASCII) dropped, punctuation kept: words of a sentence."""
+    return unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode("ascii")
+
+
+def fold_claim(text: str) -> str:
+    """A fact as cache keys see it: :func:`fold_ascii`, punctuation as spaces, single spaces."""
+    return _SPACES.sub(" ", _PUNCT.sub(" ", fold_ascii(text))).strip()
