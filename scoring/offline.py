@@ -21,6 +21,8 @@ from scoring.rules import rule
 from scoring.sentences import Sentence
 from scoring.worthiness import classify_by_rule
 
+_IDX_LENGTH = ["IDX", "LENGTH"]
+
 ENTAILED_BY_LONGER = rule(
     "entailed-by-longer",
     "verify",
@@ -42,10 +44,11 @@ def decompose(run: Run) -> list[PlannedGroup]:
     )
     atoms = [decompose_doc(doc, i) for i, doc in enumerate(docs)]
     groups = _plan_groups(individuals, atoms, sentences, run.config.rules_off)
+    bounds = [doc.to_array(_IDX_LENGTH).tolist() for doc in docs]  # (offset, length) of each token
     for g in groups:
         for fact in g.facts:
-            doc = docs[fact.atom.sentence_index]
-            fact.ranges = tuple((doc[t].idx, doc[t].idx + len(doc[t].text)) for t in sorted(fact.atom.tokens))
+            tokens = bounds[fact.atom.sentence_index]
+            fact.ranges = tuple((tokens[t][0], tokens[t][0] + tokens[t][1]) for t in sorted(fact.atom.tokens))
     return groups
 
 

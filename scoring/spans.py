@@ -14,32 +14,40 @@ made from (``FactResult.spans``), so a reviewer, a UI or revision can point at t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 Span = tuple[int, int]
+_RUN = re.compile(r"\S+")
 
 
 def align(answer: str, sentences: Sequence[str]) -> list[list[int]]:
-    """For each sentence, the answer offset of each of its characters (-1 for whitespace, and for a
-    character the answer does not have where expected)."""
+    """For each sentence, the answer offset of each of its characters (-1 for one the answer does not have
+    where expected, and for whitespace outside a sentence written exactly as read)."""
     maps: list[list[int]] = []
     pos = 0
-    n = len(answer)
     for sentence in sentences:
-        offsets: list[int] = []
-        for ch in sentence:
-            if ch.isspace():
-                offsets.append(-1)
+        exact = answer.find(sentence, pos)
+        if exact >= 0 and exact - pos <= 40:  # written as read (no markup inside): offsets in one step
+            maps.append(list(range(exact, exact + len(sentence))))
+            pos = exact + len(sentence)
+            continue
+        offsets = [-1] * len(sentence)
+        for run in _RUN.finditer(sentence):
+            word, start = run.group(), run.start()
+            found = answer.find(word, pos)
+            if found >= 0 and found - pos <= 40:  # the word as written
+                offsets[start : start + len(word)] = range(found, found + len(word))
+                pos = found + len(word)
                 continue
-            found = answer.find(ch, pos)
-            # A character the cleaning made up (rare: a replaced bullet) must not drag the pointer far.
-            if found < 0 or found - pos > 40:
-                offsets.append(-1)
-                continue
-            offsets.append(found)
-            pos = found + 1
+            for k, ch in enumerate(word):  # markup inside the word ("1815 [2]." read as "1815."): by character
+                found = answer.find(ch, pos)
+                # A character the cleaning made up (rare: a replaced bullet) must not drag the pointer far.
+                if found < 0 or found - pos > 40:
+                    continue
+                offsets[start + k] = found
+                pos = found + 1
         maps.append(offsets)
-        pos = min(pos, n)
     return maps
 
 
@@ -52,11 +60,23 @@ def sentence_span(offsets: Sequence[int]) -> Span:
 def char_spans(offsets: Sequence[int], ranges: Iterable[Span], answer: str) -> list[Span]:
     """The answer spans of character ``ranges`` of one sentence, merged where only whitespace or removed
     markup lies between them in the answer."""
+    runs: list[list[int]] = []
+    for start, end in sorted(ranges):  # neighbouring words of the sentence first: one range each run
+        if runs and start - runs[-1][1] <= 1:
+            runs[-1][1] = max(runs[-1][1], end)
+        else:
+            runs.append([start, end])
     pieces: list[Span] = []
-    for start, end in sorted(ranges):
-        found = [o for o in offsets[start:end] if o >= 0]
-        if found:
-            pieces.append((found[0], found[-1] + 1))
+    last = len(offsets)
+    for start, end in runs:
+        first = offsets[start] if start < last else -1
+        final = offsets[end - 1] if 0 < end <= last else -1
+        if first < 0 or final < 0:  # an end on whitespace or on a character the answer lacks
+            found = [o for o in offsets[start:end] if o >= 0]
+            if not found:
+                continue
+            first, final = found[0], found[-1]
+        pieces.append((first, final + 1))
     merged: list[Span] = []
     for s, e in pieces:
         if merged and _only_markup(answer[merged[-1][1] : s]):
