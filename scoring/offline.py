@@ -21,7 +21,7 @@ from scoring.rules import rule
 from scoring.sentences import Sentence
 from scoring.worthiness import classify_by_rule
 
-_IDX_LENGTH = ["IDX", "LENGTH"]
+_IDX_LENGTH: list[int | str] = ["IDX", "LENGTH"]
 
 ENTAILED_BY_LONGER = rule(
     "entailed-by-longer",
