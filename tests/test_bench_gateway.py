@@ -17,6 +17,11 @@ KEYS = {
     "holdback_ttft_added_ms",
     "holdback_total_added_ms",
     "holdback_first_sentence_added_ms",
+    # the LiteLLM proxy beside it, same upstream, same rounds
+    "litellm_added_p50_ms",
+    "litellm_cpu_ms_per_request",
+    "litellm_throughput_rps",
+    "litellm_ratio",
 }
 
 
@@ -52,6 +57,10 @@ def test_bench_gateway_prints_its_figures() -> None:
     assert abs(figures["added_p50_ms"] - (figures["gateway_p50_ms"] - figures["direct_p50_ms"])) <= 0.002
     assert figures["throughput_rps"] > 0
     assert figures["gateway_cpu_ms_per_request"] > 0
+    # LiteLLM's side is measured in the same rounds; the ratio is the two added p50s'
+    assert figures["litellm_added_p50_ms"] > 0 and figures["litellm_cpu_ms_per_request"] > 0
+    ratio = figures["added_p50_ms"] / figures["litellm_added_p50_ms"]
+    assert abs(figures["litellm_ratio"] - ratio) <= 0.002
     # sentence hold-back at 20 tokens/s: the whole verified answer arrives, and its first token never
     # before the upstream has finished the first sentence (nothing goes out unchecked)
     assert figures["holdback_answers_released_whole"] == "2/2"

@@ -1,10 +1,13 @@
-"""Added latency, throughput and CPU of the gateway in observe mode against a local upstream.
+"""Added latency, throughput and CPU of the gateway in observe mode against a local upstream, beside the
+LiteLLM proxy's.
 
-In one run, the same local OpenAI-compatible upstream (its own process) is called directly and
-through the gateway (its own process, publishing every generation to a real broker): first one
-request at a time, alternating direct and gateway rounds (added latency without queueing), then
-at a fixed concurrency through the gateway (throughput). The gateway's CPU time per request is
-read from its process.
+In one run, the same local OpenAI-compatible upstream (its own process) is called directly, through
+the gateway (its own process, publishing every generation to a real broker) and through the LiteLLM
+proxy (``litellm --config``, its own process, same upstream, no guardrail, when the ``litellm`` CLI
+is installed): first one request at a time, alternating rounds of 50 (added latency without
+queueing), then at a fixed concurrency through each (throughput). CPU time per request is read
+from each proxy's process (and its children). ``litellm_ratio`` is the gateway's added p50 over
+LiteLLM's.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import secrets
 import statistics
 import subprocess
 import sys
@@ -46,6 +50,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="streamed answers per side for the sentence hold-back figures, 20 tokens/s upstream (default 8; 0: skip)",
     )
     parser.add_argument(
+        "--no-litellm",
+        action="store_true",
+        help="skip the LiteLLM proxy side (it is measured when the litellm CLI is installed: the dev extra)",
+    )
+    parser.add_argument(
         "--concurrency", type=at_least(1), default=50, help="clients at once in the throughput round (default 50)"
     )
     parser.add_argument(
@@ -59,8 +68,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 class Client:
     """A minimal HTTP/1.1 keep-alive client, so the load generator costs little CPU."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, authorization: str = "") -> None:
         self.port = port
+        self.extra = f"authorization: Bearer {authorization}\r\n" if authorization else ""
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -69,7 +79,7 @@ class Client:
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         assert self.reader is not None
         head = (
-            f"POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+            f"POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n{self.extra}"
             f"content-length: {len(body)}\r\n\r\n"
         )
         self.writer.write(head.encode() + body)
@@ -87,29 +97,75 @@ class Client:
             self.writer.close()
 
 
-async def _sequential(direct: Client, gateway: Client, n: int) -> tuple[list[float], list[float]]:
+async def _sequential(clients: list[Client], n: int) -> list[list[float]]:
+    """``n`` requests through each client, one at a time, in alternating rounds of 50; latencies in ms."""
     body = orjson.dumps(BODY)
-    direct_ms: list[float] = []
-    gateway_ms: list[float] = []
-    for _ in range(20):  # warm both paths
-        await direct.post("/v1/chat/completions", body)
-        await gateway.post("/v1/chat/completions", body)
+    out: list[list[float]] = [[] for _ in clients]
+    for _ in range(20):  # warm every path
+        for client in clients:
+            await client.post("/v1/chat/completions", body)
     rounds = max(1, n // 50)
     for _ in range(rounds):
-        for client, sink in ((direct, direct_ms), (gateway, gateway_ms)):
+        for client, sink in zip(clients, out, strict=True):
             for _ in range(50):
                 t0 = time.perf_counter()
                 status = await client.post("/v1/chat/completions", body)
                 sink.append((time.perf_counter() - t0) * 1000)
                 if status != 200:
                     raise RuntimeError(f"benchmark request failed with HTTP {status}")
-    return direct_ms, gateway_ms
+    return out
 
 
-async def _concurrent(port: int, concurrency: int, total: int) -> float:
+def _cpu_s(proc: psutil.Process) -> float:
+    """CPU seconds of a process and its children so far."""
+    total = 0.0
+    for p in [proc, *proc.children(recursive=True)]:
+        try:
+            t = p.cpu_times()
+        except psutil.Error:
+            continue
+        total += t.user + t.system
+    return total
+
+
+LITELLM = Path(sys.executable).parent / "litellm"
+
+
+def _start_litellm(work: Path, upstream_port: int, log: Any, master: str) -> tuple[subprocess.Popen[bytes], int]:
+    """``litellm --config`` with the same upstream as model ``bench`` and master key ``master`` (LiteLLM
+    refuses to start without one); returns the process and its port."""
+    port = embedded.free_port()
+    config = work / "litellm.yaml"
+    entry = {
+        "model_name": "bench",
+        "litellm_params": {
+            "model": "openai/bench",
+            "api_base": f"http://127.0.0.1:{upstream_port}/v1",
+            "api_key": "none",
+        },
+    }
+    config.write_text(yaml.safe_dump({"model_list": [entry]}))
+    env = {
+        **os.environ,
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        "LITELLM_MODE": "PRODUCTION",
+        "LITELLM_MASTER_KEY": master,
+    }
+    proc = subprocess.Popen(
+        [str(LITELLM), "--config", str(config), "--host", "127.0.0.1", "--port", str(port)],
+        cwd=work,
+        env=env,
+        stdout=log,
+        stderr=log,
+    )
+    embedded.wait_for_port(port, timeout=180, proc=proc)
+    return proc, port
+
+
+async def _concurrent(port: int, concurrency: int, total: int, authorization: str = "") -> float:
     body = orjson.dumps(BODY)
     remaining = total
-    clients = [Client(port) for _ in range(concurrency)]
+    clients = [Client(port, authorization) for _ in range(concurrency)]
 
     async def loop(client: Client) -> None:
         nonlocal remaining
@@ -159,26 +215,33 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     gateway = subprocess.Popen(
         [sys.executable, "-m", "factsentry", "gateway", "--port", str(gateway_port)], stdout=log, stderr=log, env=env
     )
+    litellm: subprocess.Popen[bytes] | None = None
     try:
         embedded.wait_for_port(upstream_port, proc=upstream)
         embedded.wait_for_port(gateway_port, timeout=60, proc=gateway)
+        litellm_port = 0
+        master = "sk-" + secrets.token_hex(16)
+        if not args.no_litellm and LITELLM.exists():
+            litellm, litellm_port = _start_litellm(work, upstream_port, log, master)
 
         async def measure() -> dict[str, Any]:
-            direct, through = Client(upstream_port), Client(gateway_port)
-            gw_proc = psutil.Process(gateway.pid)
-            cpu0 = gw_proc.cpu_times()
-            direct_ms, gateway_ms = await _sequential(direct, through, args.requests)
-            cpu1 = gw_proc.cpu_times()
-            await direct.close()
-            await through.close()
-            cpu_s = (cpu1.user + cpu1.system) - (cpu0.user + cpu0.system)
+            ports = [upstream_port, gateway_port] + ([litellm_port] if litellm_port else [])
+            clients = [Client(port, master if port == litellm_port else "") for port in ports]
+            procs = [psutil.Process(gateway.pid)] + ([psutil.Process(litellm.pid)] if litellm else [])
+            cpu0 = [_cpu_s(p) for p in procs]
+            latencies = await _sequential(clients, args.requests)
+            cpu = [_cpu_s(p) - c for p, c in zip(procs, cpu0, strict=True)]
+            for client in clients:
+                await client.close()
+            direct_ms, gateway_ms = latencies[0], latencies[1]
             rps = await _concurrent(gateway_port, args.concurrency, args.concurrent_requests)
             direct_rps = await _concurrent(upstream_port, args.concurrency, args.concurrent_requests)
-            return {
+            added_p50 = statistics.median(gateway_ms) - statistics.median(direct_ms)
+            figures: dict[str, Any] = {
                 "requests_sequential": len(gateway_ms),
                 "direct_p50_ms": round(statistics.median(direct_ms), 3),
                 "gateway_p50_ms": round(statistics.median(gateway_ms), 3),
-                "added_p50_ms": round(statistics.median(gateway_ms) - statistics.median(direct_ms), 3),
+                "added_p50_ms": round(added_p50, 3),
                 "added_p99_ms": round(quantile(gateway_ms, 0.99) - quantile(direct_ms, 0.99), 3),
                 "p99_reliable": len(gateway_ms) >= RELIABLE_P99,
                 "direct_p99_ms": round(quantile(direct_ms, 0.99), 3),
@@ -186,17 +249,37 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 "throughput_rps": round(rps, 1),
                 "direct_throughput_rps": round(direct_rps, 1),
                 "concurrency": args.concurrency,
-                "gateway_cpu_ms_per_request": round(cpu_s * 1000 / (len(gateway_ms) + 20), 3),
+                "gateway_cpu_ms_per_request": round(cpu[0] * 1000 / (len(gateway_ms) + 20), 3),
             }
+            if litellm_port:
+                litellm_ms = latencies[2]
+                litellm_added = statistics.median(litellm_ms) - statistics.median(direct_ms)
+                litellm_rps = await _concurrent(litellm_port, args.concurrency, args.concurrent_requests, master)
+                figures.update(
+                    {
+                        "litellm_p50_ms": round(statistics.median(litellm_ms), 3),
+                        "litellm_added_p50_ms": round(litellm_added, 3),
+                        "litellm_added_p99_ms": round(quantile(litellm_ms, 0.99) - quantile(direct_ms, 0.99), 3),
+                        "litellm_throughput_rps": round(litellm_rps, 1),
+                        "litellm_cpu_ms_per_request": round(cpu[1] * 1000 / (len(litellm_ms) + 20), 3),
+                        # The gateway's added p50 over LiteLLM's, measured in the same alternating rounds.
+                        "litellm_ratio": round(added_p50 / litellm_added, 3) if litellm_added > 0 else None,
+                    }
+                )
+            return figures
 
         figures = asyncio.run(measure())
         if args.holdback_runs:
             figures.update(_holdback_figures(work, env, log, args.holdback_runs))
         return figures
     finally:
-        for proc in (gateway, upstream):
+        for proc in [p for p in (litellm, gateway, upstream) if p is not None]:
             proc.terminate()
-            proc.wait(10)
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
         log.close()
         broker.stop()
         valkey.stop()
