@@ -24,3 +24,19 @@ def test_bench_pipeline_prints_its_figures() -> None:
     # checking is part of what block adds: the transport share is never more than the whole
     assert figures["delivery_overhead_p50_ms"] <= figures["block_added_p50_ms"]
     assert figures["first_request_ms"] > 0 and figures["observe_p50_ms"] > 0
+
+
+def test_bench_pipeline_scale_out_checks_new_answers_with_one_and_two_workers() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "factsentry", "bench", "pipeline", "--json", "--scale-out", "--answers", "20"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = json.loads(done.stdout)
+    assert figures["answers"] == 20 and figures["workers_1_failed"] == figures["workers_2_failed"] == 0
+    assert figures["workers_1_checks_per_s"] > 0 and figures["workers_2_checks_per_s"] > 0
+    ratio = figures["workers_2_checks_per_s"] / figures["workers_1_checks_per_s"]
+    assert abs(figures["scale_out_ratio"] - ratio) <= 0.01

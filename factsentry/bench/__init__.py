@@ -33,10 +33,15 @@ def quantile(values: list[float], q: float) -> float:
 
 
 def demo_stack(
-    work: Path, models: dict[str, Any], policy: dict[str, Any], workers: int, data_dir: Path | None = None
+    work: Path,
+    models: dict[str, Any],
+    policy: dict[str, Any],
+    workers: int,
+    data_dir: Path | None = None,
+    kb: Path | None = None,
 ) -> Stack:
-    """An embedded stack of its own (broker, valkey, gateway, ``workers`` processes) on the demo store,
-    with ``models`` and ``policy`` written into ``work``; started, not yet stopped."""
+    """An embedded stack of its own (broker, valkey, gateway, ``workers`` processes) on the demo store (or
+    ``kb``), with ``models`` and ``policy`` written into ``work``; started, not yet stopped."""
     import yaml
 
     from factsentry.embedded import free_port
@@ -45,7 +50,7 @@ def demo_stack(
     (work / "models.yaml").write_text(yaml.safe_dump(models))
     (work / "policies.yaml").write_text(yaml.safe_dump(policy))
     stack = Stack(
-        build_demo_kb(work / "kb.sqlite3"),
+        kb or build_demo_kb(work / "kb.sqlite3"),
         work / "models.yaml",
         work / "policies.yaml",
         gateway_port=free_port(),

@@ -9,12 +9,18 @@ and the verdict's own ``scoring_ms`` is read back from ``/v1/results/{id}``:
 - ``delivery_overhead_ms`` = ``block_added_ms`` − its ``scoring_ms``: publishing, the broker, the
   worker's fetch and batching, the Redis hand-off and the wait's wake-up — everything but checking;
 - ``first_request_ms``: the first block request after the stack reports ready (models load first).
+
+``--scale-out`` measures instead how checking throughput grows with worker processes: for 1 and then
+2 workers (a stack each; topics have 4 partitions), new answers — AmbigBio dev answers, never seen
+before by the stack, against one store of all their passages — go to ``POST /v1/factcheck`` from
+``--concurrency`` clients at once; ``checks_per_s`` is answers checked per second of wall time.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
 import tempfile
 import time
@@ -24,12 +30,28 @@ from typing import Any
 import httpx
 
 from factsentry.bench import at_least, demo_stack, quantile
+from factsentry.bench.scoring import DEFAULT_DATA
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rate", type=float, default=20.0, help="block requests per second (default 20)")
     parser.add_argument("--requests", type=at_least(20), default=200, help="block requests timed (default 200)")
     parser.add_argument("--workers", type=at_least(1), default=1, help="worker processes (default 1)")
+    parser.add_argument(
+        "--scale-out",
+        action="store_true",
+        help="measure checks/s of new answers with 1 and 2 worker processes instead (AmbigBio dev answers)",
+    )
+    parser.add_argument(
+        "--answers", type=at_least(20), default=300, help="--scale-out: new answers checked per stack (default 300)"
+    )
+    parser.add_argument("--concurrency", type=at_least(1), default=32, help="--scale-out: clients at once (default 32)")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=DEFAULT_DATA,
+        help="--scale-out: AmbigBio generations JSONL (read, never copied)",
+    )
 
 
 async def _ask(http: httpx.AsyncClient, model: str, question: str, policy: str) -> tuple[float, str]:
@@ -85,9 +107,86 @@ async def _measure(base_url: str, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _answers(path: Path, n: int) -> list[dict[str, Any]]:
+    from factsentry.cli import UserError
+
+    if not path.is_file():
+        raise UserError(f"AmbigBio data not found at {path}; pass --data")
+    rows: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            row = json.loads(line) if line.strip() else None
+            if row and row.get("output") and row["output"] not in seen:
+                seen.add(row["output"])
+                rows.append(row)
+            if len(rows) >= n:
+                break
+    return rows
+
+
+def _store(rows: list[dict[str, Any]], path: Path) -> Path:
+    """One store of every answer's passages (grouped by page title), as a worker would hold."""
+    from evaluation.ambigbio import group_passages
+    from knowledge.store import Store
+
+    pages: dict[str, list[str]] = {}
+    for row in rows:
+        for title, texts in group_passages((p["title"], p["text"]) for p in row.get("passages") or []):
+            pages.setdefault(title, [])
+            pages[title].extend(t for t in texts if t not in pages[title])
+    with Store(path) as store:
+        store.add_pages([(title, "\n\n".join(texts), []) for title, texts in pages.items()])
+    return path
+
+
+async def _throughput(base_url: str, rows: list[dict[str, Any]], concurrency: int) -> tuple[float, int]:
+    """Answers checked per second through /v1/factcheck, ``concurrency`` at once; and how many failed."""
+    queue = list(rows)
+    failed = 0
+
+    async def client(http: httpx.AsyncClient) -> None:
+        nonlocal failed
+        while queue:
+            row = queue.pop()
+            body = {"text": row["output"], "name": row["name"], "timeout_s": 300}
+            response = await http.post("/v1/factcheck", json=body)
+            failed += response.status_code != 200
+
+    async with httpx.AsyncClient(base_url=base_url, timeout=600) as http:
+        started = time.perf_counter()
+        await asyncio.gather(*(client(http) for _ in range(concurrency)))
+        return len(rows) / (time.perf_counter() - started), failed
+
+
+def _scale_out(args: argparse.Namespace) -> dict[str, Any]:
+    import os
+
+    from factsentry.demo_data import model_list
+
+    rows = _answers(args.data, 2 * args.answers)
+    if len(rows) < 2 * args.answers:
+        raise RuntimeError(f"--answers {args.answers}: the data has only {len(rows)} distinct answers for two stacks")
+    figures: dict[str, Any] = {"answers": args.answers, "concurrency": args.concurrency, "cores": os.cpu_count()}
+    policy = {"default": {"mode": "observe", "threshold": 0.75, "timeout_s": 60}}
+    for workers, batch in ((1, rows[: args.answers]), (2, rows[args.answers :])):
+        work = Path(tempfile.mkdtemp(prefix=f"factsentry-bench-scale{workers}-"))
+        stack = demo_stack(work, model_list(), policy, workers, kb=_store(rows, work / "kb.sqlite3"))
+        try:
+            rate, failed = asyncio.run(_throughput(stack.gateway_url, batch, args.concurrency))
+        finally:
+            stack.stop()
+        figures[f"workers_{workers}_checks_per_s"] = round(rate, 2)
+        figures[f"workers_{workers}_failed"] = failed
+    figures["scale_out_ratio"] = round(figures["workers_2_checks_per_s"] / figures["workers_1_checks_per_s"], 2)
+    return figures
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from factsentry.demo_data import model_list
 
+    if args.scale_out:
+        return _scale_out(args)
     work = Path(tempfile.mkdtemp(prefix="factsentry-bench-pipeline-"))
     policy = {"default": {"mode": "observe", "threshold": 0.75, "timeout_s": 60}}
     stack = demo_stack(work, model_list(), policy, args.workers)
