@@ -287,6 +287,51 @@ def test_workers_get_the_llm_judge_from_the_model_list_the_gateway_reads(render:
     assert offline["FACTSENTRY_ENGINE"] == "offline" and "FACTSENTRY_JUDGE_MODEL" not in offline
 
 
+def test_workers_scale_on_cpu_by_default_when_autoscaling(render: Renderer) -> None:
+    docs = render({"worker": {"autoscaling": {"enabled": True}}})
+    worker = one(docs, "Deployment", "-worker")
+    assert "replicas" not in worker["spec"], "the autoscaler owns the replica count"
+    hpa = one(docs, "HorizontalPodAutoscaler", "-worker")
+    assert hpa["spec"]["scaleTargetRef"]["name"] == worker["metadata"]["name"]
+    assert (hpa["spec"]["minReplicas"], hpa["spec"]["maxReplicas"]) == (2, 12)
+    assert hpa["spec"]["metrics"][0]["resource"]["target"] == {"type": "Utilization", "averageUtilization": 70}
+    assert by_kind(render(), "HorizontalPodAutoscaler") == []
+
+
+def test_keda_scales_workers_on_the_consumer_groups_lag(render: Renderer) -> None:
+    values = {
+        "worker": {"consumerGroup": "fs-prod", "autoscaling": {"enabled": True, "type": "keda", "maxReplicas": 8}},
+        "kafka": {"bootstrap": "kafka-0:9092,kafka-1:9092"},
+    }
+    docs = render(values)
+    worker = one(docs, "Deployment", "-worker")
+    (scaled,) = [d for d in docs if d["kind"] == "ScaledObject"]
+    assert scaled["apiVersion"] == "keda.sh/v1alpha1"
+    assert scaled["spec"]["scaleTargetRef"] == {"name": worker["metadata"]["name"]}
+    assert (scaled["spec"]["minReplicaCount"], scaled["spec"]["maxReplicaCount"]) == (2, 8)
+    kafka, cpu = scaled["spec"]["triggers"]
+    assert kafka["type"] == "kafka" and kafka["metadata"] == {
+        "bootstrapServers": "kafka-0:9092,kafka-1:9092",
+        "consumerGroup": "fs-prod",
+        "topic": "factsentry.generations.v1",
+        "lagThreshold": "50",
+        "activationLagThreshold": "5",
+        "offsetResetPolicy": "earliest",
+        "allowIdleConsumers": "false",
+    }
+    assert cpu == {"type": "cpu", "metricType": "Utilization", "metadata": {"value": "70"}}
+    # the lag KEDA reads is the group the workers consume in
+    assert env_of(container(worker))["FACTSENTRY_GROUP_ID"] == "fs-prod"
+    assert by_kind(docs, "HorizontalPodAutoscaler") == [], "KEDA makes its own"
+
+
+def test_more_worker_replicas_than_partitions_is_refused(helm: Path, tmp_path: Path) -> None:
+    values = {**KEYS, "worker": {"autoscaling": {"enabled": True, "maxReplicas": 20}}}
+    proc = run([helm, "template", "fs", CHART, "--values", _values_file(tmp_path, values)])
+    assert proc.returncode != 0
+    assert "worker.autoscaling.maxReplicas (20) exceeds topics.generations.partitions (12)" in proc.stderr
+
+
 def test_an_llm_engine_without_a_judge_is_refused(helm: Path, tmp_path: Path) -> None:
     values = {**KEYS, "worker": {"engine": "llm"}}
     proc = run([helm, "template", "fs", CHART, "--values", _values_file(tmp_path, values)])
