@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,10 +114,36 @@ class Stack:
                 env = self._env(FACTSENTRY_METRICS_PORT=str(port), FACTSENTRY_METRICS_HOST=self.host)
                 self._spawn(f"worker-{i}", [python, "-m", "factsentry", "worker"], env)
             embedded.wait_for_port(self.gateway_port, self.host, timeout=60, proc=gateway)
+            self._wait_for_workers(timeout=180)
         except BaseException:
             self.stop()
             raise
         return self
+
+    def _wait_for_workers(self, timeout: float) -> None:
+        """Until every worker says it is ready (models loaded, partitions assigned), so the first request
+        is checked as fast as the next ones; a worker that exits meanwhile stops the start."""
+        import urllib.request
+
+        deadline = time.monotonic() + timeout
+        waiting = list(self.worker_metrics_ports)
+        while waiting:
+            for name, proc in self._children:
+                if proc.poll() is not None:
+                    log_path = self.log_dir / f"{name}.log"
+                    raise embedded.EmbeddedServerError(f"{name} exited with code {proc.returncode} (log: {log_path})")
+            port = waiting[0]
+            try:
+                with urllib.request.urlopen(f"http://{self.host}:{port}/metrics", timeout=2) as response:
+                    body = response.read().decode()
+            except OSError:
+                body = ""
+            if "\nfactsentry_worker_ready 1.0" in body:
+                waiting.pop(0)
+                continue
+            if time.monotonic() > deadline:
+                raise embedded.EmbeddedServerError(f"a worker was not ready within {timeout:g} s (metrics port {port})")
+            time.sleep(0.1)
 
     def supervise(self) -> list[str]:
         """Restart any embedded server that died (same port, same data dir) and re-create the topics.

@@ -49,6 +49,7 @@ class WorkerMetrics:
     llm_tokens: Counter
     llm_errors: Counter
     llm_failures: Counter
+    ready: Gauge
 
     def count(self, outcome: Outcome, n: int = 1) -> None:
         """Add ``n`` records with ``outcome``."""
@@ -130,6 +131,11 @@ def make_metrics(registry: CollectorRegistry) -> WorkerMetrics:
         broker_resets=Counter(
             "factsentry_worker_broker_resets_total",
             "Times the broker came back without its state (topics re-created, group re-joined from the start)",
+            registry=registry,
+        ),
+        ready=Gauge(
+            "factsentry_worker_ready",
+            "1 once the stage's models are loaded and the consumer group has given this worker its partitions",
             registry=registry,
         ),
         llm_calls=Counter(
