@@ -1,0 +1,134 @@
+"""The corpus runner: each expectation judged on real results, pass rates per kind, clear errors for bad files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evaluation.corpus import judge, load, run
+from evaluation.engines import Engine
+from evaluation.errors import EvaluationError
+from schemas.check import CheckResult, FactGroup, FactResult, Revision
+from schemas.enums import Stance, Verdict
+
+PAGES = [
+    {
+        "title": "Ilse Marrow",
+        "text": "Ilse Marrow (born 1931 in Bergen) is a Norwegian glassblower. She founded "
+        "the Vassvik Studio in 1962 and won the Lysaker Prize in 1975.",
+    },
+]
+
+
+def fact(text: str, verdict: Verdict, linked: Verdict | None = None) -> FactResult:
+    return FactResult(text=text, verdict=verdict, verdict_linked=linked or verdict, stance=Stance.SUPPORT)
+
+
+RESULT = CheckResult(
+    factscore=0.75,
+    dfactscore=0.5,
+    num_facts=4,
+    num_bios=1,
+    num_entities=2,
+    groups=[
+        FactGroup(
+            mention="Ilse Marrow",
+            entity="Ilse Marrow",
+            conflated=True,
+            facts=[
+                fact("Ilse Marrow was born in 1931.", Verdict.SUPPORTED),
+                fact("Ilse Marrow won the Lysaker Prize in 1977.", Verdict.NOT_SUPPORTED),
+                fact("Ilse Marrow was a cyclist.", Verdict.SUPPORTED, Verdict.NOT_SUPPORTED),
+            ],
+        )
+    ],
+    revision=Revision(text="Ilse Marrow was born in 1931.", edits=[]),
+)
+
+
+@pytest.mark.parametrize(
+    ("expect", "missed"),
+    [
+        ({"status": "checked", "entity": "Ilse Marrow", "num_entities": 2, "conflated": True}, []),
+        (
+            {"status": "abstained", "entity": "Other", "num_entities": 1, "conflated": False, "min_bios": 2},
+            ["status: checked", "entity: Ilse Marrow", "num_entities: 2", "conflated: True", "min_bios: 1"],
+        ),
+        ({"factscore_min": 0.7, "factscore_max": 0.8, "dfactscore_max": 0.6, "dfs_below_fs": True}, []),
+        ({"factscore_max": 0.5, "dfactscore_min": 0.9}, ["factscore_max: 0.75", "dfactscore_min: 0.5"]),
+        ({"supported": ["1931", "cyclist"], "not_supported": ["1977", "cyclist"]}, []),
+        ({"supported": ["1977"], "not_supported": ["1931"]}, ["supported: '1977'", "not_supported: '1931'"]),
+        ({"revision_keeps": ["1931"], "revision_drops": ["1977"]}, []),
+        (
+            {"revision_keeps": ["1977"], "revision_drops": ["born"]},
+            ["revision_keeps: '1977'", "revision_drops: 'born'"],
+        ),
+    ],
+)
+def test_each_expectation(expect: dict[str, object], missed: list[str]) -> None:
+    assert judge(expect, RESULT) == missed
+
+
+def test_a_null_score_fails_a_bound() -> None:
+    assert judge({"dfactscore_min": 0.0}, CheckResult(unverifiable=True)) == ["dfactscore_min: None"]
+
+
+def write_corpus(root: Path, answers: list[dict[str, object]]) -> Path:
+    (root / "kb").mkdir(parents=True)
+    (root / "kb" / "people.jsonl").write_text("\n".join(json.dumps(p) for p in PAGES) + "\n")
+    (root / "answers.jsonl").write_text("\n".join(json.dumps(a) for a in answers) + "\n")
+    return root
+
+
+def test_pass_rates_per_kind_on_the_whole_store(tmp_path: Path) -> None:
+    answers = [
+        {
+            "id": "f1",
+            "kind": "faithful",
+            "style": "polished",
+            "name": "Ilse Marrow",
+            "answer": "Ilse Marrow is a Norwegian glassblower born in 1931 in Bergen. "
+            "She founded the Vassvik Studio in 1962.",
+            "expect": {"status": "checked", "entity": "Ilse Marrow", "supported": ["1962"], "dfactscore_min": 0.8},
+        },
+        {
+            "id": "r1",
+            "kind": "refusal",
+            "style": "terse",
+            "name": "Ilse Marrow",
+            "answer": "I'm sorry, but I don't have reliable information about Ilse Marrow.",
+            "expect": {"status": "abstained"},
+        },
+        {
+            "id": "x1",
+            "kind": "faithful",
+            "style": "polished",
+            "name": "Ilse Marrow",
+            "answer": "Ilse Marrow is a Norwegian glassblower born in 1931 in Bergen.",
+            "expect": {"status": "abstained"},
+        },
+    ]
+    outcome = run(write_corpus(tmp_path / "c", answers), Engine())
+    figures = outcome.result
+    assert figures["answers"] == 3 and figures["passed"] == 2 and figures["pass_rate"] == pytest.approx(0.667)
+    assert figures["by_kind"]["faithful"] == {"n": 2, "passed": 1, "rate": 0.5}
+    assert figures["by_kind"]["refusal"]["rate"] == 1.0
+    assert figures["failures"] == [{"id": "x1", "kind": "faithful", "style": "polished", "missed": ["status: checked"]}]
+    assert figures["missed_by_expectation"] == {"status": 1}
+
+
+def test_malformed_corpus_files_are_named(tmp_path: Path) -> None:
+    with pytest.raises(EvaluationError, match="no corpus at"):
+        load(tmp_path)
+    root = write_corpus(tmp_path / "bad", [{"id": "a", "kind": "k", "answer": "x", "expect": {"statuz": "checked"}}])
+    with pytest.raises(EvaluationError, match=r"answers.jsonl:1: not an answer \(unknown expectation"):
+        load(root)
+
+
+def test_the_shipped_corpus_loads(repo_root: Path) -> None:
+    pages, answers = load(repo_root / "tests" / "corpus")
+    assert len(answers) >= 150 and len(pages) >= 25
+    titles = {t for t, _, _ in pages}
+    assert all(a.expect.get("entity", next(iter(titles))) in titles for a in answers)
