@@ -166,7 +166,7 @@ def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progr
     """Check every answer of the corpus (``limit``: the first N) and report pass rates per kind."""
     pages, answers = load(root)
     answers = answers[:limit] if limit else answers
-    store_pages = [(title, [text]) for title, text, _ in pages]
+    store_pages = [(title, text, aliases) for title, text, aliases in pages]  # cut into passages, as on import
     by_kind: dict[str, list[bool]] = defaultdict(list)
     by_style: dict[str, list[bool]] = defaultdict(list)
     missed_keys: Counter[str] = Counter()

@@ -61,7 +61,7 @@ class Engine:
         self,
         text: str,
         *,
-        pages: Sequence[tuple[str, Sequence[str]]],
+        pages: Sequence[tuple[Any, ...]],
         name: str | None = None,
         question: str | None = None,
     ) -> CheckResult:
@@ -69,7 +69,10 @@ class Engine:
         store_module = _module("knowledge.store")
         pipeline = _module("scoring.pipeline")
         engines = _module("scoring.engines")
-        store = store_module.Store.in_memory([(title, list(passages)) for title, passages in pages])
+        # A page is (title, passages) or (title, text or passages, aliases).
+        store = store_module.Store.in_memory(
+            [(p[0], p[1] if isinstance(p[1], str) else list(p[1]), *p[2:]) for p in pages]
+        )
         try:
             config = pipeline.default_config().without(self.rules_off)
             checker = engines.build_checker(
@@ -84,7 +87,7 @@ class Engine:
         self,
         text: str,
         *,
-        pages: Sequence[tuple[str, Sequence[str]]],
+        pages: Sequence[tuple[Any, ...]],
         name: str | None = None,
         question: str | None = None,
     ) -> CheckResult | None:

@@ -31,9 +31,11 @@ from scoring.linking import candidate_entities
 from scoring.pipeline import CheckConfig, default_config, default_verifier, group_result, infer_subject, score_groups
 from scoring.plan import PlannedGroup
 from scoring.protocols import KnowledgeSource, StanceModel, VerdictCache
+from scoring.rules import rule
 from scoring.sentences import Sentence, split_sentences
 from scoring.spans import align, char_spans, sentence_span
 from scoring.verify import EvidenceVerifier
+from scoring.worthiness import ABOUT_SOURCES, ASSISTANT_ASIDE, ASSISTANT_TALK, CHATTER, EXISTENCE, QUESTION
 
 
 @dataclass
@@ -129,6 +131,8 @@ class Checker:
         run = Run(text, sentences, subject, question, kb, cache, config, self.stance_model)
         groups = self.decompose(run)
         _locate(run, groups)
+        if config.on(ONLY_ASSISTANT_TALK) and _only_assistant_talk(groups):
+            return self._finish(run, CheckResult(abstained=True, groups=[group_result(g, None, False) for g in groups]))
         if not any(g.factual for g in groups):
             return self._finish(
                 run,
@@ -157,6 +161,21 @@ class Checker:
         result.llm_model = self.judge
         result.llm_calls, result.llm_tokens, result.llm_errors = run.usage.calls, run.usage.tokens, run.usage.errors
         return result
+
+
+ONLY_ASSISTANT_TALK = rule(
+    "only-assistant-talk",
+    "worthiness",
+    "an answer whose every statement is about the conversation or the sources (declining, asking which "
+    "person is meant, offering help) abstains",
+)
+# What the assistant says of itself, the user or the sources: an answer made only of these says nothing.
+_TALK_RULES = frozenset({ABOUT_SOURCES, QUESTION, CHATTER, ASSISTANT_ASIDE, ASSISTANT_TALK, EXISTENCE, "empty"})
+
+
+def _only_assistant_talk(groups: list[PlannedGroup]) -> bool:
+    facts = [f for g in groups for f in g.facts]
+    return bool(facts) and all(f.worthiness_rule in _TALK_RULES for f in facts)
 
 
 def _locate(run: Run, groups: list[PlannedGroup]) -> None:

@@ -29,6 +29,12 @@ ABOUT_SOURCES = rule(
 )
 EXISTENCE = rule("existence-announcement", "worthiness", "a short 'There is also an X.' announces a person: 'other'")
 OPINION_WORDS = rule("opinion-words", "worthiness", "first-person beliefs, praise and evaluations are opinions")
+ASSISTANT_TALK = rule(
+    "assistant-talk",
+    "worthiness",
+    "a fact whose subject is the assistant, the user being advised or a hypothetical 'anything' (I'd suggest, "
+    "you could try, anything I wrote would be) is about the conversation, not the world",
+)
 
 _NOT_A_CLAIM = re.compile(
     r"\b(?:i hope|hope this helps|let me know|feel free|here is|here's|here are|as an ai|language model|"
@@ -73,6 +79,15 @@ _ASIDE = re.compile(
     r"(?:take|treat) (?:this|these details|it) with (?:a grain of salt|caution))\b",
     re.IGNORECASE,
 )
+# The subject a fact starts with: the assistant (first person), no subject left at all ("'ll put together a
+# summary"), the user being advised ("you could try", not "you'll need an account": that is a fact about a
+# product), or an indefinite "anything" in a hypothetical ("anything I wrote would be a guess").
+_TALK = re.compile(
+    r"^(?:(?:i|i'd|i'll|i'm|i've|me|my)\b|'(?:ll|d|m|ve|re)\b|"
+    r"you(?:'d| could| might| may| should| would)\b|"
+    r"(?:anything|something|everything) (?:i\b|would\b|could\b|might\b))",
+    re.IGNORECASE,
+)
 _EXISTENCE = re.compile(r"^there (?:is|was|are|were)\b(?: also)?(?: an?| another| one| some)?\b", re.IGNORECASE)
 
 
@@ -105,6 +120,8 @@ def classify_by_rule(
         return Worthiness.OTHER, EXISTENCE
     if OPINION_WORDS not in rules_off and _OPINION.search(text):
         return Worthiness.OPINION, OPINION_WORDS
+    if ASSISTANT_TALK not in rules_off and _TALK.match(text):
+        return Worthiness.NOT_A_CLAIM, ASSISTANT_TALK
     return Worthiness.FACTUAL, None
 
 
