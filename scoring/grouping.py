@@ -37,6 +37,12 @@ from vocabulary import fold_words as fold
 NEW_PERSON_CUE = rule(
     "new-person-cue", "group", "'Another X', 'The other X', 'There is also an X named ...' start a new individual"
 )
+ROLE_CUE = rule(
+    "role-cue",
+    "group",
+    "after the answer says a name is shared, a sentence whose subject is 'the <role>' ('The cellist, born …', "
+    "'**The architect** …', 'The elder …') presents that namesake",
+)
 CONTRAST_CUE = rule(
     "contrast-cue", "group", "'On the other hand, X is ...' with X introduced afresh starts a new individual"
 )
@@ -81,6 +87,16 @@ _CONTRAST_CUE = re.compile(
     r"^(?:on the other hand|in contrast|by contrast|conversely|meanwhile|however),\s+(?-i:[A-Z])", re.I
 )
 _CONTINUE_CUE = re.compile(r"^(?!there\b)\w+(?: \w+){0,3} (?:was|is) also\b|\balso (?:known|called)\b", re.IGNORECASE)
+# The answer says the name is shared: what follows may present the namesakes one by one.
+_ANNOUNCES_MANY = re.compile(
+    r"\b(?:two|three|four|several|multiple|a few|various|different|at least (?:two|three))\b[^.?!]{0,40}?"
+    r"\b(?:people|persons|individuals|men|women|namesakes|[A-Z][\w'’-]*s)\b|"
+    r"\bshare[sd]? (?:the|this|that|a) (?:same )?name\b|\b(?:name|it) belongs to (?:two|three|several)\b",
+    re.IGNORECASE,
+)
+# Words for which one of them is meant, beside role nouns: "The elder, born in 1909, ...".
+_ORDER_WORDS = frozenset("elder younger older eldest youngest former latter first second third other".split())
+_NOT_ROLES = frozenset("name names person people one ones man woman individual answer information".split())
 _DISAMBIGUATOR = re.compile(r"^\s*\(([^()]{2,40})\)")
 _MALE = MALE_PRONOUNS
 _FEMALE = FEMALE_PRONOUNS
@@ -98,6 +114,8 @@ class PerceivedGroup:
     introduced: bool = False
     gender: str | None = None
     forms: set[str] = field(default_factory=set)
+    # The role that presented this namesake ("the cellist", "the elder"), when a role cue did.
+    role: str | None = None
 
     @property
     def label(self) -> str:
@@ -164,6 +182,19 @@ def _word_agrees(x: str, y: str) -> bool:
     return False
 
 
+def _role_subject(doc: Doc) -> str | None:
+    """The role noun of a sentence that opens with "The <role>" as its subject ("The cellist, born in …")."""
+    if len(doc) < 3 or doc[0].lower_ != "the":
+        return None
+    head = doc[1]
+    word = head.lower_
+    if word in _NOT_ROLES or not word.isalpha():
+        return None
+    if word in _ORDER_WORDS or (head.pos_ == "NOUN" and head.dep_ in ("nsubj", "nsubjpass", "ROOT", "appos")):
+        return word
+    return None
+
+
 def group_sentences(
     sentences: Sequence[str],
     subject: str,
@@ -184,8 +215,21 @@ def group_sentences(
         items = [False] * len(sentences)
     groups: list[PerceivedGroup] = [PerceivedGroup(subject)]
     current = groups[0]
+    announced = False
     for i, (text, doc) in enumerate(zip(sentences, docs, strict=True)):
         mention = find_mention(doc)
+        role = _role_subject(doc) if announced and ROLE_CUE not in rules_off else None
+        announced = announced or bool(_ANNOUNCES_MANY.search(text))
+        if mention is None and role is not None and current.sentences:
+            target = next((g for g in groups if g.role == role), None)
+            if target is None:
+                # A profession names the namesake's page ("(cellist)"); "the elder" names no page.
+                label = None if role in _ORDER_WORDS else role
+                target = PerceivedGroup(current.name, disambiguator=label, from_text=current.from_text, role=role)
+                groups.append(target)
+            target.sentences.append(i)
+            current = target
+            continue
         cues = NEW_PERSON_CUE not in rules_off
         if mention is None and cues and _NAMED_CUE.search(text):
             mention = _after_named(doc)

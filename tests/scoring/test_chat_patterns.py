@@ -1,5 +1,5 @@
-"""The assistant talking about the conversation is not a claim about the world; an answer made only of such
-talk (declining, advising where to look, offering help) abstains."""
+"""Patterns of answers as chat models write them (measured on tests/corpus): the assistant talking about the
+conversation is not a claim, an answer of nothing else abstains, and namesakes presented by role are told apart."""
 
 from __future__ import annotations
 
@@ -40,3 +40,18 @@ def test_an_answer_of_nothing_but_assistant_talk_abstains(demo_kb: Store) -> Non
     # a real answer with an offer at its end is checked
     answer = "Dick Hanley was an American football coach. I'd be glad to tell you more about his teams."
     assert check(answer, kb=demo_kb, name="Dick Hanley").status == "checked"
+
+
+def test_namesakes_presented_by_role_are_told_apart(demo_kb: Store) -> None:
+    """Once an answer says a name is shared, "The coach …" / "The swimmer …" present one namesake each."""
+    text = (
+        "Two people share the name Dick Hanley. The coach led Northwestern University from 1927 to 1934. "
+        "The swimmer was born in 1936 and won a silver medal at the 1956 Olympics."
+    )
+    result = check(text, kb=demo_kb, name="Dick Hanley")
+    assert result.num_bios >= 2 and not any(g.conflated for g in result.groups)
+    off = check(text, kb=demo_kb, name="Dick Hanley", config=CheckConfig().without(["role-cue"]))
+    assert off.num_bios < result.num_bios
+    # without the announcement, "The coach" is a description of the one person the answer is about
+    single = check("Dick Hanley was a coach. The coach led Northwestern.", kb=demo_kb, name="Dick Hanley")
+    assert single.num_bios == 1
