@@ -29,11 +29,14 @@ def name_tokens(name: str) -> list[str]:
     return [t for t in re.findall(r"[\w.'’-]+", name.lower()) if t not in (".",)]
 
 
-def decontextualize(fact: str, subject: str, name: str) -> str:
-    """Rewrite ``fact`` so that it names its subject: pronouns and partial names become ``name``."""
+def decontextualize(fact: str, subject: str, name: str, role: str | None = None) -> str:
+    """Rewrite ``fact`` so that it names its subject: pronouns, partial names and the role that presented a
+    namesake ("The cellist was born …", ``role="cellist"``) become ``name``."""
     if not name:
         return fact
     subj = subject.strip()
+    if role and subj.lower() == f"the {role}" and fact.lower().startswith(subj.lower()):
+        return name + fact[len(subj) :]
     first = subj.split()[0].lower() if subj.split() else ""
     if subj.lower() in _PRONOUNS:
         return _capitalise(_SUBJECT_PRONOUN.sub(name, fact, count=1))

@@ -112,7 +112,7 @@ def _plan_groups(
         facts: list[PlannedFact] = []
         for i in ind.sentences:
             for atom in atoms[i]:
-                text = decontextualize(atom.text, atom.subject, ind.name)
+                text = decontextualize(atom.text, atom.subject, ind.name, ind.role)
                 worthiness, by = classify_by_rule(text, sentences[i].text, rules_off)
                 facts.append(PlannedFact(atom, text, worthiness, worthiness_rule=by))
         planned.append(PlannedGroup(ind, facts))

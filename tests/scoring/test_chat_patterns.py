@@ -50,6 +50,9 @@ def test_namesakes_presented_by_role_are_told_apart(demo_kb: Store) -> None:
     )
     result = check(text, kb=demo_kb, name="Dick Hanley")
     assert result.num_bios >= 2 and not any(g.conflated for g in result.groups)
+    # each fact names the person, not the role that presented them
+    facts = [f.text for g in result.groups for f in g.facts if "1936" in f.text or "1927" in f.text]
+    assert facts and all(f.startswith("Dick Hanley") for f in facts), facts
     off = check(text, kb=demo_kb, name="Dick Hanley", config=CheckConfig().without(["role-cue"]))
     assert off.num_bios < result.num_bios
     # without the announcement, "The coach" is a description of the one person the answer is about
