@@ -29,12 +29,24 @@ def test_assistant_talk_is_not_a_claim(fact: str, worthiness: Worthiness, rule: 
     assert classify_by_rule(fact, fact, frozenset()) == (worthiness, rule)
 
 
-def test_an_answer_of_nothing_but_assistant_talk_abstains(demo_kb: Store) -> None:
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't have dependable details on Dick Hanley. I'd suggest a sports archive instead; "
+        "I'll happily help with anything else.",
+        "I'd rather not write about Dick Hanley: anything I wrote would be a guess. You could try a newspaper archive.",
+        "There are several people named Dick Hanley. Which one do you mean? I'll write a short profile once I know.",
+    ],
+)
+def test_an_answer_of_nothing_but_assistant_talk_abstains(demo_kb: Store, text: str) -> None:
+    assert check(text, kb=demo_kb, name="Dick Hanley").status == "abstained"
+
+
+def test_only_assistant_talk_can_be_switched_off(demo_kb: Store) -> None:
     text = (
         "I don't have dependable details on Dick Hanley. I'd suggest a sports archive instead; "
         "I'll happily help with anything else."
     )
-    assert check(text, kb=demo_kb, name="Dick Hanley").status == "abstained"
     off = CheckConfig().without(["only-assistant-talk"])
     assert check(text, kb=demo_kb, name="Dick Hanley", config=off).status != "abstained"
     # a real answer with an offer at its end is checked
@@ -42,12 +54,19 @@ def test_an_answer_of_nothing_but_assistant_talk_abstains(demo_kb: Store) -> Non
     assert check(answer, kb=demo_kb, name="Dick Hanley").status == "checked"
 
 
-def test_namesakes_presented_by_role_are_told_apart(demo_kb: Store) -> None:
+ROLE_ANSWERS = [
+    "Two people share the name Dick Hanley. The coach led Northwestern University from 1927 to 1934. "
+    "The swimmer was born in 1936 and won a silver medal at the 1956 Olympics.",
+    "The name Dick Hanley belongs to two athletes:\n\n**The coach** led Northwestern University from 1927 to "
+    "1934.\n\n**The swimmer** was born in 1936 and won a silver medal at the 1956 Olympics.",
+    "There are two notable Americans named Dick Hanley. The elder led Northwestern University from 1927 to 1934. "
+    "The younger was born in 1936 and won a silver medal at the 1956 Olympics.",
+]
+
+
+@pytest.mark.parametrize("text", ROLE_ANSWERS)
+def test_namesakes_presented_by_role_are_told_apart(demo_kb: Store, text: str) -> None:
     """Once an answer says a name is shared, "The coach …" / "The swimmer …" present one namesake each."""
-    text = (
-        "Two people share the name Dick Hanley. The coach led Northwestern University from 1927 to 1934. "
-        "The swimmer was born in 1936 and won a silver medal at the 1956 Olympics."
-    )
     result = check(text, kb=demo_kb, name="Dick Hanley")
     assert result.num_bios >= 2 and not any(g.conflated for g in result.groups)
     # each fact names the person, not the role that presented them
