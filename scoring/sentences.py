@@ -24,6 +24,8 @@ _HEADING_WORDS = 8
 # A list item that pysbd keeps glued to the previous sentence: "... refer to: 1. Joseph F. Smith".
 _INLINE_ITEM = re.compile(r"(?<=[:;.])\s+(?=\d{1,2}[.)]\s+[A-Z])")
 _BULLET = re.compile(r"^\s*(?:\d{1,2}[.)]|[-*•])\s+")
+# An infobox-like "Label: value" line ("Born: 1912, Tromsø", "**Teams:** Rosenborg (2008–2013)"): a block of its own.
+_LABEL_LINE = re.compile(r"^\s*[A-Z][\w'’/&() -]{0,40}:\s+\S")
 
 _local = threading.local()
 
@@ -95,7 +97,8 @@ def _soft_wraps(text: str) -> str:
         before = lines[k - 1].strip() if k > 0 else ""
         opens = not before or before[-1] in ".!?:" or bool(_BULLET.match(lines[k - 1]))
         heading = bool(a) and opens and a[-1] not in ".!?:;," and b[:1].isupper() and len(a.split()) <= _HEADING_WORDS
-        if heading:
+        # "Label: value" lines are one-line records: each starts a block, and so does the line after one.
+        if heading or (bool(a) and (_LABEL_LINE.match(line) or _LABEL_LINE.match(prev))):
             out.append("\n\n" + line)
         elif not a or not b or _BULLET.match(line):
             out.append("\n" + line)

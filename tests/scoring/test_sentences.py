@@ -69,3 +69,30 @@ def test_split_sentences(text: str, sentences: list[str], paragraphs: list[int],
     assert [s.paragraph for s in got] == paragraphs
     assert [s.list_item for s in got] == items
     assert [s.index for s in got] == list(range(len(sentences)))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "**Born:** 1990, Freiburg\n**Teams:** Team Velora (2011–2016), Kestrel (2017–2022)\n**Career wins:** 19",
+            ["Born: 1990, Freiburg", "Teams: Team Velora (2011–2016), Kestrel (2017–2022)", "Career wins: 19"],
+        ),
+        (
+            "Marta Kowalczyk\nBorn: 1968, Kraków\nEnsembles: Silesian Chamber Orchestra (1995–2009)\nShe still teaches.",
+            [
+                "Marta Kowalczyk",
+                "Born: 1968, Kraków",
+                "Ensembles: Silesian Chamber Orchestra (1995–2009)",
+                "She still teaches.",
+            ],
+        ),
+        # a colon inside a wrapped prose sentence is not a record
+        (
+            "He founded the firm in 1995 and wrote\nthree books: two novels and a memoir.",
+            ["He founded the firm in 1995 and wrote three books: two novels and a memoir."],
+        ),
+    ],
+)
+def test_label_lines_are_records_of_their_own(text: str, expected: list[str]) -> None:
+    assert [s.text for s in split_sentences(text)] == expected
