@@ -79,7 +79,8 @@ def test_split_sentences(text: str, sentences: list[str], paragraphs: list[int],
             ["Born: 1990, Freiburg", "Teams: Team Velora (2011–2016), Kestrel (2017–2022)", "Career wins: 19"],
         ),
         (
-            "Marta Kowalczyk\nBorn: 1968, Kraków\nEnsembles: Silesian Chamber Orchestra (1995–2009)\nShe still teaches.",
+            "Marta Kowalczyk\nBorn: 1968, Kraków\nEnsembles: Silesian Chamber Orchestra (1995–2009)\n"
+            "She still teaches.",
             [
                 "Marta Kowalczyk",
                 "Born: 1968, Kraków",
