@@ -23,10 +23,39 @@ _DATE = (
 )
 _LIFESPAN = re.compile(rf"\(\s*(?:born\s+|b\.\s*)?({_DATE})\s*(?:[–—-]|to)\s*({_DATE})\s*\)")
 _BORN = re.compile(r"\(\s*(?:born|b\.)\s+([^()]*?)\s*\)")
+# Words an organisation's or a work's name ends with: a year range after one is a tenure, not a lifespan.
+_ORG_WORDS = frozenset(
+    "orchestra quartet quintet trio ensemble choir band team club fc university college institute school academy "
+    "conservatory station laboratory lab company corporation inc ltd group society association foundation museum "
+    "gallery studio atelier press records hospital clinic church cathedral gym council committee party senate "
+    "house parliament assembly league federation union agency bank fund office department ministry theatre "
+    "theater festival magazine weekly journal newspaper review tv radio network project programme program".split()
+)
 _AKA = re.compile(r"\(\s*(?:also\s+)?(?:known|called|nicknamed|born)\s+as\s+([^()]+?)\s*\)")
 
 
 def paren_ids(doc: Doc) -> set[int]:
+    """Token ids inside parentheses, which other facts leave out — except a tenure's years ("played for
+    Rosenborg (2008–2013)"), which stay with the fact they date."""
+    return _all_paren_ids(doc) - tenure_ids(doc)
+
+
+def tenure_ids(doc: Doc) -> set[int]:
+    """Token ids of "(1995–2009)" after an organisation (or in a list of several such ranges)."""
+    ranges = list(_LIFESPAN.finditer(doc.text))
+    out: set[int] = set()
+    for m in ranges:
+        start_tok = next((t for t in doc if t.idx >= m.start()), None)
+        if start_tok is None or start_tok.i == 0:
+            continue
+        name_tok = doc[start_tok.i - 1]
+        named = name_tok.pos_ == "PROPN" or name_tok.lower_ in _ORG_WORDS  # "the Wetland Pulse project (…)"
+        if named and (len(ranges) > 1 or _not_a_person(name_tok)):
+            out |= {t.i for t in doc if m.start() <= t.idx < m.end()}
+    return out
+
+
+def _all_paren_ids(doc: Doc) -> set[int]:
     out: set[int] = set()
     depth = 0
     for t in doc:
@@ -45,7 +74,10 @@ def parenthetical_facts(doc: Doc, paren: set[int]) -> list[tuple[Phrase, Subject
         return []
     out: list[tuple[Phrase, Subject]] = []
     text = doc.text
-    for m in list(_LIFESPAN.finditer(text)) + list(_BORN.finditer(text)) + list(_AKA.finditer(text)):
+    # Several "Name (1995–2009)" in one sentence list tenures ("Teams: Velora (2011–2016), Kestrel (2017–2022)"):
+    # a person's lifespan follows their name once.
+    ranges = list(_LIFESPAN.finditer(text))
+    for m in ranges + list(_BORN.finditer(text)) + list(_AKA.finditer(text)):
         start_tok = next((t for t in doc if t.idx >= m.start()), None)
         if start_tok is None or start_tok.i == 0:
             continue
@@ -60,6 +92,8 @@ def parenthetical_facts(doc: Doc, paren: set[int]) -> list[tuple[Phrase, Subject
             continue
         subject = _name_before(doc, name_tok)
         ids = {t.i for t in doc if m.start() <= t.idx < m.end()}
+        if m.re is _LIFESPAN and (len(ranges) > 1 or _not_a_person(name_tok)):
+            continue
         if m.re is _LIFESPAN:
             born, died = m.group(1), m.group(2)
             out.append((_fact(subject, f"was born {_on(born)}", ids), subject))
@@ -71,6 +105,17 @@ def parenthetical_facts(doc: Doc, paren: set[int]) -> list[tuple[Phrase, Subject
         else:
             out.append((_fact(subject, f"is also known as {m.group(1)}", ids), subject))
     return out
+
+
+def _not_a_person(tok: Token) -> bool:
+    """The name is an organisation's or a work's (its last word says so), or the object of a verb or a
+    preposition ("played for Rosenborg (2008–2013)"): what the years date is a tenure."""
+    if tok.lower_ in _ORG_WORDS:
+        return True
+    head = tok
+    while head.dep_ == "conj" and head.head is not head:
+        head = head.head
+    return head.dep_ in ("pobj", "dobj")
 
 
 def _name_before(doc: Doc, tok: Token) -> Subject:

@@ -92,6 +92,7 @@ def finish(text: str) -> str:
     text = _SPACE_AFTER_OPEN.sub(r"\1", text)
     text = text.replace(" 's", "'s").replace(" n't", "n't").replace(" ’s", "’s")
     text = _DOUBLE_COMMA.sub(", ", text)
+    text = text.replace("()", " ")  # parentheses whose content went to another fact
     text = re.sub(r"\s+", " ", text).strip()
     text = _LEADING_JUNK.sub("", text)
     text = _DANGLING.sub("", text.rstrip(" .;:,"))

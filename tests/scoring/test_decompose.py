@@ -121,3 +121,26 @@ def test_word_overlap_with_human_atomic_facts(shared_data: Path) -> None:
             best.extend(max((_f1(h, o) for o in ours), default=0.0) for h in human)
     assert len(best) > 500
     assert sum(best) / len(best) >= 0.68
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected", "absent"),
+    [
+        # a year range after an organisation dates a tenure: it stays with the fact, no birth or death
+        ("He played for Rosenborg (2008–2013) and Molde (2014–2016).", "He played for Rosenborg (2008–2013).", "born"),
+        ("She led the Wetland Pulse project (2015–2020).", "She led the Wetland Pulse project (2015–2020).", "died"),
+        ("Teams: Team Velora (2011–2016), Kestrel-Sunwerk (2017–2022)", None, "born"),
+        ("He joined the Silesian Chamber Orchestra (1995–2009) as principal cellist.", None, "died"),
+        # after a person's name it is still a lifespan
+        ("Ilse Marrow (1931–2019) was a Norwegian glassblower.", "Ilse Marrow was born in 1931.", None),
+    ],
+)
+def test_a_year_range_after_an_organisation_is_a_tenure(
+    sentence: str, expected: str | None, absent: str | None
+) -> None:
+    facts = [f.text for f in decompose_sentence(sentence, 0)]
+    if expected is not None:
+        assert expected in facts, facts
+    if absent is not None:
+        assert not any(absent in f for f in facts), facts
+    assert not any("()" in f for f in facts), facts
