@@ -37,6 +37,8 @@ class FactResult(BaseModel):
     # Character spans [start, end) of the answer as written that the fact was made from (its words;
     # its whole sentence where the engine cannot tell).
     spans: list[tuple[int, int]] = []
+    # The answer hedged this claim ("I believe …", "if I recall correctly"); it was checked all the same.
+    hedged: bool = False
 
 
 class FactGroup(BaseModel):

@@ -14,6 +14,7 @@ from scoring.checker import Run
 from scoring.decompose import AtomicFact, decompose_doc
 from scoring.decontext import decontextualize
 from scoring.grouping import PerceivedGroup, group_sentences
+from scoring.hedges import strip_hedges
 from scoring.linking import name_match
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.revise import RevisionInput, revise
@@ -30,13 +31,24 @@ ENTAILED_BY_LONGER = rule(
 )
 
 
+HEDGED_CLAIMS = rule(
+    "hedged-claims",
+    "decompose",
+    "hedges around a claim (I believe, if I recall correctly, as far as I know, …) come off before it is "
+    "decomposed: the claim is checked and reported as hedged",
+)
+
+
 def decompose(run: Run) -> list[PlannedGroup]:
     """Perceived individuals by sentence, atomic facts by dependency parse, each made standalone and
     classified by the check-worthiness rules."""
     sentences = run.sentences
-    docs = nlp.parse([s.text for s in sentences])
+    plain = [s.text for s in sentences]
+    unhedged = [strip_hedges(t) if run.config.on(HEDGED_CLAIMS) else (t, [], False) for t in plain]
+    texts = [text for text, _, _ in unhedged]
+    docs = nlp.parse(texts)
     individuals = group_sentences(
-        [s.text for s in sentences],
+        texts,
         run.subject,
         docs=docs,
         list_items=[s.list_item for s in sentences],
@@ -47,8 +59,13 @@ def decompose(run: Run) -> list[PlannedGroup]:
     bounds = [doc.to_array(_IDX_LENGTH).tolist() for doc in docs]  # (offset, length) of each token
     for g in groups:
         for fact in g.facts:
-            tokens = bounds[fact.atom.sentence_index]
-            fact.ranges = tuple((tokens[t][0], tokens[t][0] + tokens[t][1]) for t in sorted(fact.atom.tokens))
+            i = fact.atom.sentence_index
+            tokens, (_, kept, hedged) = bounds[i], unhedged[i]
+            ranges = [(start, start + length) for start, length in (tokens[t] for t in sorted(fact.atom.tokens))]
+            if hedged:  # back to the sentence as written, around the hedges taken off
+                ranges = [(kept[a], kept[b - 1] + 1) for a, b in ranges if 0 <= a < b <= len(kept)]
+            fact.ranges = tuple(ranges)
+            fact.hedged = hedged
     return groups
 
 

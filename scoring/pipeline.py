@@ -252,6 +252,7 @@ def group_result(g: PlannedGroup, entity: str | None, conflated: bool) -> FactGr
                     stance=Stance.IRRELEVANT,
                     decided_by=fact.worthiness_rule or "no-candidates",
                     spans=fact.spans,
+                    hedged=fact.hedged,
                 )
             )
             continue
@@ -276,6 +277,7 @@ def group_result(g: PlannedGroup, entity: str | None, conflated: bool) -> FactGr
                 evidence=evidence,
                 decided_by=best.decided_by,
                 spans=fact.spans,
+                hedged=fact.hedged,
             )
         )
     return FactGroup(

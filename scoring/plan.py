@@ -29,6 +29,8 @@ class PlannedFact:
     # Character ranges of its sentence's text the fact was made from (offline: its words; an engine
     # that cannot tell gives none, and the checker uses the whole sentence).
     ranges: tuple[tuple[int, int], ...] = ()
+    # The claim came wrapped in a hedge ("I believe …"): checked all the same, reported as hedged.
+    hedged: bool = False
     # Spans of the answer as written (``scoring.spans``), filled by the checker.
     spans: list[tuple[int, int]] = field(default_factory=list)
 

@@ -77,3 +77,28 @@ def test_namesakes_presented_by_role_are_told_apart(demo_kb: Store, text: str) -
     # without the announcement, "The coach" is a description of the one person the answer is about
     single = check("Dick Hanley was a coach. The coach led Northwestern.", kb=demo_kb, name="Dick Hanley")
     assert single.num_bios == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I believe Dick Hanley was head coach at Northwestern University from 1927 to 1934.",
+        "If I recall correctly, Dick Hanley was head coach at Northwestern University from 1927 to 1934.",
+        "Dick Hanley was, as far as I know, head coach at Northwestern University from 1927 to 1934.",
+        "Dick Hanley was head coach at Northwestern University from 1927 to 1934, if I'm not mistaken.",
+    ],
+)
+def test_hedged_claims_are_checked_and_reported_as_hedged(demo_kb: Store, text: str) -> None:
+    result = check(text, kb=demo_kb, name="Dick Hanley")
+    facts = [f for g in result.groups for f in g.facts if "1927" in f.text]
+    assert facts and all(f.hedged and f.worthiness is Worthiness.FACTUAL for f in facts), facts
+    assert any(f.verdict.value == "supported" for f in facts)
+    assert not any("believe" in f.text or "recall" in f.text or "mistaken" in f.text for f in facts)
+    off = check(text, kb=demo_kb, name="Dick Hanley", config=CheckConfig().without(["hedged-claims"]))
+    assert not any(f.hedged for g in off.groups for f in g.facts)
+
+
+def test_a_belief_with_nothing_to_check_stays_an_opinion(demo_kb: Store) -> None:
+    result = check("Dick Hanley was a football coach. I think he was great.", kb=demo_kb, name="Dick Hanley")
+    great = [f for g in result.groups for f in g.facts if "great" in f.text]
+    assert great and all(f.worthiness is Worthiness.OPINION and not f.hedged for f in great)

@@ -1,0 +1,53 @@
+"""Hedges around a claim ("I believe …", "…, if I recall correctly", "(in 1990, I think)") are taken off
+before the claim is decomposed: a hedged claim is still a claim, checked like any other and reported as
+hedged (``FactResult.hedged``).
+
+>>> strip_hedges("If I recall correctly, she was born in Kraków around 1968.")[0]
+'she was born in Kraków around 1968.'
+>>> strip_hedges("Her novel won the Harrowgate Prize, I believe in 2016.")[0]
+'Her novel won the Harrowgate Prize, in 2016.'
+>>> strip_hedges("He was born in 1936.")
+('He was born in 1936.', [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19], False)
+"""
+
+from __future__ import annotations
+
+import re
+
+_HEDGE = (
+    r"(?:i (?:believe|think|reckon|suspect|guess|seem to recall|recall)(?: that)?|"
+    r"if (?:i )?(?:recall|remember) (?:correctly|right(?:ly)?)|if memory serves(?: me)?(?: (?:right|correctly|well))?|"
+    r"as far as i (?:know|recall|remember|can tell)|from memory|if i'?m not mistaken|if i have the right person|"
+    r"i'?m (?:fairly|pretty|reasonably|quite|almost|not (?:entirely|completely|100%)) "
+    r"(?:sure|certain|confident)(?: that| about this)?|"
+    r"i may be (?:wrong|misremembering)(?: about this)?,? but|possibly|probably|perhaps|apparently|presumably)"
+)
+# At the start of a sentence (with its comma), between commas or before the end.
+_AT_START = re.compile(rf"^\s*{_HEDGE}\s*,?\s+", re.IGNORECASE)
+_BETWEEN_COMMAS = re.compile(rf",\s*{_HEDGE}\s*,(?=\s)", re.IGNORECASE)
+_AT_END = re.compile(rf",\s*{_HEDGE}\s*(?=\)|[.!?]?$)", re.IGNORECASE)
+_BEFORE_VALUE = re.compile(rf"(?<=[(,]\s){_HEDGE}\s+(?=(?:in|at|on|from|around|about|c\.)\s|\d)", re.IGNORECASE)
+_IN_PARENS = re.compile(rf"(?<=\w),\s*{_HEDGE}(?=\))", re.IGNORECASE)
+
+
+def strip_hedges(text: str) -> tuple[str, list[int], bool]:
+    """``text`` without its hedges, the position in ``text`` of each kept character, and whether any went."""
+    keep = list(range(len(text)))
+    hedged = False
+    for pattern in (_AT_START, _IN_PARENS, _BETWEEN_COMMAS, _AT_END, _BEFORE_VALUE):
+        current = "".join(text[i] for i in keep)
+        m = pattern.search(current)
+        while m is not None:
+            hedged = True
+            keep = keep[: m.start()] + keep[m.end() :]
+            current = "".join(text[i] for i in keep)
+            m = pattern.search(current, m.start())
+    stripped = "".join(text[i] for i in keep)
+    if hedged and not _CHECKABLE.search(stripped[1:]):
+        # "I think he was great": nothing to check once the hedge is off; the belief stays an opinion.
+        return text, list(range(len(text))), False
+    return stripped, keep, hedged
+
+
+# A value or a name to check: a digit, or a capitalised word that does not start the text.
+_CHECKABLE = re.compile(r"\d|(?<![.!?]\s)\b[A-Z][a-zà-ÿ]")
