@@ -71,25 +71,19 @@ def run(args: argparse.Namespace) -> int:
     store = _open_store(kb)
     name = args.run or "replay-" + datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
 
+    from factsentry.engine_args import build_from_args
+    from scoring.errors import ScoringError
     from scoring.pipeline import default_config
 
-    revise_mode = default_config().revise_mode
+    # The workers' own settings (revision mode included), so only the store or the engine differs; one
+    # checker (and one judge) for the whole replay.
+    checker = build_from_args(args, default_config())
 
     def check(message: GenerationMessage) -> Any:
-        from factsentry.commands.check import check_answer
-
-        options = argparse.Namespace(
-            engine=args.engine,
-            model=args.model,
-            models=args.models,
-            judge_timeout=args.judge_timeout,
-            name=message.name,
-            question=question_of(message),
-            no_revise=False,
-            mode=revise_mode,  # the workers' own setting, so only the store or the engine differs
-            rules_off=None,
-        )
-        return check_answer(options, message.answer, store)
+        try:
+            return checker.check(message.answer, kb=store, name=message.name, question=question_of(message))
+        except ScoringError as e:
+            raise UserError(str(e)) from e
 
     registry = CollectorRegistry()
     server = MetricsServer(registry, args.metrics_port, "127.0.0.1")
