@@ -6,18 +6,25 @@ import json
 import os
 import subprocess
 import sys
+from typing import Any
 
 
-def test_bench_pipeline_prints_its_figures() -> None:
+def bench_pipeline(*args: str, timeout: float) -> dict[str, Any]:
+    """``factsentry bench pipeline --json ARGS``: its figures (the run must succeed)."""
     done = subprocess.run(
-        [sys.executable, "-m", "factsentry", "bench", "pipeline", "--json", "--requests", "20", "--rate", "20"],
+        [sys.executable, "-m", "factsentry", "bench", "pipeline", "--json", *args],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=timeout,
         env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    figures = json.loads(done.stdout)
+    figures: dict[str, Any] = json.loads(done.stdout)
+    return figures
+
+
+def test_bench_pipeline_prints_its_figures() -> None:
+    figures = bench_pipeline("--requests", "20", "--rate", "20", timeout=300)
     for key in ("block_added_p50_ms", "block_added_p99_ms", "delivery_overhead_p50_ms", "first_request_ms"):
         assert isinstance(figures[key], float), key
     assert figures["requests"] == 20 and figures["rate_rps"] == 20.0 and figures["achieved_rps"] > 0
@@ -27,15 +34,7 @@ def test_bench_pipeline_prints_its_figures() -> None:
 
 
 def test_bench_pipeline_scale_out_checks_new_answers_with_one_and_two_workers() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "factsentry", "bench", "pipeline", "--json", "--scale-out", "--answers", "20"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    figures = json.loads(done.stdout)
+    figures = bench_pipeline("--scale-out", "--answers", "20", timeout=600)
     assert figures["answers"] == 20 and figures["workers_1_failed"] == figures["workers_2_failed"] == 0
     assert figures["workers_1_checks_per_s"] > 0 and figures["workers_2_checks_per_s"] > 0
     ratio = figures["workers_2_checks_per_s"] / figures["workers_1_checks_per_s"]
