@@ -166,14 +166,13 @@ def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progr
     """Check every answer of the corpus (``limit``: the first N) and report pass rates per kind."""
     pages, answers = load(root)
     answers = answers[:limit] if limit else answers
-    store_pages = [(title, text, aliases) for title, text, aliases in pages]  # cut into passages, as on import
     by_kind: dict[str, list[bool]] = defaultdict(list)
     by_style: dict[str, list[bool]] = defaultdict(list)
     missed_keys: Counter[str] = Counter()
     failures: list[dict[str, Any]] = []
     errors = 0
     for item in progress(answers, total=len(answers), desc="corpus answers"):
-        result = engine.try_check(item.answer, pages=store_pages, name=item.name, question=item.question)
+        result = engine.try_check(item.answer, pages=pages, name=item.name, question=item.question)
         missed = ["error: the check failed"] if result is None else judge(item.expect, result)
         errors += result is None
         ok = not missed

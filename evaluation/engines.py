@@ -69,10 +69,8 @@ class Engine:
         store_module = _module("knowledge.store")
         pipeline = _module("scoring.pipeline")
         engines = _module("scoring.engines")
-        # A page is (title, passages) or (title, text or passages, aliases).
-        store = store_module.Store.in_memory(
-            [(p[0], p[1] if isinstance(p[1], str) else list(p[1]), *p[2:]) for p in pages]
-        )
+        # A page is (title, passages) or (title, text or passages, aliases): what Store.add_pages takes.
+        store = store_module.Store.in_memory(pages)
         try:
             config = pipeline.default_config().without(self.rules_off)
             checker = engines.build_checker(

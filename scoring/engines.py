@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from scoring import offline
 from scoring.checker import Checker
@@ -49,6 +49,7 @@ class Parts:
     stance_model: StanceModel | None
     complete: Complete | None
     llm: LLMConfig
+    judge: str | None = None
 
 
 @dataclass(frozen=True)
@@ -100,8 +101,8 @@ def build_checker(
             f"engine {name!r} calls an LLM judge and none is configured "
             "(workers: FACTSENTRY_JUDGE_MODEL, a model of the FACTSENTRY_MODELS_FILE model list; CLI: --model)"
         )
-    checker = engine.make(Parts(config or default_config(), stance_model, complete, llm or LLMConfig()))
-    return replace(checker, judge=(judge or "llm") if engine.needs_judge else None)
+    judge = (judge or "llm") if engine.needs_judge else None
+    return engine.make(Parts(config or default_config(), stance_model, complete, llm or LLMConfig(), judge))
 
 
 def _offline(p: Parts) -> Checker:
@@ -117,6 +118,7 @@ def _llm(p: Parts) -> Checker:
         LLMRevise(p.complete, p.llm),
         p.config,
         p.stance_model,
+        p.judge,
     )
 
 
@@ -130,6 +132,7 @@ def _hybrid(p: Parts) -> Checker:
         LLMRevise(p.complete, p.llm) if "revise" in steps else offline.revise_by_rules,
         p.config,
         p.stance_model,
+        p.judge,
     )
 
 
