@@ -67,6 +67,19 @@ def event_list(answer: str, model: str) -> list[bytes]:
     return out
 
 
+def metadata_problem(metadata: object) -> str | None:
+    """Why OpenAI would refuse a request's ``metadata`` (up to 16 string keys of at most 64 characters, string
+    values of at most 512), or None: a gateway must not pass on what it alone reads."""
+    if metadata is None:
+        return None
+    if not isinstance(metadata, dict) or len(metadata) > 16:
+        return "Invalid 'metadata': expected an object of at most 16 keys."
+    for key, value in metadata.items():
+        if len(key) > 64 or not isinstance(value, str) or len(value) > 512:
+            return f"Invalid 'metadata.{key[:64]}': expected a string of at most 512 characters."
+    return None
+
+
 class _Protocol(asyncio.Protocol):
     def __init__(self, answers: Mapping[str, str], default: str, tokens_per_s: float | None = None) -> None:
         self.answers = answers
@@ -132,6 +145,11 @@ class _Protocol(asyncio.Protocol):
                     }
                 ),
             )
+            return
+        problem = metadata_problem(request.get("metadata"))
+        if problem:
+            error = {"message": problem, "type": "invalid_request_error", "param": "metadata", "code": None}
+            self.send(400, orjson.dumps({"error": error}))
             return
         answer = self._answer_for(request)
         if request.get("stream") and self.tokens_per_s:

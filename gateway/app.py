@@ -15,12 +15,14 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 import redis.asyncio as aioredis
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -51,7 +53,7 @@ from gateway.publisher import Publisher
 from gateway.settings import GatewaySettings
 from gateway.upstream import Completion, ModelRegistry, Upstream
 from schemas.enums import ENGINE_NAMES, Policy
-from schemas.messages import ChatMessage, GenerationMessage, ResultMessage, Usage
+from schemas.messages import ChatMessage, Document, GenerationMessage, ResultMessage, Usage
 
 log = logging.getLogger(__name__)
 
@@ -266,6 +268,72 @@ def subject_name(request: Request, body: dict[str, Any]) -> str | None:
     return name.strip() or None if name else None
 
 
+@dataclass(frozen=True)
+class About:
+    """What a request tells the checker about its answer: whom it is about, and the documents it is
+    grounded in (retrieval-augmented generation)."""
+
+    name: str | None = None
+    documents: tuple[Document, ...] = ()
+
+
+def request_documents(body: dict[str, Any], limit: int) -> tuple[Document, ...]:
+    """The documents of ``metadata.factsentry.documents`` (none when absent); a malformed list is refused."""
+    metadata = body.get("metadata")
+    if not isinstance(metadata, dict) or metadata.get("factsentry") is None:
+        return ()
+    ours = metadata["factsentry"]
+    if not isinstance(ours, dict):
+        raise InvalidRequest(
+            "'metadata.factsentry' must be an object", param="metadata.factsentry", code="invalid_type"
+        )
+    return parse_documents(ours.get("documents"), "metadata.factsentry.documents", limit)
+
+
+def parse_documents(value: object, param: str, limit: int) -> tuple[Document, ...]:
+    """A list of ``{"title", "text"[, "entity"]}`` objects, at most ``limit`` of them."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise InvalidRequest(f"'{param}' must be a list of documents", param=param, code="invalid_type")
+    if len(value) > limit:
+        raise InvalidRequest(
+            f"'{param}' holds {len(value)} documents; this gateway checks at most {limit} (FACTSENTRY_MAX_DOCUMENTS)",
+            param=param,
+            code="too_many_documents",
+        )
+    documents: list[Document] = []
+    for i, item in enumerate(value):
+        try:
+            documents.append(Document.model_validate(item))
+        except ValidationError as e:
+            first = e.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            detail = f"'{where}': {first['msg']}" if where else first["msg"]
+            raise InvalidRequest(
+                f'\'{param}[{i}]\' is not a document ({{"title", "text"}}): {detail}',
+                param=f"{param}[{i}]",
+                code="invalid_document",
+            ) from e
+    return tuple(documents)
+
+
+# What ``metadata`` holds for the gateway alone: never sent upstream (OpenAI takes string values only).
+OUR_METADATA = ("factsentry", "factsentry_name")
+
+
+def for_upstream(body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` without the gateway's own ``metadata`` keys (and without ``metadata`` if nothing else is left)."""
+    metadata = body.get("metadata")
+    if not isinstance(metadata, dict) or not any(k in metadata for k in OUR_METADATA):
+        return body
+    rest = {k: v for k, v in metadata.items() if k not in OUR_METADATA}
+    trimmed = {k: v for k, v in body.items() if k != "metadata"}
+    if rest:
+        trimmed["metadata"] = rest
+    return trimmed
+
+
 def last_user_text(messages: list[dict[str, Any]]) -> str | None:
     for m in reversed(messages):
         if m.get("role") == "user" and isinstance(m.get("content"), str):
@@ -327,7 +395,7 @@ def _message(
     usage: Mapping[str, Any],
     created: datetime,
     spec: PolicySpec,
-    name: str | None,
+    about: About,
     stream: bool,
     tenant: str | None,
 ) -> GenerationMessage:
@@ -340,11 +408,13 @@ def _message(
         created_at=created,
         completed_at=datetime.now(UTC),
         policy=spec.mode,
-        name=name,
+        name=about.name,
         question=last_user_text(messages),
         stream=stream,
         tenant=tenant,
         engine=spec.engine,
+        documents=list(about.documents),
+        grounding=spec.grounding,
     )
 
 
@@ -367,16 +437,17 @@ async def chat_completions(request: Request) -> Response:
         spec = resolve(gw.policies, model, request.headers, gw.override_for(key))
         mode = x.mode = spec.mode.value
         check_choices(body, spec)
-        name = subject_name(request, body)
+        about = About(subject_name(request, body), request_documents(body, gw.settings.max_documents))
+        body = for_upstream(body)
         if body.get("stream"):
             x.stream = True
-            return await _stream(gw, upstream, body, messages, spec, name, request_id, created, headers, x)
+            return await _stream(gw, upstream, body, messages, spec, about, request_id, created, headers, x)
         t0 = time.perf_counter()
         completion = await upstream.complete(body)
         upstream_s = x.upstream_s = time.perf_counter() - t0
         gw.metrics.upstream_seconds.labels(model).observe(upstream_s)
         message = _message(
-            request_id, model, messages, completion.text, completion.usage, created, spec, name, False, tenant
+            request_id, model, messages, completion.text, completion.usage, created, spec, about, False, tenant
         )
         published = gw.publisher.publish(message)
         if spec.mode is Policy.OBSERVE:
@@ -456,7 +527,7 @@ async def _stream(
     body: dict[str, Any],
     messages: list[dict[str, Any]],
     spec: PolicySpec,
-    name: str | None,
+    about: About,
     request_id: str,
     created: datetime,
     headers: dict[str, str],
@@ -495,14 +566,15 @@ async def _stream(
                 x.outcome, x.upstream_s = outcome, time.perf_counter() - t0
                 gw.count(x)
                 gw.metrics.upstream_seconds.labels(model).observe(x.upstream_s)
-                message = _message(request_id, model, messages, "".join(text), usage, created, spec, name, True, tenant)
+                answer = "".join(text)
+                message = _message(request_id, model, messages, answer, usage, created, spec, about, True, tenant)
                 message.truncated = outcome != "ok"
                 gw.publisher.publish(message)
 
         return StreamingResponse(passthrough(), media_type="text/event-stream", headers=headers)
 
     if spec.stream == "holdback" and spec.mode in (Policy.BLOCK, Policy.REVISE):
-        return _holdback(gw, chunks, first, spec, messages, name, request_id, created, headers, x, t0)
+        return _holdback(gw, chunks, first, spec, messages, about, request_id, created, headers, x, t0)
 
     # Other modes never let unverified text out: buffer, wait for the verdict, then stream what the policy allows.
     held = [first] if first is not None else []
@@ -515,7 +587,7 @@ async def _stream(
             usage.update(chunk["usage"])
     text = "".join(sse.delta_text(c) for c in held)
     published = gw.publisher.publish(
-        _message(request_id, model, messages, text, usage, created, spec, name, True, tenant)
+        _message(request_id, model, messages, text, usage, created, spec, about, True, tenant)
     )
     t1 = time.perf_counter()
     result, status, action = await gw.judge(spec, request_id, model, published)
@@ -564,7 +636,7 @@ def _holdback(
     first: dict[str, Any] | None,
     spec: PolicySpec,
     messages: list[dict[str, Any]],
-    name: str | None,
+    about: About,
     request_id: str,
     created: datetime,
     headers: dict[str, str],
@@ -576,7 +648,7 @@ def _holdback(
     usage: dict[str, Any] = {}
 
     async def judge(text: str, rid: str, final: bool) -> tuple[ResultMessage | None, str, Action]:
-        message = _message(rid, model, messages, text, usage, created, spec, name, True, x.tenant)
+        message = _message(rid, model, messages, text, usage, created, spec, about, True, x.tenant)
         if not final:
             message.partial_of = request_id
         return await gw.judge(spec, rid, model, gw.publisher.publish(message))
@@ -665,6 +737,7 @@ async def factcheck(request: Request) -> Response:
             )
         x.model = gw.checked_models(model)
         engine = _factcheck_engine(body.get("engine"), gw, model)
+        documents = parse_documents(body.get("documents"), "documents", gw.settings.max_documents)
         timeout = body.get("timeout_s", 30.0)
         if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 <= timeout <= 600:
             raise InvalidRequest("'timeout_s' must be a number from 0 to 600", param="timeout_s", code="invalid_type")
@@ -683,6 +756,8 @@ async def factcheck(request: Request) -> Response:
             tenant=key.tenant if key else None,
             source="factcheck",
             engine=engine,
+            documents=list(documents),
+            grounding=gw.policies.for_model(model).grounding,
         )
         if not gw.publisher.connected.is_set():
             raise Unavailable("the check cannot be queued: the broker is unreachable; try again", code="broker_down")

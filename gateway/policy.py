@@ -8,6 +8,7 @@ Example ``policies.yaml``::
       support-bot: {mode: revise, on_timeout: open, on_unavailable: open}
       kb-only-bot: {mode: block, on_unverifiable: block}           # refuse what the store cannot judge
       legal-bot: {mode: block, engine: hybrid}                     # the LLM judge decides uncertain facts
+      docs-bot: {mode: block, grounding: documents_and_store}      # a request's documents, and the store
 
 Fail-safe: under block and revise an answer is released only with a verdict that clears the
 policy, or because the operator chose ``open`` for what happened instead — ``on_timeout`` (no
@@ -50,6 +51,9 @@ class PolicySpec(BaseModel):
     stream: Literal["buffer", "holdback"] = "buffer"
     # The scoring engine of this model's answers (offline, llm, hybrid); None: the workers' default.
     engine: Literal["offline", "llm", "hybrid"] | None = None
+    # A request that carries its own documents (``metadata.factsentry.documents``) is checked against
+    # them only, or against them and the knowledge store.
+    grounding: Literal["documents", "documents_and_store"] = "documents"
 
 
 class PolicyTable(BaseModel):

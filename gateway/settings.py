@@ -43,6 +43,9 @@ class GatewaySettings(BusSettings):
         default="offline",
         description="engines a /v1/factcheck caller may ask for by its 'engine' field (comma-separated)",
     )
+    max_documents: int = Field(
+        default=32, ge=1, le=1000, description="documents a request may carry to be checked against"
+    )
     metrics_host: str = Field(default="127.0.0.1", description="bind address of the separate /metrics listener")
     log_level: str = "warning"
     access_log: bool = Field(

@@ -83,6 +83,8 @@ class CheckResult(BaseModel):
     sentence_spans: list[tuple[int, int]] = []
     revision: Revision | None = None
     engine: str = "offline"
+    # What the facts were checked against: the knowledge store, the request's own documents, or both.
+    grounding: Literal["store", "documents", "documents_and_store"] = "store"
     # The LLM judge of the llm and hybrid engines (a model_name of the operator's model list).
     llm_model: str | None = None
     llm_calls: int = 0

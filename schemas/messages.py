@@ -33,6 +33,18 @@ class Usage(BaseModel):
 Source = Literal["proxy", "factcheck", "guardrail_api"]
 
 
+class Document(BaseModel):
+    """A document the application gave its model (retrieval-augmented generation): the answer is checked
+    against it. Documents of the same ``entity`` (else the same title) are one source, a candidate
+    entity of D-FActScore; untitled documents are one source together (``knowledge.documents``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    title: str = Field(default="", max_length=300)
+    text: str = Field(min_length=1)
+    entity: str = Field(default="", max_length=300, description="what the document is about, when not its title")
+
+
 class GenerationMessage(BaseModel):
     """One finished generation, published by the gateway to ``factsentry.generations.v1``."""
 
@@ -59,6 +71,11 @@ class GenerationMessage(BaseModel):
     # The scoring engine the model's policy (or a /v1/factcheck caller, within what the operator allows)
     # chose; None: the worker's default (FACTSENTRY_ENGINE).
     engine: str | None = Field(default=None, max_length=40)
+    # The request's own documents (``metadata.factsentry.documents``, or /v1/factcheck's ``documents``):
+    # when given, the answer is checked against them, and against the store as well under the model
+    # policy's ``grounding: documents_and_store``.
+    documents: list[Document] = []
+    grounding: Literal["documents", "documents_and_store"] = "documents"
 
 
 class ResultMessage(BaseModel):

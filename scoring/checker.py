@@ -30,7 +30,7 @@ from scoring.abstain import is_abstention
 from scoring.linking import candidate_entities
 from scoring.pipeline import CheckConfig, default_config, default_verifier, group_result, infer_subject, score_groups
 from scoring.plan import PlannedGroup
-from scoring.protocols import KnowledgeSource, StanceModel, VerdictCache
+from scoring.protocols import DocumentGrounded, KnowledgeSource, StanceModel, VerdictCache
 from scoring.rules import rule
 from scoring.sentences import Sentence, split_sentences
 from scoring.spans import align, char_spans, sentence_span
@@ -143,12 +143,14 @@ class Checker:
                 ),
             )
         names = [g.individual.name for g in groups if g.factual] + [subject]
-        candidates = candidate_entities(kb, names, limit=config.max_candidates)
+        documents = kb.documents if isinstance(kb, DocumentGrounded) else []
+        candidates = candidate_entities(kb, names, limit=config.max_candidates, pinned=documents)
         self.verify(run, groups, candidates)
         for g in groups:
             for fact in g.factual:
                 fact.attribute(config.attribution_margin)
-        result = score_groups(groups, candidates, config)
+        # Against its own documents an answer is always judged: what none of them supports is not grounded.
+        result = score_groups(groups, candidates, config, grounded=bool(documents))
         if config.revise and candidates and not result.unverifiable:
             # Without any page about the names in the answer there is nothing to revise against.
             result.revision = self.revise(run, groups, result, candidates)
@@ -158,6 +160,8 @@ class Checker:
         result.sentences = [s.text for s in run.sentences]
         result.sentence_spans = [sentence_span(m) for m in run.char_maps]
         result.engine = self.engine
+        if isinstance(run.kb, DocumentGrounded):
+            result.grounding = "documents" if run.kb.store is None else "documents_and_store"
         result.llm_model = self.judge
         result.llm_calls, result.llm_tokens, result.llm_errors = run.usage.calls, run.usage.tokens, run.usage.errors
         return result

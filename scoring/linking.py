@@ -29,9 +29,15 @@ from vocabulary import fold_words as fold
 MAX_CANDIDATES = 8
 
 
-def candidate_entities(kb: KnowledgeSource, names: Sequence[str], limit: int = MAX_CANDIDATES) -> list[EntityRef]:
-    """Entities the names can refer to, best first, without duplicates; store search fills up to ``limit``."""
-    out: dict[str, EntityRef] = {}
+def candidate_entities(
+    kb: KnowledgeSource, names: Sequence[str], limit: int = MAX_CANDIDATES, pinned: Sequence[EntityRef] = ()
+) -> list[EntityRef]:
+    """Entities the names can refer to, best first, without duplicates; store search fills up to ``limit``.
+
+    ``pinned`` entities (a request's own documents) are candidates whatever the names, and come first;
+    ``limit`` counts the others."""
+    limit += len(pinned)
+    out: dict[str, EntityRef] = {ref.title: ref for ref in pinned}
     for name in dict.fromkeys(n for n in names if n):
         for ref in kb.candidates(name, limit=limit):
             out.setdefault(ref.title, ref)

@@ -141,10 +141,14 @@ def check(
     return checker.check(text, kb=kb, name=name, question=question, cache=cache)
 
 
-def score_groups(groups: list[PlannedGroup], candidates: list[EntityRef], config: CheckConfig) -> CheckResult:
+def score_groups(
+    groups: list[PlannedGroup], candidates: list[EntityRef], config: CheckConfig, grounded: bool = False
+) -> CheckResult:
     """Link each group, then FActScore, D-FActScore, bios, entities and conflation from the facts' verdicts.
 
     Shared by the offline and the LLM engine: every factual fact must hold a verdict per candidate.
+    ``grounded``: the candidates are the request's own documents, which the answer is always judged by
+    (never ``unverifiable``: a claim none of them supports is ungrounded).
     """
     titles = [c.title for c in candidates]
     # Support decides the link; attribution (the fact's closest source) breaks near-ties.
@@ -189,7 +193,10 @@ def score_groups(groups: list[PlannedGroup], candidates: list[EntityRef], config
     facts = [f for g in groups for f in g.factual]
     covered = [any(v.stance is not Stance.IRRELEVANT for v in f.verdicts.values()) for f in facts]
     coverage = round(sum(covered) / len(covered), 4) if covered else None
-    if not any(c > 0 or n >= 1.0 for gc, gn in zip(counts, names, strict=True) for c, n in zip(gc, gn, strict=True)):
+    about_anyone = any(
+        c > 0 or n >= 1.0 for gc, gn in zip(counts, names, strict=True) for c, n in zip(gc, gn, strict=True)
+    )
+    if not grounded and not about_anyone:
         # No page is about anyone the answer describes (no page supports a fact, none bears a group's
         # name): nothing here can say whether the facts are true. An invented life of a person the
         # store knows by that name is still checked, and scores 0.

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from schemas.enums import Stance
 from schemas.knowledge import EntityRef, Passage
@@ -32,6 +32,15 @@ class KnowledgeSource(Protocol):
     def search(self, query: str, k: int = 5) -> list[Passage]:
         """The best ``k`` passages across the whole store."""
         ...
+
+
+@runtime_checkable
+class DocumentGrounded(Protocol):
+    """A knowledge source built from a request's own documents (``knowledge.documents.DocumentSource``):
+    every document is a candidate entity of every group, and ``store`` is the store used as well, if any."""
+
+    documents: list[EntityRef]
+    store: KnowledgeSource | None
 
 
 class VerdictCache(Protocol):

@@ -1,7 +1,8 @@
 """The scoring stage: ``factsentry.generations.v1`` → ``scoring.pipeline.check`` → ``factsentry.results.v1`` + Redis.
 
 Each generation is checked against the knowledge store with its ``name`` and ``question`` (the
-question falls back to the last user message). Scoring is CPU work, so it runs off the event
+question falls back to the last user message), or against the documents it carries (and the store
+too under ``grounding: documents_and_store``). Scoring is CPU work, so it runs off the event
 loop: in a thread pool (``executor=thread``, the default; the store serves each thread its own
 SQLite connection) or in a pool of spawned processes (``executor=process``; each opens the
 store and the cache itself), ``concurrency`` wide. Each verdict is produced to the results topic
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from bus.results import ResultStore
+from knowledge.documents import DocumentSource
 from schemas.check import CheckResult
 from schemas.messages import GenerationMessage, ResultMessage
 from workers.errors import EngineUnavailable, OverBudget, RetriableError, ScoringUnavailable
@@ -115,6 +117,18 @@ def question_of(message: GenerationMessage) -> str | None:
     return None
 
 
+# A generation's documents as the executor takes them (picklable): (title, text, entity) rows, and
+# whether the store is used as well.
+Grounding = tuple[list[tuple[str, str, str]], bool]
+
+
+def grounding_of(message: GenerationMessage) -> Grounding | None:
+    if not message.documents:
+        return None
+    rows = [(d.title, d.text, d.entity) for d in message.documents]
+    return rows, message.grounding == "documents_and_store"
+
+
 class Scorer:
     """Checks one answer against the knowledge store with its engine; this is what runs on the executor."""
 
@@ -124,7 +138,12 @@ class Scorer:
         self.default = default
 
     def __call__(
-        self, text: str, name: str | None, question: str | None, engine: str | None = None
+        self,
+        text: str,
+        name: str | None,
+        question: str | None,
+        engine: str | None = None,
+        documents: Grounding | None = None,
     ) -> tuple[CheckResult, float]:
         engine = engine or self.default
         checker = self.checkers.get(engine)
@@ -135,7 +154,17 @@ class Scorer:
             )
         start = time.perf_counter()
         knowledge = self.knowledge
-        result = checker.check(text, kb=knowledge.source, name=name, question=question, cache=knowledge.verdicts)
+        if documents is None:
+            result = checker.check(text, kb=knowledge.source, name=name, question=question, cache=knowledge.verdicts)
+            return result, (time.perf_counter() - start) * 1000
+        # A request's own documents: checked against them (and the store), in memory; their verdicts are not
+        # written to the shared cache, so one tenant's documents never outlive its request there.
+        rows, with_store = documents
+        source = DocumentSource.of(rows, knowledge.source if with_store else None)
+        try:
+            result = checker.check(text, kb=source, name=name, question=question)
+        finally:
+            source.close()
         return result, (time.perf_counter() - start) * 1000
 
 
@@ -159,11 +188,11 @@ def _warm_up() -> None:
 
 
 def _score_in_process(
-    text: str, name: str | None, question: str | None, engine: str | None = None
+    text: str, name: str | None, question: str | None, engine: str | None = None, documents: Grounding | None = None
 ) -> tuple[CheckResult, float]:
     if _process_scorer is None:
         raise ScoringUnavailable("scoring process was not initialised")
-    return _process_scorer(text, name, question, engine)
+    return _process_scorer(text, name, question, engine, documents)
 
 
 def _ready() -> bool:
@@ -274,7 +303,9 @@ async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[Resu
     score = ctx.state["score"]
     texts = [within_budget(m.answer, settings.max_answer_chars) for m in batch]
     futures = [
-        loop.run_in_executor(executor, score, text, message.name, question_of(message), message.engine)
+        loop.run_in_executor(
+            executor, score, text, message.name, question_of(message), message.engine, grounding_of(message)
+        )
         for message, text in zip(batch, texts, strict=True)
     ]
     if not futures:

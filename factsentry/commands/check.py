@@ -4,6 +4,7 @@ factsentry check --kb var/demo-kb.sqlite3 --name "Dick Hanley" --text answer.txt
 echo "Dick Hanley was born in 1936. He died in 1970." | factsentry check --kb var/demo-kb.sqlite3 --text - --json
 factsentry check --kb var/demo-kb.sqlite3 --engine llm --model gpt-4o-mini --text answer.txt
 factsentry check --kb var/demo-kb.sqlite3 --engine hybrid --models models.yaml --model judge --text answer.txt
+factsentry check --documents retrieved.jsonl --text answer.txt     # a RAG answer against its own documents
 
 ``--json`` prints the :class:`schemas.CheckResult` (abstained, factscore, dfactscore, num_bios,
 num_entities, groups with their facts, verdicts, stances, supporting entities and evidence, and the
@@ -23,7 +24,13 @@ def add_parser(sub: Any) -> None:
     from factsentry.engine_args import add_engine_arguments
 
     p: argparse.ArgumentParser = sub.add_parser("check", help="fact-check one answer (FActScore, D-FActScore)")
-    p.add_argument("--kb", type=Path, required=True, help="the knowledge store file (factsentry kb import)")
+    p.add_argument("--kb", type=Path, help="the knowledge store file (factsentry kb import)")
+    p.add_argument(
+        "--documents",
+        type=Path,
+        help="check against these documents instead: a JSON list or JSON lines of {title, text[, entity]} "
+        "(with --kb too, against both)",
+    )
     p.add_argument("--text", required=True, help="a file holding the answer, or - for standard input")
     p.add_argument("--name", help="whom the answer is about (default: taken from the question or the text)")
     p.add_argument("--question", help="the question the answer replies to")
@@ -92,6 +99,40 @@ def _open_store(path: Path) -> Any:
         raise UserError(f"--kb {path}: {e}") from e
 
 
+def _read_documents(path: Path) -> list[tuple[str, str, str]]:
+    """``--documents``: a JSON list, or one JSON object a line, each a document as a request carries it."""
+    import orjson
+    from pydantic import ValidationError
+
+    from factsentry.cli import UserError
+    from schemas.messages import Document
+
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise UserError(f"--documents {path}: cannot read it: {e.strerror}") from e
+    try:
+        stripped = raw.lstrip()
+        if stripped.startswith(b"["):
+            items = orjson.loads(stripped)
+        else:
+            items = [orjson.loads(line) for line in raw.splitlines() if line.strip()]
+    except orjson.JSONDecodeError as e:
+        raise UserError(f"--documents {path}: not JSON or JSON lines ({e})") from e
+    if not isinstance(items, list) or not items:
+        raise UserError(f"--documents {path}: no documents (give a list of {{title, text}} objects)")
+    documents: list[tuple[str, str, str]] = []
+    for i, item in enumerate(items):
+        try:
+            d = Document.model_validate(item)
+        except ValidationError as e:
+            first = e.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "document"
+            raise UserError(f"--documents {path}: document {i + 1}: {where}: {first['msg']}") from e
+        documents.append((d.title, d.text, d.entity))
+    return documents
+
+
 def check_answer(args: argparse.Namespace, text: str, store: Any) -> Any:
     """Run the chosen engine on ``text``; returns the CheckResult."""
     from dataclasses import replace
@@ -120,11 +161,21 @@ def run(args: argparse.Namespace) -> int:
 
     if args.fail_under is not None and not 0.0 <= args.fail_under <= 1.0:
         raise UserError(f"--fail-under must be between 0 and 1, got {args.fail_under}")
-    store = _open_store(args.kb)
+    if args.kb is None and args.documents is None:
+        raise UserError("give --kb (a knowledge store), --documents (the answer's own documents), or both")
+    documents = _read_documents(args.documents) if args.documents is not None else None
+    store = _open_store(args.kb) if args.kb is not None else None
+    grounded = None
     try:
-        result = check_answer(args, _read_text(args.text), store)
+        if documents is not None:
+            from knowledge.documents import DocumentSource
+
+            grounded = DocumentSource.of(documents, store)
+        result = check_answer(args, _read_text(args.text), grounded or store)
     finally:
-        store.close()
+        for opened in (grounded, store):
+            if opened is not None:
+                opened.close()
     if args.json:
         sys.stdout.write(result.model_dump_json(indent=2) + "\n")
     else:
@@ -158,7 +209,8 @@ def render(result: Any) -> None:
     console.print(
         f"FActScore [bold]{_pct(result.factscore)}[/]   D-FActScore [bold]{_pct(result.dfactscore)}[/]   "
         f"facts {result.num_facts}   bios {result.num_bios}   entities {result.num_entities}   "
-        f"engine {result.engine}" + (f"   llm calls {result.llm_calls}" if result.llm_calls else "")
+        f"engine {result.engine}   against {result.grounding.replace('_', ' + ')}"
+        + (f"   llm calls {result.llm_calls}" if result.llm_calls else "")
     )
     for i, group in enumerate(result.groups, 1):
         title = f"bio {i}: {group.mention or '?'} → {group.entity or 'no entity'}"

@@ -27,6 +27,23 @@ from workers.worker import run_worker
 
 UPSTREAM_ANSWER = "Marie Curie was a physicist and chemist. She won the Nobel Prize in Physics in 1903."
 
+# Answers of a retrieval-augmented assistant (tests/gateway/test_documents.py), keyed by question: about an
+# invented product and two invented namesakes that no knowledge store holds, only the request's documents.
+RAG_ANSWERS = {
+    "How many ports does the Larkspur L7 have?": (
+        "The Larkspur L7 is a cargo e-bike made by Larkspur Cycles. It has a 750 Wh battery and a range of "
+        "110 kilometres. It comes with a three-year warranty on the frame."
+    ),
+    "Is the Larkspur L7 any good?": (
+        "The Larkspur L7 is a cargo e-bike made by Larkspur Cycles. It has a 500 Wh battery and a range of "
+        "60 kilometres. It comes with a ten-year warranty on the frame."
+    ),
+    "Who is Tomas Ebbeson?": (
+        "Tomas Ebbeson is a Swedish cellist born in 1971 in Uppsala. He studied at the Royal College of Music "
+        "in Stockholm. He won an Olympic bronze medal in the coxless four in 2000."
+    ),
+}
+
 
 @dataclass
 class RunningGateway:
@@ -38,7 +55,7 @@ class RunningGateway:
 @pytest.fixture(scope="session")
 async def upstream_url() -> AsyncIterator[str]:
     port = free_port()
-    answers = {c.question: c.answer for c in CONVERSATIONS}
+    answers = {**{c.question: c.answer for c in CONVERSATIONS}, **RAG_ANSWERS}
     server = await mock_upstream.serve("127.0.0.1", port, answers, default=UPSTREAM_ANSWER)
     try:
         yield f"http://127.0.0.1:{port}/v1"

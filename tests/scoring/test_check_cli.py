@@ -150,3 +150,54 @@ def test_up_takes_its_port_and_host_from_the_environment(monkeypatch: pytest.Mon
     assert build_parser().parse_args(["up", "--port", "9000"]).port == 9000  # the flag wins
     monkeypatch.setenv("FACTSENTRY_PORT", "eighty")
     assert main(["up"]) == 1
+
+
+def test_documents_are_checked_against_instead_of_or_beside_a_store(
+    kb_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text(
+        json.dumps({"title": "Harrow manual", "entity": "Harrow K2", "text": "The Harrow K2 kettle holds 1.7 litres."})
+        + "\n"
+        + json.dumps(
+            {"title": "Harrow warranty", "entity": "Harrow K2", "text": "The Harrow K2 has a 24-month warranty."}
+        )
+    )
+    answer = tmp_path / "a.txt"
+    answer.write_text("The Harrow K2 holds 2.5 litres.")
+    assert main(["check", "--documents", str(docs), "--text", str(answer), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["grounding"], doc["status"], doc["factscore"]) == ("documents", "checked", 0.0)
+    assert [g["entity"] for g in doc["groups"]] == ["Harrow K2"]
+    # Beside the store, an answer about a person of the store is checked against the store's page.
+    answer.write_text(ANSWER)
+    listed = tmp_path / "docs.json"
+    listed.write_text(json.dumps([{"title": "Harrow manual", "text": "The Harrow K2 kettle holds 1.7 litres."}]))
+    assert main(["check", "--kb", str(kb_file), "--documents", str(listed), "--text", str(answer), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["grounding"] == "documents_and_store" and doc["num_entities"] == 2
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"title": "no text"}', "document 1: text: Field required"),
+        ("[]", "no documents"),
+        ("{not json", "not JSON or JSON lines"),
+    ],
+)
+def test_bad_documents_are_one_line_of_error(
+    tmp_path: Path, content: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text(content)
+    answer = tmp_path / "a.txt"
+    answer.write_text("The Harrow K2 holds 2.5 litres.")
+    assert main(["check", "--documents", str(docs), "--text", str(answer)]) == 1
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_neither_a_store_nor_documents_is_a_user_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--text", "-"]) == 1
+    assert "give --kb" in capsys.readouterr().err

@@ -9,6 +9,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from bus.results import ResultStore
+from knowledge.documents import DocumentSource
 from knowledge.store import Store
 from schemas.messages import ResultMessage
 from scoring.pipeline import check
@@ -34,6 +35,17 @@ ANSWERS = [
         id="question-from-messages",
     ),
     pytest.param("abstained", "I could not find any information about Gavin Hamilton.", {}, id="abstention"),
+    pytest.param(
+        "grounded",
+        "The Orrin tide gauge was installed in 1911 and has recorded sea levels since 1925.",
+        {
+            "documents": [
+                {"title": "Orrin tide gauge", "text": "The Orrin tide gauge was installed in 1911 on the north pier."},
+                {"title": "Orrin tide gauge", "text": "The Orrin gauge has recorded sea levels since 1925."},
+            ]
+        },
+        id="request-documents",
+    ),
 ]
 
 
@@ -64,7 +76,10 @@ async def test_generations_get_verdicts_on_the_topic_and_in_redis(
             assert result is not None
             text, fields = answers[rid]
             message = generation(rid, text, **fields)
-            expected = check(text, kb=store, name=message.name, question=question_of(message))
+            documents = [(d.title, d.text) for d in message.documents]
+            kb = DocumentSource.of(documents) if documents else store
+            expected = check(text, kb=kb, name=message.name, question=question_of(message))
+            assert result.check.grounding == ("documents" if documents else "store")
             assert by_key[rid].check == result.check
             assert (result.request_id, result.model, result.worker) == (rid, "test-model", settings.worker_id)
             assert (result.check.abstained, result.check.factscore, result.check.dfactscore) == (
@@ -76,10 +91,11 @@ async def test_generations_get_verdicts_on_the_topic_and_in_redis(
             assert result.scoring_ms > 0
     assert 0 < ttl <= settings.result_ttl_s
     assert waited[2] is not None and waited[2].check.abstained
-    assert (summary.done, summary.dlq, summary.failed) == (3, 0, 0)
-    assert worker.metric("factsentry_worker_records_total", outcome="scored") == 2
+    assert waited[3] is not None and waited[3].check.dfactscore == 1.0  # both chunks are one page
+    assert (summary.done, summary.dlq, summary.failed) == (4, 0, 0)
+    assert worker.metric("factsentry_worker_records_total", outcome="scored") == 3
     assert worker.metric("factsentry_worker_records_total", outcome="abstained") == 1
-    assert worker.metric("factsentry_worker_factscore_count", source="proxy", model="test-model") == 2
+    assert worker.metric("factsentry_worker_factscore_count", source="proxy", model="test-model") == 3
     facts = sum(len(g.facts) for r in waited if r is not None for g in r.check.groups)
     counted = sum(
         s.value
@@ -107,7 +123,9 @@ async def test_a_verdict_is_delivered_when_scored_not_when_its_batch_is(make_set
     release = asyncio.Event()
     loop = asyncio.get_running_loop()
 
-    def score(text: str, name: str | None, question: str | None, engine: str | None) -> tuple[CheckResult, float]:
+    def score(
+        text: str, name: str | None, question: str | None, engine: str | None, documents: object
+    ) -> tuple[CheckResult, float]:
         if text.startswith("slow"):
             sleep(0.05)
             while not release.is_set():  # held until the test has seen the quick verdict
