@@ -60,6 +60,9 @@ class Run:
     config: CheckConfig
     stance_model: StanceModel | None = None
     usage: Usage = field(default_factory=Usage)
+    # The sentences as the decomposition read them (records as prose, hedges off), when it rewrote any:
+    # what facts' token ids point into.
+    readings: list[str] | None = None
     _evidence: EvidenceVerifier | None = None
     _char_maps: list[list[int]] | None = None
 
@@ -123,7 +126,7 @@ class Checker:
     ) -> CheckResult:
         """Check one answer against ``kb``: facts, groups, FActScore, D-FActScore and a suggested revision."""
         config = self.config
-        all_sentences = split_sentences(text)
+        all_sentences = split_sentences(text, config.rules_off)
         if not text.strip() or is_abstention(text, all_sentences):
             return CheckResult(abstained=True, engine=self.engine)
         sentences = all_sentences[: config.max_sentences]

@@ -29,6 +29,10 @@ def name_tokens(name: str) -> list[str]:
     return [t for t in re.findall(r"[\w.'’-]+", name.lower()) if t not in (".",)]
 
 
+_PLURAL_VERB = re.compile(r"(?<=\w )(were|are|have)\b", re.IGNORECASE)
+_SINGULAR = {"were": "was", "are": "is", "have": "has"}
+
+
 def decontextualize(fact: str, subject: str, name: str, role: str | None = None) -> str:
     """Rewrite ``fact`` so that it names its subject: pronouns, partial names and the role that presented a
     namesake ("The cellist was born …", ``role="cellist"``) become ``name``."""
@@ -39,7 +43,10 @@ def decontextualize(fact: str, subject: str, name: str, role: str | None = None)
         return name + fact[len(subj) :]
     first = subj.split()[0].lower() if subj.split() else ""
     if subj.lower() in _PRONOUNS:
-        return _capitalise(_SUBJECT_PRONOUN.sub(name, fact, count=1))
+        named = _SUBJECT_PRONOUN.sub(name, fact, count=1)
+        if subj.lower() == "they":  # a person "they" ("They were born in 1912"): the verb follows the name
+            named = _PLURAL_VERB.sub(lambda m: _SINGULAR[m.group(1).lower()], named, count=1)
+        return _capitalise(named)
     if first in _POSSESSIVES:
         return _capitalise(_POSSESSIVE.sub(f"{name}'s", fact, count=1))
     full = name_tokens(name)

@@ -17,6 +17,7 @@ from scoring.grouping import PerceivedGroup, group_sentences
 from scoring.hedges import strip_hedges
 from scoring.linking import name_match
 from scoring.plan import PlannedFact, PlannedGroup
+from scoring.records import answer_pronoun, prose
 from scoring.revise import RevisionInput, revise
 from scoring.rules import rule
 from scoring.sentences import Sentence
@@ -43,9 +44,12 @@ def decompose(run: Run) -> list[PlannedGroup]:
     """Perceived individuals by sentence, atomic facts by dependency parse, each made standalone and
     classified by the check-worthiness rules."""
     sentences = run.sentences
-    plain = [s.text for s in sentences]
+    pronoun = answer_pronoun([s.text for s in sentences])
+    readings = [prose(s.text, pronoun, s.list_item, run.config.rules_off) for s in sentences]
+    plain = [r.text for r in readings]
     unhedged = [strip_hedges(t) if run.config.on(HEDGED_CLAIMS) else (t, [], False) for t in plain]
     texts = [text for text, _, _ in unhedged]
+    run.readings = texts
     docs = nlp.parse(texts)
     individuals = group_sentences(
         texts,
@@ -64,6 +68,10 @@ def decompose(run: Run) -> list[PlannedGroup]:
             ranges = [(start, start + length) for start, length in (tokens[t] for t in sorted(fact.atom.tokens))]
             if hedged:  # back to the sentence as written, around the hedges taken off
                 ranges = [(kept[a], kept[b - 1] + 1) for a, b in ranges if 0 <= a < b <= len(kept)]
+            reading = readings[i]
+            if reading.rewritten:  # back to the line as written, around the words the record reading added
+                offsets = reading.offsets
+                ranges = [(offsets[a], offsets[b - 1] + 1) for a, b in ranges if 0 <= a < b <= len(offsets)]
             fact.ranges = tuple(ranges)
             fact.hedged = hedged
     return groups
@@ -85,7 +93,8 @@ def revise_by_rules(
     """Edits by rule: wrong values replaced from the linked page, unsupported facts cut, merged people separated."""
     return revise(
         RevisionInput(
-            sentences=[s.text for s in run.sentences],
+            sentences=run.readings or [s.text for s in run.sentences],
+            written=[s.text for s in run.sentences],
             groups=[(g, r.entity or _by_name(g, candidates)) for g, r in zip(groups, result.groups, strict=True)],
             conflated={i for i, r in enumerate(result.groups) if r.conflated},
             entities={c.title: c for c in candidates},

@@ -59,6 +59,9 @@ class RevisionInput:
     # Indices of groups flagged as merging several individuals; only their facts are separated.
     conflated: set[int] = field(default_factory=set)
     mode: Literal["separate", "drop"] = "separate"
+    # The sentences as written, where ``sentences`` are as the decomposition read them: a sentence left
+    # without an edit is kept as written.
+    written: list[str] | None = None
     paragraphs: list[int] = field(default_factory=list)
     # Confirms an edited fact against an entity (the stance model); without it nothing is replaced.
     confirm: Callable[[str, str], bool] | None = None
@@ -92,7 +95,7 @@ def revise(inp: RevisionInput) -> Revision:
     for si, text in enumerate(inp.sentences):
         found = plans.get(si)
         if found is None or (not found.delete and not found.replacements and found.whole_moved_to is None):
-            out_sentences.append(text)
+            out_sentences.append(inp.written[si] if inp.written else text)
             continue
         if found.whole_moved_to is not None:
             out_sentences.append(None)

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from scoring.rules import env_rules_off, rule
+
 if TYPE_CHECKING:
     import pysbd
 
@@ -107,9 +109,12 @@ def _soft_wraps(text: str) -> str:
     return "".join(out)
 
 
-def split_sentences(text: str) -> list[Sentence]:
+def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[Sentence]:
     """Split an answer into sentences; citation markers and markdown go, list items start their own paragraph."""
+    rules_off = env_rules_off() if rules_off is None else rules_off
     text = strip_markdown(strip_citations(text).replace("\r\n", "\n"))
+    if MARKDOWN_TABLES not in rules_off and "|" in text:
+        text = read_tables(text)
     text = _soft_wraps(_INLINE_ITEM.sub("\n", text))
     out: list[Sentence] = []
     paragraph = 0
@@ -122,6 +127,112 @@ def split_sentences(text: str) -> list[Sentence]:
             block = _BULLET.sub("", block, count=1)
         for i, part in enumerate(_split_block(block)):
             cleaned = re.sub(r"\s+([.,;:!?])", r"\1", part)
-            out.append(Sentence(len(out), cleaned, paragraph, list_item and i == 0))
+            first_item = list_item and i == 0
+            pieces = semicolon_list(cleaned, 2 if first_item else 3) if SEMICOLON_LISTS not in rules_off else [cleaned]
+            for k, piece in enumerate(pieces):
+                out.append(Sentence(len(out), piece, paragraph, first_item or k > 0))
         paragraph += 1
     return out
+
+
+SEMICOLON_LISTS = rule(
+    "semicolon-lists",
+    "segment",
+    "a sentence of three or more semicolon-separated parts ('X, a coach; born in Dayton; played end at …'), or a "
+    "list item of two or more, is a list: each part is read on its own, as a list item",
+)
+
+
+def semicolon_list(sentence: str, least: int = 3) -> list[str]:
+    """The parts of a semicolon list (``least`` or more, outside parentheses), or the sentence alone.
+
+    >>> semicolon_list("Born in 1931; emigrated in 1955; died in 2012.")
+    ['Born in 1931', 'emigrated in 1955', 'died in 2012.']
+    """
+    if sentence.count(";") < least - 1:
+        return [sentence]
+    parts: list[str] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(sentence):
+        depth += ch in "(["
+        depth -= ch in ")]"
+        if ch == ";" and depth == 0:
+            parts.append(sentence[start:i].strip())
+            start = i + 1
+    parts.append(sentence[start:].strip())
+    parts = [p for p in parts if p]
+    # Parts that are statements, not the items of one ("Leeds; Arsenal; and Spurs").
+    statements = all(2 <= len(p.split()) <= 30 for p in parts) and not parts[-1].lower().startswith(("and ", "or "))
+    return parts if len(parts) >= least and statements else [sentence]
+
+
+MARKDOWN_TABLES = rule(
+    "markdown-tables",
+    "segment",
+    "a markdown table is read row by row: a two-column table as 'Label: value' records (a timeline's rows as "
+    "items dated by their year), a table with a column per person as one record block per person",
+)
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_RULE_ROW = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_YEAR_CELL = re.compile(r"^(?:c\.\s*)?\d{4}(?:\s*[–-]\s*\d{2,4})?s?$")
+_GENERIC_HEADERS = frozenset("field fact facts detail details value info information item".split()) | {""}
+
+
+def _cells(row: str) -> list[str]:
+    return [c.strip() for c in row.strip().strip("|").split("|")]
+
+
+def read_tables(text: str) -> str:
+    """Markdown tables as records, one per line (see ``MARKDOWN_TABLES``); other lines as they are.
+
+    >>> table = "| | |\\n|---|---|\\n| Born | 1981, Kisumu |\\n| Event | 200 m |"
+    >>> [line for line in read_tables(table).split("\\n") if line]
+    ['Born: 1981, Kisumu', 'Event: 200 m']
+    """
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if not _TABLE_ROW.match(lines[i]):
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and (_TABLE_ROW.match(lines[j]) or _RULE_ROW.match(lines[j])):
+            j += 1
+        out.append("\n".join(["", *_table_records(lines[i:j]), ""]))
+        i = j
+    return "\n".join(out)
+
+
+def _table_records(rows: list[str]) -> list[str]:
+    header: list[str] = []
+    if len(rows) > 1 and _RULE_ROW.match(rows[1]):
+        header, rows = _cells(rows[0]), rows[2:]
+    body = [_cells(r) for r in rows if not _RULE_ROW.match(r)]
+    width = max((len(c) for c in body), default=0)
+    records: list[str] = []
+    if width == 2:
+        timeline = sum(bool(_YEAR_CELL.match(c[0])) for c in body) > len(body) / 2
+        for cells in body:
+            label, value = cells[0], cells[1] if len(cells) > 1 else ""
+            if not value:
+                continue
+            if timeline and _YEAR_CELL.match(label):
+                records.append(f"- {value}, {label}")  # "1955 | Born in Lyon" → "Born in Lyon, 1955"
+            elif label:
+                records.append(f"{label}: {value}")
+            else:
+                records.append(value)
+        return [r + "\n" for r in records]
+    people = [h for h in header[1:] if h.lower() not in _GENERIC_HEADERS]
+    if header and header[0].lower() in _GENERIC_HEADERS and len(people) == len(header) - 1 >= 2:
+        # "| | Chemist | Journalist |": a block per person, led by its heading ("The chemist:" for a role).
+        for k, person in enumerate(header[1:], start=1):
+            lead = f"The {person.lower()}:" if len(person.split()) == 1 and person[1:].islower() else person
+            records.append(lead)
+            records.extend(f"{c[0]}: {c[k]}" for c in body if len(c) > k and c[0] and c[k])
+            records.append("")
+        return [r + "\n" for r in records]
+    # Any other table: a row a line, its cells joined.
+    return [", ".join(c for c in cells if c) + "\n" for cells in body]

@@ -1,0 +1,346 @@
+"""Records as prose: the lines chat models write instead of sentences, read as the sentences they stand for
+before any grammar runs.
+
+A biography in a chat answer is often a set of records, not sentences: infobox lines ("Born: 1912,
+Tromsø"), bold labels ("**Teams:** Rosenborg (2008–2013), Molde (2014–2016)"), bullets without a
+subject ("- Professor at Vistula University since 2012", "- Kessler Medal, 2019") and semicolon lists of
+subjectless fragments ("born in Dayton; played end at Danforth College, 1917–1920; author of The Open
+Field (1948)"). Parsed as they are, such lines lose their values ("Awards is Lindeman Prize") or yield no
+fact at all. Each is rewritten here as the sentence a reader understands by it, with the answer's own
+subject pronoun ("He won the Lindeman Prize (1962)."), and a map from every character of the rewrite back
+to the line as written, so facts keep their spans. Lines that are already sentences are left alone.
+
+>>> prose("Awards: Lindeman Prize (1962)", "he").text
+'He won Lindeman Prize (1962).'
+>>> prose("Born: 1912, Tromsø, Norway", "she").text
+'She was born in 1912 in Tromsø, Norway.'
+>>> prose("Researcher at the Hajnówka Field Station, 2004–2011", "she", list_item=True).text
+'She was researcher at the Hajnówka Field Station from 2004 to 2011.'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from scoring import nlp
+from scoring.rules import rule
+
+LABEL_RECORDS = rule(
+    "label-records",
+    "decompose",
+    "an infobox or bold-label line ('Born: 1912, Tromsø', 'Teams: A (2008–2013), B') is read as the sentence its "
+    "label stands for ('He was born in 1912 in Tromsø', 'He played for A (2008–2013) and B')",
+)
+SUBJECTLESS_ITEMS = rule(
+    "subjectless-items",
+    "decompose",
+    "a list item or semicolon fragment without a subject ('Professor at X since 2012', 'born in Dayton', "
+    "'Kessler Medal, 2019') is read with the answer's subject pronoun ('She was professor at X since 2012')",
+)
+
+# What a record's label says of its person: the predicate its value completes. Labels are matched
+# folded to lower case, without a trailing colon or plural "s".
+_PREDICATES: dict[str, str] = {
+    **dict.fromkeys(("born", "birth", "date of birth", "place of birth", "birthplace"), "was born"),
+    **dict.fromkeys(("died", "death", "date of death", "place of death"), "died"),
+    **dict.fromkeys(("occupation", "profession", "career", "role", "current role", "position", "job"), "was"),
+    **dict.fromkeys(("nationality", "citizenship"), "was"),
+    **dict.fromkeys(("known for", "famous for", "best known for"), "is known for"),
+    **dict.fromkeys(
+        ("education", "alma mater", "studied", "college", "university", "school", "training", "trained"), "studied at"
+    ),
+    **dict.fromkeys(("phd", "doctorate", "degree", "ba", "ma", "msc", "bsc", "mba", "md"), "received a {label} from"),
+    **dict.fromkeys(("spouse", "married", "partner", "wife", "husband"), "was married to"),
+    **dict.fromkeys(("children",), "had"),
+    **dict.fromkeys(
+        ("award", "awards", "honour", "honor", "honours", "honors", "prize", "prizes", "title", "national title"),
+        "won",
+    ),
+    **dict.fromkeys(
+        ("notable work", "work", "book", "novel", "memoir", "publication", "album", "selected work"), "wrote"
+    ),
+    **dict.fromkeys(("team", "club", "teams", "clubs"), "played for"),
+    **dict.fromkeys(("employer", "institution", "post", "posts", "hospital", "teaching", "affiliation"), "worked at"),
+    **dict.fromkeys(("ensemble", "band", "group"), "played with"),
+    **dict.fromkeys(("hometown", "origin", "from"), "came from"),
+}
+# Values of these predicates are lists of items: "A (2008–2013), B" → "A (2008–2013) and B".
+_LISTING = frozenset({"played for", "won", "wrote", "worked at", "played with", "studied at"})
+# Predicates whose value is a description: its first word loses its capital ("was Composer" → "was composer").
+_DESCRIBING = frozenset({"was"})
+
+_LABEL = re.compile(r"^(?P<label>[^\W\d_][\w .,'’/&()–-]{0,50}?)\s*:\s+(?P<value>\S.*)$")
+_YEAR = r"(?:1[0-9]{3}|20[0-9]{2})"
+_YEAR_PLACE = re.compile(rf"^(?P<year>{_YEAR})\s*,\s*(?P<place>\D.*)$")
+_PLACE_YEAR = re.compile(rf"^(?P<place>\D[^,]*(?:,[^,\d]+)*?)\s*,\s*(?P<year>{_YEAR})$")
+_TRAILING_RANGE = re.compile(rf",\s*(?P<a>{_YEAR})\s*[–-]\s*(?P<b>{_YEAR}|\d{{2}})(?=\s*[.;]?$)")
+_TRAILING_YEAR = re.compile(rf",\s*(?P<a>(?:since\s+)?{_YEAR})(?=\s*[.;]?$)")
+_BORN_YEAR = re.compile(rf"\b(born|died)\s+(?={_YEAR}\b)", re.IGNORECASE)
+# Past participles that need "was" ("born in Dayton" → "was born in Dayton").
+_PASSIVE = frozenset(
+    "born inducted elected named appointed awarded educated raised knighted ordained buried nominated ranked "
+    "listed honoured honored voted drafted selected capped based trained".split()
+)
+_LEADING_ADVERBS = frozenset("also later then now still once subsequently eventually currently formerly".split())
+# Head nouns of an item that was received, won or earned rather than held.
+_WON = re.compile(r"\b(?:medal|prize|award|trophy|cup|fellowship|honour|honor|order of)\b", re.IGNORECASE)
+_DEGREE = re.compile(r"^(?:phd|ph\.d\.|doctorate|degree|ba|ma|msc|bsc|mba|md|diploma|master's|bachelor's)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A line as read: ``text``, the offset in the line of each of its characters (inserted words take the
+    offset of what follows them), and whether it was rewritten."""
+
+    text: str
+    offsets: list[int]
+    rewritten: bool = False
+
+
+class _Builder:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.chars: list[str] = []
+        self.offsets: list[int] = []
+
+    def copy(self, start: int, end: int) -> None:
+        self.chars.extend(self.source[start:end])
+        self.offsets.extend(range(start, end))
+
+    def insert(self, text: str, at: int) -> None:
+        at = min(max(at, 0), max(len(self.source) - 1, 0))
+        self.chars.extend(text)
+        self.offsets.extend([at] * len(text))
+
+    def reading(self) -> Reading:
+        return Reading("".join(self.chars), self.offsets, True)
+
+
+def unchanged(text: str) -> Reading:
+    return Reading(text, list(range(len(text))))
+
+
+# Words only a life story says: an answer with them is about a person, whatever pronoun it uses (or none).
+_LIFE_WORDS = re.compile(r"\b(?:born|died|spouse|married|nationality|occupation)\b", re.IGNORECASE)
+
+
+def answer_pronoun(texts: list[str]) -> str | None:
+    """The subject pronoun an answer uses for its person: "he" or "she" as the answer does; "they" for a
+    record of a life that uses none ("Born: 1912" …); None for an answer about no one."""
+    words = re.findall(r"\b(?:he|him|his|himself|she|her|hers|herself)\b", " ".join(texts).lower())
+    male = sum(w in ("he", "him", "his", "himself") for w in words)
+    if words:
+        return "he" if male >= len(words) - male else "she"
+    return "they" if any(_LIFE_WORDS.search(t) for t in texts) else None
+
+
+def _agree(pronoun: str, verb: str) -> str:
+    """ "was born" → "were born" after "they"."""
+    if pronoun.lower() != "they":
+        return verb
+    return re.sub(r"^(?:was|is)\b", lambda m: "were" if m.group() == "was" else "are", verb)
+
+
+def prose(text: str, pronoun: str | None, list_item: bool = False, rules_off: frozenset[str] = frozenset()) -> Reading:
+    """``text`` read as a sentence about the answer's person (``pronoun``), or as it is."""
+    if pronoun is None:
+        return unchanged(text)
+    end = len(text.rstrip(" .;"))
+    if LABEL_RECORDS not in rules_off:
+        found = _label_record(text, end, pronoun, rules_off)
+        if found is not None:
+            return found
+    if SUBJECTLESS_ITEMS in rules_off:
+        return unchanged(text)
+    if list_item:
+        verb = _verb_for(text[:end])
+        if verb is not None:
+            out = _Builder(text)
+            out.insert(f"{pronoun.capitalize()} {_agree(pronoun, verb)}", 0)
+            _item(out, 0, end, lower=True)
+            out.insert(".", end - 1)
+            return out.reading()
+    return unchanged(text)
+
+
+def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) -> Reading | None:
+    m = _LABEL.match(text[:end])
+    if m is None:
+        return None
+    label = m.group("label").strip()
+    start = m.start("value")
+    predicate = _PREDICATES.get(label.lower()) or _PREDICATES.get(label.lower().rstrip("s"))
+    out = _Builder(text)
+    if predicate is None and not _is_name(label):
+        # "Olympics: 14th in the road race at the 2016 Summer Olympics": the label stays as context, the
+        # value is read as a subjectless item.
+        verb = _verb_for(text[start:end]) if SUBJECTLESS_ITEMS not in rules_off else None
+        if verb is None:
+            return None
+        out.copy(0, start)
+        out.insert(f"{pronoun} {_agree(pronoun, verb)}", start)
+        _item(out, start, end, lower=True)
+        out.insert(".", end - 1)
+        return out.reading()
+    if predicate is None:
+        # "Anne-Sophie Brandt (architect): born 1961 in Strasbourg; worked for …": a name labelling its record.
+        if SUBJECTLESS_ITEMS in rules_off:
+            return None
+        items = _split_items(text, start, end, ";")
+        verbs = [_verb_for(text[a:b]) for a, b in items]
+        if verbs[0] is None:
+            return None
+        out.copy(0, m.end("label"))
+        for k, ((a, b), verb) in enumerate(zip(items, verbs, strict=True)):
+            out.copy(items[k - 1][1], a) if k else out.insert(" ", a)
+            if verb is None:
+                out.copy(a, b)
+                continue
+            out.insert(f"{pronoun} {_agree(pronoun, verb)}" if k else verb, a)
+            _item(out, a, b, lower=True)
+        out.insert(".", end - 1)
+        return out.reading()
+    predicate = predicate.format(label=label)
+    out.insert(f"{pronoun.capitalize()} {_agree(pronoun, predicate)} ", start)
+    value = text[start:end]
+    if predicate in ("was born", "died"):
+        _life_value(out, start, value)
+    else:
+        first = start
+        if predicate in _DESCRIBING and value[:1].isupper() and value[1:2].islower():
+            out.insert(value[0].lower(), start)
+            first += 1
+        items = _split_items(text, first, end, ";" if ";" in value else ",") if predicate in _LISTING else []
+        if len(items) > 1:
+            for k, (a, b) in enumerate(items):
+                if k:
+                    out.insert(" and " if k == len(items) - 1 else ", ", a)
+                _years_read(out, a, b)
+        else:
+            _years_read(out, first, end)
+    out.insert(".", end - 1)
+    return out.reading()
+
+
+def _is_name(label: str) -> bool:
+    """A person's name as a label: capitalised words (and a parenthesised role), at most six."""
+    words = re.sub(r"\([^)]*\)", "", label).split(",")[0].split()
+    return 2 <= len(words) <= 5 and all(w[:1].isupper() or w in _NAME_PARTICLES for w in words)
+
+
+_NAME_PARTICLES = frozenset("de da di del della van von der den ter bin ibn al la le du dos das y".split())
+
+
+def _life_value(out: _Builder, start: int, value: str) -> None:
+    """ "1912, Tromsø, Norway" → "in 1912 in Tromsø, Norway"; "Lowell, 1888" → "in Lowell in 1888"."""
+    for pattern in (_YEAR_PLACE, _PLACE_YEAR):
+        m = pattern.match(value)
+        if m is None:
+            continue
+        first, second = sorted(("year", "place"), key=m.start)
+        out.insert("in ", start + m.start(first))
+        out.copy(start + m.start(first), start + m.end(first))
+        out.insert(" in ", start + m.start(second))
+        out.copy(start + m.start(second), start + m.end(second))
+        return
+    if not value.lower().startswith(("in ", "on ", "at ")):
+        out.insert("in ", start)
+    out.copy(start, start + len(value))
+
+
+def _split_items(text: str, start: int, end: int, sep: str) -> list[tuple[int, int]]:
+    """Items of ``text[start:end]`` split at ``sep`` outside parentheses, without their surrounding spaces."""
+    bounds: list[tuple[int, int]] = []
+    depth, item_start = 0, start
+    for i in range(start, end):
+        ch = text[i]
+        depth += ch in "(["
+        depth -= ch in ")]"
+        if ch == sep and depth == 0:
+            bounds.append((item_start, i))
+            item_start = i + 1
+    bounds.append((item_start, end))
+    out = []
+    for a, b in bounds:
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if a < b:
+            out.append((a, b))
+    return out
+
+
+def _years_read(out: _Builder, a: int, b: int) -> None:
+    """Copy ``[a, b)``, reading a trailing ", 2004–2011" as " from 2004 to 2011" and ", 1984" as " in 1984"."""
+    text = out.source[a:b]
+    m = _TRAILING_RANGE.search(text)
+    if m is not None:
+        out.copy(a, a + m.start())
+        out.insert(" from ", a + m.start("a"))
+        out.copy(a + m.start("a"), a + m.end("a"))
+        out.insert(" to ", a + m.start("b"))
+        out.copy(a + m.start("b"), a + m.end("b"))
+        out.copy(a + m.end(), b)
+        return
+    m = _TRAILING_YEAR.search(text)
+    if m is not None:
+        out.copy(a, a + m.start())
+        out.insert(" " if m.group("a").startswith("since") else " in ", a + m.start("a"))
+        out.copy(a + m.start("a"), b)
+        return
+    out.copy(a, b)
+
+
+def _verb_for(item: str) -> str | None:
+    """What a subjectless item needs after its subject to be a sentence ("was ", "won ", "" for a verb
+    phrase), or None when it has a subject of its own or is no statement about one."""
+    item = item.strip()
+    if not item or len(item.split()) > 40:
+        return None
+    doc = nlp.parse_one(item)
+    if any(t.dep_ in ("nsubj", "nsubjpass", "expl") for t in doc) or doc[0].lower_ in ("i", "you", "we", "it"):
+        return None
+    first = doc[0]
+    if first.lower_ in _LEADING_ADVERBS and len(doc) > 1:  # "Also composed …", "Later professor at …"
+        first = doc[1]
+    if first.pos_ == "PROPN" and first.text[1:].islower() and not first.ent_type_:
+        # A capital only because the item starts with it ("Married Lorraine Dutton in 1934"): read it in lower case.
+        first = nlp.parse_one(item[0].lower() + item[1:])[first.i]
+    if first.lower_ in _PASSIVE or (first.lower_ == "married" and len(doc) > 1 and doc[1].lower_ == "to"):
+        return "was "
+    if first.tag_ in ("VBD", "VBN") and first.pos_ in ("VERB", "AUX"):
+        return ""
+    if _DEGREE.match(item):
+        return "received a "
+    if _WON.search(" ".join(t.text for t in doc[:6])) and first.pos_ == "PROPN":
+        return "won "
+    if first.like_num and not re.fullmatch(r"\d+(?:st|nd|rd|th)", first.lower_):  # "31 internationals", not "14th"
+        return "had "
+    if first.pos_ in ("NOUN", "PROPN", "ADJ", "DET", "ADP"):
+        return "was "
+    return None
+
+
+def _item(out: _Builder, a: int, b: int, lower: bool) -> None:
+    """Copy an item after its inserted subject: its first letter lower-cased unless a name, "born 1975" read as
+    "born in 1975", a trailing year read as a time."""
+    text = out.source
+    if lower and text[a : a + 1].isupper() and text[a + 1 : a + 2].islower() and not _proper(text[a:b]):
+        out.insert(text[a].lower(), a)
+        a += 1
+    born = _BORN_YEAR.search(text, a, b)
+    if born is not None:  # "born 1975 in Gdańsk" → "born in 1975 in Gdańsk"
+        out.copy(a, born.end())
+        out.insert("in ", born.end())
+        a = born.end()
+    _years_read(out, a, b)
+
+
+def _proper(item: str) -> bool:
+    """Whether an item's first word keeps its capital: a name, a nationality, an acronym ("PhD")."""
+    first = nlp.parse_one(item)[0]
+    if not first.text[1:].islower() or first.ent_type_:
+        return True
+    return first.pos_ == "PROPN" and nlp.parse_one(item[0].lower() + item[1:])[0].pos_ == "PROPN"

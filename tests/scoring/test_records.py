@@ -1,0 +1,187 @@
+"""Records read as prose: infobox lines, bold labels, subjectless list items and semicolon lists become the
+sentences they stand for, and every character of the reading points back into the line as written."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.store import Store
+from scoring.pipeline import check
+from scoring.records import LABEL_RECORDS, SUBJECTLESS_ITEMS, answer_pronoun, prose
+from scoring.sentences import split_sentences
+
+
+@pytest.mark.parametrize(
+    ("line", "pronoun", "list_item", "read"),
+    [
+        ("Born: 1912, Tromsø, Norway", "he", False, "He was born in 1912 in Tromsø, Norway."),
+        ("Died: Lowell, 1888", "she", False, "She died in Lowell in 1888."),
+        ("Born: 1888", "they", False, "They were born in 1888."),
+        ("Awards: Lindeman Prize (1962)", "he", False, "He won Lindeman Prize (1962)."),
+        (
+            "Teams: Velora (2011–2016), Kestrel (2017–2022)",
+            "she",
+            False,
+            "She played for Velora (2011–2016) and Kestrel (2017–2022).",
+        ),
+        ("Occupation: Composer, organist", "he", False, "He was composer, organist."),
+        ("PhD: Kingsmere University, 1992", "she", False, "She received a PhD from Kingsmere University in 1992."),
+        (
+            "Olympics: 14th in the road race at the 2016 Summer Olympics",
+            "she",
+            False,
+            "Olympics: she was 14th in the road race at the 2016 Summer Olympics.",
+        ),
+        (
+            "Anne Brandt (architect): born 1961 in Strasbourg; designed the Textile Museum (2014)",
+            "she",
+            False,
+            "Anne Brandt (architect) was born in 1961 in Strasbourg; she designed the Textile Museum (2014).",
+        ),
+        (
+            "Researcher at the Hajnówka Field Station, 2004–2011",
+            "she",
+            True,
+            "She was researcher at the Hajnówka Field Station from 2004 to 2011.",
+        ),
+        (
+            "Kessler Medal for Conservation Science, 2019",
+            "she",
+            True,
+            "She won Kessler Medal for Conservation Science in 2019.",
+        ),
+        ("Emigrated to Chile in 1955", "he", True, "He emigrated to Chile in 1955."),
+        ("Married Lorraine Dutton in 1934", "he", True, "He married Lorraine Dutton in 1934."),
+        ("Polish, born 1975 in Gdańsk", "she", True, "She was Polish, born in 1975 in Gdańsk."),
+        (
+            "Also composed the opera The Salt Wife (1953)",
+            "he",
+            True,
+            "He also composed the opera The Salt Wife (1953).",
+        ),
+        ("31 internationals for Sweden", "he", True, "He had 31 internationals for Sweden."),
+        (
+            "Doctorate from Pomeranian University, 2003",
+            "she",
+            True,
+            "She received a doctorate from Pomeranian University in 2003.",
+        ),
+    ],
+)
+def test_a_record_reads_as_the_sentence_it_stands_for(line: str, pronoun: str, list_item: bool, read: str) -> None:
+    reading = prose(line, pronoun, list_item)
+    assert reading.text == read and reading.rewritten
+    assert len(reading.offsets) == len(reading.text)
+    # The line's words are in the reading where their offsets say, in order.
+    for word in [w for w in line.replace(",", " ").replace(";", " ").split()[1:] if len(w) >= 4]:
+        at = reading.text.find(word)
+        if at >= 0:
+            assert "".join(line[o] for o in reading.offsets[at : at + len(word)]) == word
+    assert reading.offsets == sorted(reading.offsets)
+
+
+@pytest.mark.parametrize(
+    ("line", "list_item"),
+    [
+        ("Her debut novel won the Orange Prize in 2010", True),  # a sentence with its own subject
+        ("Note: this list is not complete", False),  # a label whose value has a subject
+        ("Søren Ødegaard – quick facts:", False),
+        ("He was born in 1936.", False),
+    ],
+)
+def test_sentences_stay_as_written(line: str, list_item: bool) -> None:
+    reading = prose(line, "he", list_item)
+    assert not reading.rewritten and reading.text == line and reading.offsets == list(range(len(line)))
+
+
+def test_the_pronoun_is_the_answers_and_none_for_an_answer_about_no_one() -> None:
+    assert answer_pronoun(["Marta is a cellist.", "She was born in 1968.", "Her father was a baker."]) == "she"
+    assert answer_pronoun(["Born: 1912, Tromsø", "Occupation: composer"]) == "they"
+    assert answer_pronoun(["CSV export of your transactions", "Unlimited bank accounts"]) is None
+    assert prose("CSV export of your transactions", None, True).rewritten is False
+
+
+def test_rules_switch_the_readings_off() -> None:
+    assert not prose("Awards: Lindeman Prize (1962)", "he", rules_off=frozenset({LABEL_RECORDS})).rewritten
+    off = frozenset({SUBJECTLESS_ITEMS})
+    assert not prose("Kessler Medal, 2019", "she", True, off).rewritten
+    assert not prose("Olympics: 14th in the road race", "she", False, off).rewritten
+
+
+def test_semicolon_lists_are_items_and_lists_of_names_are_not() -> None:
+    parts = split_sentences("Harlan Beckwith, a football coach; born in Dayton, Ohio; played end at Danforth College.")
+    assert [(s.text, s.list_item) for s in parts] == [
+        ("Harlan Beckwith, a football coach", False),
+        ("born in Dayton, Ohio", True),
+        ("played end at Danforth College.", True),
+    ]
+    assert [s.text for s in split_sentences("He played for Leeds; Arsenal; and Spurs.")] == [
+        "He played for Leeds; Arsenal; and Spurs."
+    ]
+    item = split_sentences("- Married Karin Sjöberg in 1999; three daughters")
+    assert [s.text for s in item] == ["Married Karin Sjöberg in 1999", "three daughters"]
+
+
+def test_an_infobox_answer_is_checked_fact_by_fact_with_its_spans() -> None:
+    store = Store.in_memory(
+        [
+            (
+                "Ilse Varga (composer)",
+                "Ilse Varga (1912–1988) was a Hungarian composer. She was born in Szeged in 1912 and died in "
+                "Budapest in 1988. She won the Bartha Prize in 1962. She studied at the Liszt Academy.",
+            )
+        ]
+    )
+    answer = (
+        "Ilse Varga\nBorn: 1912, Szeged\nDied: 1988, Budapest\nEducation: Liszt Academy\nAwards: Bartha Prize (1962)"
+    )
+    result = check(answer, kb=store, name="Ilse Varga")
+    facts = {f.text: f for g in result.groups for f in g.facts}
+    won = next(f for t, f in facts.items() if "Bartha Prize" in t)
+    assert won.verdict.value == "supported" and answer[won.spans[0][0] : won.spans[-1][1]].startswith("Bartha Prize")
+    assert any("Liszt Academy" in t and f.verdict.value == "supported" for t, f in facts.items())
+    assert result.factscore == 1.0 and result.groups[0].entity == "Ilse Varga (composer)"
+
+
+PAGES = [
+    (
+        "Ilse Varga (composer)",
+        "Ilse Varga (1912–1988) was a Hungarian composer. She was born in Szeged in 1912. She won the Bartha "
+        "Prize in 1962. She taught at the Liszt Academy from 1950 to 1975.",
+    ),
+    (
+        "Ilse Varga (chemist)",
+        "Ilse Varga (born 1970 in Debrecen) is a Hungarian chemist. She has worked at the Tisza Institute "
+        "since 2001. She won the Hevesy Medal in 2015.",
+    ),
+]
+
+
+def _supported(result: object) -> set[str]:
+    return {f.text for g in result.groups for f in g.facts if f.verdict.value == "supported"}  # type: ignore[attr-defined]
+
+
+def test_subjectless_list_items_are_checked_as_statements_about_the_person() -> None:
+    answer = (
+        "Ilse Varga, the composer, in brief:\n\n- Born 1912 in Szeged\n- Bartha Prize, 1962\n"
+        "- Taught at the Liszt Academy, 1950–1975"
+    )
+    result = check(answer, kb=Store.in_memory(PAGES), name="Ilse Varga")
+    supported = _supported(result)
+    assert any("Bartha Prize" in t for t in supported) and any("Liszt Academy" in t for t in supported)
+    assert result.factscore == 1.0 and result.groups[0].entity == "Ilse Varga (composer)"
+
+
+def test_a_table_is_read_row_by_row_and_a_column_per_person_is_a_person() -> None:
+    store = Store.in_memory(PAGES)
+    two = "| | |\n|---|---|\n| Born | 1912, Szeged |\n| Award | Bartha Prize (1962) |"
+    result = check(two, kb=store, name="Ilse Varga")
+    assert any("Bartha Prize" in t for t in _supported(result)) and result.factscore == 1.0
+    side = (
+        "Two people share the name Ilse Varga:\n\n| | Composer | Chemist |\n|---|---|---|\n"
+        "| Born | 1912, Szeged | 1970, Debrecen |\n| Award | Bartha Prize (1962) | Hevesy Medal (2015) |"
+    )
+    result = check(side, kb=store, name="Ilse Varga")
+    assert sorted(g.entity or "" for g in result.groups) == ["Ilse Varga (chemist)", "Ilse Varga (composer)"]
+    assert not any(g.conflated for g in result.groups) and result.num_entities == 2
+    assert any("1970" in t for t in _supported(result)) and any("Bartha Prize" in t for t in _supported(result))
