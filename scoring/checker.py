@@ -35,7 +35,15 @@ from scoring.rules import rule
 from scoring.sentences import Sentence, split_sentences
 from scoring.spans import align, char_spans, sentence_span
 from scoring.verify import EvidenceVerifier
-from scoring.worthiness import ABOUT_SOURCES, ASSISTANT_ASIDE, ASSISTANT_TALK, CHATTER, EXISTENCE, QUESTION
+from scoring.worthiness import (
+    ABOUT_SOURCES,
+    ASSISTANT_ASIDE,
+    ASSISTANT_TALK,
+    CHATTER,
+    EXISTENCE,
+    QUESTION,
+    TALK_RESIDUE,
+)
 
 
 @dataclass
@@ -177,7 +185,9 @@ ONLY_ASSISTANT_TALK = rule(
     "person is meant, offering help) abstains",
 )
 # What the assistant says of itself, the user or the sources: an answer made only of these says nothing.
-_TALK_RULES = frozenset({ABOUT_SOURCES, QUESTION, CHATTER, ASSISTANT_ASIDE, ASSISTANT_TALK, EXISTENCE, "empty"})
+_TALK_RULES = frozenset(
+    {ABOUT_SOURCES, QUESTION, CHATTER, ASSISTANT_ASIDE, ASSISTANT_TALK, EXISTENCE, TALK_RESIDUE, "empty"}
+)
 
 
 def _only_assistant_talk(groups: list[PlannedGroup]) -> bool:

@@ -139,7 +139,11 @@ def _plan_groups(
         for i in ind.sentences:
             for atom in atoms[i]:
                 text = decontextualize(atom.text, atom.subject, ind.name, ind.role)
-                worthiness, by = classify_by_rule(text, sentences[i].text, rules_off)
+                # What the fact says of its own: its words without the name of whom it is about.
+                bare = _without_name(atom.text, ind.name)
+                worthiness, by = classify_by_rule(
+                    text, sentences[i].text, rules_off, bare=bare, subjectless=not atom.subject.strip()
+                )
                 facts.append(PlannedFact(atom, text, worthiness, worthiness_rule=by))
         planned.append(PlannedGroup(ind, facts))
     kept = [g for g in planned if g.factual]
@@ -154,3 +158,8 @@ def _plan_groups(
     for g in kept:
         g.facts.sort(key=lambda f: f.atom.sentence_index)
     return kept
+
+
+def _without_name(text: str, name: str) -> str:
+    """``text`` without the name it is about ("Writing about Edda Marlowe would …" → "Writing about  would …")."""
+    return text.replace(name, "") if name.strip() else text

@@ -36,6 +36,15 @@ ASSISTANT_TALK = rule(
     "you could try, anything I wrote would be) is about the conversation, not the world",
 )
 
+TALK_RESIDUE = rule(
+    "talk-residue",
+    "worthiness",
+    "a fact with no value or name of its own that has no subject ('Check an encyclopedia entry') or comes from "
+    "a sentence of the conversation — a would/might/should hypothetical, the assistant (I, me, my) or the "
+    "reader (you, your) speaking — is not a claim ('a library database would be a better source', 'this is a "
+    "question I'll have to sit out')",
+)
+
 _NOT_A_CLAIM = re.compile(
     r"\b(?:i hope|hope this helps|let me know|feel free|here is|here's|here are|as an ai|language model|"
     r"may refer to|can refer to|could refer to|i'm sorry|i am sorry|i apologi[sz]e|please note|note that|"
@@ -45,7 +54,8 @@ _NOT_A_CLAIM = re.compile(
 _OTHER = re.compile(
     r"\b(?:search results?|provided (?:passages?|documents?|information|sources?|texts?|context)|"
     r"(?:the|these) (?:passages?|documents?|sources?)|no (?:specific |further |more |additional )?information|"
-    r"(?:limited|little|scarce|scant|sparse) (?:information|details|records|data)|"
+    r"(?:limited|little|scarce|scant|sparse) (?:information|details|records|data)|there(?:'s| is| are) more than one|"
+    r"no (?:reliable|trustworthy|verified|dependable|accurate|confirmed) (?:information|details|facts)|"
     r"(?:a|the) (?:common )?name (?:shared|borne|held|used) by|"
     r"\bthe name\b[^.]{0,60}\b(?:is|was) (?:shared|borne|held|used) by|the name\b[^.]{0,60}\b(?:refers|belongs) to|"
     r"information\b[^.]{0,60}\b(?:is|are|was|were|remains?) (?:scarce|limited|sparse|unavailable|lacking)|"
@@ -97,9 +107,15 @@ def classify(fact: str, sentence: str = "") -> Worthiness:
 
 
 def classify_by_rule(
-    fact: str, sentence: str = "", rules_off: frozenset[str] | None = None
+    fact: str,
+    sentence: str = "",
+    rules_off: frozenset[str] | None = None,
+    bare: str | None = None,
+    subjectless: bool = False,
 ) -> tuple[Worthiness, str | None]:
-    """The class of a fact and the rule that decided it (``None``: factual, no rule fired)."""
+    """The class of a fact and the rule that decided it (``None``: factual, no rule fired); ``bare``: the fact
+    before its subject was named (what it says of its own); ``subjectless``: it has no subject (an imperative,
+    a fragment)."""
     if rules_off is None:
         rules_off = env_rules_off()
     text = fact.strip()
@@ -122,7 +138,18 @@ def classify_by_rule(
         return Worthiness.OPINION, OPINION_WORDS
     if ASSISTANT_TALK not in rules_off and _TALK.match(text):
         return Worthiness.NOT_A_CLAIM, ASSISTANT_TALK
+    if TALK_RESIDUE not in rules_off and not _CHECKABLE.search((bare or text)[1:]):
+        if subjectless or _CONVERSATION.search(text) or (sentence and _CONVERSATION.search(sentence)):
+            return Worthiness.NOT_A_CLAIM, TALK_RESIDUE
     return Worthiness.FACTUAL, None
+
+
+# A sentence of the conversation: a hypothetical or advice, or the assistant or the reader speaking.
+_CONVERSATION = re.compile(
+    r"\b(?:would|might|should|i|i'm|i'll|i'd|i've|me|my|you|your|you're|you'll|you'd)\b|'d\b", re.IGNORECASE
+)
+# A value or a name: a digit, a capitalised word that does not start a sentence, a quoted title.
+_CHECKABLE = re.compile(r"\d|(?<![.!?]\s)\b[A-Z][a-zà-ÿ]|[\"“]")
 
 
 def _is_aside(text: str) -> bool:
