@@ -16,7 +16,7 @@ from itertools import pairwise
 import numpy as np
 from numpy.typing import NDArray
 
-from scoring.verifier.text import Analysis, analyse, opposites, split_sentences
+from scoring.verifier.text import Analysis, analyse, analyse_pair, opposites, split_sentences
 
 FEATURE_NAMES: tuple[str, ...] = (
     "coverage",  # share of the claim's content stems found in the passage
@@ -79,7 +79,7 @@ def _windows(text: str) -> tuple[Analysis, ...]:
     """
     sentences = split_sentences(text) or [text]
     windows = [analyse(s) for s in sentences]
-    windows += [analyse(f"{a} {b}") for a, b in pairwise(sentences)]
+    windows += [analyse_pair(a, b) for a, b in pairwise(sentences)]
     return tuple(windows)
 
 

@@ -151,7 +151,8 @@ def analyse(text: str) -> Analysis:
     for i, (surface, low) in enumerate(zip(raw, tokens, strict=True)):
         if low in NEGATIONS or low.endswith("n't"):
             negated = True
-        number = _number(surface)
+        # Only digits, number words and ordinals can be numbers: most tokens skip the call.
+        number = _number(surface) if low[:1].isdigit() or low in NUMBER_WORDS or low in ORDINALS else None
         if number is not None:
             numbers.add(number)
             if _YEAR.fullmatch(low):
@@ -174,6 +175,28 @@ def analyse(text: str) -> Analysis:
         months=frozenset(months),
         negated=negated,
         superlative=not SUPERLATIVES.isdisjoint(tokens),
+    )
+
+
+def analyse_pair(first: str, second: str) -> Analysis:
+    """``analyse(f"{first} {second}")`` from the two sentences' own (cached) analyses, without reading
+    either again: no token spans the space between them, so the pair's tokens are theirs in turn."""
+    a, b = analyse(first), analyse(second)
+    months = a.months | b.months
+    lead = _TOKEN.search(second)
+    if a.tokens and lead is not None and lead.group(0).lower() == "may" and lead.group(0)[0].isupper():
+        # "May" opening a text is not read as the month (see analyse); inside the pair it is.
+        months |= {MONTHS["may"]}
+    return Analysis(
+        tokens=a.tokens + b.tokens,
+        content=a.content | b.content,
+        content_list=a.content_list + b.content_list,
+        names=a.names | b.names,
+        numbers=a.numbers | b.numbers,
+        years=a.years | b.years,
+        months=months,
+        negated=a.negated or b.negated,
+        superlative=a.superlative or b.superlative,
     )
 
 
