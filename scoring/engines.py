@@ -106,7 +106,15 @@ def build_checker(
 
 
 def _offline(p: Parts) -> Checker:
-    return Checker("offline", offline.decompose, offline.verify, offline.revise_by_rules, p.config, p.stance_model)
+    return Checker(
+        "offline",
+        offline.decompose,
+        offline.verify,
+        offline.revise_by_rules,
+        p.config,
+        p.stance_model,
+        parse_ahead=offline.parse_ahead,
+    )
 
 
 def _llm(p: Parts) -> Checker:
@@ -133,6 +141,7 @@ def _hybrid(p: Parts) -> Checker:
         p.config,
         p.stance_model,
         p.judge,
+        parse_ahead=None if "decompose" in steps else offline.parse_ahead,
     )
 
 

@@ -37,6 +37,8 @@ _AKA = re.compile(r"\(\s*(?:also\s+)?(?:known|called|nicknamed|born)\s+as\s+([^(
 def paren_ids(doc: Doc) -> set[int]:
     """Token ids inside parentheses, which other facts leave out — except a tenure's years ("played for
     Rosenborg (2008–2013)"), which stay with the fact they date."""
+    if "(" not in doc.text:  # most sentences: no pass over the tokens
+        return set()
     return _all_paren_ids(doc) - tenure_ids(doc)
 
 

@@ -62,9 +62,33 @@ def _segmenter() -> pysbd.Segmenter:
 _SEMICOLON = re.compile(r"(?<=[;:])\s+(?=(?:he|she|they|his|her|their)\b)", re.I)
 
 
+def segment(block: str) -> list[str]:
+    """pysbd's sentences of ``block`` as written (``Segmenter.segment`` with ``clean=False``).
+
+    pysbd finds each sentence back in the text with a regular expression built from it, compiled
+    anew for every sentence; a plain substring search gives the same pieces without the compiling.
+    """
+    if not block:
+        return []
+    out: list[str] = []
+    prior_end = 0
+    for sentence in _segmenter().processor(block).process():
+        start = 0
+        while (at := block.find(sentence, start)) >= 0:
+            end = at + len(sentence)
+            while end < len(block) and block[end].isspace():  # the trailing whitespace goes with it
+                end += 1
+            if end > prior_end:  # the first occurrence after the previous sentence
+                out.append(block[at:end])
+                prior_end = end
+                break
+            start = end if end > at else at + 1
+    return out
+
+
 @lru_cache(maxsize=4096)
 def _split_block(block: str) -> tuple[str, ...]:
-    parts = [p.strip() for p in _segmenter().segment(block)]
+    parts = [p.strip() for p in segment(block)]
     out: list[str] = []
     for part in parts:
         pieces = _SEMICOLON.split(part)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from scoring.grouping import name_parts
 from vocabulary import fold_words as fold
@@ -49,8 +50,7 @@ def _initials(packed: list[str], given: list[str]) -> bool:
 def page_form(name: str, title: str, passages: Sequence[str]) -> str | None:
     """The page's form of ``name``: its base title when that is the same name, else a form in the lead passage."""
     base = re.sub(r"\s*\([^)]*\)\s*$", "", title).strip()
-    texts = [fold(p) for p in passages]
-    if same_name(name, base) and any(fold(base) in t for t in texts):
+    if same_name(name, base) and any(fold(base) in _folded(p) for p in passages):
         return base if base != name else None
     for passage in passages[:1]:
         for m in _CAPITALISED.finditer(passage):
@@ -60,6 +60,12 @@ def page_form(name: str, title: str, passages: Sequence[str]) -> str | None:
     if same_name(name, base) and base != name:
         return base
     return None
+
+
+@lru_cache(maxsize=8192)
+def _folded(passage: str) -> str:
+    """A passage folded once, however many facts are checked against its page."""
+    return fold(passage)
 
 
 def in_page_terms(fact: str, name: str, title: str, passages: Sequence[str]) -> str:

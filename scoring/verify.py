@@ -303,23 +303,26 @@ _GENERIC = frozenset(
 
 # A sequel or a regnal number ("Creed II", "George III") is as exact as a year.
 _ROMAN = re.compile(r"(?:II|III|IV|VI|VII|VIII|IX|XI|XII)")
+_WORD = re.compile(r"[\w'’.-]+")
+_POSSESSIVE = re.compile(r"['’]s$")
+_YEARISH = re.compile(r"\d{3,4}s?")
 
 
 def _key_terms(fact: str, name: str, off: frozenset[str] | None = None) -> set[str]:
     """Numbers and capitalised words of ``fact`` other than the subject's name and generic words."""
     off = env_rules_off() if off is None else off
     name_words = set(fold_claim(name).split())
-    words = re.findall(r"[\w'’.-]+", fact)
+    words = _WORD.findall(fact)
     out: set[str] = set()
     for i, w in enumerate(words):
-        w = re.sub(r"['’]s$", "", w).strip(".'’-")
+        w = _POSSESSIVE.sub("", w).strip(".'’-")
         if not w:
             continue
         folded = fold_claim(w)
         if folded in name_words or folded in _GENERIC:
             continue
         roman = ROMAN_NUMERAL_TERMS not in off and _ROMAN.fullmatch(w)
-        if re.fullmatch(r"\d{3,4}s?", w) or roman or (i > 0 and w[:1].isupper() and len(w) > 2):
+        if _YEARISH.fullmatch(w) or roman or (i > 0 and w[:1].isupper() and len(w) > 2):
             out.add(folded)
     return out
 

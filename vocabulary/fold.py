@@ -29,8 +29,9 @@ def fold_name(text: str) -> str:
 
 def fold_words(text: str) -> str:
     """Names as the grouping compares mentions: lower case, no diacritics, punctuation as spaces, ends stripped."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
+    if not text.isascii():  # ASCII text is its own NFKD form and has no combining marks
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in text if not unicodedata.combining(c))
     return _PUNCT.sub(" ", text.lower()).strip()
 
 

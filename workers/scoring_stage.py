@@ -167,6 +167,17 @@ class Scorer:
             source.close()
         return result, (time.perf_counter() - start) * 1000
 
+    def prepare(self, texts: list[str], engines: list[str | None]) -> None:
+        """Parse the sentences of a batch's answers together, each with its engine's checker
+        (``Checker.prepare``); the checks that follow find their parses cached."""
+        by_engine: dict[str, list[str]] = {}
+        for text, engine in zip(texts, engines, strict=True):
+            by_engine.setdefault(engine or self.default, []).append(text)
+        for engine, some in by_engine.items():
+            checker = self.checkers.get(engine)
+            if checker is not None:
+                checker.prepare(some)
+
 
 # One scorer per pool process, made by the pool's initializer.
 _process_scorer: Scorer | None = None
@@ -302,6 +313,8 @@ async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[Resu
     executor: Executor = ctx.state["executor"]
     score = ctx.state["score"]
     texts = [within_budget(m.answer, settings.max_answer_chars) for m in batch]
+    if isinstance(score, Scorer) and len(batch) > 1:
+        await _prepare(loop, executor, score, texts, [m.engine for m in batch], settings.max_check_seconds)
     futures = [
         loop.run_in_executor(
             executor, score, text, message.name, question_of(message), message.engine, grounding_of(message)
@@ -343,6 +356,24 @@ async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[Resu
         else:
             results.append(_result(message, text, outcome, settings.worker_id))
     return results
+
+
+async def _prepare(
+    loop: asyncio.AbstractEventLoop,
+    executor: Executor,
+    score: Scorer,
+    texts: list[str],
+    engines: list[str | None],
+    budget_s: float,
+) -> None:
+    """Parse the batch's sentences in one spaCy batch before its checks start (thread executor only: a
+    process's parse cache is its own). One batch costs less than one per answer; the first verdict
+    comes later by the batch's parse time, the last one sooner. Failing here fails no record: each
+    check parses what it does not find cached, and reports its own errors."""
+    try:
+        await asyncio.wait_for(loop.run_in_executor(executor, score.prepare, texts, engines), budget_s)
+    except Exception:
+        log.warning("parsing a batch of %d answers ahead failed; each check parses its own", len(texts), exc_info=True)
 
 
 def _count_llm_failure(ctx: Context, message: GenerationMessage, outcome: object) -> None:

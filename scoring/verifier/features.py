@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import pairwise
 
 import numpy as np
 from numpy.typing import NDArray
 
-from scoring.verifier.text import Analysis, analyse, opposites, split_sentences
+from scoring.verifier.text import Analysis, analyse, analyse_pair, opposites, split_sentences
 
 FEATURE_NAMES: tuple[str, ...] = (
     "coverage",  # share of the claim's content stems found in the passage
@@ -63,19 +64,23 @@ def _share(part: int, whole: int) -> float:
     return part / whole if whole else 0.0
 
 
-def _weighted(words: frozenset[str], found: frozenset[str], idf: dict[str, float]) -> float:
+def _weighted(words: frozenset[str], found: frozenset[str], idf: dict[str, float], total: float) -> float:
+    """Share of the idf weight of ``words`` (``total``, their weights summed) that ``found`` holds."""
     # fsum is exact, so the result does not depend on set iteration order (string hashing is salted
     # per process); a plain sum could break ties between sentences differently from run to run.
-    total = math.fsum(idf[w] for w in words)
     return math.fsum(idf[w] for w in words & found) / total if total else 0.0
 
 
-def _windows(text: str) -> list[Analysis]:
-    """Each sentence and each pair of adjacent sentences (a fact often spans two)."""
+@lru_cache(maxsize=8192)
+def _windows(text: str) -> tuple[Analysis, ...]:
+    """Each sentence and each pair of adjacent sentences (a fact often spans two).
+
+    Cached: every fact checked against a page reads the same passages.
+    """
     sentences = split_sentences(text) or [text]
     windows = [analyse(s) for s in sentences]
-    windows += [analyse(f"{a} {b}") for a, b in pairwise(sentences)]
-    return windows
+    windows += [analyse_pair(a, b) for a, b in pairwise(sentences)]
+    return tuple(windows)
 
 
 def pair_features(claim: str, passages: Sequence[str]) -> NDArray[np.float64]:
@@ -87,17 +92,18 @@ def pair_features(claim: str, passages: Sequence[str]) -> NDArray[np.float64]:
     opposite = opposites()
     n_content = len(c.content)
     claim_bigrams = c.bigrams
+    total = math.fsum(idf[w] for w in c.content)  # once per claim, not once per window
     for i, (text, p) in enumerate(zip(passages, full, strict=True)):
         windows = _windows(text)
-        best = max(windows, key=lambda s: (_weighted(c.content, s.content, idf), -len(s.content)))
+        best = max(windows, key=lambda s: (_weighted(c.content, s.content, idf, total), -len(s.content)))
         missing = c.content - p.content
         name_best = _share(len(c.names & best.content), len(c.names))
         cov_best = _share(len(c.content & best.content), n_content)
         rows[i] = (
             _share(len(c.content & p.content), n_content),
             cov_best,
-            _weighted(c.content, p.content, idf),
-            _weighted(c.content, best.content, idf),
+            _weighted(c.content, p.content, idf, total),
+            _weighted(c.content, best.content, idf, total),
             _share(len(c.names & p.content), len(c.names)) if c.names else 1.0,
             name_best if c.names else 1.0,
             float(not c.names),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import pairwise
 
 from vocabulary import MONTH_NUMBERS, NEGATIONS, NUMBER_WORDS, STANCE_STOPWORDS
@@ -109,9 +109,15 @@ class Analysis:
     negated: bool
     superlative: bool  # has a word like "first", "oldest", "only"
 
-    @property
+    @cached_property
     def bigrams(self) -> frozenset[tuple[str, str]]:
+        # Cached on the instance: a passage's analysis is shared by every claim scored against it.
         return frozenset(pairwise(self.content_list))
+
+
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
+_YEAR = re.compile(r"(?:1\d{3}|20\d{2})s?")
 
 
 def _number(token: str) -> str | None:
@@ -120,11 +126,13 @@ def _number(token: str) -> str | None:
         return str(NUMBER_WORDS[low])
     if low in ORDINALS:
         return str(ORDINALS[low])
-    digits = re.match(r"\d+(?:[.,]\d+)*", low)
+    if not low[:1].isdigit():  # every \d is a digit: most tokens are words and stop here
+        return None
+    digits = _DIGITS.match(low)
     if digits is None:
         return None
     raw = digits.group(0)
-    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", raw):
+    if _THOUSANDS.fullmatch(raw):
         raw = raw.replace(",", "")
     return raw.rstrip("0").rstrip(".") if "." in raw else raw
 
@@ -143,10 +151,11 @@ def analyse(text: str) -> Analysis:
     for i, (surface, low) in enumerate(zip(raw, tokens, strict=True)):
         if low in NEGATIONS or low.endswith("n't"):
             negated = True
-        number = _number(surface)
+        # Only digits, number words and ordinals can be numbers: most tokens skip the call.
+        number = _number(surface) if low[:1].isdigit() or low in NUMBER_WORDS or low in ORDINALS else None
         if number is not None:
             numbers.add(number)
-            if re.fullmatch(r"(?:1\d{3}|20\d{2})s?", low):
+            if _YEAR.fullmatch(low):
                 years.add(number[:4])
         elif low in MONTHS and surface[0].isupper() and (low != "may" or i > 0):
             months.add(MONTHS[low])
@@ -165,7 +174,29 @@ def analyse(text: str) -> Analysis:
         years=frozenset(years),
         months=frozenset(months),
         negated=negated,
-        superlative=any(t in SUPERLATIVES for t in tokens),
+        superlative=not SUPERLATIVES.isdisjoint(tokens),
+    )
+
+
+def analyse_pair(first: str, second: str) -> Analysis:
+    """``analyse(f"{first} {second}")`` from the two sentences' own (cached) analyses, without reading
+    either again: no token spans the space between them, so the pair's tokens are theirs in turn."""
+    a, b = analyse(first), analyse(second)
+    months = a.months | b.months
+    lead = _TOKEN.search(second)
+    if a.tokens and lead is not None and lead.group(0).lower() == "may" and lead.group(0)[0].isupper():
+        # "May" opening a text is not read as the month (see analyse); inside the pair it is.
+        months |= {MONTHS["may"]}
+    return Analysis(
+        tokens=a.tokens + b.tokens,
+        content=a.content | b.content,
+        content_list=a.content_list + b.content_list,
+        names=a.names | b.names,
+        numbers=a.numbers | b.numbers,
+        years=a.years | b.years,
+        months=months,
+        negated=a.negated or b.negated,
+        superlative=a.superlative or b.superlative,
     )
 
 

@@ -10,7 +10,7 @@ from factsentry.bench import scoring as bench
 
 def test_bench_scoring_small(shared_data: Path) -> None:
     args = argparse.Namespace(
-        data=shared_data / "ambigbio" / "generations.dev.jsonl", limit=4, engine="both", cpu=-1, json=True
+        data=shared_data / "ambigbio" / "generations.dev.jsonl", limit=4, engine="both", cpu=-1, json=True, batch=1
     )
     figures = bench.run(args)
     assert figures["answers"] == 4
@@ -19,3 +19,11 @@ def test_bench_scoring_small(shared_data: Path) -> None:
     assert 2 <= figures["llm_calls_per_answer"] <= 3 and figures["llm_max_calls_per_answer"] <= 3
     assert figures["factscore_pipeline_calls_per_answer"] > 3 * figures["llm_calls_per_answer"]
     assert figures["factscore_pipeline_tokens_per_answer_est"] > figures["llm_tokens_per_answer"] > 0
+
+
+def test_bench_scoring_batched_checks_the_same_facts(shared_data: Path) -> None:
+    data = shared_data / "ambigbio" / "generations.dev.jsonl"
+    one = bench.run(argparse.Namespace(data=data, limit=5, engine="offline", cpu=-1, json=True, batch=1))
+    batched = bench.run(argparse.Namespace(data=data, limit=5, engine="offline", cpu=-1, json=True, batch=3))
+    assert batched["offline_batch"] == 3
+    assert batched["offline_facts_per_answer"] == one["offline_facts_per_answer"] > 3

@@ -213,3 +213,18 @@ def test_a_fabricated_biography_of_someone_in_the_store_stays_checked_and_false(
     r = check(text, kb=demo_kb, name="Dick Hanley", verifier=verifier)
     assert (r.status, r.factscore, r.dfactscore) == ("checked", 0.0, 0.0)
     assert r.groups[0].entity is not None
+
+
+def test_a_prepared_batch_checks_as_each_answer_alone(demo_kb: Store, verifier: OfflineVerifier) -> None:
+    from scoring import nlp
+    from scoring.engines import build_checker
+
+    hedged = "I believe Dick Hanley was born in 1936. As far as I know, he died in 1970."
+    answers = [("Dick Hanley", HANLEY), ("John Stewart", STEWART), ("Gavin Hamilton", HAMILTON), (None, hedged)]
+    checker = build_checker("offline", stance_model=verifier)
+    alone = [checker.check(text, kb=demo_kb, name=name) for name, text in answers]
+    nlp.clear_cache()
+    checker.prepare([text for _, text in answers])
+    prepared = [checker.check(text, kb=demo_kb, name=name) for name, text in answers]
+    assert [r.model_dump() for r in prepared] == [r.model_dump() for r in alone]
+    assert any(f.hedged for g in prepared[3].groups for f in g.facts)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.sentences import split_sentences, strip_citations
+from scoring.sentences import segment, split_sentences, strip_citations
 
 
 @pytest.mark.parametrize(
@@ -97,3 +97,21 @@ def test_split_sentences(text: str, sentences: list[str], paragraphs: list[int],
 )
 def test_label_lines_are_records_of_their_own(text: str, expected: list[str]) -> None:
     assert [s.text for s in split_sentences(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "He was born in 1936. He died in 1970.",
+        "He won.  He won.   He won. ",  # the same sentence again: each found after the one before
+        "Dr. Smith went to the U.S. in 1990. He died in 2001.\tThe end.",
+        "It rained... Then it stopped! Did it? Yes.",
+        "Joseph F. Smith may refer to: 1. Joseph F. Smith (1838–1918), a leader. 2. Joseph Smith, a politician.",
+        "One sentence without an end",
+        "",
+    ],
+)
+def test_segment_gives_pysbd_sentences_as_written(block: str) -> None:
+    import pysbd
+
+    assert segment(block) == pysbd.Segmenter(language="en", clean=False).segment(block)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.verifier.features import FEATURE_NAMES, pair_features
-from scoring.verifier.text import analyse, split_sentences, stem
+from scoring.verifier.text import analyse, analyse_pair, split_sentences, stem
 
 
 @pytest.mark.parametrize(
@@ -108,3 +108,19 @@ def test_idf_weights_words_shared_by_every_passage_less() -> None:
 
 def test_no_passages_gives_an_empty_matrix() -> None:
     assert pair_features("A claim.", []).shape == (0, len(FEATURE_NAMES))
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("He was born in 1936.", "He died in 1970."),
+        ("It rained.", "May 5 was dry."),  # "May" opens the second sentence, not the pair
+        ("It rained.", "MAY was dry."),
+        ("...", "May it rain."),  # nothing before it: still the opening word
+        ("", "May I?"),
+        ("He didn't win the first prize.", "She won 1,200 votes in the 1990s."),
+        ("Paris is in France", "Lyon isn't."),
+    ],
+)
+def test_a_pair_of_sentences_reads_as_their_join(first: str, second: str) -> None:
+    assert analyse_pair(first, second) == analyse(f"{first} {second}")
