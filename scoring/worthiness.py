@@ -39,9 +39,10 @@ ASSISTANT_TALK = rule(
 TALK_RESIDUE = rule(
     "talk-residue",
     "worthiness",
-    "a fact with no value or name of its own that has no subject ('Check an encyclopedia entry') or comes from "
-    "a sentence of the conversation — a would/might/should hypothetical, the assistant (I, me, my) or the "
-    "reader (you, your) speaking — is not a claim ('a library database would be a better source', 'this is a "
+    "a fact with no value or name of its own that has no subject ('Check an encyclopedia entry'), introduces a "
+    "list ('What you can do instead:') or comes from "
+    "a sentence of the conversation — a would/might/should hypothetical or the assistant (I, me, my) "
+    "speaking — is not a claim ('a library database would be a better source', 'this is a "
     "question I'll have to sit out')",
 )
 
@@ -139,17 +140,19 @@ def classify_by_rule(
     if ASSISTANT_TALK not in rules_off and _TALK.match(text):
         return Worthiness.NOT_A_CLAIM, ASSISTANT_TALK
     if TALK_RESIDUE not in rules_off and not _CHECKABLE.search((bare or text)[1:]):
-        if subjectless or _CONVERSATION.search(text) or (sentence and _CONVERSATION.search(sentence)):
+        # A short line ending with a colon introduces a list ("What you can do instead:", "Key facts:").
+        lead_in = sentence.rstrip().endswith(":") and len(sentence.split()) <= 6
+        if subjectless or lead_in or _CONVERSATION.search(text) or (sentence and _CONVERSATION.search(sentence)):
             return Worthiness.NOT_A_CLAIM, TALK_RESIDUE
     return Worthiness.FACTUAL, None
 
 
 # A sentence of the conversation: a hypothetical or advice, or the assistant or the reader speaking.
 _CONVERSATION = re.compile(
-    r"\b(?:would|might|should|i|i'm|i'll|i'd|i've|me|my|you|your|you're|you'll|you'd)\b|'d\b", re.IGNORECASE
+    r"\b(?:would|might|should|i|i'm|i'll|i'd|i've|me|my|you'd)\b|'d\b", re.IGNORECASE
 )
 # A value or a name: a digit, a capitalised word that does not start a sentence, a quoted title.
-_CHECKABLE = re.compile(r"\d|(?<![.!?]\s)\b[A-Z][a-zà-ÿ]|[\"“]")
+_CHECKABLE = re.compile(r"\d|(?<![.!?]\s)\b[A-Z][a-zà-ÿ]|\b[A-Z]{2,}\b|[\"“]")
 
 
 def _is_aside(text: str) -> bool:

@@ -134,7 +134,9 @@ def test_chat_asides_are_not_checked_as_claims(
     kept = check(text, kb=demo_kb, name="Dick Hanley", verifier=verifier)
     assert (kept.factscore, kept.dfactscore) == (1.0, 1.0)
     assert any(f.decided_by == rule_name for g in kept.groups for f in g.facts)
-    off = check(text, kb=demo_kb, name="Dick Hanley", verifier=verifier, config=CheckConfig().without([rule_name]))
+    # talk-residue also reads these as talk (nothing checkable, the reader or the assistant speaking): both go off
+    without = CheckConfig().without([rule_name, "talk-residue"])
+    off = check(text, kb=demo_kb, name="Dick Hanley", verifier=verifier, config=without)
     assert off.dfactscore is not None and off.dfactscore < 1.0
 
 
@@ -165,8 +167,9 @@ def test_assistant_asides_are_not_claims_and_leave_the_revision(demo_kb: Store, 
             kb=demo_kb,
             name="Dick Hanley",
             verifier=verifier,
-            # "I may be misremembering" is also assistant talk (its subject is the assistant): both go off
-            config=CheckConfig().without(["assistant-aside", "assistant-talk"]),
+            # "I may be misremembering" is also assistant talk (its subject is the assistant) and talk residue:
+            # all three go off
+            config=CheckConfig().without(["assistant-aside", "assistant-talk", "talk-residue"]),
         )
         assert off.dfactscore is not None and off.dfactscore < 1.0
     # A hedged claim is still a claim: checked, not waved through as an aside.
