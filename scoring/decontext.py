@@ -29,7 +29,7 @@ def name_tokens(name: str) -> list[str]:
     return [t for t in re.findall(r"[\w.'’-]+", name.lower()) if t not in (".",)]
 
 
-_PLURAL_VERB = re.compile(r"(?<=\w )(were|are|have)\b", re.IGNORECASE)
+_PLURAL_VERB = re.compile(r"(?<=[\w)] )(were|are|have)\b", re.IGNORECASE)
 _SINGULAR = {"were": "was", "are": "is", "have": "has"}
 
 

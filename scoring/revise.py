@@ -424,5 +424,7 @@ def _join(sentences: Sequence[str | None], paragraphs: Sequence[int]) -> str:
         if last is None or para != last:
             chunks.append([])
             last = para
-        chunks[-1].append(text)
+        # A sentence whose opening words went (a hedge, a deleted clause) starts with a capital all the same.
+        lower = text[:1].islower() and text.split()[0].islower()  # not "iPhone"
+        chunks[-1].append(text[:1].upper() + text[1:] if lower else text)
     return "\n\n".join(" ".join(c) for c in chunks)

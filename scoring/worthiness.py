@@ -148,9 +148,7 @@ def classify_by_rule(
 
 
 # A sentence of the conversation: a hypothetical or advice, or the assistant or the reader speaking.
-_CONVERSATION = re.compile(
-    r"\b(?:would|might|should|i|i'm|i'll|i'd|i've|me|my|you'd)\b|'d\b", re.IGNORECASE
-)
+_CONVERSATION = re.compile(r"\b(?:would|might|should|i|i'm|i'll|i'd|i've|me|my|you'd)\b|'d\b", re.IGNORECASE)
 # A value or a name: a digit, a capitalised word that does not start a sentence, a quoted title.
 _CHECKABLE = re.compile(r"\d|(?<![.!?]\s)\b[A-Z][a-zà-ÿ]|\b[A-Z]{2,}\b|[\"“]")
 

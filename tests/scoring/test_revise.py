@@ -115,3 +115,20 @@ def test_replacement_needs_confirmation() -> None:
     assert [e.kind for e in revision.edits] == ["replace"] and "Dick Hanley died in 1970." in asked
     refused = revise(RevisionInput(sentences=sentences, groups=[(group, COACH)], entities=ENTITIES))
     assert refused.text == "" and [e.kind for e in refused.edits] == ["delete"]
+
+
+def test_a_revised_sentence_whose_opening_went_starts_with_a_capital() -> None:
+    from scoring.revise import _join
+
+    assert _join(["he died in 1984.", "iPhone sales rose.", None, "Done."], [0, 0, 0, 1]) == (
+        "He died in 1984. iPhone sales rose.\n\nDone."
+    )
+
+
+def test_a_person_read_as_they_agrees_with_the_name_that_replaces_it() -> None:
+    from scoring.decontext import decontextualize
+
+    assert decontextualize("They were born in Cork.", "They", "Declan Fairweather (surgeon)") == (
+        "Declan Fairweather (surgeon) was born in Cork."
+    )
+    assert decontextualize("They have two sons.", "They", "Ada Lind") == "Ada Lind has two sons."
