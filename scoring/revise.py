@@ -425,6 +425,7 @@ def _join(sentences: Sequence[str | None], paragraphs: Sequence[int]) -> str:
             chunks.append([])
             last = para
         # A sentence whose opening words went (a hedge, a deleted clause) starts with a capital all the same.
-        lower = text[:1].islower() and text.split()[0].islower()  # not "iPhone"
+        opens = not chunks[-1] or chunks[-1][-1].rstrip()[-1:] in ".!?:"  # not after "…;" of a list
+        lower = opens and text[:1].islower() and text.split()[0].islower()  # not "iPhone"
         chunks[-1].append(text[:1].upper() + text[1:] if lower else text)
     return "\n\n".join(" ".join(c) for c in chunks)

@@ -171,7 +171,7 @@ def semicolon_list(sentence: str, least: int = 3) -> list[str]:
     """The parts of a semicolon list (``least`` or more, outside parentheses), or the sentence alone.
 
     >>> semicolon_list("Born in 1931; emigrated in 1955; died in 2012.")
-    ['Born in 1931', 'emigrated in 1955', 'died in 2012.']
+    ['Born in 1931;', 'emigrated in 1955;', 'died in 2012.']
     """
     if sentence.count(";") < least - 1:
         return [sentence]
@@ -181,12 +181,13 @@ def semicolon_list(sentence: str, least: int = 3) -> list[str]:
         depth += ch in "(["
         depth -= ch in ")]"
         if ch == ";" and depth == 0:
-            parts.append(sentence[start:i].strip())
+            parts.append(sentence[start : i + 1].strip())  # with its semicolon: a revision joins them back
             start = i + 1
     parts.append(sentence[start:].strip())
-    parts = [p for p in parts if p]
+    # "…; and the cricketer, born 1994 …": the last part without its conjunction.
+    parts = [re.sub(r"^(?:and|or)\s+", "", p, flags=re.IGNORECASE) if k else p for k, p in enumerate(parts) if p]
     # Parts that are statements, not the items of one ("Leeds; Arsenal; and Spurs").
-    statements = all(2 <= len(p.split()) <= 30 for p in parts) and not parts[-1].lower().startswith(("and ", "or "))
+    statements = all(2 <= len(p.split()) <= 30 for p in parts)
     return parts if len(parts) >= least and statements else [sentence]
 
 

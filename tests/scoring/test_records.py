@@ -111,15 +111,15 @@ def test_rules_switch_the_readings_off() -> None:
 def test_semicolon_lists_are_items_and_lists_of_names_are_not() -> None:
     parts = split_sentences("Harlan Beckwith, a football coach; born in Dayton, Ohio; played end at Danforth College.")
     assert [(s.text, s.list_item) for s in parts] == [
-        ("Harlan Beckwith, a football coach", False),
-        ("born in Dayton, Ohio", True),
+        ("Harlan Beckwith, a football coach;", False),
+        ("born in Dayton, Ohio;", True),
         ("played end at Danforth College.", True),
     ]
     assert [s.text for s in split_sentences("He played for Leeds; Arsenal; and Spurs.")] == [
         "He played for Leeds; Arsenal; and Spurs."
     ]
     item = split_sentences("- Married Karin Sjöberg in 1999; three daughters")
-    assert [s.text for s in item] == ["Married Karin Sjöberg in 1999", "three daughters"]
+    assert [s.text for s in item] == ["Married Karin Sjöberg in 1999;", "three daughters"]
 
 
 def test_an_infobox_answer_is_checked_fact_by_fact_with_its_spans() -> None:

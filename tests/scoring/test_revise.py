@@ -123,6 +123,7 @@ def test_a_revised_sentence_whose_opening_went_starts_with_a_capital() -> None:
     assert _join(["he died in 1984.", "iPhone sales rose.", None, "Done."], [0, 0, 0, 1]) == (
         "He died in 1984. iPhone sales rose.\n\nDone."
     )
+    assert _join(["born in 1931;", "emigrated in 1955."], [0, 0]) == "Born in 1931; emigrated in 1955."
 
 
 def test_a_person_read_as_they_agrees_with_the_name_that_replaces_it() -> None:
