@@ -290,6 +290,20 @@ def request_documents(body: dict[str, Any], limit: int) -> tuple[Document, ...]:
     return parse_documents(ours.get("documents"), "metadata.factsentry.documents", limit)
 
 
+def allowed_documents(documents: tuple[Document, ...], spec: PolicySpec, where: str) -> tuple[Document, ...]:
+    """``documents`` when the model's policy lets a request bring them (``grounding``), else a 400: a client
+    must not bring the evidence its answer is judged by unless the operator allows it."""
+    if documents and spec.grounding == "store":
+        param = f"{where}.documents" if where else "documents"
+        raise InvalidRequest(
+            "this model's policy checks answers against the knowledge store only, so a request may not bring "
+            "documents (the operator allows them with the policy's grounding: documents or documents_and_store)",
+            param=param,
+            code="documents_not_allowed",
+        )
+    return documents
+
+
 def parse_documents(value: object, param: str, limit: int) -> tuple[Document, ...]:
     """A list of ``{"title", "text"[, "entity"]}`` objects, at most ``limit`` of them."""
     if value is None:
@@ -414,7 +428,7 @@ def _message(
         tenant=tenant,
         engine=spec.engine,
         documents=list(about.documents),
-        grounding=spec.grounding,
+        grounding="documents_and_store" if spec.grounding == "documents_and_store" else "documents",
     )
 
 
@@ -437,7 +451,8 @@ async def chat_completions(request: Request) -> Response:
         spec = resolve(gw.policies, model, request.headers, gw.override_for(key))
         mode = x.mode = spec.mode.value
         check_choices(body, spec)
-        about = About(subject_name(request, body), request_documents(body, gw.settings.max_documents))
+        documents = allowed_documents(request_documents(body, gw.settings.max_documents), spec, "metadata.factsentry")
+        about = About(subject_name(request, body), documents)
         body = for_upstream(body)
         if body.get("stream"):
             x.stream = True
@@ -737,7 +752,10 @@ async def factcheck(request: Request) -> Response:
             )
         x.model = gw.checked_models(model)
         engine = _factcheck_engine(body.get("engine"), gw, model)
-        documents = parse_documents(body.get("documents"), "documents", gw.settings.max_documents)
+        policy = gw.policies.for_model(model)
+        documents = allowed_documents(
+            parse_documents(body.get("documents"), "documents", gw.settings.max_documents), policy, ""
+        )
         timeout = body.get("timeout_s", 30.0)
         if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 <= timeout <= 600:
             raise InvalidRequest("'timeout_s' must be a number from 0 to 600", param="timeout_s", code="invalid_type")
@@ -757,7 +775,7 @@ async def factcheck(request: Request) -> Response:
             source="factcheck",
             engine=engine,
             documents=list(documents),
-            grounding=gw.policies.for_model(model).grounding,
+            grounding="documents_and_store" if policy.grounding == "documents_and_store" else "documents",
         )
         if not gw.publisher.connected.is_set():
             raise Unavailable("the check cannot be queued: the broker is unreachable; try again", code="broker_down")

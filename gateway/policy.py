@@ -8,6 +8,7 @@ Example ``policies.yaml``::
       support-bot: {mode: revise, on_timeout: open, on_unavailable: open}
       kb-only-bot: {mode: block, on_unverifiable: block}           # refuse what the store cannot judge
       legal-bot: {mode: block, engine: hybrid}                     # the LLM judge decides uncertain facts
+      rag-bot: {mode: block, grounding: documents}                 # a request's own documents (RAG)
       docs-bot: {mode: block, grounding: documents_and_store}      # a request's documents, and the store
 
 Fail-safe: under block and revise an answer is released only with a verdict that clears the
@@ -51,9 +52,11 @@ class PolicySpec(BaseModel):
     stream: Literal["buffer", "holdback"] = "buffer"
     # The scoring engine of this model's answers (offline, llm, hybrid); None: the workers' default.
     engine: Literal["offline", "llm", "hybrid"] | None = None
-    # A request that carries its own documents (``metadata.factsentry.documents``) is checked against
-    # them only, or against them and the knowledge store.
-    grounding: Literal["documents", "documents_and_store"] = "documents"
+    # What answers are checked against. ``store`` (the default): the knowledge store only, and a request
+    # that brings its own documents is refused — a client must not bring the evidence its answer is judged
+    # by unless the operator allows it. ``documents``: a request's documents (``metadata.factsentry.documents``)
+    # when it has some, else the store; ``documents_and_store``: both.
+    grounding: Literal["store", "documents", "documents_and_store"] = "store"
 
 
 class PolicyTable(BaseModel):

@@ -5,6 +5,7 @@ invented and in no knowledge store: without the documents the same answers are u
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -13,7 +14,7 @@ import pytest
 
 from tests.gateway.conftest import FAITHFUL, RAG_ANSWERS, RunningGateway, StartStack, released_unchecked
 
-BLOCK = {"mode": "block", "threshold": 0.75, "timeout_s": 120}
+BLOCK = {"mode": "block", "threshold": 0.75, "timeout_s": 120, "grounding": "documents"}
 GOOD, BAD, NAMESAKES = list(RAG_ANSWERS)
 
 L7_DOCUMENTS = [
@@ -112,7 +113,7 @@ async def test_documents_about_namesakes_are_two_entities_and_a_merged_answer_is
 async def test_the_policy_decides_whether_the_store_is_used_beside_the_documents(start_stack: StartStack) -> None:
     # The demo store knows John Stewart; the request's only document is the e-bike's manual.
     gw = await start_stack(
-        {"default": BLOCK, "models": {"mock-lean": {"grounding": "documents"}}},
+        {"default": {**BLOCK, "grounding": "store"}, "models": {"mock-lean": {"grounding": "documents"}}}
     )
     rid, _, headers = await ask_with(gw, FAITHFUL.question, L7_DOCUMENTS[:1])
     assert headers["x-factsentry-action"] == "blocked"  # nothing in the documents grounds a word of it
@@ -130,7 +131,7 @@ async def test_documents_and_store_grounding_checks_against_both(start_stack: St
 
 
 async def test_factcheck_route_takes_documents(start_stack: StartStack) -> None:
-    gw = await start_stack()
+    gw = await start_stack({"default": {"grounding": "documents"}})
     async with httpx.AsyncClient(base_url=gw.base_url, timeout=180) as http:
         response = await http.post(
             "/v1/factcheck",
@@ -154,7 +155,7 @@ async def test_factcheck_route_takes_documents(start_stack: StartStack) -> None:
 async def test_malformed_documents_are_refused_in_openais_error_shape(
     start_gateway: Any, documents: object, param: str, code: str
 ) -> None:
-    gw = await start_gateway(max_documents=3)
+    gw = await start_gateway({"default": {"grounding": "documents"}}, max_documents=3)
     client = openai.AsyncOpenAI(base_url=gw.base_url + "/v1", api_key="unused", max_retries=0)
     try:
         with pytest.raises(openai.BadRequestError) as refused:
@@ -196,3 +197,26 @@ async def test_documents_stay_in_the_gateway_and_streams_are_judged_by_them_too(
     assert "D-FActScore" in refusal and "500 Wh" not in content
     verdict = chunks[-1].model_extra["factsentry"]  # type: ignore[index]
     assert verdict["action"] == "block" and verdict["dfactscore"] < 0.5
+
+
+async def test_documents_are_refused_unless_the_policy_allows_them(start_gateway: Any) -> None:
+    """Under the default ``grounding: store`` a client may not bring the evidence its answer is judged by:
+    the request is refused before anything is forwarded or published."""
+    gw = await start_gateway({"default": BLOCK | {"grounding": "store"}, "models": {"mock-lean": {"mode": "block"}}})
+    client = openai.AsyncOpenAI(base_url=gw.base_url + "/v1", api_key="unused", max_retries=0)
+    try:
+        with pytest.raises(openai.BadRequestError) as refused:
+            await client.chat.completions.create(
+                model="mock-lean",
+                messages=[{"role": "user", "content": BAD}],
+                extra_body={"metadata": {"factsentry": {"documents": L7_DOCUMENTS}}},
+            )
+    finally:
+        await client.close()
+    assert refused.value.code == "documents_not_allowed" and "grounding" in refused.value.message
+    assert refused.value.param == "metadata.factsentry.documents"
+    async with httpx.AsyncClient(base_url=gw.base_url) as http:
+        factcheck = await http.post("/v1/factcheck", json={"text": RAG_ANSWERS[BAD], "documents": L7_DOCUMENTS})
+    assert factcheck.status_code == 400 and factcheck.json()["error"]["code"] == "documents_not_allowed"
+    await asyncio.sleep(0.5)  # a generation queued for Kafka would be counted by now
+    assert not gw.gateway.registry.get_sample_value("factsentry_gateway_published_total")
