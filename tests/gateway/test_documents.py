@@ -60,6 +60,21 @@ async def ask_with(
     return raw.headers["x-request-id"], raw.parse(), raw.headers
 
 
+async def refusal_of(gw: RunningGateway, question: str, documents: object) -> openai.BadRequestError:
+    """The 400 the official client raises for a chat request carrying ``documents``."""
+    client = openai.AsyncOpenAI(base_url=gw.base_url + "/v1", api_key="unused", max_retries=0)
+    try:
+        with pytest.raises(openai.BadRequestError) as refused:
+            await client.chat.completions.create(
+                model="mock-lean",
+                messages=[{"role": "user", "content": question}],
+                extra_body={"metadata": {"factsentry": {"documents": documents}}},
+            )
+    finally:
+        await client.close()
+    return refused.value
+
+
 async def check_of(gw: RunningGateway, request_id: str) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=gw.base_url) as http:
         response = await http.get(f"/v1/results/{request_id}")
@@ -156,18 +171,9 @@ async def test_malformed_documents_are_refused_in_openais_error_shape(
     start_gateway: Any, documents: object, param: str, code: str
 ) -> None:
     gw = await start_gateway({"default": {"grounding": "documents"}}, max_documents=3)
-    client = openai.AsyncOpenAI(base_url=gw.base_url + "/v1", api_key="unused", max_retries=0)
-    try:
-        with pytest.raises(openai.BadRequestError) as refused:
-            await client.chat.completions.create(
-                model="mock-lean",
-                messages=[{"role": "user", "content": GOOD}],
-                extra_body={"metadata": {"factsentry": {"documents": documents}}},
-            )
-    finally:
-        await client.close()
-    assert refused.value.code == code and refused.value.param == param
-    assert "document" in refused.value.message
+    refused = await refusal_of(gw, GOOD, documents)
+    assert refused.code == code and refused.param == param
+    assert "document" in refused.message
 
 
 async def test_documents_stay_in_the_gateway_and_streams_are_judged_by_them_too(
@@ -203,18 +209,9 @@ async def test_documents_are_refused_unless_the_policy_allows_them(start_gateway
     """Under the default ``grounding: store`` a client may not bring the evidence its answer is judged by:
     the request is refused before anything is forwarded or published."""
     gw = await start_gateway({"default": BLOCK | {"grounding": "store"}, "models": {"mock-lean": {"mode": "block"}}})
-    client = openai.AsyncOpenAI(base_url=gw.base_url + "/v1", api_key="unused", max_retries=0)
-    try:
-        with pytest.raises(openai.BadRequestError) as refused:
-            await client.chat.completions.create(
-                model="mock-lean",
-                messages=[{"role": "user", "content": BAD}],
-                extra_body={"metadata": {"factsentry": {"documents": L7_DOCUMENTS}}},
-            )
-    finally:
-        await client.close()
-    assert refused.value.code == "documents_not_allowed" and "grounding" in refused.value.message
-    assert refused.value.param == "metadata.factsentry.documents"
+    refused = await refusal_of(gw, BAD, L7_DOCUMENTS)
+    assert refused.code == "documents_not_allowed" and "grounding" in refused.message
+    assert refused.param == "metadata.factsentry.documents"
     async with httpx.AsyncClient(base_url=gw.base_url) as http:
         factcheck = await http.post("/v1/factcheck", json={"text": RAG_ANSWERS[BAD], "documents": L7_DOCUMENTS})
     assert factcheck.status_code == 400 and factcheck.json()["error"]["code"] == "documents_not_allowed"
