@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from scoring import nlp
 from scoring.rules import rule
@@ -170,12 +171,17 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
         return None
     label = m.group("label").strip()
     start = m.start("value")
+    if label.lower() in _ANSWER_LABELS:
+        # "A: Declan Fairweather (1949–2019), an Irish cardiac surgeon …": a transcript's speaker label, not a
+        # record; the value is the sentence.
+        inner = prose(text[start:], pronoun, True, rules_off)
+        return Reading(inner.text, [start + o for o in inner.offsets], True)
     predicate = _PREDICATES.get(label.lower()) or _PREDICATES.get(label.lower().rstrip("s"))
     out = _Builder(text)
     if predicate is None and not _is_name(label):
         # "Olympics: 14th in the road race at the 2016 Summer Olympics": the label stays as context, the
         # value is read as a subjectless item.
-        verb = _verb_for(text[start:end]) if SUBJECTLESS_ITEMS not in rules_off else None
+        verb = _verb_for(text[start:end], persons=False) if SUBJECTLESS_ITEMS not in rules_off else None
         if verb is None:
             return None
         out.copy(0, start)
@@ -229,6 +235,7 @@ def _is_name(label: str) -> bool:
     return 2 <= len(words) <= 5 and all(w[:1].isupper() or w in _NAME_PARTICLES for w in words)
 
 
+_ANSWER_LABELS = frozenset(("a", "answer"))
 _NAME_PARTICLES = frozenset("de da di del della van von der den ter bin ibn al la le du dos das y".split())
 
 
@@ -293,14 +300,22 @@ def _years_read(out: _Builder, a: int, b: int) -> None:
     out.copy(a, b)
 
 
-def _verb_for(item: str) -> str | None:
+def _verb_for(item: str, persons: bool = True) -> str | None:
     """What a subjectless item needs after its subject to be a sentence ("was ", "won ", "" for a verb
-    phrase), or None when it has a subject of its own or is no statement about one."""
+    phrase), or None when it has a subject of its own or is no statement about one. ``persons``: an item that
+    opens with a person's name presents that person (not so after a label: "TV: Gus en Cuisine, 2002")."""
     item = item.strip()
     if not item or len(item.split()) > 40:
         return None
     doc = nlp.parse_one(item)
-    if any(t.dep_ in ("nsubj", "nsubjpass", "expl") for t in doc) or doc[0].lower_ in ("i", "you", "we", "it"):
+    if _has_subject(doc) or doc[0].lower_ in ("i", "you", "we", "it"):
+        return None
+    root = next((t for t in doc if t.dep_ == "ROOT"), doc[0])
+    if (root.pos_ == "NOUN" and doc[0].lower_ == "the" and any(t.text == "," for t in doc[root.i :])) or (
+        persons and root.pos_ == "PROPN" and doc[0].ent_type_ == "PERSON" and not _WON.search(item)
+    ):
+        # A person presented, not described: "the film director, born 1978 in …" (a namesake by role),
+        # "Declan Fairweather, born in Plymouth in 1983, …" (by name).
         return None
     first = doc[0]
     if first.lower_ in _LEADING_ADVERBS and len(doc) > 1:  # "Also composed …", "Later professor at …"
@@ -323,6 +338,19 @@ def _verb_for(item: str) -> str | None:
     return None
 
 
+def _has_subject(doc: Any) -> bool:
+    """Whether the item's main clause has a subject of its own: one that comes before its verb, and not the
+    relative pronoun of a clause inside the item ("Led the X project, which surveyed 312 bogs" has none;
+    neither has "Later wrote The Measured Continent", where the parser takes the title for a subject)."""
+    for t in doc:
+        if t.dep_ not in ("nsubj", "nsubjpass", "expl") or t.i > t.head.i:
+            continue
+        if t.tag_ in ("WDT", "WP", "WP$") or t.head.dep_ in ("relcl", "acl"):
+            continue
+        return True
+    return False
+
+
 def _item(out: _Builder, a: int, b: int, lower: bool) -> None:
     """Copy an item after its inserted subject: its first letter lower-cased unless a name, "born 1975" read as
     "born in 1975", a trailing year read as a time."""
@@ -341,6 +369,8 @@ def _item(out: _Builder, a: int, b: int, lower: bool) -> None:
 def _proper(item: str) -> bool:
     """Whether an item's first word keeps its capital: a name, a nationality, an acronym ("PhD")."""
     first = nlp.parse_one(item)[0]
-    if not first.text[1:].islower() or first.ent_type_:
+    if not first.text[1:].islower() or first.ent_type_ in ("NORP", "LANGUAGE"):
+        return True
+    if first.ent_type_ and first.pos_ != "ADJ":  # "Central" of a misread "Central midfielder" is no name
         return True
     return first.pos_ == "PROPN" and nlp.parse_one(item[0].lower() + item[1:])[0].pos_ == "PROPN"

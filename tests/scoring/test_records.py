@@ -60,6 +60,23 @@ from scoring.sentences import split_sentences
             "He also composed the opera The Salt Wife (1953).",
         ),
         ("31 internationals for Sweden", "he", True, "He had 31 internationals for Sweden."),
+        # A relative clause's subject is not the item's, and a title after the verb is no subject.
+        (
+            "Led the Wetland Pulse project (2015–2020), which surveyed 312 peat bogs",
+            "she",
+            True,
+            "She led the Wetland Pulse project (2015–2020), which surveyed 312 peat bogs.",
+        ),
+        ("Later wrote The Measured Continent (1996)", "he", True, "He later wrote The Measured Continent (1996)."),
+        (
+            "Central midfielder from Bodø who won 23 caps for Norway",
+            "he",
+            True,
+            "He was central midfielder from Bodø who won 23 caps for Norway.",
+        ),
+        # A transcript's answer label goes; what follows it is read like any line.
+        ("A: Declan Fairweather was born in Cork.", "he", False, "Declan Fairweather was born in Cork."),
+        ("A: Born in Cork in 1949", "he", False, "He was born in Cork in 1949."),
         (
             "Doctorate from Pomeranian University, 2003",
             "she",
@@ -87,6 +104,10 @@ def test_a_record_reads_as_the_sentence_it_stands_for(line: str, pronoun: str, l
         ("Note: this list is not complete", False),  # a label whose value has a subject
         ("Søren Ødegaard – quick facts:", False),
         ("He was born in 1936.", False),
+        # A person presented by role or by name is the subject of what follows, not a description of "he".
+        ("the film director, born 1978 in Bengaluru, whose films include The Ninth Window", True),
+        ("the composer and organist (1912–1988), born in Bodø, who wrote the symphony Polar Night", True),
+        ("Declan Fairweather, born in Plymouth in 1983, an English offshore sailor", True),
     ],
 )
 def test_sentences_stay_as_written(line: str, list_item: bool) -> None:
