@@ -24,6 +24,7 @@ from functools import lru_cache
 from schemas.check import Evidence
 from schemas.enums import Stance
 from schemas.knowledge import Passage
+from scoring.durations import dated_in
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
 from scoring.roles import misplaced_values, stated_in
 from scoring.rules import MODEL, env_rules_off, rule
@@ -54,6 +55,12 @@ STATED_OUTRIGHT = rule(
     "stated-outright",
     "verify",
     "one page sentence holds every value and predicate word of the fact: supported whatever the model said",
+)
+DATED_DURATION = rule(
+    "dated-duration",
+    "verify",
+    "a length of time ('for eight years', 'nearly three decades') that one page sentence dates with a range of "
+    "that length, beside the fact's names and most of its words: supported whatever the model said",
 )
 
 ROMAN_NUMERAL_TERMS = rule(
@@ -260,6 +267,11 @@ class EvidenceVerifier:
             # championship in 1990 and 1992" for "won the championship in 1992"): the page says it.
             stating = [i for i, t in enumerate(texts) if stated_in(fact, [t], (name, entity))]
             stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), stating[0], STATED_OUTRIGHT
+        if on(DATED_DURATION) and stance is not Stance.SUPPORT and dated_in(fact, texts, (name, entity)):
+            # "spent 32 years as a consultant at the Liffey Heart Institute" where the page says "from 1982
+            # to 2014 he was a consultant surgeon at the Liffey Heart Institute": the page dates it.
+            dating = [i for i, t in enumerate(texts) if dated_in(fact, [t], (name, entity))]
+            stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), dating[0], DATED_DURATION
         order = sorted(range(len(scores)), key=lambda i: -max(scores[i].support, scores[i].refute))
         if best >= 0:
             order.remove(best)
