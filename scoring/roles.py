@@ -207,6 +207,62 @@ def misplaced_values(fact: str, texts: Sequence[str], exclude: Iterable[str] = (
     return out
 
 
+def contradicted_values(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> list[Value]:
+    """Values of ``fact`` that the texts never give in the fact's role while they give another value of the
+    same kind there: "retired in 2021" where the page says "announced her retirement in 2023" (and has 2021
+    only for a title), "founded the Clearsight Eye Hospital in Lagos" where it was founded "in Enugu".
+
+    Paraphrase makes words a weak test of a role, so the test is two-sided and asks for two predicate words:
+    no page sentence has both the fact's value and a word of the fact (or the value is not on the page at
+    all), and another year, or another place, stands beside at least two of the fact's words."""
+    exclude = tuple(exclude)
+    values = fact_values(fact, exclude)
+    if not values:
+        return []
+    roles = role_words(fact, (*exclude, *(v.text for v in values)))
+    if len(roles) < 2 or roles & _LIFE:
+        return []  # one word ("played", "served") cannot tell a role; birth and death are misplaced-value's
+    own = {re.sub(r"['’]s$", "", v.text) for v in values}
+    anchors = roles | {stem(v) for v in own}
+    sentences = [
+        {stem(w) for w in re.findall(r"\w+", fold(sentence))}
+        | set(re.findall(r"\w+", fold(sentence)))
+        | set(re.findall(r"\d{4}", sentence))  # "1980s", "2008–09"
+        for t in texts
+        for sentence in _sentences(t)
+    ]
+    out: list[Value] = []
+    for v in values:
+        if v.prep == "from":
+            continue  # "a surgeon from Cork": an origin, which any page sentence about the person may give
+        text = re.sub(r"['’]s$", "", v.text)  # "at Dublin's Liffey Heart Institute"
+        others = anchors - {stem(text)}
+        if any(text in words and others & words for words in sentences):
+            continue  # a page sentence has the value and a word of the fact: not contradicted
+        # A year the page never mentions is key-terms-missing's. A place it mentions elsewhere is often one
+        # the fact merely widens or narrows ("schools in Australia" and "educated in Melbourne"); one it never
+        # mentions may be spelt otherwise there ("St." for "Saint"), so its rival must stand beside three of
+        # the fact's words.
+        on_page = any(text in words for words in sentences)
+        if on_page != (v.kind == "year"):
+            continue
+        need = 2 if on_page else 3
+        if v.kind == "year":
+            rivals = [y for t in texts for y in re.findall(r"(?<![\w.,])\d{4}(?![\w.,]\d)", t)]
+        else:
+            rivals = [
+                fold(m.group(1))
+                for t in texts
+                for m in re.finditer(r"\b(?:in|at)\s+([A-Z][\w'’-]+)", t)
+                if fold(m.group(1)) not in _MONTHS and fold(m.group(1)) not in _STOP
+            ]
+        # The fact's other values are no rivals: "from 1936 to 1938" where the page has 1936 by the title.
+        rivals = [r for r in rivals if r not in own]
+        if any(len(roles & w) >= need for r in dict.fromkeys(rivals) for w in value_windows(texts, r)):
+            out.append(v)
+    return out
+
+
 def fills(roles: frozenset[str], window: frozenset[str]) -> bool:
     """Whether a window positively shows the fact's role (a replacement value must stand in it)."""
     life = roles & _LIFE

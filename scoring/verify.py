@@ -26,7 +26,7 @@ from schemas.enums import Stance
 from schemas.knowledge import Passage
 from scoring.durations import dated_in
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
-from scoring.roles import misplaced_values, stated_in
+from scoring.roles import contradicted_values, misplaced_values, stated_in
 from scoring.rules import MODEL, env_rules_off, rule
 from scoring.subject_forms import in_page_terms
 from vocabulary import FUNCTION_WORDS, fold_claim
@@ -45,6 +45,12 @@ MISPLACED_VALUE = rule(
     "misplaced-value",
     "verify",
     "the page holds the fact's year or place only in another role (born 1852 where 1852 is the death year): refuted",
+)
+CONTRADICTED_VALUE = rule(
+    "contradicted-value",
+    "verify",
+    "the page never gives the fact's year or place beside the fact's words, and gives another one there "
+    "('retired in 2021' where the page has 'retirement … in 2023'): refuted",
 )
 SUBJECT_RESPELLING = rule(
     "subject-respelling",
@@ -239,7 +245,13 @@ class EvidenceVerifier:
             # evidence (revision looks for the right value in them); the model is not asked.
             evidence = tuple(Evidence(title=p.title, text=p.text) for p in passages[: self.config.evidence_k])
             return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0, evidence, keys, KEY_TERMS_MISSING)
-        misplaced = misplaced_values(fact, [p.text for p in passages], (name, entity)) if on(MISPLACED_VALUE) else []
+        texts = [p.text for p in passages]
+        misplaced = misplaced_values(fact, texts, (name, entity)) if on(MISPLACED_VALUE) else []
+        decided_by = MISPLACED_VALUE
+        if not misplaced and on(CONTRADICTED_VALUE):
+            # The page dates or places the fact's own predicate with another value ("retired in 2021"
+            # where it says "announced her retirement … in 2023").
+            misplaced, decided_by = contradicted_values(fact, texts, (name, entity)), CONTRADICTED_VALUE
         if misplaced:
             # The page holds the fact's year or place only in another role ("born in 1852" where 1852
             # is the death year): it contradicts the fact rather than supporting it.
@@ -249,9 +261,8 @@ class EvidenceVerifier:
                 Evidence(title=p.title, text=p.text, stance=Stance.REFUTE, score=_MISPLACED)
                 for p in ordered[: self.config.evidence_k]
             )
-            return EntityVerdict(entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, keys, MISPLACED_VALUE)
+            return EntityVerdict(entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, keys, decided_by)
         self.calls += 1
-        texts = [p.text for p in passages]
         scores = list(self.model.score(fact, texts))
         decided_by = MODEL
         claim = in_page_terms(fact, name, entity, texts) if on(SUBJECT_RESPELLING) else fact

@@ -6,8 +6,9 @@ import pytest
 
 from knowledge.store import Store
 from schemas.enums import Stance
+from scoring.roles import contradicted_values
 from scoring.verifier import OfflineVerifier
-from scoring.verify import EvidenceVerifier
+from scoring.verify import CONTRADICTED_VALUE, EvidenceVerifier, VerifyConfig
 
 TITLE = "Hendrika Vos"
 TEXT = (
@@ -35,3 +36,49 @@ def store() -> Store:
 )
 def test_values_are_verified_in_their_role(store: Store, verifier: OfflineVerifier, fact: str, stance: Stance) -> None:
     assert EvidenceVerifier(store, verifier).against(fact, TITLE, TITLE).stance is stance
+
+
+CAREER = "Mirela Dascalu"
+CAREER_TEXT = (
+    "Mirela Dascalu (born 1962 in Cluj) is a Romanian conductor. She was principal conductor of the Transylvania "
+    "Philharmonic from 1994 to 2006. In 2007 she founded the Someș Youth Orchestra in Cluj. She announced her "
+    "retirement from the podium in 2021, and in 2016 she won the Enescu Medal."
+)
+
+
+@pytest.mark.parametrize(
+    ("fact", "contradicted"),
+    [
+        # The page dates or places the fact's own predicate with another value.
+        ("Mirela Dascalu founded the Someș Youth Orchestra in 2016.", ["2016"]),
+        ("Mirela Dascalu founded the Someș Youth Orchestra in Bucharest.", ["bucharest"]),
+        ("Mirela Dascalu conducted the Transylvania Philharmonic from 1994 to 2007.", ["2007"]),
+        ("Mirela Dascalu retired from the podium in 2007.", ["2007"]),
+        # Not contradicted: the value stands by the fact's words, it is an origin, or nothing rivals it.
+        ("Mirela Dascalu founded the Someș Youth Orchestra in 2007.", []),
+        ("Mirela Dascalu conducted the Transylvania Philharmonic from 1994 to 2006.", []),
+        ("Mirela Dascalu is a conductor from Bucharest.", []),
+        ("Mirela Dascalu recorded Enescu's symphonies in 1999.", []),
+        ("Mirela Dascalu was born in 1961.", []),  # a birth year is misplaced-value's, not this rule's
+    ],
+)
+def test_a_value_the_page_gives_otherwise_for_the_same_predicate_is_contradicted(
+    fact: str, contradicted: list[str]
+) -> None:
+    found = contradicted_values(fact, [CAREER_TEXT], (CAREER,))
+    assert [v.text for v in found] == contradicted
+
+
+def test_the_verifier_refutes_a_contradicted_value_by_the_rule(verifier: OfflineVerifier) -> None:
+    kb = Store.in_memory()
+    kb.add_pages([(CAREER, CAREER_TEXT, [])])
+    fact = "Mirela Dascalu founded the Someș Youth Orchestra in 2016."
+    verdict = EvidenceVerifier(kb, verifier).against(fact, CAREER, CAREER)
+    assert (verdict.stance, verdict.decided_by) == (Stance.REFUTE, CONTRADICTED_VALUE)
+    assert "2007" in verdict.evidence[0].text
+    off = VerifyConfig(rules_off=frozenset({CONTRADICTED_VALUE}))
+    assert EvidenceVerifier(kb, verifier, config=off).against(fact, CAREER, CAREER).decided_by != CONTRADICTED_VALUE
+    right = EvidenceVerifier(kb, verifier).against(
+        "Mirela Dascalu founded the Someș Youth Orchestra in 2007.", CAREER, CAREER
+    )
+    assert right.stance is Stance.SUPPORT
