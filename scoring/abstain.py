@@ -55,7 +55,10 @@ _REFUSE = re.compile(
     r"(?:to avoid|rather than) (?:giving|spreading|making up|providing) (?:you )?"
     r"(?:wrong|false|inaccurate|incorrect|made-up)|"
     r"not (?:a )?(?:well-known|widely known|notable|public) (?:figure|person|individual)|"
-    r"no (?:widely )?(?:known|notable|public|reliable) (?:figure|person|individual|record|information))\b",
+    r"no (?:widely )?(?:known|notable|public|reliable) (?:figure|person|individual|record|information)|"
+    r"i(?:'ll| will|'d| would| must| have to| need to)(?: have to)? "
+    r"(?:sit (?:(?:this|that)(?: one)? |it )?out|decline|pass on)|"
+    r"(?:better|best|wiser|safer) (?:that |if |for me to )?(?:i )?(?:decline|not answer|say nothing|hold back))\b",
     re.IGNORECASE,
 )
 # Asking which person is meant: "Which John Smith do you mean?", "Could you tell me more about who you mean?"
@@ -65,6 +68,8 @@ _CLARIFY = re.compile(
     r"(?:could|can|would) you (?:please )?(?:clarify|specify|tell me (?:more|which|who)|give (?:me )?more|"
     r"provide more|let me know which)|"
     r"(?:do|did) you mean (?:the |a |an )?|are you (?:asking|referring|thinking) (?:about|of|to)|"
+    r"which (?:one|person|[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*) (?:you(?:'re| are)?) (?:mean|have in mind|"
+    r"asking about|after|interested in|referring to|thinking of)|(?:tell|let) me (?:know )?which (?:one|person)|"
     r"(?:more|additional) (?:context|details) (?:would|will|could) help|"
     r"(?:several|many|multiple|a few|two|three|various) (?:people|persons|individuals|notable people) "
     r"(?:(?:are|were) )?(?:named|called|with (?:the|that) name))",
@@ -86,15 +91,10 @@ def is_abstention(
     texts = [s.text for s in sentences]
 
     def declines(t: str) -> bool:
-        # "I can't verify every detail, but X was ...": a hedge before an answer, not a refusal.
-        for pattern, name in ((_DECLINE, DECLINE), (_REFUSE, REFUSAL)):
-            m = pattern.search(t) if name not in off else None
-            if m and not re.search(r"\bbut\b", t[m.end() :], re.IGNORECASE):
-                return True
-        return False
+        return _declines(t, off)
 
     def asks(t: str) -> bool:
-        return CLARIFICATION not in off and bool(_CLARIFY.search(t))
+        return _asks(t, off)
 
     first = texts[0]
     if declines(first) or (_APOLOGY.match(first) and len(texts) == 1):
@@ -103,6 +103,25 @@ def is_abstention(
     if any(asks(t) for t in texts) and any(t.rstrip().endswith("?") for t in texts):
         return all(declines(t) or asks(t) or _is_offer(t) or _is_option(t) for t in texts)
     return False
+
+
+def _declines(sentence: str, off: frozenset[str]) -> bool:
+    # "I can't verify every detail, but X was ...": a hedge before an answer, not a refusal.
+    for pattern, name in ((_DECLINE, DECLINE), (_REFUSE, REFUSAL)):
+        m = pattern.search(sentence) if name not in off else None
+        if m and not re.search(r"\bbut\b", sentence[m.end() :], re.IGNORECASE):
+            return True
+    return False
+
+
+def _asks(sentence: str, off: frozenset[str]) -> bool:
+    return CLARIFICATION not in off and bool(_CLARIFY.search(sentence))
+
+
+def declines_or_asks(texts: Sequence[str], rules_off: frozenset[str] | None = None) -> bool:
+    """Whether some sentence declines to answer or asks which person is meant (the answer may say more)."""
+    off = env_rules_off() if rules_off is None else rules_off
+    return any(_declines(t, off) or _asks(t, off) for t in texts)
 
 
 def _is_offer(sentence: str) -> bool:

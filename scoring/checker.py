@@ -27,7 +27,7 @@ from typing import Protocol
 
 from schemas.check import CheckResult, Revision
 from schemas.knowledge import EntityRef
-from scoring.abstain import is_abstention
+from scoring.abstain import declines_or_asks, is_abstention
 from scoring.linking import candidate_entities
 from scoring.pipeline import CheckConfig, default_config, default_verifier, group_result, infer_subject, score_groups
 from scoring.plan import PlannedGroup
@@ -165,6 +165,11 @@ class Checker:
         _locate(run, groups)
         if config.on(ONLY_ASSISTANT_TALK) and _only_assistant_talk(groups):
             return self._finish(run, CheckResult(abstained=True, groups=[group_result(g, None, False) for g in groups]))
+        declined = config.on(DECLINED_WITHOUT_EVIDENCE) and declines_or_asks(
+            [s.text for s in sentences], config.rules_off
+        )
+        if declined and not any(g.factual for g in groups):
+            return self._finish(run, CheckResult(abstained=True, groups=[group_result(g, None, False) for g in groups]))
         if not any(g.factual for g in groups):
             return self._finish(
                 run,
@@ -178,6 +183,8 @@ class Checker:
         documents = kb.documents if isinstance(kb, DocumentGrounded) else []
         candidates = candidate_entities(kb, names, limit=config.max_candidates, pinned=documents)
         self.verify(run, groups, candidates)
+        if declined and _without_evidence(groups):
+            return self._finish(run, CheckResult(abstained=True, groups=[group_result(g, None, False) for g in groups]))
         for g in groups:
             for fact in g.factual:
                 fact.attribute(config.attribution_margin)
@@ -205,6 +212,25 @@ ONLY_ASSISTANT_TALK = rule(
     "an answer whose every statement is about the conversation or the sources (declining, asking which "
     "person is meant, offering help) abstains",
 )
+DECLINED_WITHOUT_EVIDENCE = rule(
+    "declined-without-evidence",
+    "verify",
+    "an answer that declines or asks which person is meant somewhere, and whose check-worthy statements are "
+    "at most three and share no content with any page (what is left of its talk), abstains",
+)
+# At most this many check-worthy statements may be left over from a declining answer's talk.
+_LEFTOVER = 3
+# Verdicts that found nothing on the page to judge by.
+_NO_EVIDENCE = frozenset({"no-shared-content", "no-passages", "key-terms-missing"})
+
+
+def _without_evidence(groups: list[PlannedGroup]) -> bool:
+    facts = [f for g in groups for f in g.factual]
+    return len(facts) <= _LEFTOVER and all(
+        all(v.decided_by in _NO_EVIDENCE for v in f.verdicts.values()) for f in facts
+    )
+
+
 # What the assistant says of itself, the user or the sources: an answer made only of these says nothing.
 _TALK_RULES = frozenset(
     {ABOUT_SOURCES, QUESTION, CHATTER, ASSISTANT_ASIDE, ASSISTANT_TALK, EXISTENCE, TALK_RESIDUE, "empty"}

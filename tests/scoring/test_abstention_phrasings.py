@@ -8,7 +8,8 @@ import pytest
 
 from knowledge.store import Store
 from scoring.abstain import CLARIFICATION, REFUSAL, is_abstention
-from scoring.pipeline import check
+from scoring.checker import DECLINED_WITHOUT_EVIDENCE
+from scoring.pipeline import check, default_config
 from scoring.verifier import OfflineVerifier
 
 REFUSALS = [
@@ -27,6 +28,9 @@ REFUSALS = [
     "I'm not able to help with that: Amara Nwosu-Lind is not a well-known figure.",
     "Unfortunately I cannot reliably say anything about Ottilie Brandes.",
     "I don't recognise anyone named Rufus Achterberg. If you have a source, please share it.",
+    "I'll have to sit this one out: I know too little about Tove Lindahl to be useful.",
+    "It's better that I decline: nothing I know about Casimir Obuya is reliable enough.",
+    "I must decline to write about Greta Solheim-Aas without a source.",
 ]
 
 CLARIFICATIONS = [
@@ -38,6 +42,8 @@ CLARIFICATIONS = [
     "There are multiple people named Jonas Berg:\n- Jonas Berg (footballer)\n- Jonas Berg (poet)\n"
     "Which one do you mean?",
     "Can you give me more details, such as the field or the country? Several people are called Ana Ferreira.",
+    "Before I answer, I need to know which Ana Ferreira you have in mind. Could you say?",
+    "Which one are you after: the singer or the sculptor? Tell me which one and I'll start.",
 ]
 
 ANSWERS = [
@@ -78,3 +84,57 @@ def test_a_refusal_is_abstained_not_scored_zero(demo_kb: Store, verifier: Offlin
     assert (result.status, result.factscore, result.num_facts) == ("abstained", None, 0)
     asked = check(CLARIFICATIONS[1], kb=demo_kb, verifier=verifier)
     assert asked.status == "abstained"
+
+
+# Answers that decline or ask somewhere among other talk: what is left over once the talk is set aside
+# ("you'd have no way to tell which parts were accurate") shares nothing with any page.
+DECLINING_AMID_TALK = [
+    "Writing a profile of Liesel Amundsen would require facts I can't confirm. I could string together "
+    "something that sounds plausible, but you'd have no way to tell which parts were accurate.",
+    "This is a question I'll have to sit out. My knowledge of Liesel Amundsen is too patchy, and an inaccurate "
+    "biography is arguably worse than none at all.",
+    "There are several people named Liesel Amundsen. Do you mean the rower or the painter? They share a "
+    "surname, so it's easy to mix them up. Let me know and I'll put a summary together.",
+    "Before I answer, I need to know which Liesel Amundsen you have in mind. The name belongs to two people "
+    "whose careers have nothing in common.",
+    "It's better that I decline here. Nothing I could write would be worth much without a source.",
+]
+AMUNDSEN = (
+    "Liesel Amundsen (born 1972 in Bergen) is a Norwegian rower. She won the world championship in the single "
+    "sculls in 1997 and rowed for the Bergen Roklubb until 2004."
+)
+
+
+@pytest.fixture(scope="module")
+def amundsen_kb() -> Store:
+    kb = Store.in_memory()
+    kb.add_pages([("Liesel Amundsen", AMUNDSEN, [])])
+    return kb
+
+
+@pytest.mark.parametrize("text", DECLINING_AMID_TALK)
+def test_declining_amid_talk_abstains(text: str, amundsen_kb: Store, verifier: OfflineVerifier) -> None:
+    result = check(text, kb=amundsen_kb, verifier=verifier, name="Liesel Amundsen")
+    assert (result.status, result.factscore) == ("abstained", None)
+
+
+def test_a_declining_answer_with_claims_is_still_checked(amundsen_kb: Store, verifier: OfflineVerifier) -> None:
+    """A refusal cue does not excuse claims the page can judge: a wrong one is still not supported."""
+    text = (
+        "I can't confirm everything about Liesel Amundsen. She won the world championship in the single sculls "
+        "in 2001 and rowed for the Oslo Roklubb."
+    )
+    result = check(text, kb=amundsen_kb, verifier=verifier, name="Liesel Amundsen")
+    assert result.status == "checked" and result.factscore is not None and result.factscore < 1.0
+    # A clarification that also states something the page can judge is checked on it.
+    asked = "Do you mean the rower or the painter? They are both Norwegian, so it's easy to mix them up."
+    assert check(asked, kb=amundsen_kb, verifier=verifier, name="Liesel Amundsen").status == "checked"
+
+
+def test_the_rule_is_what_abstains(amundsen_kb: Store, verifier: OfflineVerifier) -> None:
+    config = default_config().without(frozenset({DECLINED_WITHOUT_EVIDENCE}))
+    results = [
+        check(t, kb=amundsen_kb, verifier=verifier, name="Liesel Amundsen", config=config).status
+        for t in DECLINING_AMID_TALK
+    ]
+    assert results.count("abstained") < len(DECLINING_AMID_TALK)

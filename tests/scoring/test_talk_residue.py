@@ -51,12 +51,9 @@ DECLINING = [
 ASKING = [
     "Which Edda Marlowe are you asking about? I know of at least two:\n\n- the painter\n- the rower\n\n"
     "Tell me which one and I'll go from there.",
-    pytest.param(
-        "Could you tell me which Edda Marlowe you mean? One word such as 'art' or 'rowing' will do.",
-        marks=pytest.mark.xfail(
-            strict=True, reason="a generic statement with no first or second person and no modal reads as a claim"
-        ),
-    ),
+    # A generic statement with no person and no modal reads as a claim; it shares nothing with any page, so
+    # the answer abstains by declined-without-evidence.
+    "Could you tell me which Edda Marlowe you mean? One word such as 'art' or 'rowing' will do.",
     "I might be able to help, but I'm not sure which Edda Marlowe you're referring to. Could you tell me where "
     "you came across the name?",
     "Do you mean Edda Marlowe the painter or Edda Marlowe the rower? A little more context would help me give "
