@@ -17,15 +17,21 @@ import re
 _HEDGE = (
     r"(?:i (?:believe|think|reckon|suspect|guess|seem to recall|recall)(?: that)?|"
     r"if (?:i )?(?:recall|remember) (?:correctly|right(?:ly)?)|if memory serves(?: me)?(?: (?:right|correctly|well))?|"
-    r"as far as i (?:know|recall|remember|can tell)|from memory|if i'?m not mistaken|if i have the right person|"
-    r"i'?m (?:fairly|pretty|reasonably|quite|almost|not (?:entirely|completely|100%)) "
+    r"as far as i (?:know|recall|remember|can tell)|from memory|if i['’]?m not mistaken|if i have the right person|"
+    r"i['’]?m (?:fairly|pretty|reasonably|quite|almost|not (?:entirely|completely|100%)) "
     r"(?:sure|certain|confident)(?: that| about this)?|"
-    r"i may be (?:wrong|misremembering)(?: about this)?,? but|possibly|probably|perhaps|apparently|presumably)"
+    r"i (?:may|might|could) be (?:wrong|misremembering|mistaken)(?: (?:about )?(?:this|that))?,? but|"
+    r"possibly|probably|perhaps|apparently|presumably)"
+)
+# The conditional hedges, unmistakable even without a comma: "… the Lindenhof Quartet if I'm not mistaken."
+_IF_HEDGE = (
+    r"(?:if (?:i )?(?:recall|remember) (?:correctly|right(?:ly)?)|"
+    r"if memory serves(?: me)?(?: (?:right|correctly|well))?|if i['’]?m not mistaken)"
 )
 # At the start of a sentence (with its comma), between commas or before the end.
 _AT_START = re.compile(rf"^\s*{_HEDGE}\s*,?\s+", re.IGNORECASE)
 _BETWEEN_COMMAS = re.compile(rf",\s*{_HEDGE}\s*,(?=\s)", re.IGNORECASE)
-_AT_END = re.compile(rf",\s*{_HEDGE}\s*(?=\)|[.!?]?$)", re.IGNORECASE)
+_AT_END = re.compile(rf"(?:,\s*{_HEDGE}|\s+{_IF_HEDGE})\s*(?=\)|[.!?]?$)", re.IGNORECASE)
 _BEFORE_VALUE = re.compile(rf"(?<=[(,]\s){_HEDGE}\s+(?=(?:in|at|on|from|around|about|c\.)\s|\d)", re.IGNORECASE)
 _IN_PARENS = re.compile(rf"(?<=\w),\s*{_HEDGE}(?=\))", re.IGNORECASE)
 

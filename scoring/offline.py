@@ -58,7 +58,10 @@ def decompose(run: Run) -> list[PlannedGroup]:
         rules_off=run.config.rules_off,
     )
     atoms = [decompose_doc(doc, i) for i, doc in enumerate(docs)]
-    groups = _plan_groups(individuals, atoms, sentences, run.config.rules_off)
+    # What each sentence says for the worthiness rules: without its hedges ("If I recall correctly, …" is no
+    # assistant talk once "If I recall correctly" is off).
+    said = [text if hedged else s.text for s, (text, _, hedged) in zip(sentences, unhedged, strict=True)]
+    groups = _plan_groups(individuals, atoms, said, run.config.rules_off)
     bounds = [doc.to_array(_IDX_LENGTH).tolist() for doc in docs]  # (offset, length) of each token
     for g in groups:
         for fact in g.facts:
@@ -147,7 +150,7 @@ def _entailed_support(facts: list[PlannedFact]) -> None:
 def _plan_groups(
     individuals: list[PerceivedGroup],
     atoms: list[list[AtomicFact]],
-    sentences: list[Sentence],
+    sentences: list[str],
     rules_off: frozenset[str] | None = None,
 ) -> list[PlannedGroup]:
     planned: list[PlannedGroup] = []
@@ -159,7 +162,7 @@ def _plan_groups(
                 # What the fact says of its own: its words without the name of whom it is about.
                 bare = _without_name(atom.text, ind.name)
                 worthiness, by = classify_by_rule(
-                    text, sentences[i].text, rules_off, bare=bare, subjectless=not atom.subject.strip()
+                    text, sentences[i], rules_off, bare=bare, subjectless=not atom.subject.strip()
                 )
                 facts.append(PlannedFact(atom, text, worthiness, worthiness_rule=by))
         planned.append(PlannedGroup(ind, facts))

@@ -103,10 +103,15 @@ _EMPHASIS = re.compile(r"(\*\*|__|\*(?=\S)|(?<=\S)\*|`)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s*(.+?)\s*#*\s*$", re.MULTILINE)
 
 
+# Emoji and pictographs ("Oh, I love this one! 🎶"), with their variation selectors and joiners: decoration,
+# not words; left in, one becomes part of the name after it.
+_EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]+\\s?")
+
+
 def strip_markdown(text: str) -> str:
-    """Drop emphasis markers and turn "## Heading" lines into paragraphs of their own."""
+    """Drop emphasis markers and emoji, and turn "## Heading" lines into paragraphs of their own."""
     text = _HEADING.sub(lambda m: "\n" + m.group(1).rstrip(":") + "\n", text)
-    return _EMPHASIS.sub("", text)
+    return _EMOJI.sub("", _EMPHASIS.sub("", text))
 
 
 def _soft_wraps(text: str) -> str:

@@ -47,7 +47,10 @@ def test_only_assistant_talk_can_be_switched_off(demo_kb: Store) -> None:
         "I don't have dependable details on Dick Hanley. I'd suggest a sports archive instead; "
         "I'll happily help with anything else."
     )
-    off = CheckConfig().without(["only-assistant-talk"])
+    # Each of the two rules abstains on it alone; with both off it is not abstained.
+    for rule in ("only-assistant-talk", "declined-without-evidence"):
+        assert check(text, kb=demo_kb, name="Dick Hanley", config=CheckConfig().without([rule])).status == "abstained"
+    off = CheckConfig().without(["only-assistant-talk", "declined-without-evidence"])
     assert check(text, kb=demo_kb, name="Dick Hanley", config=off).status != "abstained"
     # a real answer with an offer at its end is checked
     answer = "Dick Hanley was an American football coach. I'd be glad to tell you more about his teams."
@@ -86,6 +89,10 @@ def test_namesakes_presented_by_role_are_told_apart(demo_kb: Store, text: str) -
         "If I recall correctly, Dick Hanley was head coach at Northwestern University from 1927 to 1934.",
         "Dick Hanley was, as far as I know, head coach at Northwestern University from 1927 to 1934.",
         "Dick Hanley was head coach at Northwestern University from 1927 to 1934, if I'm not mistaken.",
+        # a conditional hedge needs no comma; an admission of doubt before "but" is a hedge too
+        "Dick Hanley was head coach at Northwestern University from 1927 to 1934 if I remember rightly.",
+        "I may be misremembering this, but Dick Hanley was head coach at Northwestern University from 1927 to 1934.",
+        "I could be wrong about that, but I think Dick Hanley was head coach at Northwestern from 1927 to 1934.",
     ],
 )
 def test_hedged_claims_are_checked_and_reported_as_hedged(demo_kb: Store, text: str) -> None:
@@ -102,3 +109,16 @@ def test_a_belief_with_nothing_to_check_stays_an_opinion(demo_kb: Store) -> None
     result = check("Dick Hanley was a football coach. I think he was great.", kb=demo_kb, name="Dick Hanley")
     great = [f for g in result.groups for f in g.facts if "great" in f.text]
     assert great and all(f.worthiness is Worthiness.OPINION and not f.hedged for f in great)
+
+
+def test_a_hedged_claim_is_not_taken_for_talk_by_its_hedge(demo_kb: Store) -> None:
+    """ "If I recall correctly, X was a coach": the "I" belongs to the hedge, the claim is checked."""
+    result = check("If I recall correctly, Dick Hanley was a football coach.", kb=demo_kb, name="Dick Hanley")
+    coach = [f for g in result.groups for f in g.facts if "coach" in f.text]
+    assert coach and all(f.worthiness is Worthiness.FACTUAL and f.hedged for f in coach)
+
+
+def test_emoji_are_decoration_not_part_of_a_name(demo_kb: Store) -> None:
+    result = check("Great question! 🏈 Dick Hanley was an American football coach. 😊", kb=demo_kb, name="Dick Hanley")
+    assert [g.mention for g in result.groups] == ["Dick Hanley"]
+    assert not any("🏈" in f.text or "😊" in f.text for g in result.groups for f in g.facts)
