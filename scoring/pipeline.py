@@ -165,6 +165,8 @@ def score_groups(
 
     all_supports: list[set[int]] = []
     independent: list[bool] = []
+    # What each fact counts as evidence of another person: as for conflation, a distinctive fact counts twice.
+    weights: list[int] = []
     any_flags: list[bool] = []
     group_flags: list[list[bool]] = []
     conflated: dict[int, bool] = {}
@@ -179,14 +181,15 @@ def score_groups(
             any_flags.append(bool(support))
             own = linked[gi] is not None and fact.verdicts[linked[gi] or ""].supported
             flags.append(own)
+            weights.append((2 if _distinctive(fact, linked[gi]) else 1) if independent[-1] else 0)
             if support and not own and independent[-1]:
-                others += 2 if _distinctive(fact, linked[gi]) else 1
+                others += weights[-1]
         group_flags.append(flags)
         conflated[gi] = linked[gi] is not None and others >= config.conflation_min_facts and any(group_flags[gi])
     prefer = [e for e in links if e is not None]
     cover = set_cover(all_supports, prefer)
     entities = [
-        e for e in cover if e in prefer or _covers(e, cover, all_supports, independent) >= config.conflation_min_facts
+        e for e in cover if e in prefer or _covers(e, cover, all_supports, weights) >= config.conflation_min_facts
     ]
 
     results = [group_result(g, linked[gi], conflated[gi]) for gi, g in enumerate(groups)]
@@ -221,10 +224,11 @@ def score_groups(
     )
 
 
-def _covers(entity: int, cover: list[int], supports: list[set[int]], independent: list[bool]) -> int:
-    """How many independent facts ``entity`` is the chosen source of in the greedy ``cover`` (earlier picks win)."""
+def _covers(entity: int, cover: list[int], supports: list[set[int]], weights: list[int]) -> int:
+    """The weight of the independent facts ``entity`` is the chosen source of in the greedy ``cover`` (earlier
+    picks win): one per fact, two for a fact only its page can hold (:func:`_distinctive`)."""
     before = set(cover[: cover.index(entity)])
-    return sum(1 for s, ok in zip(supports, independent, strict=True) if ok and entity in s and not (s & before))
+    return sum(w for s, w in zip(supports, weights, strict=True) if entity in s and not (s & before))
 
 
 def _distinctive(fact: PlannedFact, linked: str | None) -> bool:
