@@ -233,7 +233,10 @@ def test_a_prepared_batch_checks_as_each_answer_alone(demo_kb: Store, verifier: 
 def test_a_merge_proved_by_one_distinctive_fact_counts_two_entities(demo_kb: Store) -> None:
     """ "born in 1936" is on the swimmer's page and not the coach's: the answer is conflated, and the
     entities it describes are counted as the conflation was found — two, not one."""
-    text = "Dick Hanley was an American football coach who led Northwestern University from 1927 to 1934. He was born in 1936."
+    text = (
+        "Dick Hanley was an American football coach who led Northwestern University from 1927 to 1934. "
+        "He was born in 1936."
+    )
     result = check(text, kb=demo_kb, name="Dick Hanley")
     assert [g.conflated for g in result.groups] == [True]
     assert result.num_entities == 2
