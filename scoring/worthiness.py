@@ -64,7 +64,9 @@ _OTHER = re.compile(
     r"i (?:do not|don't) have|(?:multiple|several|two|three|many|various) "
     r"(?:(?:notable|famous|well-known|prominent|different|other|distinct|real) )?"
     r"(?:people|persons|individuals|men|women)"
-    r"(?: named| with the name| called)?|there (?:are|were) (?:multiple|several|two|three|many))\b",
+    r"(?: named| with the name| called)?|there (?:are|were) (?:multiple|several|two|three|many)|"
+    # namesakes counted by nationality ("Two Americans named …") and the name itself ("The name is X")
+    r"^(?:multiple|several|two|three|four) (?-i:[A-Z][a-z]+(?:ans|ians|ese|ish|ds|es))\b|^the name (?:is|was)\b)\b",
     re.IGNORECASE,
 )
 _OPINION = re.compile(

@@ -62,6 +62,12 @@ def test_single_line_breaks_are_soft_wraps(text: str, expected: list[tuple[str, 
         ("She won three national titles.", Worthiness.FACTUAL),
         ("He was one of the founders of the club.", Worthiness.FACTUAL),
         ("He was elected to the regional council in 1994.", Worthiness.FACTUAL),
+        # namesakes counted by nationality, and the name itself, are about the name, not a person
+        ("Two Americans named Pim Okonkwo are reasonably well documented.", Worthiness.OTHER),
+        ("Three Norwegians share the name.", Worthiness.OTHER),
+        ("The name is Pim Okonkwo.", Worthiness.OTHER),
+        ("Two Emmys went to her in 1998.", Worthiness.FACTUAL),
+        ("She won two Olympic medals.", Worthiness.FACTUAL),
     ],
 )
 def test_meta_sentences_and_evaluations_are_not_facts(fact: str, worthiness: Worthiness) -> None:
