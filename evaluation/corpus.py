@@ -28,6 +28,7 @@ failing answer and the expectations it missed, so a fix can name the pattern it 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,13 +115,31 @@ def _facts(result: CheckResult) -> list[FactResult]:
     return [f for g in result.groups for f in g.facts if f.worthiness is Worthiness.FACTUAL]
 
 
-def _has(facts: list[FactResult], text: str, ok: Any) -> bool:
+def _has(facts: list[FactResult], text: str, ok: Any, answer: str = "", together: bool = False) -> bool:
+    """Whether a fact for which ``ok`` holds states ``text``: in its own words, or — a record read as a
+    sentence ("Awards: Lindeman Prize (1962)" → "He won Lindeman Prize in 1962") — by covering every
+    word of an occurrence of ``text`` in the answer as written with the spans it was made from.
+    ``together``: the facts for which ``ok`` holds may cover it between them ("in 1994 and 1997" by a
+    fact for each year)."""
     needle = text.casefold()
-    return any(needle in f.text.casefold() and ok(f) for f in facts)
+    chosen = [f for f in facts if ok(f)]
+    if any(needle in f.text.casefold() for f in chosen):
+        return True
+    starts = [m.start() for m in re.finditer(re.escape(needle), answer.casefold())] if answer else []
+    if not starts:
+        return False
+    groups = [chosen] if together else [[f] for f in chosen]
+    for group in groups:
+        covered = {i for f in group for a, b in f.spans for i in range(a, b)}
+        for s in starts:
+            if all(i in covered or not answer[i].isalnum() for i in range(s, s + len(needle))):
+                return True
+    return False
 
 
-def judge(expect: dict[str, Any], result: CheckResult) -> list[str]:
-    """The expectations ``result`` misses, each as ``key: what was found``."""
+def judge(expect: dict[str, Any], result: CheckResult, answer: str = "") -> list[str]:
+    """The expectations ``result`` misses, each as ``key: what was found`` (``answer``: the text checked,
+    where a listed fact may be found by the spans of the facts made from it)."""
     missed: list[str] = []
     facts = _facts(result)
     fs, dfs = result.factscore, result.dfactscore
@@ -147,10 +166,10 @@ def judge(expect: dict[str, Any], result: CheckResult) -> list[str]:
     if expect.get("dfs_below_fs") and not (fs is not None and dfs is not None and dfs < fs):
         missed.append(f"dfs_below_fs: {dfs} vs {fs}")
     for text in expect.get("supported", []):
-        if not _has(facts, text, lambda f: f.verdict is Verdict.SUPPORTED):
+        if not _has(facts, text, lambda f: f.verdict is Verdict.SUPPORTED, answer, together=True):
             missed.append(f"supported: {text!r}")
     for text in expect.get("not_supported", []):
-        if not _has(facts, text, lambda f: Verdict.NOT_SUPPORTED in (f.verdict, f.verdict_linked)):
+        if not _has(facts, text, lambda f: Verdict.NOT_SUPPORTED in (f.verdict, f.verdict_linked), answer):
             missed.append(f"not_supported: {text!r}")
     revised = result.revision.text.casefold() if result.revision else None
     for text in expect.get("revision_keeps", []):
@@ -173,7 +192,7 @@ def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progr
     errors = 0
     for item in progress(answers, total=len(answers), desc="corpus answers"):
         result = engine.try_check(item.answer, pages=pages, name=item.name, question=item.question)
-        missed = ["error: the check failed"] if result is None else judge(item.expect, result)
+        missed = ["error: the check failed"] if result is None else judge(item.expect, result, item.answer)
         errors += result is None
         ok = not missed
         by_kind[item.kind].append(ok)

@@ -132,3 +132,38 @@ def test_the_shipped_corpus_loads(repo_root: Path) -> None:
     assert len(answers) >= 150 and len(pages) >= 25
     titles = {t for t, _, _ in pages}
     assert all(a.expect.get("entity", next(iter(titles))) in titles for a in answers)
+
+
+def test_a_listed_fact_is_found_by_the_spans_a_record_was_read_from() -> None:
+    """ "Awards: Lysaker Prize (1975)" is checked as "She won Lysaker Prize in 1975": the expectation
+    names the words as written, and the fact made from them covers them."""
+    answer = "Awards: Lysaker Prize (1975); Studio: Vassvik, 1962–1980"
+    prize = answer.index("Lysaker")
+    years = answer.index("1962")
+    facts = [
+        FactResult(
+            text="She won Lysaker Prize in 1975.",
+            verdict=Verdict.SUPPORTED,
+            stance=Stance.SUPPORT,
+            spans=[(prize, prize + 21)],
+        ),
+        FactResult(
+            text="She ran Vassvik from 1962.",
+            verdict=Verdict.SUPPORTED,
+            stance=Stance.SUPPORT,
+            spans=[(years, years + 4)],
+        ),
+        FactResult(
+            text="She ran Vassvik until 1980.",
+            verdict=Verdict.NOT_SUPPORTED,
+            stance=Stance.REFUTE,
+            spans=[(years + 5, years + 9)],
+        ),
+    ]
+    result = CheckResult(factscore=0.7, groups=[FactGroup(mention="Ilse Marrow", entity="Ilse Marrow", facts=facts)])
+    assert judge({"supported": ["Lysaker Prize (1975)"]}, result, answer) == []
+    # Two supported facts may cover a listed phrase between them; an unsupported one covers nothing.
+    assert judge({"supported": ["1962–1980"]}, result, answer) == ["supported: '1962–1980'"]
+    assert judge({"not_supported": ["1980"]}, result, answer) == []
+    # Without the answer, only a fact's own words count.
+    assert judge({"supported": ["Lysaker Prize (1975)"]}, result) == ["supported: 'Lysaker Prize (1975)'"]
