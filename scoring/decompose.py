@@ -17,6 +17,7 @@ from, so that a revision can delete exactly its words.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -78,6 +79,9 @@ class _Clause:
     copula_of: Token | None = None  # an appositive: "Hanley, an American swimmer," -> "Hanley was ..."
 
 
+_PAREN_YEAR = re.compile(r"\s*\(((?:1[0-9]|20)[0-9]{2})\)")
+
+
 def decompose_sentence(text: str, sentence_index: int = 0) -> list[AtomicFact]:
     """Atomic facts of one sentence (parsed through the shared, cached spaCy pipeline)."""
     return decompose_doc(nlp.parse_one(text), sentence_index)
@@ -98,7 +102,8 @@ def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
     out: list[AtomicFact] = []
     seen: set[str] = set()
     for phrase, subject in facts:
-        rendered = phrase.render()
+        # "won the Lindeman Prize (1962)": a year kept in parentheses dates the fact it ends.
+        rendered = _PAREN_YEAR.sub(r" in \1", phrase.render())
         key = rendered.lower()
         if len(rendered.split()) < 3 or key in seen:
             continue

@@ -31,6 +31,7 @@ _ORG_WORDS = frozenset(
     "house parliament assembly league federation union agency bank fund office department ministry theatre "
     "theater festival magazine weekly journal newspaper review tv radio network project programme program".split()
 )
+_AWARD_WORDS = frozenset("prize medal award trophy cup fellowship honour honor".split())
 _AKA = re.compile(r"\(\s*(?:also\s+)?(?:known|called|nicknamed|born)\s+as\s+([^()]+?)\s*\)")
 
 
@@ -42,10 +43,17 @@ def paren_ids(doc: Doc) -> set[int]:
     return _all_paren_ids(doc) - tenure_ids(doc)
 
 
+# A single year in parentheses after an award: "won the Lindeman Prize (1962)" is when it was won. (After a
+# work, "wrote The Ochre Houses (2011)", the year is the work's and "in 2011" would be a claim of its own.)
+_YEAR = re.compile(r"\(\s*((?:1[0-9]|20)[0-9]{2})\s*\)")
+
+
 def tenure_ids(doc: Doc) -> set[int]:
-    """Token ids of "(1995–2009)" after an organisation (or in a list of several such ranges)."""
+    """Token ids of "(1995–2009)" after an organisation (or in a list of several such ranges), and of "(1962)"
+    after the name of an award a verb or preposition governs ("won the Lindeman Prize (1962)"): the years date
+    the fact they follow and stay in it."""
+    out = _dated_things(doc)
     ranges = list(_LIFESPAN.finditer(doc.text))
-    out: set[int] = set()
     for m in ranges:
         start_tok = next((t for t in doc if t.idx >= m.start()), None)
         if start_tok is None or start_tok.i == 0:
@@ -53,6 +61,21 @@ def tenure_ids(doc: Doc) -> set[int]:
         name_tok = doc[start_tok.i - 1]
         named = name_tok.pos_ == "PROPN" or name_tok.lower_ in _ORG_WORDS  # "the Wetland Pulse project (…)"
         if named and (len(ranges) > 1 or _not_a_person(name_tok)):
+            out |= {t.i for t in doc if m.start() <= t.idx < m.end()}
+    return out
+
+
+def _dated_things(doc: Doc) -> set[int]:
+    out: set[int] = set()
+    for m in _YEAR.finditer(doc.text):
+        start_tok = next((t for t in doc if t.idx >= m.start()), None)
+        if start_tok is None or start_tok.i == 0:
+            continue
+        j = start_tok.i - 1
+        if doc[j].is_quote and j > 0:  # 'the symphony "Polar Night" (1941)'
+            j -= 1
+        name_tok = doc[j]
+        if name_tok.lower_ in _AWARD_WORDS and _not_a_person(name_tok):
             out |= {t.i for t in doc if m.start() <= t.idx < m.end()}
     return out
 

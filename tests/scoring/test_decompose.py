@@ -144,3 +144,19 @@ def test_a_year_range_after_an_organisation_is_a_tenure(
     if absent is not None:
         assert not any(absent in f for f in facts), facts
     assert not any("()" in f for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        ("He won the Lindeman Prize (1962).", "He won the Lindeman Prize in 1962."),
+        ("She received the Kessler Medal (2019) and a fellowship.", "She received the Kessler Medal in 2019."),
+    ],
+)
+def test_an_awards_year_in_parentheses_dates_the_award(sentence: str, fact: str) -> None:
+    assert fact in [f.text for f in decompose_sentence(sentence, 0)]
+
+
+def test_a_works_year_in_parentheses_stays_out_of_the_fact() -> None:
+    facts = [f.text for f in decompose_sentence("She wrote The Ochre Houses (2011).", 0)]
+    assert "She wrote The Ochre Houses." in facts and not any("2011" in f for f in facts)
