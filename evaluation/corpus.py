@@ -169,7 +169,7 @@ def judge(expect: dict[str, Any], result: CheckResult, answer: str = "") -> list
         if not _has(facts, text, lambda f: f.verdict is Verdict.SUPPORTED, answer, together=True):
             missed.append(f"supported: {text!r}")
     for text in expect.get("not_supported", []):
-        if not _has(facts, text, lambda f: Verdict.NOT_SUPPORTED in (f.verdict, f.verdict_linked), answer):
+        if not _has(facts, text, lambda f: Verdict.NOT_SUPPORTED in (f.verdict, f.verdict_linked), answer, True):
             missed.append(f"not_supported: {text!r}")
     revised = result.revision.text.casefold() if result.revision else None
     for text in expect.get("revision_keeps", []):
