@@ -201,7 +201,8 @@ def _children_clauses(doc: Doc, clause: _Clause, is_past: bool) -> list[_Clause]
     if own_subj is not None and clause.copula_of is None:
         subject = _subject_of(doc, own_subj)
         if own_subj.tag_ in ("WDT", "WP") and p.dep_ == "relcl":
-            subject = _antecedent(doc, p.head)
+            # The relative clause's subject is what its parent clause took "who"/"which" to stand for.
+            subject = clause.subject if clause.subject.text else _antecedent(doc, p.head)
         # Appositives, participles and relative clauses on the subject describe the subject.
         for c in own_subj.children:
             if c.dep_ == "appos" and c.i not in paren_ids(doc):
@@ -229,11 +230,14 @@ def _children_clauses(doc: Doc, clause: _Clause, is_past: bool) -> list[_Clause]
         if tok.dep_ == "relcl" and _governing_predicate(tok.head).i == p.i:
             rel_subj = next((g for g in tok.children if g.dep_ in _SUBJ), None)
             if rel_subj is None or rel_subj.tag_ in ("WDT", "WP"):
-                describes_subject = tok.head.dep_ in _SUBJ or tok.head.i in subject.ids
-                if tok.head.dep_ == "attr" and subject.text and subject.head is not None:
+                head = _who_antecedent(tok.head) if rel_subj is not None and rel_subj.lower_ == "who" else tok.head
+                describes_subject = head.dep_ in _SUBJ or head.i in subject.ids
+                if head.dep_ == "appos" and (head.head.dep_ in _SUBJ or head.head.i in subject.ids):
+                    describes_subject = True  # "the footballer, a midfielder for Kjellvik FK who won …"
+                if head.dep_ == "attr" and subject.text and subject.head is not None:
                     # "He was a player who played as a winger" -> "He played as a winger".
                     describes_subject = describes_subject or subject.head.dep_ != "expl"
-                ante = subject if describes_subject else _antecedent(doc, tok.head)
+                ante = subject if describes_subject else _antecedent(doc, head)
                 out.append(_Clause(tok, ante, is_past))
             else:
                 out.append(_Clause(tok, _subject_of(doc, rel_subj), is_past))
@@ -250,6 +254,22 @@ def _governing_predicate(tok: Token) -> Token:
             continue
         t = t.head
     return t
+
+
+# Names of things "who" cannot refer to: the parser often hangs a relative clause on the last noun before it.
+_NOT_WHO = frozenset({"ORG", "GPE", "FAC", "LOC", "WORK_OF_ART", "EVENT", "PRODUCT", "DATE"})
+
+
+def _who_antecedent(head: Token) -> Token:
+    """What "who" refers to: not the club or place the parser hung it on ("a midfielder for Kjellvik FK who
+    won …" is the midfielder), but the noun that place or club depends on."""
+    h = head
+    while h.ent_type_ in _NOT_WHO and h.dep_ == "pobj" and h.head.dep_ == "prep":
+        owner = h.head.head
+        if owner.pos_ not in ("NOUN", "PROPN"):
+            break
+        h = owner
+    return h
 
 
 def _antecedent(doc: Doc, noun: Token) -> Subject:

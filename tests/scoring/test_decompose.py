@@ -160,3 +160,20 @@ def test_an_awards_year_in_parentheses_dates_the_award(sentence: str, fact: str)
 def test_a_works_year_in_parentheses_stays_out_of_the_fact() -> None:
     facts = [f.text for f in decompose_sentence("She wrote The Ochre Houses (2011).", 0)]
     assert "She wrote The Ochre Houses." in facts and not any("2011" in f for f in facts)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "facts"),
+    [
+        # "who" is the person, not the club or place the parser hangs it on
+        (
+            "He was a midfielder for Kjellvik FK who won the cup in 2012 and earned 23 caps.",
+            ["He won the cup in 2012.", "He earned 23 caps."],
+        ),
+        ("She played for Rosenborg, which won the league in 2010.", ["Rosenborg won the league in 2010."]),
+    ],
+)
+def test_a_relative_who_refers_to_a_person(sentence: str, facts: list[str]) -> None:
+    texts = [f.text for f in decompose_sentence(sentence, 0)]
+    assert all(f in texts for f in facts), texts
+    assert not any(t.startswith("Kjellvik") for t in texts), texts
