@@ -154,14 +154,75 @@ def prose(text: str, pronoun: str | None, list_item: bool = False, rules_off: fr
             return found
     if SUBJECTLESS_ITEMS in rules_off:
         return unchanged(text)
-    if list_item:
+    if list_item or _fragment(text):
         verb = _verb_for(text[:end])
+        if verb is None:
+            return _presented(text, end)
         if verb is not None:
             out = _Builder(text)
             out.insert(f"{pronoun.capitalize()} {_agree(pronoun, verb)}", 0)
             _item(out, 0, end, lower=True)
-            out.insert(".", end - 1)
+            if text[end : end + 1] == ".":
+                out.copy(end, end + 1)
+            else:
+                out.insert(".", end - 1)
             return out.reading()
+    return unchanged(text)
+
+
+def _fragment(text: str) -> bool:
+    """A sentence without a verb that describes rather than heads ("Norwegian composer and organist from
+    Tromsø."): four words or more, a full stop, and a phrase that places or qualifies its noun (a preposition
+    or a clause), so that headings ("Early life and education.") stay as they are."""
+    if not text.rstrip().endswith(".") or len(text.split()) < 4:
+        return False
+    doc = nlp.parse_one(text)
+    root = next((t for t in doc if t.dep_ == "ROOT"), doc[0])
+    if root.pos_ not in ("NOUN", "PROPN") or doc[0].like_num:  # "Two people named …" announces
+        return False
+    if any(t.pos_ in ("VERB", "AUX") and t.head.i == root.i and t.dep_ == "conj" for t in doc):
+        return False
+    heads = {root.i} | {t.i for t in doc if t.dep_ == "conj" and t.head.i == root.i}
+    return any(t.dep_ in ("prep", "relcl", "acl") and t.head.i in heads for t in doc)
+
+
+# "the composer (1912–1988), born in Bodø, who wrote …": the person presented, then what they did.
+_WHO = re.compile(r",\s+who\s+")
+# "the footballer (born 1986), a midfielder for …": the person presented, then what they were.
+_APPOSED = re.compile(r"^(?P<head>[^,]+?(?:\([^()]*\))?),\s+(?=(?:a|an)\s)")
+
+
+def _presented(text: str, end: int) -> Reading:
+    """An item that presents a person by role or name and says what they did in a relative clause or an
+    apposition, read as a statement about them ("the sprinter, born in 1981, who reached …" → "the sprinter,
+    born in 1981, reached …"; "the footballer (born 1986), a midfielder …" → "the footballer (born 1986) was a
+    midfielder …"); anything else as it is."""
+    doc = nlp.parse_one(text[:end])
+    root = next((t for t in doc if t.dep_ == "ROOT"), doc[0])
+    if root.pos_ not in ("NOUN", "PROPN") or any(
+        t.pos_ in ("VERB", "AUX")
+        and t.head.i == root.i
+        and t.dep_
+        in (
+            "conj",
+            "ROOT",
+        )
+        for t in doc
+    ):
+        return unchanged(text)
+    out = _Builder(text)
+    m = _APPOSED.match(text[:end])
+    if m is not None:
+        out.copy(0, m.end("head"))
+        out.insert(" was ", m.end())
+        out.copy(m.end(), len(text))
+        return out.reading()
+    m = _WHO.search(text[:end])
+    if m is not None:
+        out.copy(0, m.start())
+        out.insert(", ", m.end())
+        out.copy(m.end(), len(text))
+        return out.reading()
     return unchanged(text)
 
 

@@ -74,6 +74,26 @@ from scoring.sentences import split_sentences
             True,
             "He was central midfielder from Bodø who won 23 caps for Norway.",
         ),
+        # A sentence without a verb that describes is read like a subjectless item.
+        (
+            "Norwegian composer and organist from Tromsø.",
+            "he",
+            False,
+            "He was Norwegian composer and organist from Tromsø.",
+        ),
+        # A person presented by role says what they did in a relative clause or an apposition.
+        (
+            "the sprinter, born in Mombasa in 1981, who won the East African Championships in 2005",
+            "he",
+            True,
+            "the sprinter, born in Mombasa in 1981, won the East African Championships in 2005",
+        ),
+        (
+            "the footballer (born 1986), a midfielder for Kjellvik FK who earned 23 caps",
+            "he",
+            True,
+            "the footballer (born 1986) was a midfielder for Kjellvik FK who earned 23 caps",
+        ),
         # A transcript's answer label goes; what follows it is read like any line.
         ("A: Declan Fairweather was born in Cork.", "he", False, "Declan Fairweather was born in Cork."),
         ("A: Born in Cork in 1949", "he", False, "He was born in Cork in 1949."),
@@ -106,8 +126,10 @@ def test_a_record_reads_as_the_sentence_it_stands_for(line: str, pronoun: str, l
         ("He was born in 1936.", False),
         # A person presented by role or by name is the subject of what follows, not a description of "he".
         ("the film director, born 1978 in Bengaluru, whose films include The Ninth Window", True),
-        ("the composer and organist (1912–1988), born in Bodø, who wrote the symphony Polar Night", True),
         ("Declan Fairweather, born in Plymouth in 1983, an English offshore sailor", True),
+        # headings and announcements are no descriptions
+        ("Early life and education.", False),
+        ("Two people named Oona Lind.", False),
     ],
 )
 def test_sentences_stay_as_written(line: str, list_item: bool) -> None:
