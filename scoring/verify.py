@@ -24,6 +24,7 @@ from functools import lru_cache
 from schemas.check import Evidence
 from schemas.enums import Stance
 from schemas.knowledge import Passage
+from scoring.counts import count_contradicted, count_stated
 from scoring.durations import dated_in
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
 from scoring.roles import contradicted_values, misplaced_values, stated_in
@@ -61,6 +62,18 @@ STATED_OUTRIGHT = rule(
     "stated-outright",
     "verify",
     "one page sentence holds every value and predicate word of the fact: supported whatever the model said",
+)
+STATED_COUNT = rule(
+    "stated-count",
+    "verify",
+    "one page sentence counts the fact's noun with the fact's number, beside its names ('won 23 caps for "
+    "Norway' and 'earned 23 caps for the Norway national team'): supported whatever the model said",
+)
+CONTRADICTED_COUNT = rule(
+    "contradicted-count",
+    "verify",
+    "no page sentence counts the fact's noun with its number, and one counts it with another beside a word of "
+    "the fact ('translated into 15 languages' and 'translated into eleven languages'): refuted",
 )
 DATED_DURATION = rule(
     "dated-duration",
@@ -252,6 +265,16 @@ class EvidenceVerifier:
             # The page dates or places the fact's own predicate with another value ("retired in 2021"
             # where it says "announced her retirement … in 2023").
             misplaced, decided_by = contradicted_values(fact, texts, (name, entity)), CONTRADICTED_VALUE
+        miscounted = count_contradicted(fact, texts, (name, entity)) if not misplaced and on(CONTRADICTED_COUNT) else []
+        if miscounted:
+            # "described five previously unknown species" where the page counts three of them.
+            held = [p for p in passages if any(c.noun in p.text.lower() for c in miscounted)]
+            ordered = held + [p for p in passages if p not in held]
+            evidence = tuple(
+                Evidence(title=p.title, text=p.text, stance=Stance.REFUTE, score=_MISPLACED)
+                for p in ordered[: self.config.evidence_k]
+            )
+            return EntityVerdict(entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, keys, CONTRADICTED_COUNT)
         if misplaced:
             # The page holds the fact's year or place only in another role ("born in 1852" where 1852
             # is the death year): it contradicts the fact rather than supporting it.
@@ -278,6 +301,10 @@ class EvidenceVerifier:
             # championship in 1990 and 1992" for "won the championship in 1992"): the page says it.
             stating = [i for i, t in enumerate(texts) if stated_in(fact, [t], (name, entity))]
             stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), stating[0], STATED_OUTRIGHT
+        if on(STATED_COUNT) and stance is not Stance.SUPPORT and count_stated(fact, texts, (name, entity)):
+            # "won 23 caps for Norway" where the page says "earned 23 caps for the Norway national team".
+            counting = [i for i, t in enumerate(texts) if count_stated(fact, [t], (name, entity))]
+            stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), counting[0], STATED_COUNT
         if on(DATED_DURATION) and stance is not Stance.SUPPORT and dated_in(fact, texts, (name, entity)):
             # "spent 32 years as a consultant at the Liffey Heart Institute" where the page says "from 1982
             # to 2014 he was a consultant surgeon at the Liffey Heart Institute": the page dates it.

@@ -1,0 +1,139 @@
+"""Counts of things a page states: "won 23 caps for Norway" where the page says "earned 23 caps for the Norway
+national team", and "described five previously unknown species" where it says "three previously unknown
+species".
+
+A count is a whole number, in digits or words, and the noun it counts: the first of the next three words that
+is no modifier ("23 caps", "more than 4,000 open-heart operations", "nine languages"). Years, ages, lengths of
+time and amounts of money are other things (:mod:`scoring.durations` and the stance model handle them).
+
+- *stated*: one page sentence counts the same noun with the same number, and holds the fact's names;
+- *contradicted*: no page sentence counts the fact's noun with its number, and one counts it with another
+  beside another word of the fact and without the fact's number anywhere in it
+  ("translated into 15 languages" where the page has "translated into eleven languages").
+
+>>> [(c.number, c.noun) for c in counts("He won 23 caps and scored 4 goals in 1,200 minutes.")]
+[(23, 'caps'), (4, 'goals')]
+>>> count_stated("Ødegaard won 23 caps for Norway.", ["Ødegaard earned 23 caps for the Norway national team."])
+True
+>>> [c.noun for c in count_contradicted("Her book was translated into 15 languages.",
+...                                     ["Her book was translated into eleven languages."])]
+['languages']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from scoring.roles import role_words, stem
+from vocabulary import FUNCTION_WORDS, NUMBER_WORDS
+from vocabulary import fold_ascii as fold
+
+_WORDS = "|".join(sorted((w for w in NUMBER_WORDS if w != "zero"), key=len, reverse=True))
+_NUMBER = re.compile(rf"(?<![\w.,$£€-])(\d{{1,3}}(?:,\d{{3}})+|\d{{1,4}}|{_WORDS})(?![\w.,%-]*\d)\b", re.IGNORECASE)
+# What a number may count that is not a count of things: time, age, money and measures.
+_NOT_THINGS = frozenset(
+    "year years month months week day days hour hours minute minutes second seconds decade decades century "
+    "centuries percent per cent time times am pm old".split()
+)
+# Words between a number and its noun that are no noun ("more than 4,000 open-heart operations").
+_MODIFIERS = frozenset(
+    "more than over about around nearly almost some roughly previously unknown new different other major "
+    "separate distinct consecutive straight successive international national".split()
+)
+
+
+_PREPOSITIONS = frozenset("against with at by from on over under after before during since between into across".split())
+
+
+@dataclass(frozen=True)
+class Count:
+    """A whole number and the noun it counts (folded to lower case)."""
+
+    number: int
+    noun: str
+    text: str
+
+
+def _value(word: str) -> int | None:
+    word = word.lower().replace(",", "")
+    if word.isdigit():
+        return int(word)
+    return NUMBER_WORDS.get(word)
+
+
+def counts(text: str) -> list[Count]:
+    """The counts of things in ``text``: a number and the noun after it, years and lengths of time left out."""
+    out: list[Count] = []
+    for m in _NUMBER.finditer(text):
+        value = _value(m.group(1))
+        if value is None or (m.group(1).isdigit() and len(m.group(1)) == 4 and 1000 <= value <= 2100):
+            continue  # a year
+        if text[m.end() : m.end() + 1] == "-":
+            continue  # "a 214-metre core": a measure, not a count
+        phrase = re.split(r"[,.;:()!?]", text[m.end() : m.end() + 60], maxsplit=1)[0]
+        words: list[str] = []
+        for w in re.findall(r"[^\W\d_][\w'’-]*", phrase)[:4]:
+            if w.lower() in FUNCTION_WORDS or w.lower() in _PREPOSITIONS:
+                break  # "23 caps for Norway": the noun ends before "for"
+            words.append(w.lower())
+        nouns = [w for w in words if w not in _MODIFIERS]
+        noun = nouns[-1] if nouns else None
+        if noun is None or noun in _NOT_THINGS or len(noun) < 3:
+            continue
+        out.append(Count(value, noun, m.group(0)))
+    return out
+
+
+def _same_noun(a: str, b: str) -> bool:
+    return stem(a) == stem(b) or fold(a).rstrip("s") == fold(b).rstrip("s")
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.;!?])\s+(?=[A-Z(\"“])|;\s+", text) if s.strip()]
+
+
+def count_stated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> bool:
+    """Whether one page sentence counts every counted noun of ``fact`` with the fact's number, beside the
+    fact's names (capitalised words other than the subject's)."""
+    found = counts(fact)
+    if not found:
+        return False
+    skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
+    names = {re.sub(r"['’]s$", "", fold(w)) for w in re.findall(r"(?<!^)\b[A-Z][\w'’-]+", fact)} - skip
+    for text in texts:
+        for sentence in _sentences(text):
+            page = counts(sentence)
+            if not all(any(p.number == c.number and _same_noun(p.noun, c.noun) for p in page) for c in found):
+                continue
+            words = {fold(w) for w in re.findall(r"[\w'’-]+", sentence)}
+            if names <= words:
+                return True
+    return False
+
+
+def count_contradicted(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> list[Count]:
+    """Counts of ``fact`` that no page sentence gives with the fact's number, while one gives the same noun
+    another number beside a word of the fact."""
+    found = counts(fact)
+    if not found:
+        return []
+    exclude = tuple(exclude)
+    sentences = [s for t in texts for s in _sentences(t)]
+    out: list[Count] = []
+    for c in found:
+        roles = role_words(fact.replace(c.text, " "), exclude) - {stem(c.noun)}
+        if not roles:
+            continue
+        same = [s for s in sentences if any(_same_noun(p.noun, c.noun) for p in counts(s))]
+        if any(p.number == c.number for s in same for p in counts(s) if _same_noun(p.noun, c.noun)):
+            continue
+        for s in same:
+            numbers = {_value(m.group(1)) for m in _NUMBER.finditer(s)}
+            if c.number in numbers:
+                continue  # "best figures of 5 for 22": the fact's number is there, counted otherwise
+            if roles & {stem(w) for w in re.findall(r"[^\W\d_]+", s)}:
+                out.append(c)
+                break
+    return out

@@ -1,0 +1,83 @@
+"""Counts checked against the page's counts: the same number of the same thing supports, another number of
+it beside the fact's words refutes; years, lengths of time and measures are not counts."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.store import Store
+from schemas.enums import Stance
+from scoring.counts import count_contradicted, count_stated, counts
+from scoring.verifier import OfflineVerifier
+from scoring.verify import CONTRADICTED_COUNT, STATED_COUNT, EvidenceVerifier, VerifyConfig
+
+TITLE = "Tor Halvorsen"
+TEXT = (
+    "Tor Halvorsen (born 1979 in Molde) is a Norwegian footballer. He earned 41 caps for the Norway national team "
+    "between 2001 and 2010, scoring 7 goals. His memoir was translated into eleven languages. In 2009 he made "
+    "more than 300 league appearances for Molde, with best figures of 3 goals in one match."
+)
+NAME = ("Tor Halvorsen",)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("He won 23 caps and scored 4 goals.", [(23, "caps"), (4, "goals")]),
+        ("341 league appearances in total", [(341, "appearances")]),
+        ("more than 4,000 open-heart operations", [(4000, "operations")]),
+        ("translated into nine languages", [(9, "languages")]),
+        ("five previously unknown species of coral", [(5, "species")]),
+        # years, lengths of time, measures and money are not counts of things
+        ("born in 1979, he played for 12 years", []),
+        ("a 214-metre core", []),
+        ("it costs £4.99 a month", []),
+    ],
+)
+def test_a_count_is_a_number_and_the_noun_it_counts(text: str, found: list[tuple[int, str]]) -> None:
+    assert [(c.number, c.noun) for c in counts(text)] == found
+
+
+@pytest.mark.parametrize(
+    ("fact", "stated", "contradicted"),
+    [
+        ("Tor Halvorsen won 41 caps for Norway.", True, []),
+        ("Tor Halvorsen's memoir was translated into 11 languages.", True, []),
+        ("Tor Halvorsen won 32 caps for Norway.", False, ["caps"]),
+        ("Tor Halvorsen's memoir was translated into fifteen languages.", False, ["languages"]),
+        # the page has the fact's number in the sentence, counting something else: not refuted
+        ("Tor Halvorsen scored 3 goals against Sweden.", False, []),
+        # a name the sentence lacks: not stated
+        ("Tor Halvorsen won 41 caps for Sweden.", False, []),
+        # nothing on the page counts the noun: neither
+        ("Tor Halvorsen has two sons.", False, []),
+    ],
+)
+def test_counts_are_stated_or_contradicted_by_the_page(fact: str, stated: bool, contradicted: list[str]) -> None:
+    assert count_stated(fact, [TEXT], NAME) is stated
+    assert [c.noun for c in count_contradicted(fact, [TEXT], NAME)] == contradicted
+
+
+@pytest.fixture(scope="module")
+def store() -> Store:
+    kb = Store.in_memory()
+    kb.add_pages([(TITLE, TEXT, [])])
+    return kb
+
+
+def test_the_verifier_refutes_a_miscount_by_the_rule(store: Store, verifier: OfflineVerifier) -> None:
+    fact = "Tor Halvorsen won 32 caps for Norway."
+    verdict = EvidenceVerifier(store, verifier).against(fact, TITLE, TITLE)
+    assert (verdict.stance, verdict.decided_by) == (Stance.REFUTE, CONTRADICTED_COUNT)
+    assert "41 caps" in verdict.evidence[0].text
+    off = EvidenceVerifier(store, verifier, config=VerifyConfig(rules_off=frozenset({CONTRADICTED_COUNT})))
+    assert off.against(fact, TITLE, TITLE).decided_by != CONTRADICTED_COUNT
+
+
+def test_a_stated_count_is_supported(store: Store, verifier: OfflineVerifier) -> None:
+    fact = "Tor Halvorsen's memoir was translated into 11 languages."
+    verdict = EvidenceVerifier(store, verifier).against(fact, TITLE, TITLE)
+    assert verdict.stance is Stance.SUPPORT and verdict.decided_by in (STATED_COUNT, "model")
+    off = EvidenceVerifier(store, verifier, config=VerifyConfig(rules_off=frozenset({STATED_COUNT})))
+    if verdict.decided_by == STATED_COUNT:
+        assert off.against(fact, TITLE, TITLE).stance is not Stance.SUPPORT
