@@ -8,7 +8,9 @@ and the verdict's own ``scoring_ms`` is read back from ``/v1/results/{id}``:
 - ``block_added_ms`` = a block request's time − the observe p50 of the same question;
 - ``delivery_overhead_ms`` = ``block_added_ms`` − its ``scoring_ms``: publishing, the broker, the
   worker's fetch and batching, the Redis hand-off and the wait's wake-up — everything but checking;
-- ``first_request_ms``: the first block request after the stack reports ready (models load first).
+- ``first_request_ms``: the first block request after the stack reports ready (models load first);
+- ``observe_drain_ms``: how long after the observe requests (sent back to back, faster than a worker checks)
+  their checks went on; the timed requests start when they are done, so they meet no backlog of them.
 
 ``--scale-out`` measures instead how checking throughput grows with worker processes: for 1 and then
 2 workers (a stack each; topics have 4 partitions), new answers — AmbigBio dev answers, never seen
@@ -64,6 +66,17 @@ async def _ask(http: httpx.AsyncClient, model: str, question: str, policy: str) 
     return elapsed, response.headers["x-request-id"]
 
 
+async def _checked(http: httpx.AsyncClient, request_ids: list[str], timeout_s: float = 120.0) -> float:
+    """Wait until every one of ``request_ids`` has its verdict; the ms it took."""
+    t0 = time.perf_counter()
+    for request_id in request_ids:
+        while (await http.get(f"/v1/results/{request_id}")).status_code != 200:
+            if time.perf_counter() - t0 > timeout_s:
+                raise RuntimeError(f"no verdict for observe request {request_id} within {timeout_s:g} s")
+            await asyncio.sleep(0.02)
+    return (time.perf_counter() - t0) * 1000
+
+
 async def _measure(base_url: str, args: argparse.Namespace) -> dict[str, Any]:
     from factsentry.demo_data import CONVERSATIONS
 
@@ -72,10 +85,17 @@ async def _measure(base_url: str, args: argparse.Namespace) -> dict[str, Any]:
         for c in CONVERSATIONS:  # each answer checked once: what follows is the steady state
             await _ask(http, c.model, c.question, "block")
         observe: dict[str, list[float]] = {c.model: [] for c in CONVERSATIONS}
+        observed: list[str] = []
         for _ in range(10):
             for c in CONVERSATIONS:
-                observe[c.model].append((await _ask(http, c.model, c.question, "observe"))[0])
+                elapsed, request_id = await _ask(http, c.model, c.question, "observe")
+                observe[c.model].append(elapsed)
+                observed.append(request_id)
         baseline = {model: statistics.median(v) for model, v in observe.items()}
+        # Observe answers are checked too, after they return: sent back to back, they queue up faster than a
+        # worker checks them. The timed block requests start once they are all checked, or the first ones
+        # would measure that backlog (hundreds of ms) instead of the delivery of their own verdicts.
+        drained_ms = await _checked(http, observed)
 
         async def one(i: int) -> tuple[float, float]:
             c = CONVERSATIONS[i % len(CONVERSATIONS)]
@@ -99,6 +119,7 @@ async def _measure(base_url: str, args: argparse.Namespace) -> dict[str, Any]:
         "requests": args.requests,
         "workers": args.workers,
         "first_request_ms": round(first_ms, 1),
+        "observe_drain_ms": round(drained_ms, 1),
         "observe_p50_ms": round(statistics.median(v for vs in observe.values() for v in vs), 1),
         "block_added_p50_ms": round(statistics.median(added), 1),
         "block_added_p99_ms": round(quantile(added, 0.99), 1),
