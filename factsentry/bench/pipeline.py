@@ -8,9 +8,10 @@ and the verdict's own ``scoring_ms`` is read back from ``/v1/results/{id}``:
 - ``block_added_ms`` = a block request's time − the observe p50 of the same question;
 - ``delivery_overhead_ms`` = ``block_added_ms`` − its ``scoring_ms``: publishing, the broker, the
   worker's fetch and batching, the Redis hand-off and the wait's wake-up — everything but checking;
-- ``first_request_ms``: the first block request after the stack reports ready (models load first);
-- ``observe_drain_ms``: how long after the observe requests (sent back to back, faster than a worker checks)
-  their checks went on; the timed requests start when they are done, so they meet no backlog of them.
+- ``first_request_ms``: the first block request after the stack reports ready (models load first).
+
+Each observe request is sent once the answer before it is checked, so the baseline is upstream plus proxy
+with no check running beside it, and the timed requests meet no backlog of observe checks.
 
 ``--scale-out`` measures instead how checking throughput grows with worker processes: for 1 and then
 2 workers (a stack each; topics have 4 partitions), new answers — AmbigBio dev answers, never seen
@@ -84,18 +85,17 @@ async def _measure(base_url: str, args: argparse.Namespace) -> dict[str, Any]:
         first_ms, _ = await _ask(http, CONVERSATIONS[0].model, CONVERSATIONS[0].question, "block")
         for c in CONVERSATIONS:  # each answer checked once: what follows is the steady state
             await _ask(http, c.model, c.question, "block")
+        # Observe answers are checked too, after they return. Each is sent once the one before is checked: sent
+        # back to back they would queue up faster than a worker checks them, and then be timed while checks run
+        # beside them (a baseline too high by the CPU they take), and the first timed block requests would
+        # measure that backlog (hundreds of ms) instead of the delivery of their own verdicts.
         observe: dict[str, list[float]] = {c.model: [] for c in CONVERSATIONS}
-        observed: list[str] = []
         for _ in range(10):
             for c in CONVERSATIONS:
                 elapsed, request_id = await _ask(http, c.model, c.question, "observe")
                 observe[c.model].append(elapsed)
-                observed.append(request_id)
+                await _checked(http, [request_id])
         baseline = {model: statistics.median(v) for model, v in observe.items()}
-        # Observe answers are checked too, after they return: sent back to back, they queue up faster than a
-        # worker checks them. The timed block requests start once they are all checked, or the first ones
-        # would measure that backlog (hundreds of ms) instead of the delivery of their own verdicts.
-        drained_ms = await _checked(http, observed)
 
         async def one(i: int) -> tuple[float, float]:
             c = CONVERSATIONS[i % len(CONVERSATIONS)]
@@ -119,7 +119,6 @@ async def _measure(base_url: str, args: argparse.Namespace) -> dict[str, Any]:
         "requests": args.requests,
         "workers": args.workers,
         "first_request_ms": round(first_ms, 1),
-        "observe_drain_ms": round(drained_ms, 1),
         "observe_p50_ms": round(statistics.median(v for vs in observe.values() for v in vs), 1),
         "block_added_p50_ms": round(statistics.median(added), 1),
         "block_added_p99_ms": round(quantile(added, 0.99), 1),
