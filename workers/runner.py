@@ -5,6 +5,12 @@ worker that dies mid-batch loses nothing: the group redelivers the uncommitted r
 (at-least-once; results are keyed by request id, so a redelivery overwrites, never duplicates
 a verdict in Redis).
 
+Up to ``max_inflight_batches`` batches are handled at once: the next fetch does not wait for the
+batch before it to be scored, produced and committed, so a record that arrives while the worker
+is busy starts as soon as a scoring slot is free instead of queueing behind a whole batch. Each
+batch still commits only after every batch fetched before it has committed, so a commit never
+covers a record still in flight.
+
 - A record that does not decode or validate goes to ``<topic>.dlq`` as a ``DLQRecord`` at once.
 - A record whose handling fails with a retriable error is retried with exponential backoff up
   to ``max_retries`` times; one that keeps failing, or fails with a non-retriable error, goes to
@@ -23,6 +29,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -128,7 +135,8 @@ class Runner(Generic[In, Out]):
         self.metrics = ctx.metrics
         self.stop_event = stop_event
         self.summary = Summary()
-        self._inflight: asyncio.Future[None] | None = None
+        # Batches in flight, oldest first, with their record counts.
+        self._batches: deque[tuple[asyncio.Future[None], int]] = deque()
         self._lag_labels: set[tuple[str, str]] = set()
         self._reset = asyncio.Event()
 
@@ -224,66 +232,111 @@ class Runner(Generic[In, Out]):
                 return
 
     async def finish_inflight(self, revoked: set[TopicPartition] | None = None) -> None:
-        """Wait (up to the drain timeout) for the in-flight batch, which commits its own offsets."""
-        task = self._inflight
-        if task is not None and not task.done():
-            log.info("partitions revoked: finishing the in-flight batch before handing them over")
-            await asyncio.wait({task}, timeout=self.settings.drain_timeout_s)
+        """Wait (up to the drain timeout) for the batches in flight, which commit their own offsets."""
+        tasks = {task for task, _ in self._batches if not task.done()}
+        if tasks:
+            log.info("partitions revoked: finishing %d in-flight batch(es) before handing them over", len(tasks))
+            await asyncio.wait(tasks, timeout=self.settings.drain_timeout_s)
 
     async def _loop(self, consumer: AIOKafkaConsumer, producer: AIOKafkaProducer) -> None:
         settings = self.settings
-        while not self.stop_event.is_set() and not self._reset.is_set():
-            fetch = asyncio.ensure_future(
-                consumer.getmany(timeout_ms=settings.poll_timeout_ms, max_records=settings.batch_size)
-            )
-            stopping: asyncio.Future[Any] = asyncio.ensure_future(self.stop_event.wait())
-            resetting: asyncio.Future[Any] = asyncio.ensure_future(self._reset.wait())
-            try:
-                await asyncio.wait({fetch, stopping, resetting}, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                stopping.cancel()
-                resetting.cancel()
-            if not fetch.done():
-                # Stopped while waiting (or while the group rebalances): nothing fetched is lost,
-                # it is simply not committed.
-                fetch.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await fetch
-                break
-            fetched = fetch.result()
-            records = [r for batch in fetched.values() for r in batch]
-            if not records:
-                continue
-            self._inflight = asyncio.ensure_future(self._process(consumer, producer, records))
-            try:
-                await self._await_inflight(self._inflight, len(records))
-            finally:
-                if not self._inflight.done():
-                    self._inflight.cancel()
-                self._inflight = None
-
-    async def _await_inflight(self, task: asyncio.Future[None], n: int) -> None:
-        stopping: asyncio.Future[Any] = asyncio.ensure_future(self.stop_event.wait())
+        fetch: asyncio.Future[dict[TopicPartition, list[ConsumerRecord[bytes, bytes]]]] | None = None
         try:
-            await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            while not self.stop_event.is_set() and not self._reset.is_set():
+                self._reap()
+                if len(self._batches) >= settings.max_inflight_batches:
+                    await self._until_any({self._batches[0][0]})
+                    continue
+                if fetch is None:
+                    fetch = asyncio.ensure_future(
+                        consumer.getmany(timeout_ms=settings.poll_timeout_ms, max_records=settings.batch_size)
+                    )
+                # The oldest batch ending (or failing) while the fetch waits is reaped at once; a later one cannot
+                # commit before it anyway.
+                await self._until_any({fetch, self._batches[0][0]} if self._batches else {fetch})
+                if not fetch.done():
+                    continue
+                fetched, fetch = fetch.result(), None
+                records = [r for batch in fetched.values() for r in batch]
+                if records:
+                    before = self._batches[-1][0] if self._batches else None
+                    task = asyncio.ensure_future(self._process(consumer, producer, records, before))
+                    self._batches.append((task, len(records)))
+        except BaseException:
+            await self._abandon(fetch)
+            self._cancel_batches()
+            raise
+        # Stopped (or the broker reset) while waiting: nothing fetched and not handled is lost, it is simply not
+        # committed. What is in flight finishes (on stop, up to the drain timeout).
+        await self._abandon(fetch)
+        await self._drain()
+
+    def _reap(self) -> None:
+        """Drop the finished batches at the head of the queue; a failed one raises its error here."""
+        while self._batches and self._batches[0][0].done():
+            task, _ = self._batches.popleft()
+            task.result()
+
+    async def _until_any(self, futures: set[asyncio.Future[Any]], *, or_reset: bool = True) -> None:
+        """Wait until one of ``futures`` is done, or the runner is stopped, or (``or_reset``) the broker reset."""
+        stopping: asyncio.Future[Any] = asyncio.ensure_future(self.stop_event.wait())
+        resetting: asyncio.Future[Any] = asyncio.ensure_future(self._reset.wait())
+        try:
+            await asyncio.wait(
+                {*futures, stopping, *([resetting] if or_reset else [])}, return_when=asyncio.FIRST_COMPLETED
+            )
         finally:
             stopping.cancel()
-        if not task.done():
-            log.info("stopping: draining %d in-flight record(s) for up to %.0f s", n, self.settings.drain_timeout_s)
-            await asyncio.wait({task}, timeout=self.settings.drain_timeout_s)
-        if not task.done():
+            resetting.cancel()
+
+    @staticmethod
+    async def _abandon(fetch: asyncio.Future[Any] | None) -> None:
+        if fetch is not None and not fetch.done():
+            fetch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await fetch
+
+    def _cancel_batches(self) -> None:
+        for task, _ in self._batches:
             task.cancel()
+        self._batches.clear()
+
+    async def _drain(self) -> None:
+        """Finish the batches in flight: all of them unless stopped, then up to the drain timeout; what is
+        still running after it is cancelled, left uncommitted (the group redelivers it) and counted failed."""
+        while self._batches and not self.stop_event.is_set():
+            self._reap()
+            if self._batches:
+                await self._until_any({self._batches[0][0]}, or_reset=False)
+        running = [(task, n) for task, n in self._batches if not task.done()]
+        if running:
+            n = sum(n for _, n in running)
+            log.info("stopping: draining %d in-flight record(s) for up to %.0f s", n, self.settings.drain_timeout_s)
+            await asyncio.wait({task for task, _ in running}, timeout=self.settings.drain_timeout_s)
+        left = [(task, n) for task, n in self._batches if not task.done()]
+        for task, _ in left:
+            task.cancel()
+        for task, _ in left:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if left:
+            n = sum(n for _, n in left)
             self.summary.failed += n
             self.metrics.count("failed", n)
             log.warning("drain timeout: %d record(s) left uncommitted; the group will redeliver them", n)
-            return
-        task.result()
+        finished = [task for task, _ in self._batches if not task.cancelled()]
+        self._batches.clear()
+        for task in finished:
+            task.result()
 
     async def _process(
-        self, consumer: AIOKafkaConsumer, producer: AIOKafkaProducer, records: list[ConsumerRecord[bytes, bytes]]
+        self,
+        consumer: AIOKafkaConsumer,
+        producer: AIOKafkaProducer,
+        records: list[ConsumerRecord[bytes, bytes]],
+        before: asyncio.Future[None] | None = None,
     ) -> None:
+        """Handle one batch; its offsets are committed once ``before`` (the batch fetched before it) is."""
         items: list[_Item[In, Out]] = [_Item(record=r) for r in records]
         with self._timed("decode"):
             for item in items:
@@ -322,6 +375,10 @@ class Runner(Generic[In, Out]):
                 ]
                 if dead:
                     await self._infra("notify dead letters", lambda: notify(dead, self.ctx))
+        if before is not None:
+            await asyncio.wait({before})
+            if before.cancelled() or before.exception() is not None:
+                return  # the runner stops on that failure: these offsets stay uncommitted, the group redelivers them
         with self._timed("commit"):
             await self._commit(consumer, items)
         self._account(items)

@@ -30,6 +30,7 @@ from typing import Any
 from bus.results import ResultStore
 from knowledge.documents import DocumentSource
 from schemas.check import CheckResult
+from schemas.enums import Policy
 from schemas.messages import GenerationMessage, ResultMessage
 from workers.errors import EngineUnavailable, OverBudget, RetriableError, ScoringUnavailable
 from workers.kb import Knowledge, open_knowledge, resolve_kb_path
@@ -302,7 +303,9 @@ def _replace_executor(ctx: Context, why: str) -> None:
 
 
 async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[ResultMessage | BaseException | None]:
-    """Score every generation of the batch concurrently on the executor; one result (or error) each.
+    """Score every generation of the batch concurrently on the executor; one result (or error) each, in order.
+
+    Checks start waited-for answers first (any policy but observe), then observed ones.
 
     Each text is checked up to ``max_answer_chars`` (beyond it the result is marked ``partial``), and
     a check still running after ``max_check_seconds`` fails with :class:`OverBudget` (dead-lettered,
@@ -315,14 +318,18 @@ async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[Resu
     texts = [within_budget(m.answer, settings.max_answer_chars) for m in batch]
     if isinstance(score, Scorer) and len(batch) > 1:
         await _prepare(loop, executor, score, texts, [m.engine for m in batch], settings.max_check_seconds)
-    futures = [
-        loop.run_in_executor(
-            executor, score, text, message.name, question_of(message), message.engine, grounding_of(message)
-        )
-        for message, text in zip(batch, texts, strict=True)
-    ]
-    if not futures:
+    if not batch:
         return []
+    # The executor starts checks in the order they are submitted: answers a gateway holds back until their
+    # verdict (block, revise, annotate, /v1/factcheck) go first, observed ones (already answered) after them.
+    first = sorted(range(len(batch)), key=lambda i: batch[i].policy is Policy.OBSERVE)
+    submitted = {
+        i: loop.run_in_executor(
+            executor, score, texts[i], batch[i].name, question_of(batch[i]), batch[i].engine, grounding_of(batch[i])
+        )
+        for i in first
+    }
+    futures = [submitted[i] for i in range(len(batch))]
     # Each verdict goes to Redis (and wakes its waiter) as soon as it is scored, not when the whole
     # batch is: the batch's own delivery later skips what got there early and writes the rest.
     early: set[asyncio.Task[None]] = set()

@@ -30,6 +30,12 @@ class WorkerSettings(BusSettings):
     concurrency: int = Field(default=2, ge=1, le=512, description="scoring threads (or processes)")
     executor: Literal["thread", "process"] = Field(default="thread", description="where scoring runs")
     batch_size: int = Field(default=32, ge=1, le=10_000, description="records fetched and handled together")
+    max_inflight_batches: int = Field(
+        default=2,
+        ge=1,
+        le=64,
+        description="batches handled at once: the next is fetched while one is still checking (1: one at a time)",
+    )
     max_retries: int = Field(default=3, ge=0, le=100, description="retries of a retriable failure, then DLQ")
     backoff_s: float = Field(default=0.5, gt=0, description="first retry delay; doubles each attempt")
     backoff_max_s: float = Field(default=10.0, gt=0, description="longest retry delay")

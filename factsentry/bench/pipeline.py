@@ -10,6 +10,9 @@ and the verdict's own ``scoring_ms`` is read back from ``/v1/results/{id}``:
   worker's fetch and batching, the Redis hand-off and the wait's wake-up — everything but checking;
 - ``first_request_ms``: the first block request after the stack reports ready (models load first).
 
+Each observe request is sent once the answer before it is checked, so the baseline is upstream plus proxy
+with no check running beside it, and the timed requests meet no backlog of observe checks.
+
 ``--scale-out`` measures instead how checking throughput grows with worker processes: for 1 and then
 2 workers (a stack each; topics have 4 partitions), new answers — AmbigBio dev answers, never seen
 before by the stack, against one store of all their passages — go to ``POST /v1/factcheck`` from
@@ -64,6 +67,17 @@ async def _ask(http: httpx.AsyncClient, model: str, question: str, policy: str) 
     return elapsed, response.headers["x-request-id"]
 
 
+async def _checked(http: httpx.AsyncClient, request_ids: list[str], timeout_s: float = 120.0) -> float:
+    """Wait until every one of ``request_ids`` has its verdict; the ms it took."""
+    t0 = time.perf_counter()
+    for request_id in request_ids:
+        while (await http.get(f"/v1/results/{request_id}")).status_code != 200:
+            if time.perf_counter() - t0 > timeout_s:
+                raise RuntimeError(f"no verdict for observe request {request_id} within {timeout_s:g} s")
+            await asyncio.sleep(0.02)
+    return (time.perf_counter() - t0) * 1000
+
+
 async def _measure(base_url: str, args: argparse.Namespace) -> dict[str, Any]:
     from factsentry.demo_data import CONVERSATIONS
 
@@ -71,10 +85,16 @@ async def _measure(base_url: str, args: argparse.Namespace) -> dict[str, Any]:
         first_ms, _ = await _ask(http, CONVERSATIONS[0].model, CONVERSATIONS[0].question, "block")
         for c in CONVERSATIONS:  # each answer checked once: what follows is the steady state
             await _ask(http, c.model, c.question, "block")
+        # Observe answers are checked too, after they return. Each is sent once the one before is checked: sent
+        # back to back they would queue up faster than a worker checks them, and then be timed while checks run
+        # beside them (a baseline too high by the CPU they take), and the first timed block requests would
+        # measure that backlog (hundreds of ms) instead of the delivery of their own verdicts.
         observe: dict[str, list[float]] = {c.model: [] for c in CONVERSATIONS}
         for _ in range(10):
             for c in CONVERSATIONS:
-                observe[c.model].append((await _ask(http, c.model, c.question, "observe"))[0])
+                elapsed, request_id = await _ask(http, c.model, c.question, "observe")
+                observe[c.model].append(elapsed)
+                await _checked(http, [request_id])
         baseline = {model: statistics.median(v) for model, v in observe.items()}
 
         async def one(i: int) -> tuple[float, float]:

@@ -21,6 +21,10 @@ class WordCount(BaseModel):
     words: int
 
 
+# When the handling of each request id first started (time.monotonic(); tests use ids of their own).
+STARTED: dict[str, float] = {}
+
+
 class Poisoned(WorkerError):
     """Raised for answers containing POISON: never retriable."""
 
@@ -35,6 +39,7 @@ async def count_words(batch: list[GenerationMessage], ctx: Context) -> list[Word
     results: list[WordCount | BaseException | None] = []
     for message in batch:
         attempts[message.request_id] += 1
+        STARTED.setdefault(message.request_id, time.monotonic())
         if "POISON" in message.answer:
             raise Poisoned(f"poisoned answer in {message.request_id}")
         for word in message.answer.split():

@@ -13,7 +13,7 @@ from factsentry import embedded
 from schemas.messages import DLQRecord
 from tests.workers.conftest import MakeSettings
 from tests.workers.helpers import generation, produce, read_topic, read_until
-from tests.workers.stages import WordCount
+from tests.workers.stages import STARTED, WordCount
 from workers import WorkerSettings, run_worker
 from workers.runner import Summary
 
@@ -195,6 +195,57 @@ async def test_consumer_lag_gauge_is_highwater_minus_committed(make_settings: Ma
     await wait_for(lambda: total_lag() == 0, timeout=10)
     summary = await worker.stop()
     assert summary.done == 5
+
+
+@pytest.mark.parametrize(
+    ("inflight", "waits"),
+    [pytest.param(2, False, id="next-batch-while-busy"), pytest.param(1, True, id="one-at-a-time")],
+)
+async def test_a_record_fetched_while_a_batch_is_busy_does_not_wait_for_it(
+    make_settings: MakeSettings, inflight: int, waits: bool
+) -> None:
+    """A slow record (3 s), then a quick one, on one partition, one record a batch. With two batches in flight the
+    quick one is handled (its output produced) while the slow one still sleeps, yet nothing is committed until the
+    slow one is: a commit never covers a record still in flight. One batch at a time, the quick one waits."""
+    settings = make_settings(batch_size=1, max_inflight_batches=inflight, lag_interval_s=0.1)
+    slow, quick = f"slow-{inflight}", f"quick-{inflight}"
+    records = [("P", gen_bytes(slow, "SLOW3 slow")), ("P", gen_bytes(quick, "quick"))]
+    await produce(settings.kafka_bootstrap, settings.generations_topic, records)
+    worker = RunningWorker(settings)
+
+    def lag() -> float:
+        return sum(
+            s.value
+            for metric in worker.registry.collect()
+            if metric.name == "factsentry_worker_consumer_lag"
+            for s in metric.samples
+            if s.labels["topic"] == settings.generations_topic
+        )
+
+    await read_until(
+        settings.kafka_bootstrap, settings.results_topic, lambda out: any(r.key.decode() == quick for r in out)
+    )
+    if not waits:
+        await wait_for(lambda: lag() == 2, timeout=2)  # the slow record still sleeps: neither offset is committed
+    out = await read_topic(settings.kafka_bootstrap, settings.results_topic, 2)
+    assert counts(out) == {slow: 2, quick: 1}
+    await wait_for(lambda: lag() == 0, timeout=10)
+    summary = await worker.stop()
+    assert (summary.done, summary.failed) == (2, 0)
+    assert (STARTED[quick] - STARTED[slow] >= 3) == waits
+
+
+async def test_stop_drains_every_batch_in_flight(make_settings: MakeSettings) -> None:
+    """Two batches in flight when the worker is stopped: both finish within the drain timeout and are committed."""
+    settings = make_settings(batch_size=1, max_inflight_batches=2, drain_timeout_s=10.0)
+    records = [("P", gen_bytes("drain-a", "SLOW1 a")), ("P", gen_bytes("drain-b", "SLOW1 b"))]
+    await produce(settings.kafka_bootstrap, settings.generations_topic, records)
+    worker = RunningWorker(settings)
+    await wait_for(lambda: {"drain-a", "drain-b"} <= STARTED.keys(), timeout=20)  # both handlers sleep now
+    summary = await worker.stop()
+    assert (summary.done, summary.failed) == (2, 0)
+    out = await read_topic(settings.kafka_bootstrap, settings.results_topic, 2)
+    assert counts(out) == {"drain-a": 2, "drain-b": 2}
 
 
 @pytest.mark.parametrize(

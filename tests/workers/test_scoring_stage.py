@@ -156,3 +156,46 @@ async def test_a_verdict_is_delivered_when_scored_not_when_its_batch_is(make_set
         release.set()
         executor.shutdown(wait=True)
         await client.aclose()
+
+
+async def test_answers_held_for_their_verdict_are_checked_before_observed_ones(make_settings: MakeSettings) -> None:
+    """One scoring slot and a batch of observed answers with a blocked and an annotated one among them: the two
+    a gateway holds back start first (in batch order), the observed ones after; results keep the batch's order."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from prometheus_client import CollectorRegistry
+
+    from schemas.check import CheckResult
+    from schemas.enums import Policy
+    from workers.metrics import make_metrics
+    from workers.scoring_stage import score_batch
+    from workers.stage import Context
+
+    started: list[str] = []
+
+    def score(
+        text: str, name: str | None, question: str | None, engine: str | None, documents: object
+    ) -> tuple[CheckResult, float]:
+        started.append(text)
+        return CheckResult(factscore=1.0, dfactscore=1.0), 1.0
+
+    settings = make_settings(stage="scoring")
+    client = aioredis.from_url(settings.redis_url)
+    executor = ThreadPoolExecutor(1)
+    ctx = Context(settings, client, make_metrics(CollectorRegistry()))
+    ctx.state.update(executor=executor, score=score)
+    ctx.state["results"] = ResultStore(client, settings.redis_prefix, settings.result_ttl_s)
+    batch = [
+        generation("o1", "observed 1"),
+        generation("o2", "observed 2", policy=Policy.OBSERVE),
+        generation("b", "blocked", policy=Policy.BLOCK),
+        generation("o3", "observed 3"),
+        generation("a", "annotated", policy=Policy.ANNOTATE, source="factcheck"),
+    ]
+    try:
+        results = await score_batch(batch, ctx)
+    finally:
+        executor.shutdown(wait=True)
+        await client.aclose()
+    assert started == ["blocked", "annotated", "observed 1", "observed 2", "observed 3"]
+    assert [r.request_id for r in results if isinstance(r, ResultMessage)] == ["o1", "o2", "b", "o3", "a"]
