@@ -74,10 +74,10 @@ def test_the_verifier_refutes_a_miscount_by_the_rule(store: Store, verifier: Off
     assert off.against(fact, TITLE, TITLE).decided_by != CONTRADICTED_COUNT
 
 
-def test_a_stated_count_is_supported(store: Store, verifier: OfflineVerifier) -> None:
-    fact = "Tor Halvorsen's memoir was translated into 11 languages."
+def test_a_stated_count_is_supported_by_the_rule(store: Store, verifier: OfflineVerifier) -> None:
+    """The stance model reads most counts itself; where it does not, the page's count decides."""
+    fact = "Tor Halvorsen played in more than 300 league appearances for Molde."
     verdict = EvidenceVerifier(store, verifier).against(fact, TITLE, TITLE)
-    assert verdict.stance is Stance.SUPPORT and verdict.decided_by in (STATED_COUNT, "model")
+    assert (verdict.stance, verdict.decided_by) == (Stance.SUPPORT, STATED_COUNT)
     off = EvidenceVerifier(store, verifier, config=VerifyConfig(rules_off=frozenset({STATED_COUNT})))
-    if verdict.decided_by == STATED_COUNT:
-        assert off.against(fact, TITLE, TITLE).stance is not Stance.SUPPORT
+    assert off.against(fact, TITLE, TITLE).stance is not Stance.SUPPORT
