@@ -12,28 +12,25 @@ cap, so a small gzip that inflates to one huge line cannot exhaust memory.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import gzip
-import queue
 import re
 import sqlite3
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Literal, TypeVar, cast
+from typing import IO, Any, Literal, cast
 
 import orjson
 from tqdm import tqdm
 
 from knowledge.errors import ImportFormatError
 from knowledge.pages import Page, page_digest
+from knowledge.readahead import PROCESS_MIN_BYTES, BadLine, Progress, read_ahead, read_in_process
 from knowledge.store import Store
 
-T = TypeVar("T")
 Format = Literal["jsonl", "factscore", "dpr"]
 FORMATS: tuple[Format, ...] = ("jsonl", "factscore", "dpr")
 FACTSCORE_SEPARATOR = "####SPECIAL####SEPARATOR####"
@@ -42,9 +39,6 @@ _SENTENCE_TAGS = re.compile(r"</?s>")
 # text; 16 MiB leaves room for any real page while one line, decoded and parsed (a few times its
 # size), stays around 100 MB of memory. `factsentry kb import --max-line-mb` raises it.
 MAX_LINE_BYTES = 16 * 1024 * 1024
-
-BadLine = Callable[[str, int, str], None]
-Progress = Callable[[int], None]
 
 
 @dataclass
@@ -207,44 +201,6 @@ READERS: dict[Format, Callable[[Path, BadLine, Progress | None], Iterator[Page]]
 }
 
 
-def read_ahead(items: Iterator[T], chunk: int = 64, depth: int = 64) -> Iterator[T]:
-    """Run ``items`` in a thread, ahead of the consumer: parsing overlaps SQLite, which releases the GIL.
-
-    Memory stays bounded (``chunk * depth`` items in flight); an error in the reader is raised here.
-    """
-    q: queue.Queue[list[T] | BaseException | None] = queue.Queue(maxsize=depth)
-    stop = threading.Event()
-
-    def produce() -> None:
-        try:
-            batch: list[T] = []
-            for item in items:
-                batch.append(item)
-                if len(batch) >= chunk:
-                    q.put(batch)
-                    batch = []
-                    if stop.is_set():
-                        return
-            q.put(batch)
-            q.put(None)
-        except BaseException as e:  # handed to the consumer, which raises it
-            q.put(e)
-
-    thread = threading.Thread(target=produce, name="kb-import-reader", daemon=True)
-    thread.start()
-    try:
-        while (item := q.get()) is not None:
-            if isinstance(item, BaseException):
-                raise item
-            yield from item
-    finally:
-        stop.set()
-        while thread.is_alive():  # unblock a reader waiting on a full queue
-            with contextlib.suppress(queue.Empty):
-                q.get(timeout=0.05)
-        thread.join()
-
-
 def guess_format(path: Path) -> Format:
     """The format of a source file, from its name and, failing that, its first bytes."""
     name = path.name.lower().removesuffix(".gz")
@@ -276,6 +232,19 @@ def source_files(path: Path) -> list[Path]:
     return [path]
 
 
+def read_sources(
+    files: list[Path], formats: list[str], bad: BadLine, progress: Progress | None, max_line_bytes: int
+) -> Iterator[tuple[Page, int]]:
+    """``(page, digest)`` of every page of ``files`` read as ``formats``, in order."""
+    for file, file_fmt in zip(files, formats, strict=True):
+        if file_fmt == "factscore":  # rows come whole out of SQLite, bounded by the database file itself
+            found = read_factscore(file, bad, progress)
+        else:
+            found = (read_jsonl if file_fmt == "jsonl" else read_dpr)(file, bad, progress, max_line_bytes)
+        for page in found:
+            yield page, page_digest(page)
+
+
 def import_path(
     path: str | Path,
     store: Store,
@@ -284,13 +253,15 @@ def import_path(
     max_problems: int = 20,
     on_problem: Callable[[str], None] | None = None,
     max_line_bytes: int = MAX_LINE_BYTES,
+    process_min_bytes: int = PROCESS_MIN_BYTES,
 ) -> ImportReport:
     """Import a file or a directory of JSONL files into ``store``; returns the counts.
 
     Pages already in the store unchanged are skipped; changed pages are replaced; the store's
     version changes only when content did. ``on_problem`` receives each bad-line message
     (``"file:line: reason"``) as it is found. A JSONL or TSV line longer than ``max_line_bytes``
-    raises :class:`ImportFormatError` (pages before it stay imported).
+    raises :class:`ImportFormatError` (pages before it stay imported). Sources of at least
+    ``process_min_bytes`` are read in a second process, beside the writer (see ``knowledge.readahead``).
     """
     report = ImportReport()
     started = time.perf_counter()
@@ -325,19 +296,14 @@ def import_path(
             bar.update(pending)
             pending = 0
 
-    def pages() -> Iterator[tuple[Page, int]]:
-        for file, file_fmt in zip(files, formats, strict=True):
-            shown = progress if show_progress else None
-            if file_fmt == "factscore":  # rows come whole out of SQLite, bounded by the database file itself
-                found = read_factscore(file, bad, shown)
-            else:
-                found = (read_jsonl if file_fmt == "jsonl" else read_dpr)(file, bad, shown, max_line_bytes)
-            for page in found:
-                yield page, page_digest(page)
-
+    shown = progress if show_progress else None
+    if sum(f.stat().st_size for f in files) >= process_min_bytes:
+        pages = read_in_process("knowledge.importers:read_sources", files, list(formats), bad, shown, max_line_bytes)
+    else:
+        pages = read_ahead(read_sources(files, list(formats), bad, shown, max_line_bytes))
     try:
         with store.writer() as writer:
-            for page, digest in read_ahead(pages()):
+            for page, digest in pages:
                 writer.write(page, digest)
         bar.update(pending)
     finally:

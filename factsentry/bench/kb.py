@@ -137,7 +137,9 @@ def _cpu_seconds() -> float:
 
 
 def _peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    # The importer's reader process counts too: the sum bounds what the import held at once.
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return (own + resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import os
 import sqlite3
@@ -11,6 +12,7 @@ import sys
 from pathlib import Path
 
 import orjson
+import psutil
 import pytest
 
 from factsentry.cli import main
@@ -252,3 +254,66 @@ def test_kb_import_cap_is_a_flag(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["kb", "import", str(src), "--db", str(db), "--quiet", "--max-line-mb", "4"]) == 0
     assert main(["kb", "import", str(src), "--db", str(db), "--max-line-mb", "0"]) == 1
     assert "--max-line-mb 0: must be above 0" in capsys.readouterr().err
+
+
+def _dpr_corpus(path: Path) -> Path:
+    """A DPR TSV of 300 pages (shared base names, one non-ASCII title) and two bad lines."""
+    rows = ["id\ttext\ttitle"]
+    for i in range(300):
+        title = f"Vera Nilsson ({i})" if i % 3 else f"Zoë Aalto {i}"
+        for j in range(1 + i % 4):
+            rows.append(
+                f"{len(rows)}\t{title.split(' (')[0]} moved to Örebro in {1900 + i + j}. Page {i} part {j}.\t{title}"
+            )
+        if i in (7, 150):
+            rows.append("bad line without tabs")
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def _contents(store: Store) -> list[tuple[str, list[str]]]:
+    titles = sorted(c.title for c in store.candidates("Vera Nilsson", limit=1000))
+    titles += sorted(c.title for c in store.candidates("Zoe Aalto", limit=1000))
+    return [(t, [p.text for p in store.page(t)]) for t in titles]
+
+
+def test_the_reader_process_imports_what_the_reader_thread_does(tmp_path: Path) -> None:
+    src = _dpr_corpus(tmp_path / "psgs.tsv")
+    problems: dict[str, list[str]] = {"thread": [], "process": []}
+    stores = {}
+    for how, min_bytes in (("thread", 1 << 40), ("process", 0)):
+        stores[how] = Store(tmp_path / f"{how}.sqlite3")
+        report = import_path(src, stores[how], "dpr", process_min_bytes=min_bytes, on_problem=problems[how].append)
+        assert (report.pages, report.passages, report.bad_lines) == (300, 750, 2)
+    assert problems["process"] == problems["thread"] and len(problems["thread"]) == 2
+    assert stores["process"].version.split("-")[0] == stores["thread"].version.split("-")[0]
+    assert _contents(stores["process"]) == _contents(stores["thread"])
+    for query in ("moved to Orebro in 1950", "Zoë Aalto 12", "part 3"):
+        assert stores["process"].search(query, k=10) == stores["thread"].search(query, k=10)
+    assert stores["process"].passages("Vera Nilsson (10)", "1912") == stores["thread"].passages(
+        "Vera Nilsson (10)", "1912"
+    )
+
+
+def test_an_error_in_the_reader_process_stops_the_import_with_its_message(tmp_path: Path) -> None:
+    src = tmp_path / "pages.jsonl"
+    src.write_bytes(_page_line("At Cap", 4096) + _page_line("Over Cap", 4097))
+    with pytest.raises(ImportFormatError) as info:
+        import_path(src, Store.in_memory(), max_line_bytes=4096, process_min_bytes=0)
+    assert str(info.value).startswith(f"{src}:2: line longer than the 4096 bytes cap")
+
+
+def test_a_consumer_that_stops_early_ends_the_reader_process(tmp_path: Path) -> None:
+    from knowledge.readahead import read_in_process
+
+    def children() -> set[int]:
+        return {p.pid for p in psutil.Process().children() if p.is_running() and p.status() != psutil.STATUS_ZOMBIE}
+
+    src = _dpr_corpus(tmp_path / "psgs.tsv")
+    before = children()  # session fixtures may run servers of their own
+    pages = read_in_process("knowledge.importers:read_sources", [src], ["dpr"], lambda *a: None, None, 1 << 20, chunk=8)
+    first = [page.title for page, _ in itertools.islice(pages, 3)]
+    assert first == ["Zoë Aalto 0", "Vera Nilsson (1)", "Vera Nilsson (2)"]
+    assert len(children() - before) == 1
+    pages.close()  # the generator's finally: the process is killed and reaped, not left behind
+    assert children() - before == set()
