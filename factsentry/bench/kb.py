@@ -6,7 +6,7 @@ from a small pool so that many pages share a base name ("Ilna Varo (painter)", "
 (swimmer)", ...). Queries are ``Store.passages(title, claim)`` for random pages, the look-up the
 checker makes once per fact group.
 
-Goals on a 2-core machine: import ≥ 20,000 passages/s, p50 ≤ 5 ms at 1M passages, peak RSS < 1 GB.
+Goals on a 2-core machine: import ≥ 25,000 passages/s (issue 12), p50 ≤ 5 ms at 1M passages, peak RSS < 1 GB.
 """
 
 from __future__ import annotations
