@@ -21,6 +21,7 @@ processes (the worker's executor), never on an event loop.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -182,6 +183,10 @@ class Checker:
         names = [g.individual.name for g in groups if g.factual] + [subject]
         documents = kb.documents if isinstance(kb, DocumentGrounded) else []
         candidates = candidate_entities(kb, names, limit=config.max_candidates, pinned=documents)
+        if len(candidates) == len(documents) and config.on(IDENTITY_NAMES) and identity_names(groups):
+            # No page carries the names asked about (a nickname): the name the answer says they go by may.
+            names += identity_names(groups)
+            candidates = candidate_entities(kb, names, limit=config.max_candidates, pinned=documents)
         self.verify(run, groups, candidates)
         if declined and _without_evidence(groups):
             return self._finish(run, CheckResult(abstained=True, groups=[group_result(g, None, False) for g in groups]))
@@ -212,6 +217,30 @@ ONLY_ASSISTANT_TALK = rule(
     "an answer whose every statement is about the conversation or the sources (declining, asking which "
     "person is meant, offering help) abstains",
 )
+IDENTITY_NAMES = rule(
+    "identity-names",
+    "link",
+    "when no page carries the names an answer is about (a nickname), a name the answer says its person is "
+    "('the organizer known as \"Mother Mary\" was Mary Ellen Castellane') is searched for candidate pages",
+)
+# "… was Mary Ellen Castellane.", "… is the ring name of Theodore Vance (1909–1971).": the fact names who it is.
+_IDENTITY = re.compile(
+    r"\b(?:was|is)\s+(?:the\s+(?:ring|stage|pen|real|birth|given|full)\s+name\s+of\s+)?"
+    r"(?P<name>[A-Z][\w'’.-]+(?:\s+(?:[A-Z][\w'’.-]+|de|van|von|da|del|la|le))+)\s*(?:\([^()]*\))?\s*\.?$"
+)
+
+
+def identity_names(groups: list[PlannedGroup]) -> list[str]:
+    """Full names the answer's facts say its people are (a nickname answered with the real name)."""
+    out: list[str] = []
+    for g in groups:
+        for fact in g.factual:
+            m = _IDENTITY.search(fact.text)
+            if m is not None and m.group("name") not in out:
+                out.append(m.group("name"))
+    return out
+
+
 DECLINED_WITHOUT_EVIDENCE = rule(
     "declined-without-evidence",
     "verify",

@@ -10,6 +10,7 @@ import pytest
 from knowledge.store import Store
 from schemas.check import CheckResult
 from schemas.enums import Verdict, Worthiness
+from scoring.checker import IDENTITY_NAMES
 from scoring.pipeline import CheckConfig, check, infer_subject
 from scoring.verifier import OfflineVerifier
 
@@ -241,3 +242,15 @@ def test_a_merge_proved_by_one_distinctive_fact_counts_two_entities(demo_kb: Sto
     assert [g.conflated for g in result.groups] == [True]
     assert result.num_entities == 2
     assert result.dfactscore is not None and result.factscore is not None and result.dfactscore < result.factscore
+
+
+def test_a_nickname_answered_with_the_real_name_is_linked_to_its_page(demo_kb: Store) -> None:
+    """The question names a nickname no page carries; the answer says who it is, and that name finds the page."""
+    text = (
+        'The coach his players called "the Colonel" was Dick Hanley. He led Northwestern University from 1927 to 1934.'
+    )
+    result = check(text, kb=demo_kb, name="the Colonel")
+    assert result.status == "checked"
+    assert result.groups[0].entity is not None and result.groups[0].entity.startswith("Dick Hanley")
+    off = check(text, kb=demo_kb, name="the Colonel", config=CheckConfig().without([IDENTITY_NAMES]))
+    assert off.status == "unverifiable"
