@@ -215,7 +215,10 @@ def _children_clauses(doc: Doc, clause: _Clause, is_past: bool) -> list[_Clause]
             has_aux = any(g.dep_ in ("aux", "auxpass") for g in c.children)
             finite = c.tag_ in ("VBD", "VBZ", "VBP") or c.lower_ in _SIMPLE_PAST
             inherited = "" if has_aux or finite else aux_text
-            out.append(_Clause(c, subject, is_past, inherited_aux=inherited))
+            # "…, and she received the medal": a conjunct with a subject of its own is about that subject.
+            conj_subj = next((g for g in c.children if g.dep_ in _SUBJ and g.tag_ not in ("WDT", "WP")), None)
+            own = _subject_of(doc, conj_subj) if conj_subj is not None else subject
+            out.append(_Clause(c, own, is_past, inherited_aux=inherited))
         elif c.dep_ == "advcl" and not any(g.dep_ == "aux" and g.lower_ == "to" for g in c.children):
             has_subj = any(g.dep_ in _SUBJ for g in c.children)
             out.append(_Clause(c, subject, is_past, participle=not has_subj and c.tag_ in ("VBN", "VBG")))

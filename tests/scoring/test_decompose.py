@@ -177,3 +177,17 @@ def test_a_relative_who_refers_to_a_person(sentence: str, facts: list[str]) -> N
     texts = [f.text for f in decompose_sentence(sentence, 0)]
     assert all(f in texts for f in facts), texts
     assert not any(t.startswith("Kjellvik") for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        (
+            "Her best-known result is the Raghunathan bound, and she received the Ramaswamy Medal in 2002.",
+            "She received the Ramaswamy Medal in 2002.",
+        ),
+        ("He won the cup in 1990 and his team won the league in 1991.", "His team won the league in 1991."),
+    ],
+)
+def test_a_conjunct_with_its_own_subject_is_about_that_subject(sentence: str, fact: str) -> None:
+    assert fact in [f.text for f in decompose_sentence(sentence, 0)]
