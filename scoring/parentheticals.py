@@ -24,12 +24,13 @@ _DATE = (
 _LIFESPAN = re.compile(rf"\(\s*(?:born\s+|b\.\s*)?({_DATE})\s*(?:[–—-]|to)\s*({_DATE})\s*\)")
 _BORN = re.compile(r"\(\s*(?:born|b\.)\s+([^()]*?)\s*\)")
 # Words an organisation's or a work's name ends with: a year range after one is a tenure, not a lifespan.
-_ORG_WORDS = frozenset(
+ORG_WORDS = frozenset(
     "orchestra quartet quintet trio ensemble choir band team club fc university college institute school academy "
     "conservatory station laboratory lab company corporation inc ltd group society association foundation museum "
     "gallery studio atelier press records hospital clinic church cathedral gym council committee party senate "
     "house parliament assembly league federation union agency bank fund office department ministry theatre "
-    "theater festival magazine weekly journal newspaper review tv radio network project programme program".split()
+    "theater festival magazine weekly journal newspaper review tv radio network project programme program "
+    "commission board authority court trust service corps army navy force bureau centre center".split()
 )
 _AWARD_WORDS = frozenset("prize medal award trophy cup fellowship honour honor".split())
 _AKA = re.compile(r"\(\s*(?:also\s+)?(?:known|called|nicknamed|born)\s+as\s+([^()]+?)\s*\)")
@@ -59,7 +60,7 @@ def tenure_ids(doc: Doc) -> set[int]:
         if start_tok is None or start_tok.i == 0:
             continue
         name_tok = doc[start_tok.i - 1]
-        named = name_tok.pos_ == "PROPN" or name_tok.lower_ in _ORG_WORDS  # "the Wetland Pulse project (…)"
+        named = name_tok.pos_ == "PROPN" or name_tok.lower_ in ORG_WORDS  # "the Wetland Pulse project (…)"
         if named and (len(ranges) > 1 or _not_a_person(name_tok)):
             out |= {t.i for t in doc if m.start() <= t.idx < m.end()}
     return out
@@ -135,7 +136,7 @@ def parenthetical_facts(doc: Doc, paren: set[int]) -> list[tuple[Phrase, Subject
 def _not_a_person(tok: Token) -> bool:
     """The name is an organisation's or a work's (its last word says so), or the object of a verb or a
     preposition ("played for Rosenborg (2008–2013)"): what the years date is a tenure."""
-    if tok.lower_ in _ORG_WORDS:
+    if tok.lower_ in ORG_WORDS:
         return True
     head = tok
     while head.dep_ == "conj" and head.head is not head:

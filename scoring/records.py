@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring import nlp
+from scoring.parentheticals import ORG_WORDS
 from scoring.rules import rule
 
 LABEL_RECORDS = rule(
@@ -291,8 +292,11 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
 
 
 def _is_name(label: str) -> bool:
-    """A person's name as a label: capitalised words (and a parenthesised role), at most six."""
+    """A person's name as a label: capitalised words (and a parenthesised role), at most six, none of them
+    the word an organisation's name ends with ("Great Lakes Water Compact Commission" names no one)."""
     words = re.sub(r"\([^)]*\)", "", label).split(",")[0].split()
+    if any(w.lower() in ORG_WORDS for w in words):
+        return False
     return 2 <= len(words) <= 5 and all(w[:1].isupper() or w in _NAME_PARTICLES for w in words)
 
 

@@ -94,6 +94,13 @@ from scoring.sentences import split_sentences
             True,
             "the footballer (born 1986) was a midfielder for Kjellvik FK who earned 23 caps",
         ),
+        # An organisation as a label is context, not the person the record is about.
+        (
+            "Great Lakes Water Compact Commission: Chair from 2017 to 2021",
+            "he",
+            False,
+            "Great Lakes Water Compact Commission: he was chair from 2017 to 2021.",
+        ),
         # A transcript's answer label goes; what follows it is read like any line.
         ("A: Declan Fairweather was born in Cork.", "he", False, "Declan Fairweather was born in Cork."),
         ("A: Born in Cork in 1949", "he", False, "He was born in Cork in 1949."),
