@@ -473,6 +473,7 @@ def _mention(doc: Doc, head: Token, introduces: bool) -> Mention | None:
         or doc[j].is_quote
         or quoted
         or _inner_particle(doc, j)
+        or _name_hyphen(doc, j)
     ):
         if doc[j].dep_ == "compound" and doc[j].pos_ not in ("PROPN",) and not quoted:
             break
@@ -511,6 +512,19 @@ def _mention(doc: Doc, head: Token, introduces: bool) -> Mention | None:
     elif m and not re.match(r"(?:born|also|née|nee|b\.|known|aka|formerly)\b", m.group(1), re.I):
         disamb = m.group(1).strip()
     return Mention(text, disamb, introduces or dates is not None, dates)
+
+
+def _name_hyphen(doc: Doc, j: int) -> bool:
+    """The hyphen of a hyphenated given name, written without spaces: "Anne-Sophie", "Björn-Åke"."""
+    tok = doc[j]
+    return (
+        tok.text in ("-", "‐")
+        and j > 0
+        and not doc[j - 1].whitespace_
+        and not tok.whitespace_
+        and doc[j - 1].pos_ == "PROPN"
+        and doc[j - 1].text[:1].isupper()
+    )
 
 
 def _introduces(root: Token, subj: Token) -> bool:

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.grouping import compatible, group_sentences
+from scoring import nlp
+from scoring.grouping import compatible, find_mention, group_sentences
 from scoring.sentences import split_sentences
 
 
@@ -119,3 +120,14 @@ def test_group_sentences(subject: str, text: str, expected: list[tuple[str, list
 )
 def test_compatible_names(a: str, b: str, same: bool) -> None:
     assert compatible(a, b) is same
+
+
+def test_a_hyphenated_given_name_is_kept_whole() -> None:
+    """ "Anne-Sophie Brandt", "Björn-Åke Tallqvist": the given name is not cut at its hyphen."""
+    for sentence, name in [
+        ("Anne-Sophie Brandt founded Brandt Atelier in 1995.", "Anne-Sophie Brandt"),
+        ("Björn-Åke Tallqvist is a retired Swedish goaltender.", "Björn-Åke Tallqvist"),
+        ("Jean-Baptiste Nkemelu trained in Lyon.", "Jean-Baptiste Nkemelu"),
+    ]:
+        mention = find_mention(nlp.parse_one(sentence))
+        assert mention is not None and mention.name == name

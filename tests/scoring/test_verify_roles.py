@@ -8,7 +8,7 @@ from knowledge.store import Store
 from schemas.enums import Stance
 from scoring.roles import contradicted_values
 from scoring.verifier import OfflineVerifier
-from scoring.verify import CONTRADICTED_VALUE, EvidenceVerifier, VerifyConfig
+from scoring.verify import CONTRADICTED_VALUE, SURNAME_READING, EvidenceVerifier, VerifyConfig
 
 TITLE = "Hendrika Vos"
 TEXT = (
@@ -82,3 +82,26 @@ def test_the_verifier_refutes_a_contradicted_value_by_the_rule(verifier: Offline
         "Mirela Dascalu founded the Someș Youth Orchestra in 2007.", CAREER, CAREER
     )
     assert right.stance is Stance.SUPPORT
+
+
+def test_a_long_subject_name_is_also_read_as_its_surname(verifier: OfflineVerifier) -> None:
+    """The stance model reads a long name as words the page must hold; the surname reading decides."""
+    title = "Hiroshi Tanabe-Whitlock"
+    text = (
+        "Hiroshi Tanabe-Whitlock (born 1974 in Osaka, Japan) is a Japanese-Australian robotics engineer and "
+        "entrepreneur. The son of a Japanese father and an Australian mother, he studied mechanical engineering at "
+        "the Kansai Institute of Technology from 1992 to 1996 and received his PhD from the Southern Cross "
+        "University of Technology in 2001. In 2006 he co-founded Gripwell Robotics in Sydney and served as its "
+        "chief executive until 2019. His team developed Petal, a soft robotic gripper introduced in 2010 and widely "
+        "used for picking fruit. He holds 19 patents and received the Bradfield Engineering Award in 2016. Since "
+        "2020 he has been an adjunct professor at the Southern Cross University of Technology. He lives in Sydney. "
+        "He has spoken publicly about labour shortages in Australian agriculture."
+    )
+    kb = Store.in_memory()
+    kb.add_pages([(title, text, [])])
+    fact = "Hiroshi Tanabe-Whitlock won Bradfield Engineering Award in 2016."
+    on = EvidenceVerifier(kb, verifier).against(fact, title, title)
+    off = EvidenceVerifier(kb, verifier, config=VerifyConfig(rules_off=frozenset({SURNAME_READING})))
+    plain = off.against(fact, title, title)
+    assert (on.stance, on.decided_by) == (Stance.SUPPORT, SURNAME_READING)
+    assert plain.stance is not Stance.SUPPORT and plain.support < on.support
