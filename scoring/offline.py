@@ -83,6 +83,7 @@ def parse_ahead(answers: Sequence[Sequence[Sentence]], config: CheckConfig) -> N
     """Parse in one spaCy batch the sentences :func:`decompose` will parse (of several answers): the
     parse cache then serves each answer's check, and one batch of a few hundred sentences costs less
     than a batch per answer."""
+    nlp.parse([s.text for sentences in answers for s in sentences])  # what reading the records parses
     nlp.parse([text for sentences in answers for text, _, _ in _readings(sentences, config)[1]])
 
 
@@ -92,6 +93,7 @@ def _readings(
     """The sentences of one answer as decomposition reads them: records as prose (:func:`prose`, with the
     answer's pronoun), then without their hedges (:func:`strip_hedges`)."""
     pronoun = answer_pronoun([s.text for s in sentences])
+    nlp.parse([s.text for s in sentences])  # in one batch: reading a record parses the sentence as written
     readings = [prose(s.text, pronoun, s.list_item, config.rules_off) for s in sentences]
     unhedged = [strip_hedges(r.text) if config.on(HEDGED_CLAIMS) else (r.text, [], False) for r in readings]
     return readings, unhedged
