@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scoring.roles import role_words, stem
+from scoring.roles import page_sentences, role_words, stem
 from vocabulary import FUNCTION_WORDS, NUMBER_WORDS
 from vocabulary import fold_ascii as fold
 
@@ -90,10 +90,6 @@ def _same_noun(a: str, b: str) -> bool:
     return stem(a) == stem(b) or fold(a).rstrip("s") == fold(b).rstrip("s")
 
 
-def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.;!?])\s+(?=[A-Z(\"“])|;\s+", text) if s.strip()]
-
-
 def count_stated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> bool:
     """Whether one page sentence counts every counted noun of ``fact`` with the fact's number, beside the
     fact's names (capitalised words other than the subject's)."""
@@ -103,7 +99,7 @@ def count_stated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -
     skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
     names = {re.sub(r"['’]s$", "", fold(w)) for w in re.findall(r"(?<!^)\b[A-Z][\w'’-]+", fact)} - skip
     for text in texts:
-        for sentence in _sentences(text):
+        for sentence in page_sentences(text):
             page = counts(sentence)
             if not all(any(p.number == c.number and _same_noun(p.noun, c.noun) for p in page) for c in found):
                 continue
@@ -120,7 +116,7 @@ def count_contradicted(fact: str, texts: Sequence[str], exclude: Iterable[str] =
     if not found:
         return []
     exclude = tuple(exclude)
-    sentences = [s for t in texts for s in _sentences(t)]
+    sentences = [s for t in texts for s in page_sentences(t)]
     out: list[Count] = []
     for c in found:
         roles = role_words(fact.replace(c.text, " "), exclude) - {stem(c.noun)}

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scoring.roles import role_words, stem
+from scoring.roles import page_sentences, role_words, stem
 from vocabulary import NUMBER_WORDS
 from vocabulary import fold_ascii as fold
 
@@ -97,10 +97,6 @@ def _ranges(sentence: str) -> list[int]:
     return lengths
 
 
-def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.;!?])\s+(?=[A-Z(\"“])|;\s+", text) if s.strip()]
-
-
 def dated_in(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> bool:
     """Whether one sentence of ``texts`` dates what ``fact`` says lasted a length of time, with a range that
     fits that length, and holds the fact's names and numbers and a third of its other content words."""
@@ -118,7 +114,7 @@ def dated_in(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> bo
     if not names and not others:
         return False
     for text in texts:
-        for sentence in _sentences(text):
+        for sentence in page_sentences(text):
             lengths = _ranges(sentence)
             if not lengths or not all(any(d.low <= n <= d.high for n in lengths) for d in found):
                 continue

@@ -107,7 +107,8 @@ def fact_values(fact: str, exclude: Iterable[str] = ()) -> list[Value]:
     return out
 
 
-def _sentences(text: str) -> list[str]:
+def page_sentences(text: str) -> list[str]:
+    """A page passage cut into sentences (and at semicolons), as the value and count rules read it."""
     return [s for s in re.split(r"(?<=[.;!?])\s+(?=[A-Z(\"“])|;\s+", text) if s.strip()]
 
 
@@ -150,7 +151,7 @@ def _occurrence_windows(text: str, value: str) -> tuple[frozenset[str], ...]:
     """The stems around each occurrence of ``value`` (a folded word or a year) in ``text``."""
     windows: list[frozenset[str]] = [frozenset({role}) for year, role in _lifespans(text) if year == value]
     in_lifespan = bool(windows)
-    for sentence in (c for s in _sentences(_without_lifespans(text) if in_lifespan else text) for c in _clauses(s)):
+    for sentence in (c for s in page_sentences(_without_lifespans(text) if in_lifespan else text) for c in _clauses(s)):
         words = re.findall(r"\w+", fold(sentence))
         content = [(i, w) for i, w in enumerate(words) if w not in _STOP and not w.isdigit()]
         for i, w in enumerate(words):
@@ -229,7 +230,7 @@ def contradicted_values(fact: str, texts: Sequence[str], exclude: Iterable[str] 
         | set(re.findall(r"\w+", fold(sentence)))
         | set(re.findall(r"\d{4}", sentence))  # "1980s", "2008–09"
         for t in texts
-        for sentence in _sentences(t)
+        for sentence in page_sentences(t)
     ]
     out: list[Value] = []
     for v in values:
@@ -315,7 +316,7 @@ def stated_in(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> b
     if roles and roles <= _LIFE and values <= {y for t in texts for y, r in _lifespans(t) if r in roles}:
         return True  # "born in 1815" and "(10 December 1815 – 27 November 1852)"
     for text in texts:
-        for sentence in _sentences(text):
+        for sentence in page_sentences(text):
             words = re.findall(r"\w+", fold(sentence))
             if not values <= set(words):
                 continue
