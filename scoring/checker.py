@@ -183,10 +183,10 @@ class Checker:
         names = [g.individual.name for g in groups if g.factual] + [subject]
         documents = kb.documents if isinstance(kb, DocumentGrounded) else []
         candidates = candidate_entities(kb, names, limit=config.max_candidates, pinned=documents)
-        if len(candidates) == len(documents) and config.on(IDENTITY_NAMES) and identity_names(groups):
+        aliases = identity_names(groups) if len(candidates) == len(documents) and config.on(IDENTITY_NAMES) else []
+        if aliases:
             # No page carries the names asked about (a nickname): the name the answer says they go by may.
-            names += identity_names(groups)
-            candidates = candidate_entities(kb, names, limit=config.max_candidates, pinned=documents)
+            candidates = candidate_entities(kb, names + aliases, limit=config.max_candidates, pinned=documents)
         self.verify(run, groups, candidates)
         if declined and _without_evidence(groups):
             return self._finish(run, CheckResult(abstained=True, groups=[group_result(g, None, False) for g in groups]))
