@@ -224,7 +224,8 @@ def _replacement(
         if _looks_like_year(value.text):
             year = re.sub(r"^(?:in|on) ", "", value.text.strip())
             found = roles.role_years(fact.text, year, [e.text for e in own.evidence], exclude)
-            options = [value.text.replace(year, y) for y in found]
+            # A year the sentence already gives ("in 1994 and 1999") is no replacement for its neighbour.
+            options = [value.text.replace(year, y) for y in found if y not in doc.text]
         else:
             if ev_docs is None:
                 ev_docs = nlp.entities([e.text for e in own.evidence])

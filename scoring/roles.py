@@ -281,15 +281,31 @@ def role_years(fact: str, old: str, texts: Sequence[str], exclude: Iterable[str]
     roles = role_words(fact, (*exclude, old))
     if not roles:
         return []
+    # A year is replaced by one of the same kind: a single year by a single year, a range's end by a range's.
+    ranged = old in _range_years(fact)
     scored: dict[str, int] = {}
     for text in texts:
+        in_ranges = _range_years(text)
         for year in dict.fromkeys(re.findall(r"(?<![\w.,])\d{4}(?![\w.,]\d)", text)):
-            if year == old:
+            if year == old or year in fact or (not ranged and year in in_ranges and not _alone(text, year)):
                 continue
             best = max((len(roles & w) for w in _occurrence_windows(text, year) if fills(roles, w)), default=0)
             if best:
                 scored[year] = max(scored.get(year, 0), best)
     return sorted(scored, key=lambda y: -scored[y])
+
+
+_RANGE = re.compile(r"\b(?:between\s+(\d{4})\s+and\s+(\d{4})|(\d{4})\s*(?:–|—|-|to|until)\s*(\d{4}))\b", re.IGNORECASE)
+
+
+def _range_years(text: str) -> set[str]:
+    """Years that open or close a range ("from 1990 to 1998", "1990–1998", "between 2015 and 2022")."""
+    return {y for m in _RANGE.finditer(text) for y in m.groups() if y}
+
+
+def _alone(text: str, year: str) -> bool:
+    """Whether ``year`` also stands in ``text`` outside any range."""
+    return bool(re.search(rf"(?<![\w.,–—-])(?<!to )(?<!from ){year}(?!\s*(?:–|—|-|to)\s*\d)", text))
 
 
 def window_of(words: Sequence[str], start: int, end: int) -> frozenset[str]:

@@ -126,3 +126,23 @@ def test_an_acronym_matches_the_initials_of_a_name_on_the_page() -> None:
     page = Passage(title="Ana Ruiz", text="Ana Ruiz taught at the Northern Institute of Oceanography until 2001.")
     assert _key_terms_found("Ana Ruiz taught at NIO.", "Ana Ruiz", [page]) == 1.0
     assert _key_terms_found("Ana Ruiz taught at NYU.", "Ana Ruiz", [page]) == 0.0
+
+
+CLUB = (
+    "He played for IK Norrvik from 1990 to 1998, winning the Swedish championship with the club in 1994 and 1997. "
+    "Between 2001 and 2004 he coached the club's juniors, and in 2003 he won the coaching award."
+)
+
+
+@pytest.mark.parametrize(
+    ("fact", "old", "expected"),
+    [
+        # a single year is replaced by a single year, not by a range's end beside the same words
+        ("He won Swedish championships in 1999.", "1999", ["1994", "1997"]),
+        # a range's end by a range's end
+        ("He played for IK Norrvik from 1990 to 1999.", "1999", ["1998"]),
+    ],
+)
+def test_a_year_is_replaced_by_one_of_the_same_kind(fact: str, old: str, expected: list[str]) -> None:
+    found = role_years(fact, old, [CLUB])
+    assert found[: len(expected)] == expected, found
