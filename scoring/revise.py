@@ -33,7 +33,7 @@ from scoring.plan import PlannedFact, PlannedGroup
 from scoring.rules import env_rules_off, rule
 from scoring.verify import EntityVerdict
 from scoring.worthiness import ASSISTANT_ASIDE, CHATTER
-from vocabulary import fold_ascii
+from vocabulary import MONTHS, fold_ascii
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
@@ -260,7 +260,7 @@ def _ranked_values(ev_docs: Sequence[Doc], label: str, old: Span, role_set: froz
     scored: list[tuple[int, int, int, str]] = []
     for doc_no, ev_doc in enumerate(ev_docs):
         words = [t.text for t in ev_doc]
-        for ent in ev_doc.ents:
+        for ent in list(ev_doc.ents) + (_unnamed_places(ev_doc) if label in _PLACES else []):
             same_kind = ent.label_ == label or (ent.label_ in _PLACES and label in _PLACES)
             if not same_kind or ent.text == old.text:
                 continue
@@ -280,6 +280,24 @@ def _ranked_values(ev_docs: Sequence[Doc], label: str, old: Span, role_set: froz
             scored.append((len(role_set & window), -distance, -doc_no, ent.text))
     scored.sort(key=lambda s: (s[0], s[1], s[2]), reverse=True)
     return list(dict.fromkeys(s[3] for s in scored))
+
+
+def _unnamed_places(doc: Doc) -> list[Span]:
+    """Capitalised words after "in" or "at" that the entity recogniser left out ("the hospital in Enugu"): the
+    places a small model does not know, as spans labelled GPE."""
+    from spacy.tokens import Span
+
+    known = {t.i for e in doc.ents for t in e}
+    out: list[Span] = []
+    for t in doc[:-1]:
+        if t.lower_ not in ("in", "at") or t.i + 1 in known:
+            continue
+        j = t.i + 1
+        while j < len(doc) and doc[j].is_alpha and doc[j].text[:1].isupper() and doc[j].i not in known:
+            j += 1
+        if j > t.i + 1 and doc[t.i + 1].text.lower() not in MONTHS and doc[t.i + 1].lower_ not in ("the", "a"):
+            out.append(Span(doc, t.i + 1, j, label="GPE"))
+    return out
 
 
 def _first_place_after(words: Sequence[str], role_at: list[int], start: int) -> bool:

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from knowledge.store import Store
 from schemas.check import Evidence
 from schemas.enums import Stance, Worthiness
 from schemas.knowledge import EntityRef
 from scoring.decompose import decompose_sentence
 from scoring.decontext import decontextualize
 from scoring.grouping import PerceivedGroup
+from scoring.pipeline import check
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.revise import RevisionInput, revise
+from scoring.verifier import OfflineVerifier
 from scoring.verify import EntityVerdict
 
 SWIM, COACH = "Dick Hanley (swimmer)", "Dick Hanley (American football)"
@@ -133,3 +136,21 @@ def test_a_person_read_as_they_agrees_with_the_name_that_replaces_it() -> None:
         "Declan Fairweather (surgeon) was born in Cork."
     )
     assert decontextualize("They have two sons.", "They", "Ada Lind") == "Ada Lind has two sons."
+
+
+def test_a_wrong_place_is_replaced_by_the_pages_place_the_recogniser_missed(verifier: OfflineVerifier) -> None:
+    """ "in Enugu" is no named entity to the small model; it is still the place the page gives for the founding,
+    so the revision writes it, not the country named elsewhere in the sentence."""
+    title = "Obiora Nwankwo-Hale"
+    page = (
+        "Obiora Nwankwo-Hale (born 1956 in Enugu, Nigeria) is a Nigerian ophthalmologist. Returning to Nigeria, he "
+        "founded the Clearsight Eye Hospital in Enugu in 1991 and served as its medical director until 2021."
+    )
+    kb = Store.in_memory()
+    kb.add_pages([(title, page, [])])
+    answer = (
+        "Obiora Nwankwo-Hale is a Nigerian ophthalmologist. He founded the Clearsight Eye Hospital in Lagos in 1991."
+    )
+    result = check(answer, kb=kb, verifier=verifier, name=title)
+    assert result.revision is not None
+    assert "Clearsight Eye Hospital in Enugu" in result.revision.text and "Lagos" not in result.revision.text
