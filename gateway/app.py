@@ -225,6 +225,18 @@ def validate_chat(body: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
                 param=f"messages[{i}].content",
                 code="invalid_messages",
             )
+        for k, part in enumerate(content if isinstance(content, list) else []):
+            # A part without a type ({}) or a text part without its text reaches no upstream as OpenAI reads it.
+            if (
+                not isinstance(part, dict)
+                or not isinstance(part.get("type"), str)
+                or (part["type"] == "text" and not isinstance(part.get("text"), str))
+            ):
+                raise InvalidRequest(
+                    f"messages[{i}].content[{k}] must be a content part object with a 'type' (and 'text' for text)",
+                    param=f"messages[{i}].content[{k}]",
+                    code="invalid_messages",
+                )
     if "stream" in body and not isinstance(body["stream"], bool):
         raise InvalidRequest("'stream' must be a boolean", param="stream", code="invalid_type")
     return model, messages

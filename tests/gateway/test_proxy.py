@@ -110,6 +110,11 @@ BAD_REQUESTS = [
     (b'{"messages": [{"role": "user", "content": "x"}]}', 400, "missing_model"),
     (b'{"model": "mock-lean"}', 400, "invalid_messages"),
     (b'{"model": "mock-lean", "messages": ["hi"]}', 400, "invalid_messages"),
+    # content parts as OpenAI defines them: an object with a type, a text part with its text (the fuzz test found
+    # that {} reached the upstream client and came back as a 500)
+    (b'{"model": "mock-lean", "messages": [{"role": "user", "content": [{}]}]}', 400, "invalid_messages"),
+    (b'{"model": "mock-lean", "messages": [{"role": "user", "content": [{"type": "text"}]}]}', 400, "invalid_messages"),
+    (b'{"model": "mock-lean", "messages": [{"role": "user", "content": ["hi"]}]}', 400, "invalid_messages"),
     (b'{"model": "no-such-model", "messages": [{"role": "user", "content": "x"}]}', 404, "model_not_found"),
     (b'{"model": "mock-lean", "stream": "yes", "messages": [{"role": "user", "content": "x"}]}', 400, "invalid_type"),
 ]
