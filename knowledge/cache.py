@@ -36,6 +36,8 @@ from vocabulary import fold_name as fold
 log = logging.getLogger(__name__)
 
 KEY_SCHEMA = "v1"
+# Raised when the way a mention is matched to entities changes, so cached candidate lists are not reused.
+CANDIDATES_VERSION = "names-2"
 DEFAULT_TTL_S = 7 * 86_400
 
 
@@ -293,7 +295,7 @@ class CachedKnowledge:
         return self.source.version
 
     def candidates(self, mention: str, limit: int = 20) -> list[EntityRef]:
-        key = cache_key("candidates", self.version, fold(mention), limit)
+        key = cache_key("candidates", self.version, fold(mention), limit, engine_version=CANDIDATES_VERSION)
         raw = self._candidates.get(key)
         if raw is not None:
             return [EntityRef.model_validate(d) for d in orjson.loads(raw)]

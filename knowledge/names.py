@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from vocabulary import NAME_SUFFIXES
+from vocabulary import NAME_SUFFIXES, TITLES
 from vocabulary import fold_name as fold
 
 KEY_FULL = 0
@@ -71,6 +71,34 @@ def _name_keys(name: str) -> tuple[tuple[str, int], ...]:
 def name_keys(name: str) -> list[tuple[str, int]]:
     """The look-up keys of a person's name with their looseness, strictest first and without duplicates."""
     return list(_name_keys(name))
+
+
+def mention_keys(name: str) -> dict[str, int]:
+    """The keys a mention is looked up by: its own (:func:`name_keys`), then looser readings of it.
+
+    A title before the name ("Metropolitan Hilarion", "Sir Walter Scott") is left off; a short word may
+    be letters ("Do" is "D.O.", "DO"), and letters a word; a bare name may be a page's "The …":
+
+    >>> mention_keys("Metropolitan Hilarion")
+    {'metropolitan hilarion': 0, 'hilarion': 1}
+    >>> mention_keys("Do")
+    {'do': 0, 'd o': 1, 'the do': 1}
+    """
+    keys = dict(_name_keys(name))
+    tokens = _tokens(name)
+    looser: list[str] = []
+    if len(tokens) >= 2 and tokens[0] in TITLES:
+        looser.append(" ".join(tokens[1:]))
+    if len(tokens) == 1 and 2 <= len(tokens[0]) <= 4 and tokens[0].isalpha():
+        looser += [" ".join(tokens[0]), f"the {tokens[0]}"]
+    elif len(tokens) >= 2 and all(len(t) == 1 for t in tokens):
+        looser.append("".join(tokens))
+    elif len(tokens) >= 2 and tokens[0] == "the":
+        looser.append(" ".join(tokens[1:]))
+    for other in looser:
+        for key, kind in _name_keys(other):
+            keys.setdefault(key, max(kind, KEY_NO_INITIALS))
+    return keys
 
 
 def entity_keys(base_name: str, aliases: list[str]) -> dict[str, tuple[int, int]]:

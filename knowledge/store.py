@@ -27,7 +27,7 @@ from typing import Any
 import orjson
 
 from knowledge.errors import StoreError
-from knowledge.names import KEY_FIRST_LAST, KEY_FULL, KEY_NO_INITIALS, name_keys, split_title
+from knowledge.names import KEY_FIRST_LAST, KEY_FULL, KEY_NO_INITIALS, mention_keys, split_title
 from knowledge.pages import Page, PageWriter
 from knowledge.text import bm25_scores, bm25_with_idf, fts_terms
 from knowledge.writer import CACHE_KIB, ORD_BITS, SqliteWriter, rowid_range
@@ -217,11 +217,12 @@ class Store:
         """Every entity ``mention`` can refer to, best first.
 
         Matches the base name or an alias ignoring case, diacritics, punctuation, middle initials
-        and "Jr."; looser matches (first and last name only) rank lower. A mention with a
+        and "Jr."; looser matches (first and last name only, the name without a title before it,
+        a short word read as letters: see ``mention_keys``) rank lower. A mention with a
         disambiguator ("Dick Hanley (swimmer)") puts the page it names first.
         """
         base, disamb = split_title(mention)
-        mkeys = dict(name_keys(base))
+        mkeys = mention_keys(base)
         if not mkeys:
             return []
         with self._read() as conn:

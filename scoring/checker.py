@@ -223,9 +223,12 @@ IDENTITY_NAMES = rule(
     "when no page carries the names an answer is about (a nickname), a name the answer says its person is "
     "('the organizer known as \"Mother Mary\" was Mary Ellen Castellane') is searched for candidate pages",
 )
-# "… was Mary Ellen Castellane.", "… is the ring name of Theodore Vance (1909–1971).": the fact names who it is.
+# "… was Mary Ellen Castellane.", "… is the ring name of Theodore Vance (1909–1971).", "… appears to be a
+# pseudonym for Mahmoud Khoshnam": the fact names who it is.
 _IDENTITY = re.compile(
-    r"\b(?:was|is)\s+(?:the\s+(?:ring|stage|pen|real|birth|given|full)\s+name\s+of\s+)?"
+    r"\b(?:was|is|be)\s+(?:(?:probably|likely|perhaps|possibly|most\s+likely)\s+)?"
+    r"(?:(?:(?:the|a|an)\s+)?(?:(?:ring|stage|pen|real|birth|given|full)\s+name|pseudonym|alias"
+    r"|nickname|misspelling|(?:another|other|alternative|variant)\s+(?:name|spelling))\s+(?:of|for)\s+)?"
     r"(?P<name>[A-Z][\w'’.-]+(?:\s+(?:[A-Z][\w'’.-]+|de|van|von|da|del|la|le))+)\s*(?:\([^()]*\))?\s*\.?$"
 )
 
@@ -236,8 +239,9 @@ def identity_names(groups: list[PlannedGroup]) -> list[str]:
     for g in groups:
         for fact in g.factual:
             m = _IDENTITY.search(fact.text)
-            if m is not None and m.group("name") not in out:
-                out.append(m.group("name"))
+            name = m.group("name").rstrip(".") if m is not None else ""
+            if name and name not in out:
+                out.append(name)
     return out
 
 

@@ -41,7 +41,8 @@ PERSONAL_PRONOUNS = frozenset({"he", "she", "they", "him", "her", "his", "hers",
 # Names: titles before and suffixes after a person's name, left out when names are compared.
 TITLES = frozenset(
     "mr mrs ms miss dr prof professor sir dame lord lady saint st pope king queen prince princess rev reverend "
-    "judge justice senator general colonel captain major admiral president bishop archbishop cardinal father".split()
+    "judge justice senator general colonel captain major admiral president bishop archbishop cardinal father "
+    "metropolitan patriarch abbot abbess imam rabbi sheikh emperor empress tsar tsarina czar sultan".split()
 )
 NAME_SUFFIXES = frozenset({"jr", "sr", "junior", "senior", "ii", "iii", "iv"})
 

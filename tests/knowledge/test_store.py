@@ -98,6 +98,38 @@ def test_candidates_ignore_case_diacritics_initials_and_suffixes(mention: str, e
 
 
 @pytest.mark.parametrize(
+    ("mention", "expected"),
+    [
+        # A title before the name: the page goes by the bare name.
+        ("Metropolitan Hilarion", {"Hilarion", "Hilarion (Alfeyev)"}),
+        ("Sir Hilarion", {"Hilarion", "Hilarion (Alfeyev)"}),
+        # A short word may be letters, and letters a word; a bare name may be a page's "The …".
+        ("Do", {"D.O. (entertainer)", "The DO"}),
+        ("DO", {"D.O. (entertainer)", "The DO"}),
+        ("D.O.", {"D.O. (entertainer)"}),
+        ("The Hilarion", {"Hilarion", "Hilarion (Alfeyev)"}),
+        # Nothing looser for a plain two-word name, and a title alone is no name.
+        ("Hilarion Alfeyev", set()),
+        ("Metropolitan", set()),
+    ],
+)
+def test_candidates_read_titles_letters_and_articles_loosely(mention: str, expected: set[str]) -> None:
+    store = Store.in_memory(
+        [
+            ("Hilarion", "An anchorite of the fourth century."),
+            ("Hilarion (Alfeyev)", "A bishop of the Russian Orthodox Church."),
+            ("D.O. (entertainer)", "A South Korean singer."),
+            ("The DO", "A monthly magazine."),
+            ("Dolores Park", "A park."),
+        ]
+    )
+    found = store.candidates(mention)
+    assert {c.title for c in found} == expected
+    exact = store.candidates("Hilarion")
+    assert exact[0].title == "Hilarion" and all(c.score < exact[0].score for c in found)
+
+
+@pytest.mark.parametrize(
     ("title", "query", "expected_first"),
     [
         ("Dick Hanley (American football)", "He was head coach at Northwestern", "Northwestern"),

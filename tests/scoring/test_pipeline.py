@@ -254,3 +254,19 @@ def test_a_nickname_answered_with_the_real_name_is_linked_to_its_page(demo_kb: S
     assert result.groups[0].entity is not None and result.groups[0].entity.startswith("Dick Hanley")
     off = check(text, kb=demo_kb, name="the Colonel", config=CheckConfig().without([IDENTITY_NAMES]))
     assert off.status == "unverifiable"
+
+
+@pytest.mark.parametrize(
+    "says",
+    [
+        "appears to be a pseudonym for Dick Hanley",
+        "is probably a misspelling of Dick Hanley",
+        "is another name for Dick Hanley",
+    ],
+)
+def test_a_name_the_answer_calls_another_name_for_someone_finds_their_page(demo_kb: Store, says: str) -> None:
+    """'X appears to be a pseudonym for Y': Y's page is where the facts are checked."""
+    text = f"Rich Handley {says}. He coached Northwestern University from 1927 to 1934."
+    result = check(text, kb=demo_kb, name="Rich Handley")
+    assert result.status == "checked"
+    assert result.groups[0].entity is not None and result.groups[0].entity.startswith("Dick Hanley")
