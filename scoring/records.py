@@ -129,12 +129,22 @@ _LIFE_WORDS = re.compile(r"\b(?:born|died|spouse|married|nationality|occupation)
 
 def answer_pronoun(texts: list[str]) -> str | None:
     """The subject pronoun an answer uses for its person: "he" or "she" as the answer does; "they" for a
-    record of a life that uses none ("Born: 1912" …); None for an answer about no one."""
+    record of a life that uses none ("Born: 1912" …, or two lines under labels a person's record has:
+    "Hometown: …", "Title: …"); None for an answer about no one."""
     words = re.findall(r"\b(?:he|him|his|himself|she|her|hers|herself)\b", " ".join(texts).lower())
     male = sum(w in ("he", "him", "his", "himself") for w in words)
     if words:
         return "he" if male >= len(words) - male else "she"
-    return "they" if any(_LIFE_WORDS.search(t) for t in texts) else None
+    if any(_LIFE_WORDS.search(t) for t in texts) or sum(map(_known_label, texts)) >= 2:
+        return "they"
+    return None
+
+
+def _known_label(text: str) -> bool:
+    """Whether a line is a record under a label that says what it tells of a person ("Hometown: Scranton")."""
+    m = _LABEL.match(text)
+    label = m.group("label").strip().lower() if m is not None else ""
+    return bool(label) and (label in _PREDICATES or label.rstrip("s") in _PREDICATES)
 
 
 def _agree(pronoun: str, verb: str) -> str:

@@ -148,6 +148,12 @@ def test_the_pronoun_is_the_answers_and_none_for_an_answer_about_no_one() -> Non
     assert answer_pronoun(["Marta is a cellist.", "She was born in 1968.", "Her father was a baker."]) == "she"
     assert answer_pronoun(["Born: 1912, Tromsø", "Occupation: composer"]) == "they"
     assert answer_pronoun(["CSV export of your transactions", "Unlimited bank accounts"]) is None
+    # two lines under labels a person's record has, without "born" or "died": a record of a life
+    assert answer_pronoun(["Division: Middleweight", "Hometown: Scranton, Pennsylvania", "Title: champion"]) == "they"
+    assert answer_pronoun(["Clubs: Tromsvik IL (2005–2009)", "Awards: Norwegian Cup (2014)"]) == "they"
+    # one such label alone, or labels a product page has, do not make one
+    assert answer_pronoun(["Hometown: Scranton", "Record: 71 wins"]) is None
+    assert answer_pronoun(["Price: $49 a month", "Storage: 2 TB", "Support: email and chat"]) is None
     assert prose("CSV export of your transactions", None, True).rewritten is False
 
 
