@@ -329,11 +329,27 @@ def _apply(doc: Doc, plan: _SentencePlan) -> str | None:
     if not plan.keep and remove:
         return None
     remove, swaps = _repair(doc, remove)
-    parts = [swaps.get(t.i, t.text) + t.whitespace_ for t in doc if t.i not in remove]
-    text = _tidy("".join(parts), doc.text)
+    text = _tidy(_render(doc, remove, swaps), doc.text)
     for old, new in plan.replacements:
         text = text.replace(old, new, 1)
     return text or None
+
+
+def _render(doc: Doc, remove: set[int], swaps: dict[int, str]) -> str:
+    """The kept words with the spacing the deleted ones stood between: a word that was followed by a
+    deleted comma ("in 1925, and from 1928 …" less ", and") is kept apart from the next kept word,
+    where joining only the kept words' own trailing spaces glued them ("1925from")."""
+    parts: list[str] = []
+    gap = False  # a deleted token with space after it stands between the last kept word and the next
+    for tok in doc:
+        if tok.i in remove:
+            gap = gap or bool(tok.whitespace_) or (tok.i > 0 and bool(doc[tok.i - 1].whitespace_))
+            continue
+        if gap and parts and not parts[-1][-1:].isspace() and not tok.is_punct:
+            parts.append(" ")
+        gap = False
+        parts.append(swaps.get(tok.i, tok.text) + tok.whitespace_)
+    return "".join(parts)
 
 
 def _repair(doc: Doc, remove: set[int]) -> tuple[set[int], dict[int, str]]:

@@ -154,3 +154,34 @@ def test_a_wrong_place_is_replaced_by_the_pages_place_the_recogniser_missed(veri
     result = check(answer, kb=kb, verifier=verifier, name=title)
     assert result.revision is not None
     assert "Clearsight Eye Hospital in Enugu" in result.revision.text and "Lagos" not in result.revision.text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "deleted", "expected"),
+    [
+        # the comma after the year and the "and" go: the year and the next word stay apart
+        (
+            "He joined the service in 1925, and from 1928 he was the keeper.",
+            [", and"],
+            "He joined the service in 1925 from 1928 he was the keeper.",
+        ),
+        # a parenthesised year followed by a deleted comma phrase
+        (
+            "Her result is the bound (1999), an estimate on gaps, and she won a medal.",
+            [", an estimate on gaps,"],
+            "Her result is the bound (1999) and she won a medal.",
+        ),
+        # words inside the sentence go; punctuation after the gap still closes up
+        ("She wrote two novels, and a memoir.", ["and a memoir"], "She wrote two novels."),
+    ],
+)
+def test_deleted_words_leave_the_kept_ones_apart(sentence: str, deleted: list[str], expected: str) -> None:
+    from scoring import nlp
+    from scoring.revise import _render, _tidy
+
+    doc = nlp.parse([sentence])[0]
+    remove: set[int] = set()
+    for phrase in deleted:
+        start = sentence.index(phrase)
+        remove |= {t.i for t in doc if start <= t.idx < start + len(phrase)}
+    assert _tidy(_render(doc, remove, {}), sentence) == expected
