@@ -44,6 +44,10 @@ _DISCOURSE = frozenset(
     "consequently notably indeed ultimately eventually subsequently then overall still".split()
 )
 _DISCOURSE_POBJ = frozenset({"addition", "contrast", "summary", "conclusion", "short", "fact", "particular", "general"})
+# Time told relative to the text itself ("before that", "these days", "since then", "after this"):
+# the words point at another sentence and add nothing a page could confirm, so they make no fact of their
+# own and stay out of the facts they modify.
+_RELATIVE_TIME_WORDS = frozenset("that this then these those the time times days point moment stage now today".split())
 # Irregular simple pasts that are not participles: "was born and swam" must not become "was swam".
 _SIMPLE_PAST = frozenset(
     "swam wrote began became drove ate fell flew forgot gave went grew knew rode rose ran saw sang spoke stole "
@@ -329,7 +333,7 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
         elif c.dep_ in _CORE:
             comps.append(ids)
         elif c.dep_ in _MODS:
-            if c.dep_ == "prep" and _is_discourse_prep(c):
+            if c.dep_ == "prep" and _is_discourse_prep(c) or _is_relative_time(doc, c, ids):
                 continue
             if c.dep_ == "prep" and any(g.dep_ == "pcomp" and g.tag_ == "VBG" for g in c.children):
                 if c.lower_ in ("after", "before", "while", "since", "upon", "following"):
@@ -476,6 +480,13 @@ def _is_discourse_prep(prep: Token) -> bool:
         return True
     pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
     return pobj is not None and pobj.lower_ in _DISCOURSE_POBJ and prep.lower_ == "in"
+
+
+def _is_relative_time(doc: Doc, mod: Token, ids: set[int]) -> bool:
+    """ "before that", "after this", "these days", "at the time", "since then": a modifier whose words,
+    its preposition aside, only point at a time the text gave elsewhere."""
+    words = [doc[i].lower_ for i in ids if (i != mod.i or mod.dep_ != "prep") and not doc[i].is_punct]
+    return bool(words) and all(w in _RELATIVE_TIME_WORDS for w in words) and words != ["the"]
 
 
 def _merge_ranges(doc: Doc, mods: list[set[int]]) -> list[set[int]]:

@@ -191,3 +191,32 @@ def test_a_relative_who_refers_to_a_person(sentence: str, facts: list[str]) -> N
 )
 def test_a_conjunct_with_its_own_subject_is_about_that_subject(sentence: str, fact: str) -> None:
     assert fact in [f.text for f in decompose_sentence(sentence, 0)]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "facts"),
+    [
+        ("Before that he was a college athlete in the US.", ["He was a college athlete in the US."]),
+        ("These days he trains sprinters in Eldoret.", ["He trains sprinters in Eldoret."]),
+        ("Since then she has coached in Oslo.", ["She has coached in Oslo."]),
+        ("After this she moved to Bergen in 1999.", ["She moved to Bergen.", "She moved in 1999."]),
+    ],
+)
+def test_time_told_relative_to_the_text_makes_no_fact(sentence: str, facts: list[str]) -> None:
+    got = [f.text for f in decompose_sentence(sentence)]
+    assert all(f in got for f in facts)
+    assert not any(f.split()[0].lower() in ("before", "these", "since", "after") for f in got), got
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        # a length of time, a season or a date is information of its own
+        ("He has gone 7 days without a drink.", "7 days"),
+        ("After that season he moved to Bergen.", "After that season"),
+        ("At the time of his death he lived in Paris.", "At the time of his death"),
+        ("In 2006 he won the title.", "In 2006"),
+    ],
+)
+def test_a_time_with_content_stays_in_its_fact(sentence: str, fact: str) -> None:
+    assert any(fact in f.text for f in decompose_sentence(sentence))
