@@ -333,7 +333,7 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
         elif c.dep_ in _CORE:
             comps.append(ids)
         elif c.dep_ in _MODS:
-            if c.dep_ == "prep" and _is_discourse_prep(c) or _is_relative_time(doc, c, ids):
+            if (c.dep_ == "prep" and _is_discourse_prep(c)) or _is_relative_time(doc, c, ids):
                 continue
             if c.dep_ == "prep" and any(g.dep_ == "pcomp" and g.tag_ == "VBG" for g in c.children):
                 if c.lower_ in ("after", "before", "while", "since", "upon", "following"):
