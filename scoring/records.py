@@ -172,7 +172,7 @@ def prose(text: str, pronoun: str | None, list_item: bool = False, rules_off: fr
         if verb is not None:
             out = _Builder(text)
             out.insert(f"{pronoun.capitalize()} {_agree(pronoun, verb)}", 0)
-            _item(out, 0, end, lower=True)
+            _item(out, 0, end, lower=verb != "won ")  # what was won is named: "won Lakeshore Jazz Award"
             if text[end : end + 1] == ".":
                 out.copy(end, end + 1)
             else:
@@ -395,6 +395,8 @@ def _verb_for(item: str, persons: bool = True) -> str | None:
     first = doc[0]
     if first.lower_ in _LEADING_ADVERBS and len(doc) > 1:  # "Also composed …", "Later professor at …"
         first = doc[1]
+    # An award by its name ("Lakeshore Jazz Award, 1999"), read before a capital is taken for the item's own.
+    named_award = first.pos_ == "PROPN" and bool(_WON.search(" ".join(t.text for t in doc[:6])))
     if first.pos_ == "PROPN" and first.text[1:].islower() and not first.ent_type_:
         # A capital only because the item starts with it ("Married Lorraine Dutton in 1934"): read it in lower case.
         first = nlp.parse_one(item[0].lower() + item[1:])[first.i]
@@ -404,7 +406,7 @@ def _verb_for(item: str, persons: bool = True) -> str | None:
         return ""
     if _DEGREE.match(item):
         return "received a "
-    if _WON.search(" ".join(t.text for t in doc[:6])) and first.pos_ == "PROPN":
+    if named_award:
         return "won "
     if first.like_num and not re.fullmatch(r"\d+(?:st|nd|rd|th)", first.lower_):  # "31 internationals", not "14th"
         return "had "

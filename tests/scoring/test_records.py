@@ -50,6 +50,10 @@ from scoring.sentences import split_sentences
             True,
             "She won Kessler Medal for Conservation Science in 2019.",
         ),
+        # an award whose first word the recogniser takes for no name keeps its capitals
+        ("Lakeshore Jazz Award, 1999", "she", True, "She won Lakeshore Jazz Award in 1999."),
+        ("Harrowgate Prize for Fiction, 2016", "she", True, "She won Harrowgate Prize for Fiction in 2016."),
+        ("Order of Canada, 2004", "he", True, "He won Order of Canada in 2004."),
         ("Emigrated to Chile in 1955", "he", True, "He emigrated to Chile in 1955."),
         ("Married Lorraine Dutton in 1934", "he", True, "He married Lorraine Dutton in 1934."),
         ("Polish, born 1975 in Gdańsk", "she", True, "She was Polish, born in 1975 in Gdańsk."),
