@@ -21,10 +21,18 @@ _AGENT_NOUN = re.compile(r"(?:er|or|ist|ian|ant|ent|ess)$")
 
 def expand(doc: Doc, ids: set[int], depth: int = 0) -> list[Phrase]:
     """One phrase per conjunct of the first coordinated noun phrase in ``ids`` (recursively)."""
+    titles: set[int] = set()
     for i in sorted(ids):
         t = doc[i]
+        if i in titles:
+            continue
         conjs = [c for c in t.conjuncts if c.i in ids and c.i > t.i]
         listed = next((c for c in t.children if c.dep_ == "appos" and c.i > t.i), None)
+        named = [listed, *listed.conjuncts] if listed is not None else conjs
+        if named and _names_one_work(doc, t, [n for n in named if n.i > t.i]):
+            # "a memoir, Shuttle and Loom,": one work and its title, not a list; its "and" joins no items.
+            titles |= {j for n in named for j in subtree_ids(n)}
+            continue
         # Only a comma-separated appositive lists items; "the song Daydream Believer" names one song.
         comma = listed is not None and any(c.text == "," and t.i < c.i < listed.i for c in t.children)
         is_list = (
@@ -73,3 +81,22 @@ def _own_ids(x: Token, ids: set[int], chain: set[int]) -> set[int]:
             continue
         out |= subtree_ids(c)
     return out & ids
+
+
+def _names_one_work(doc: Doc, noun: Token, named: list[Token]) -> bool:
+    """Whether capitalised words after a comma name the one thing the singular noun before them is: "a
+    memoir, Shuttle and Loom", "her debut album, Salt and Smoke" — not "two albums, Choices and Leisure",
+    "a journalist, photographer, and author", nor "Leeds, Arsenal and Spurs"."""
+    if noun.tag_ != "NN" or any(c.like_num for c in noun.children) or len(named) != 2:
+        return False
+    first, last = named
+    if doc[noun.i + 1].text != "," or first.i != noun.i + 2:
+        return False  # the title follows the noun and its comma at once
+    inside = doc[first.i : last.right_edge.i + 1]
+    closed = last.right_edge.i + 1 >= len(doc) or doc[last.right_edge.i + 1].text in (",", ".", "(", ";", ")")
+    return (
+        closed
+        and not any(t.text == "," for t in inside)
+        and all(t.text[:1].isupper() or t.is_stop for t in inside if t.is_alpha)
+        and all(w.pos_ == "PROPN" for w in named)
+    )

@@ -220,3 +220,29 @@ def test_time_told_relative_to_the_text_makes_no_fact(sentence: str, facts: list
 )
 def test_a_time_with_content_stays_in_its_fact(sentence: str, fact: str) -> None:
     assert any(fact in f.text for f in decompose_sentence(sentence))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "whole", "split"),
+    [
+        # a singular work and its title after a comma: the title's "and" joins no items
+        ("She later published a memoir, Shuttle and Loom, in 1950.", "a memoir, Shuttle and Loom", []),
+        ("He wrote a novel, Bread and Salt.", "a novel, Bread and Salt", []),
+        # several works, or a list with commas inside, are still one fact per item
+        (
+            "He released two albums, Choices and Leisure, in 1999.",
+            None,
+            ["He released Choices.", "He released Leisure."],
+        ),
+        (
+            "Her music is a fusion of hip-hop, R&B, and Afrobeat.",
+            None,
+            ["Her music is a fusion of hip-hop.", "Her music is a fusion of Afrobeat."],
+        ),
+    ],
+)
+def test_a_works_title_with_and_is_one_name(sentence: str, whole: str | None, split: list[str]) -> None:
+    got = [f.text for f in decompose_sentence(sentence)]
+    if whole is not None:
+        assert any(whole in f for f in got) and not any(f.endswith(("a Shuttle.", "a Loom.", "a Bread.")) for f in got)
+    assert all(f in got for f in split), got
