@@ -132,9 +132,22 @@ def _has(facts: list[FactResult], text: str, ok: Any, answer: str = "", together
     for group in groups:
         covered = {i for f in group for a, b in f.spans for i in range(a, b)}
         for s in starts:
-            if all(i in covered or not answer[i].isalnum() for i in range(s, s + len(needle))):
+            # Between facts, the word that joins their values is no fact's: "1994 and 1997" is covered by a
+            # fact for each year, "… and 1999" by the fact of 1999.
+            joins = (
+                {s + m.start() + k for m in _JOIN.finditer(needle) for k in range(len(m.group()))}
+                if together
+                else set()
+            )
+            span = range(s, s + len(needle))
+            if all(i in covered or i in joins or not answer[i].isalnum() for i in span) and any(
+                i in covered for i in span
+            ):
                 return True
     return False
+
+
+_JOIN = re.compile(r"\b(?:and|or)\b")
 
 
 def judge(expect: dict[str, Any], result: CheckResult, answer: str = "") -> list[str]:

@@ -167,3 +167,24 @@ def test_a_listed_fact_is_found_by_the_spans_a_record_was_read_from() -> None:
     assert judge({"not_supported": ["1980"]}, result, answer) == []
     # Without the answer, only a fact's own words count.
     assert judge({"supported": ["Lysaker Prize (1975)"]}, result) == ["supported: 'Lysaker Prize (1975)'"]
+
+
+def test_facts_may_cover_a_phrase_joined_by_and_between_them() -> None:
+    """ "champion in 1994 and 1997": a fact for each year covers the phrase, not the "and" that joins them."""
+    answer = "Swedish champion in 1994 and 1997."
+    a, b = answer.index("1994"), answer.index("1997")
+    facts = [
+        FactResult(text="He won in 1994.", verdict=Verdict.SUPPORTED, stance=Stance.SUPPORT, spans=[(0, a + 4)]),
+        FactResult(text="He won in 1997.", verdict=Verdict.SUPPORTED, stance=Stance.SUPPORT, spans=[(b, b + 4)]),
+    ]
+    result = CheckResult(factscore=1.0, groups=[FactGroup(mention="X", entity="X", facts=facts)])
+    assert judge({"supported": ["1994 and 1997"]}, result, answer) == []
+    # one year alone does not cover it, and the "and" is only skipped between facts' words
+    assert judge({"supported": ["1994 and 1997"]}, replace_facts(result, facts[:1]), answer) == [
+        "supported: '1994 and 1997'"
+    ]
+    assert judge({"not_supported": ["1994 and 1997"]}, result, answer) == ["not_supported: '1994 and 1997'"]
+
+
+def replace_facts(result: CheckResult, facts: list[FactResult]) -> CheckResult:
+    return CheckResult(factscore=result.factscore, groups=[FactGroup(mention="X", entity="X", facts=facts)])
