@@ -27,7 +27,10 @@ def expand(doc: Doc, ids: set[int], depth: int = 0) -> list[Phrase]:
         if i in titles:
             continue
         conjs = [c for c in t.conjuncts if c.i in ids and c.i > t.i]
-        listed = next((c for c in t.children if c.dep_ == "appos" and c.i > t.i), None)
+        # A parenthesised appositive ("Tromsvik IL (2005–2009), Kjellvik FK, …") dates its noun; the list goes on.
+        listed = next(
+            (c for c in t.children if c.dep_ == "appos" and c.i > t.i and doc[c.left_edge.i - 1].text != "("), None
+        )
         named = [listed, *listed.conjuncts] if listed is not None else conjs
         if named and _names_one_work(doc, t, [n for n in named if n.i > t.i]):
             # "a memoir, Shuttle and Loom,": one work and its title, not a list; its "and" joins no items.

@@ -246,3 +246,31 @@ def test_a_works_title_with_and_is_one_name(sentence: str, whole: str | None, sp
     if whole is not None:
         assert any(whole in f for f in got) and not any(f.endswith(("a Shuttle.", "a Loom.", "a Bread.")) for f in got)
     assert all(f in got for f in split), got
+
+
+@pytest.mark.parametrize(
+    ("sentence", "facts"),
+    [
+        (
+            "He played for Tromsvik IL (2005–2009), Kjellvik FK (2010–2013), FC Aarhavn (2014–2017) and "
+            "Nordfjord BK (2018–2019).",
+            [
+                "He played for Tromsvik IL (2005–2009).",
+                "He played for Kjellvik FK (2010–2013).",
+                "He played for FC Aarhavn (2014–2017).",
+                "He played for Nordfjord BK (2018–2019).",
+            ],
+        ),
+        (
+            "She worked at Harwell (1990–1995), Culham (1996–2001) and CERN (2002–2010).",
+            [
+                "She worked at Harwell (1990–1995).",
+                "She worked at Culham (1996–2001).",
+                "She worked at CERN (2002–2010).",
+            ],
+        ),
+    ],
+)
+def test_a_list_of_dated_items_is_one_fact_per_item(sentence: str, facts: list[str]) -> None:
+    got = [f.text for f in decompose_sentence(sentence)]
+    assert all(f in got for f in facts), got
