@@ -35,9 +35,38 @@ def fold_words(text: str) -> str:
     return _PUNCT.sub(" ", text.lower()).strip()
 
 
+# Letters with no decomposition into an ASCII letter and a mark, and punctuation outside ASCII: dropped by
+# the NFKD step, they glued or cut words ("Ødegaard" → "degaard", "2005–2009" → "20052009").
+_TO_ASCII = str.maketrans(
+    {
+        **dict.fromkeys("‐‑‒–—―−", "-"),
+        **dict.fromkeys("‘’‚‛′", "'"),
+        **dict.fromkeys("“”„‟″«»", '"'),
+        "ø": "o",
+        "ł": "l",
+        "đ": "d",
+        "ð": "d",
+        "þ": "th",
+        "æ": "ae",
+        "œ": "oe",
+        "ß": "ss",
+        "ı": "i",
+        " ": " ",
+    }
+)
+
+
 def fold_ascii(text: str) -> str:
-    """Lower case, diacritics (and any other non-ASCII) dropped, punctuation kept: words of a sentence."""
-    return unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode("ascii")
+    """Lower case, diacritics dropped, letters and punctuation outside ASCII as their ASCII forms ("Ø" → "o",
+    "–" → "-"), punctuation kept: words of a sentence.
+
+    >>> fold_ascii("Søren Ødegaard (2005–2009)")
+    'soren odegaard (2005-2009)'
+    """
+    text = text.lower()
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFKD", text.translate(_TO_ASCII)).encode("ascii", "ignore").decode("ascii")
 
 
 def fold_claim(text: str) -> str:
