@@ -93,11 +93,14 @@ class Value:
     prep: str = ""
 
 
+_PLACE = re.compile(r"\b(in|at|from)\s+((?:[A-Z][\w'’-]+)(?:\s+(?:[A-Z][\w'’-]+|of|de|del|da|do))*)")
+
+
 def fact_values(fact: str, exclude: Iterable[str] = ()) -> list[Value]:
     """Years and places (capitalised words after at/in/from) of ``fact``, without the subject's names."""
     skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
     out = [Value(m.group(0), "year") for m in re.finditer(r"(?<![\w.,])\d{4}(?![\w.,]\d)", fact)]
-    for m in re.finditer(r"\b(in|at|from)\s+((?:[A-Z][\w'’-]+)(?:\s+(?:[A-Z][\w'’-]+|of|de|del|da|do))*)", fact):
+    for m in _PLACE.finditer(fact):
         words = [w for w in m.group(2).split() if w[:1].isupper()]
         # "New York", "San Diego", "Port Elizabeth": the distinctive word is the second one.
         head = words[1] if len(words) > 1 and fold(words[0]) in _PLACE_MODIFIERS else words[0]
@@ -196,7 +199,7 @@ def misplaced_values(fact: str, texts: Sequence[str], exclude: Iterable[str] = (
         return []
     skip = tuple(exclude) + tuple(v.text for v in values)
     roles = role_words(fact, skip)
-    if not roles:
+    if not roles or _attested_together(fact, values, texts, skip):
         return []
     out: list[Value] = []
     for v in values:
@@ -206,6 +209,30 @@ def misplaced_values(fact: str, texts: Sequence[str], exclude: Iterable[str] = (
         if windows and not any(matches(roles, w) for w in windows):
             out.append(v)
     return out
+
+
+def _attested_together(fact: str, values: list[Value], texts: Sequence[str], skip: Iterable[str]) -> bool:
+    """Whether one page sentence names what the fact's values are of (its capitalised words other than the
+    subject and the values) together with every value: "played for Tromsvik IL (2005–2009)" and "began his
+    career at Tromsvik IL (2005–2009)" tell one tenure in other words, not the years in another role."""
+    own = {fold(w) for text in skip for w in re.findall(r"\w+", text)}
+    named = _PLACE.sub(" ", fact.strip())  # a place is a value, not what the values are of
+    names = {fold(w) for w in re.findall(r"(?<!^)\b[A-Z][\w'’-]*", named)} - own - _STOP
+    if not names:
+        return False
+    for text in texts:
+        for sentence in page_sentences(text):
+            words = re.findall(r"\w+", fold(sentence))
+            at = [i for i, w in enumerate(words) if w in names]
+            if not names <= set(words):
+                continue
+            # each value right beside the names ("Tromsvik IL (2005–2009)"), not elsewhere in the sentence
+            if all(
+                any(w == v.text and any(0 < i - j <= 3 or 0 < j - i <= 3 for j in at) for i, w in enumerate(words))
+                for v in values
+            ):
+                return True
+    return False
 
 
 def contradicted_values(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> list[Value]:

@@ -14,6 +14,10 @@ PAGE = (
     "He died in Gdańsk."
 )
 PAGE_BORN = "Odile Marchetti (born 1958) is a French cellist. She moved to Lyon in 1980 and was raised in Nantes."
+PAGE_CLUBS = (
+    "Søren Ødegaard (born 1986) is a Norwegian footballer. He began his career at Tromsvik IL (2005–2009), then "
+    "moved to Kjellvik FK (2010–2013), with whom he won the Norwegian Cup in 2012."
+)
 
 
 @pytest.mark.parametrize(
@@ -35,6 +39,11 @@ PAGE_BORN = "Odile Marchetti (born 1958) is a French cellist. She moved to Lyon 
         ("Odile Marchetti moved to Lyon in 1980.", PAGE_BORN, []),
         # A year the page never mentions is the key-term gate's business, not a role mismatch.
         ("Odile Marchetti was born in 1961.", PAGE_BORN, []),
+        # The years right beside what they date tell one tenure, whatever the verb ("played for" here,
+        # "began his career at" there); years further off in the sentence still date something else.
+        ("Søren Ødegaard played for Tromsvik IL (2005–2009).", PAGE_CLUBS, []),
+        ("Søren Ødegaard played for Kjellvik FK from 2010 to 2013.", PAGE_CLUBS, []),
+        ("Søren Ødegaard played for Kjellvik FK (2012–2013).", PAGE_CLUBS, ["2013"]),
     ],
 )
 def test_value_counts_only_in_its_role(fact: str, page: str, misplaced: list[str]) -> None:
