@@ -210,7 +210,7 @@ class EvidenceVerifier:
         c = self.config
         return "\x1f".join(
             (
-                "verdict/3",
+                "verdict/4",
                 self.kb.version,
                 self.model.version,
                 entity,
