@@ -15,11 +15,13 @@ Verdicts are cached by (store version, model version, entity, normalised fact, s
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 from schemas.check import Evidence
 from schemas.enums import Stance
@@ -184,6 +186,20 @@ def decide(scores: list[StanceLike], config: VerifyConfig) -> tuple[Stance, floa
     return Stance.IRRELEVANT, s, r, best_s
 
 
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """A digest of the code that decides verdicts (``scoring/`` and ``vocabulary/`` sources, the stance
+    weights): part of every verdict cache key, so a worker running other rules never reads verdicts cached by
+    another version from a shared Redis."""
+    digest = hashlib.sha256()
+    for package in (Path(__file__).parent, Path(__file__).parent.parent / "vocabulary"):
+        for path in sorted(package.rglob("*")):
+            if path.suffix in (".py", ".json") and path.is_file():
+                digest.update(path.relative_to(package.parent).as_posix().encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 @lru_cache(maxsize=8192)
 def _folded_passage(text: str) -> str:
     return " " + fold_claim(text) + " "
@@ -211,6 +227,7 @@ class EvidenceVerifier:
         return "\x1f".join(
             (
                 "verdict/4",
+                code_version(),
                 self.kb.version,
                 self.model.version,
                 entity,

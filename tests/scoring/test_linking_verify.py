@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from knowledge.store import Store
@@ -82,6 +84,26 @@ def test_verdicts_are_cached_per_store_version(demo_kb: Store, verifier: Offline
     assert again == verdict and (first.cache_hits, second.cache_hits) == (0, 1)
     assert verdict.supported and verdict.evidence[0].title == "Dick Hanley (American football)"
     assert all(demo_kb.version in key for key in cache.data)
+
+
+def test_verdicts_are_cached_per_version_of_the_code_that_decides_them(
+    demo_kb: Store, verifier: OfflineVerifier
+) -> None:
+    from scoring.verify import code_version
+
+    cache = DictCache()
+    EvidenceVerifier(demo_kb, verifier, cache).against(
+        "Dick Hanley died in 1970.", "Dick Hanley (swimmer)", "Dick Hanley"
+    )
+    version = code_version()
+    assert re.fullmatch(r"[0-9a-f]{12}", version) and version == code_version()
+    assert cache.data and all(version in key for key in cache.data)
+    # another version of the rules would look the same fact up under another key: nothing is read
+    stale = {key.replace(version, "0" * 12): value for key, value in cache.data.items()}
+    later = EvidenceVerifier(demo_kb, verifier, DictCache())
+    later.cache.data.update(stale)  # type: ignore[attr-defined]
+    later.against("Dick Hanley died in 1970.", "Dick Hanley (swimmer)", "Dick Hanley")
+    assert later.cache_hits == 0
 
 
 @pytest.mark.parametrize(
