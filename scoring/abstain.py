@@ -124,8 +124,18 @@ def declines_or_asks(texts: Sequence[str], rules_off: frozenset[str] | None = No
     return any(_declines(t, off) or _asks(t, off) for t in texts)
 
 
+# The assistant's part once the user answers: "Once you tell me, I'll give you a proper overview", "As soon
+# as you say which, I can write it up".
+_OFFER = re.compile(
+    r"\b(?:if you|please|let me know|feel free|could you|can you|i can help)\b|"
+    r"\b(?:once|when|as soon as|after) you(?:'ve| have)? (?:tell|told|let|say|said|confirm|clarify|specify|pick|"
+    r"choose|chose|reply|answer)",
+    re.IGNORECASE,
+)
+
+
 def _is_offer(sentence: str) -> bool:
-    return bool(re.search(r"\b(?:if you|please|let me know|feel free|could you|can you|i can help)\b", sentence, re.I))
+    return bool(_OFFER.search(sentence))
 
 
 def _is_option(sentence: str) -> bool:

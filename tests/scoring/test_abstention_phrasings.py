@@ -44,6 +44,12 @@ CLARIFICATIONS = [
     "Can you give me more details, such as the field or the country? Several people are called Ana Ferreira.",
     "Before I answer, I need to know which Ana Ferreira you have in mind. Could you say?",
     "Which one are you after: the singer or the sculptor? Tell me which one and I'll start.",
+    # options, then what the assistant will do once the user says which
+    "Quick question before I answer: which Lena Moravec do you mean?\n- The chemist, who works on polymers\n"
+    "- The journalist, who reports on Asia\nOnce you tell me, I'll give you a proper overview of that person.",
+    "Which Tomas Ebbe are you asking about? As soon as you say which, I can write up his career.",
+    "Do you mean the cellist or the rower? When you've told me, I will put together a short biography.",
+    "Which Ida Brun do you have in mind? After you pick one, I'll summarise her work.",
 ]
 
 ANSWERS = [
@@ -54,6 +60,8 @@ ANSWERS = [
     "Jonas Berg (poet) was born in Tromsø in 1950.",
     "Do you mean Mira Kovač the painter? She was born in Zagreb in 1977 and studied in Vienna.",
     "I don't have her birth date, but Ilse Varga was a Hungarian chemist who worked in Szeged.",
+    "Which Lena Moravec do you mean? The chemist was born in Brno in 1970 and won the Heyrovsky Prize. "
+    "Once you tell me, I'll say more.",
 ]
 
 
