@@ -34,13 +34,19 @@ _BETWEEN_COMMAS = re.compile(rf",\s*{_HEDGE}\s*,(?=\s)", re.IGNORECASE)
 _AT_END = re.compile(rf"(?:,\s*{_HEDGE}|\s+{_IF_HEDGE})\s*(?=\)|[.!?]?$)", re.IGNORECASE)
 _BEFORE_VALUE = re.compile(rf"(?<=[(,]\s){_HEDGE}\s+(?=(?:in|at|on|from|around|about|c\.)\s|\d)", re.IGNORECASE)
 _IN_PARENS = re.compile(rf"(?<=\w),\s*{_HEDGE}(?=\))", re.IGNORECASE)
+# After a connective that opens a clause: "… strike, which I think lasted 11 weeks", "and I believe her
+# third novel came out in 2021".
+_AFTER_CONNECTIVE = re.compile(
+    rf"(?:(?<=\band\s)|(?<=\bbut\s)|(?<=\bwhich\s)|(?<=\bwho\s)|(?<=\bwhile\s)|(?<=\bso\s)){_HEDGE}\s+",
+    re.IGNORECASE,
+)
 
 
 def strip_hedges(text: str) -> tuple[str, list[int], bool]:
     """``text`` without its hedges, the position in ``text`` of each kept character, and whether any went."""
     keep = list(range(len(text)))
     hedged = False
-    for pattern in (_AT_START, _IN_PARENS, _BETWEEN_COMMAS, _AT_END, _BEFORE_VALUE):
+    for pattern in (_AT_START, _IN_PARENS, _BETWEEN_COMMAS, _AT_END, _BEFORE_VALUE, _AFTER_CONNECTIVE):
         current = "".join(text[i] for i in keep)
         m = pattern.search(current)
         while m is not None:
