@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from vocabulary import MONTHS, ROLE_STOPWORDS
+from vocabulary import MONTHS, NEGATIONS, ROLE_STOPWORDS
 from vocabulary import fold_ascii as fold
 
 BORN = "<born>"
@@ -352,7 +352,7 @@ def stated_in(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> b
     exclude = tuple(exclude)
     values = {fold(v) for v in re.findall(r"\b\d+\b", fact)} | {v.text for v in fact_values(fact, exclude)}
     if not values:
-        return False
+        return _worded_in(fact, texts, exclude)
     roles = role_words(fact, (*exclude, *values))
     if misplaced_values(fact, texts, exclude):
         return False
@@ -367,3 +367,37 @@ def stated_in(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> b
             if roles <= stems:
                 return True
     return False
+
+
+def _worded_in(fact: str, texts: Sequence[str], exclude: tuple[str, ...]) -> bool:
+    """A fact without a number or a place is stated outright where one page sentence has every content word of
+    it, three at least, and the same negation or none: "The K2 has a two-year warranty on the heating element"
+    for "… comes with a two-year warranty on its heating element" (not where "kettle" is one word more)."""
+    words = role_words(fact, exclude)
+    if len(words) < 3:
+        return False
+    negated = bool(_negations(fact))
+    # An order is part of what is said: "her second novel" is not "her debut novel".
+    orders = [_ORDERS[w] for w in re.findall(r"\w+", fold(fact)) if w in _ORDERS]
+    for text in texts:
+        for sentence in page_sentences(text):
+            said = set(re.findall(r"\w+", fold(sentence)))
+            if (
+                words <= {stem(w) for w in said}
+                and bool(_negations(sentence)) == negated
+                and all(said & order for order in orders)
+            ):
+                return True
+    return False
+
+
+_ORDERS = {
+    "first": frozenset({"first", "debut", "maiden", "earliest"}),
+    "debut": frozenset({"first", "debut", "maiden", "earliest"}),
+    **{w: frozenset({w}) for w in "second third fourth fifth sixth last final only".split()},
+    "latest": frozenset({"latest", "last", "newest", "recent"}),
+}
+
+
+def _negations(text: str) -> set[str]:
+    return {w for w in re.findall(r"[\w']+", fold(text)) if w in NEGATIONS or w.endswith("n't")}

@@ -73,11 +73,35 @@ def test_replacement_years_fill_the_facts_role(fact: str, old: str, expected: li
         ("Tomasz Wierzbicki joined the society in 1902.", True),
         ("Tomasz Wierzbicki left the Geographical Society in 1902.", False),
         ("Tomasz Wierzbicki joined the Geographical Society in 1904.", False),
-        ("Tomasz Wierzbicki was a cartographer.", False),  # no value: the stance model decides
+        ("Tomasz Wierzbicki was a cartographer.", False),  # two words only, no value: the stance model decides
+        # without a value, every content word of the fact in one sentence, three at least
+        ("Tomasz Wierzbicki joined the Geographical Society.", True),
+        ("Tomasz Wierzbicki studied at the academy in Kraków.", True),
+        ("Tomasz Wierzbicki was a Polish sculptor.", False),
+        ("Tomasz Wierzbicki never studied at the academy in Kraków.", False),  # the page does not negate it
     ],
 )
 def test_a_fact_the_page_states_outright(fact: str, stated: bool) -> None:
     assert stated_in(fact, [PAGE], ("Tomasz Wierzbicki",)) is stated
+
+
+@pytest.mark.parametrize(
+    ("fact", "stated"),
+    [
+        ("Ada Lind's first novel was The Ochre Houses.", True),  # "debut" is "first"
+        ("Ada Lind's second novel was The Ochre Houses.", False),  # an order the page does not give
+        ("Ada Lind's latest novel was Salt Roads.", True),
+        ("Ada Lind's first novel was Salt Roads.", False),
+        ("The K2 has a two-year warranty on its heating element.", True),
+        ("The K2 kettle has a two-year warranty on its heating element.", False),  # one word more
+    ],
+)
+def test_a_fact_worded_as_the_page_words_it(fact: str, stated: bool) -> None:
+    page = (
+        "Ada Lind's debut novel, The Ochre Houses (2011), follows a family of dyers. Her latest novel is Salt "
+        "Roads. The K2 comes with a two-year warranty on the heating element."
+    )
+    assert stated_in(fact, [page], ("Ada Lind", "The K2")) is stated
 
 
 @pytest.mark.parametrize(
