@@ -42,9 +42,21 @@ _AFTER_CONNECTIVE = re.compile(
 )
 
 
+# Words that point at a claim without hedging it: "Note that a reset erases all your settings", "Keep in mind
+# that the free tier is capped at two accounts". They come off; the claim is not reported as hedged.
+_PREFACE = re.compile(
+    r"^\s*(?:please\s+)?(?:note|keep in mind|bear in mind|be aware|remember|it(?:['’]s| is) worth (?:noting|"
+    r"remembering|knowing))(?:\s+that)?\s*[,:]?\s+(?=\S)",
+    re.IGNORECASE,
+)
+
+
 def strip_hedges(text: str) -> tuple[str, list[int], bool]:
     """``text`` without its hedges, the position in ``text`` of each kept character, and whether any went."""
     keep = list(range(len(text)))
+    preface = _PREFACE.match(text)
+    if preface is not None:
+        keep = keep[preface.end() :]
     hedged = False
     for pattern in (_AT_START, _IN_PARENS, _BETWEEN_COMMAS, _AT_END, _BEFORE_VALUE, _AFTER_CONNECTIVE):
         current = "".join(text[i] for i in keep)

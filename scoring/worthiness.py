@@ -48,7 +48,7 @@ TALK_RESIDUE = rule(
 
 _NOT_A_CLAIM = re.compile(
     r"\b(?:i hope|hope this helps|let me know|feel free|here is|here's|here are|as an ai|language model|"
-    r"may refer to|can refer to|could refer to|i'm sorry|i am sorry|i apologi[sz]e|please note|note that|"
+    r"may refer to|can refer to|could refer to|i'm sorry|i am sorry|i apologi[sz]e|"
     r"for more information|if you have any|is there anything)\b",
     re.IGNORECASE,
 )

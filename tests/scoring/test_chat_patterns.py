@@ -109,6 +109,23 @@ def test_hedged_claims_are_checked_and_reported_as_hedged(demo_kb: Store, text: 
     assert not any(f.hedged for g in off.groups for f in g.facts)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dick Hanley was a football coach. Note that he coached Northwestern University from 1927 to 1934.",
+        "Dick Hanley was a football coach. Please note: he coached Northwestern University from 1927 to 1934.",
+        "Dick Hanley was a football coach. Keep in mind that he coached Northwestern University from 1927 to 1934.",
+        "Dick Hanley was a football coach. It's worth noting that he coached Northwestern from 1927 to 1934.",
+    ],
+)
+def test_a_claim_after_note_that_is_checked_not_taken_for_chatter(demo_kb: Store, text: str) -> None:
+    """ "Note that …" points at a claim: a wrong one must not pass unchecked as assistant chatter."""
+    result = check(text, kb=demo_kb, name="Dick Hanley")
+    facts = [f for g in result.groups for f in g.facts if "1927" in f.text]
+    assert facts and all(f.worthiness is Worthiness.FACTUAL and not f.hedged for f in facts), facts
+    assert not any("note" in f.text.lower() or "mind" in f.text for f in facts)
+
+
 def test_a_belief_with_nothing_to_check_stays_an_opinion(demo_kb: Store) -> None:
     result = check("Dick Hanley was a football coach. I think he was great.", kb=demo_kb, name="Dick Hanley")
     great = [f for g in result.groups for f in g.facts if "great" in f.text]
