@@ -136,11 +136,22 @@ _LIFESPAN = re.compile(r"\(([^()]*?\b(\d{3,4})\b[^()]*?)\s*(?:–|—|-|to)\s*([
 _BORN_PAREN = re.compile(r"\((?:[^()]*?;\s*)?(?:born|b\.)\s+([^()]*?)\)", re.IGNORECASE)
 
 
+# A lifespan follows a name that no preposition of its sentence governs: "Dick Hanley (1894 – 1970) was …",
+# "English footballer John Smith (1920–1990)"; not "began his career at Tromsvik IL (2005–2009)".
+_NAMED_BEFORE = re.compile(
+    r"(?:^|[.!?;]\s+|\n)(?:(?!\b(?:at|for|with|to|from|by|under|into|joined|moved|played|coached|led)\b)[^.!?;\n])*"
+    r"(?-i:[A-Z\u00c0-\u024f])[\w.'’\"-]*\s*$",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=4096)
 def _lifespans(text: str) -> tuple[tuple[str, str], ...]:
     """(year, role) read from lifespans in parentheses of a passage."""
     out: list[tuple[str, str]] = []
     for m in _LIFESPAN.finditer(text):
+        if not _NAMED_BEFORE.search(text[max(0, m.start() - 300) : m.start()]):
+            continue  # "began his career at Tromsvik IL (2005–2009)": a tenure, not a life
         out.append((m.group(2), BORN))
         out.append((m.group(4), DIED))
     for m in _BORN_PAREN.finditer(text):

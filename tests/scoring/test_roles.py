@@ -43,7 +43,10 @@ PAGE_CLUBS = (
         # "began his career at" there); years further off in the sentence still date something else.
         ("Søren Ødegaard played for Tromsvik IL (2005–2009).", PAGE_CLUBS, []),
         ("Søren Ødegaard played for Kjellvik FK from 2010 to 2013.", PAGE_CLUBS, []),
-        ("Søren Ødegaard played for Kjellvik FK (2012–2013).", PAGE_CLUBS, ["2013"]),
+        # a club's years in parentheses are a tenure, not a lifespan: not a birth year either
+        ("Søren Ødegaard played for Kjellvik FK (2012–2013).", PAGE_CLUBS, []),
+        ("Søren Ødegaard was born in 2009.", PAGE_CLUBS, ["2009"]),
+        ("Søren Ødegaard died in 2013.", PAGE_CLUBS, ["2013"]),
     ],
 )
 def test_value_counts_only_in_its_role(fact: str, page: str, misplaced: list[str]) -> None:
