@@ -175,6 +175,21 @@ def entities(texts: Sequence[str]) -> list[Doc]:
     return [out[t] for t in texts]
 
 
+_words: OrderedDict[str, tuple[str, ...]] = OrderedDict()
+
+
+def words(text: str) -> tuple[str, ...]:
+    """The tokens of ``text`` as every parse of it has them (the tokenizer alone: no model is run)."""
+    nlp = get_nlp()
+    with _lock:
+        found = _words.get(text)
+        if found is None:
+            found = _words[text] = tuple(t.text for t in nlp.tokenizer(text))
+            while len(_words) > CACHE_SIZE // 4:
+                _words.popitem(last=False)
+    return found
+
+
 def parse_one(text: str) -> Doc:
     """Parse one text; see :func:`parse`."""
     return parse([text])[0]
@@ -185,3 +200,4 @@ def clear_cache() -> None:
     with _lock:
         _docs.clear()
         _ent_docs.clear()
+        _words.clear()
