@@ -68,3 +68,24 @@ def test_passage_terms_are_read_once() -> None:
     assert terms is roles._sentence_terms(page)
     assert len(terms) == len(roles.page_sentences(page))
     assert {"1902", "joined", "joine", "society"} <= terms[1]  # words, their stems, years
+
+
+RULER_TEXTS = [
+    "There is a statue of her in Lagos, and there were two more.",
+    "I'm gonna say it: y'all ain't seen nothin' yet, let's go.",
+    "He got ta go  home; c'mon,  it isn't   far.\n\nShe did, but he hasn't.",
+    "Whether or not he was elected in 1990 is unclear, although it seems so.",
+    "Do you know if she has won it?  I did not, but I have now.",
+]
+
+
+@pytest.mark.parametrize("text", RULER_TEXTS)
+def test_attribute_ruler_finds_the_matches_its_matcher_finds(text: str) -> None:
+    from spacy.pipeline.attributeruler import AttributeRuler
+
+    pipeline = nlp.get_nlp()
+    ruler = pipeline.get_pipe("attribute_ruler")
+    doc = next(pipeline.pipe([text], disable=["attribute_ruler", "lemmatizer", "ner"]))
+    quick = ruler.match(doc)
+    assert quick == AttributeRuler.match(ruler, doc)  # the class's own method: spaCy's Matcher
+    assert len(quick) >= len(doc)  # every token has a tag rule
