@@ -89,3 +89,16 @@ def test_attribute_ruler_finds_the_matches_its_matcher_finds(text: str) -> None:
     quick = ruler.match(doc)
     assert quick == AttributeRuler.match(ruler, doc)  # the class's own method: spaCy's Matcher
     assert len(quick) >= len(doc)  # every token has a tag rule
+
+
+def test_an_answer_is_read_once() -> None:
+    from scoring import offline
+    from scoring.pipeline import default_config
+    from scoring.sentences import split_sentences
+
+    config = default_config()
+    sentences = split_sentences("Born: 1912, Tromsø\n\n- Kessler Medal, 2019\n\nI believe she won it in 2019.")
+    readings, unhedged = offline._readings(sentences, config)
+    assert offline._readings(sentences, config) == (readings, unhedged)
+    assert offline._readings(list(sentences), config)[0] is readings  # parse_ahead's reading, found again
+    assert [hedged for _, _, hedged in unhedged] == [False, False, True]
