@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from schemas.check import CheckResult, Revision
 from schemas.knowledge import EntityRef
@@ -91,11 +92,22 @@ def _readings(
     sentences: Sequence[Sentence], config: CheckConfig
 ) -> tuple[list[Reading], list[tuple[str, list[int], bool]]]:
     """The sentences of one answer as decomposition reads them: records as prose (:func:`prose`, with the
-    answer's pronoun), then without their hedges (:func:`strip_hedges`)."""
+    answer's pronoun), then without their hedges (:func:`strip_hedges`).
+
+    Read once per answer: :func:`parse_ahead` reads a worker's batch ahead and :func:`decompose` then
+    finds each answer's readings here (callers only read them)."""
+    return _read(tuple(sentences), config.rules_off)
+
+
+@lru_cache(maxsize=512)
+def _read(
+    sentences: tuple[Sentence, ...], rules_off: frozenset[str]
+) -> tuple[list[Reading], list[tuple[str, list[int], bool]]]:
     pronoun = answer_pronoun([s.text for s in sentences])
     nlp.parse([s.text for s in sentences])  # in one batch: reading a record parses the sentence as written
-    readings = [prose(s.text, pronoun, s.list_item, config.rules_off) for s in sentences]
-    unhedged = [strip_hedges(r.text) if config.on(HEDGED_CLAIMS) else (r.text, [], False) for r in readings]
+    readings = [prose(s.text, pronoun, s.list_item, rules_off) for s in sentences]
+    hedges = HEDGED_CLAIMS not in rules_off
+    unhedged = [strip_hedges(r.text) if hedges else (r.text, [], False) for r in readings]
     return readings, unhedged
 
 

@@ -218,7 +218,7 @@ def _replacement(
     values = [v for v in values if v.text not in evidence_text or fold_ascii(v.text) in misplaced]
     if not values:
         return None
-    ev_docs: list[Doc] | None = None
+    evidence = [e.text for e in own.evidence]
     for value in values:
         label = value.label_ or ("CARDINAL" if value[0].like_num else "")
         if _looks_like_year(value.text):
@@ -227,10 +227,8 @@ def _replacement(
             # A year the sentence already gives ("in 1994 and 1999") is no replacement for its neighbour.
             options = [value.text.replace(year, y) for y in found if y not in doc.text]
         else:
-            if ev_docs is None:
-                ev_docs = nlp.entities([e.text for e in own.evidence])
             role_set = roles.role_words(fact.text, (*exclude, value.text))
-            options = _ranked_values(ev_docs, label, value, role_set)
+            options = _ranked_values(_evidence_docs(evidence, role_set), label, value, role_set) if role_set else []
         # A place is replaced only by the one nearest the fact's role word: when the model will not
         # confirm "born in Nyeri District", "born in Kenya" further off is vaguer, not better.
         for option in options[: 1 if label in _PLACES else 3]:
@@ -252,13 +250,25 @@ _COUNTS = ("CARDINAL", "QUANTITY", "MONEY")
 _PLACES = ("GPE", "LOC", "FAC")
 
 
-def _ranked_values(ev_docs: Sequence[Doc], label: str, old: Span, role_set: frozenset[str]) -> list[str]:
-    """Values of the same kind standing in the fact's role in the evidence, the best placed first."""
+def _evidence_docs(texts: Sequence[str], role_set: frozenset[str]) -> list[Doc | None]:
+    """The evidence passages with their named entities, or None for a passage none of whose words can show
+    the fact's role: no value of it could stand there (:func:`_ranked_values`), so the entity recogniser,
+    the costliest step of a revision, is spared it."""
+    shows = [roles.fills(role_set, roles.content_stems(nlp.words(t))) for t in texts]
+    named = iter(nlp.entities([t for t, ok in zip(texts, shows, strict=True) if ok]))
+    return [next(named) if ok else None for ok in shows]
+
+
+def _ranked_values(ev_docs: Sequence[Doc | None], label: str, old: Span, role_set: frozenset[str]) -> list[str]:
+    """Values of the same kind standing in the fact's role in the evidence, the best placed first (a passage
+    given as None has none)."""
     if not role_set:
         return []
     noun = old.doc[old.end].lemma_.lower() if old.end < len(old.doc) else ""
     scored: list[tuple[int, int, int, str]] = []
     for doc_no, ev_doc in enumerate(ev_docs):
+        if ev_doc is None:
+            continue
         words = [t.text for t in ev_doc]
         for ent in list(ev_doc.ents) + (_unnamed_places(ev_doc) if label in _PLACES else []):
             same_kind = ent.label_ == label or (ent.label_ in _PLACES and label in _PLACES)

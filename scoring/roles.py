@@ -73,6 +73,12 @@ def stem(word: str) -> str:
 
 def role_words(fact: str, exclude: Iterable[str] = ()) -> frozenset[str]:
     """Stems of the fact's predicate words: content words other than names, values and ``exclude``."""
+    return _role_words(fact, tuple(exclude))
+
+
+@lru_cache(maxsize=8192)
+def _role_words(fact: str, exclude: tuple[str, ...]) -> frozenset[str]:
+    """:func:`role_words`, once per fact and exclusions: a fact is checked against every candidate page."""
     skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
     out: set[str] = set()
     for w in re.findall(r"[^\W\d_]+", fact):
@@ -98,6 +104,12 @@ _PLACE = re.compile(r"\b(in|at|from)\s+((?:[A-Z][\w'’-]+)(?:\s+(?:[A-Z][\w'’
 
 def fact_values(fact: str, exclude: Iterable[str] = ()) -> list[Value]:
     """Years and places (capitalised words after at/in/from) of ``fact``, without the subject's names."""
+    return list(_fact_values(fact, tuple(exclude)))
+
+
+@lru_cache(maxsize=8192)
+def _fact_values(fact: str, exclude: tuple[str, ...]) -> tuple[Value, ...]:
+    """:func:`fact_values`, once per fact and exclusions."""
     skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
     out = [Value(m.group(0), "year") for m in re.finditer(r"(?<![\w.,])\d{4}(?![\w.,]\d)", fact)]
     for m in _PLACE.finditer(fact):
@@ -107,7 +119,7 @@ def fact_values(fact: str, exclude: Iterable[str] = ()) -> list[Value]:
         if fold(head) in skip or fold(head) in _MONTHS or fold(head) in _STOP:
             continue
         out.append(Value(fold(head), "place", m.group(1)))
-    return out
+    return tuple(out)
 
 
 def page_sentences(text: str) -> list[str]:
@@ -164,17 +176,39 @@ def _lifespans(text: str) -> tuple[tuple[str, str], ...]:
 def _occurrence_windows(text: str, value: str) -> tuple[frozenset[str], ...]:
     """The stems around each occurrence of ``value`` (a folded word or a year) in ``text``."""
     windows: list[frozenset[str]] = [frozenset({role}) for year, role in _lifespans(text) if year == value]
-    in_lifespan = bool(windows)
-    for sentence in (c for s in page_sentences(_without_lifespans(text) if in_lifespan else text) for c in _clauses(s)):
-        words = re.findall(r"\w+", fold(sentence))
-        content = [(i, w) for i, w in enumerate(words) if w not in _STOP and not w.isdigit()]
-        for i, w in enumerate(words):
+    for clause in _clause_words(text, bool(windows)):
+        if value not in clause.vocabulary:
+            continue
+        for i, w in enumerate(clause.words):
             if w != value:
                 continue
-            before = [c for j, c in content if j < i][-_WINDOW_BEFORE:]
-            after = [c for j, c in content if j > i][:_WINDOW_AFTER]
+            before = [c for j, c in clause.content if j < i][-_WINDOW_BEFORE:]
+            after = [c for j, c in clause.content if j > i][:_WINDOW_AFTER]
             windows.append(frozenset(stem(n) for n in before + after))
     return tuple(windows)
+
+
+@dataclass(frozen=True)
+class _Clause:
+    """One clause of a page passage as the value windows read it: folded words, and the content words among
+    them with their positions."""
+
+    words: tuple[str, ...]
+    vocabulary: frozenset[str]
+    content: tuple[tuple[int, str], ...]
+
+
+@lru_cache(maxsize=2048)
+def _clause_words(text: str, without_lifespans: bool) -> tuple[_Clause, ...]:
+    """The clauses of a passage (without its lifespans in parentheses, if asked), read once however many
+    values of however many facts are looked up in it."""
+    out: list[_Clause] = []
+    source = _without_lifespans(text) if without_lifespans else text
+    for sentence in (c for s in page_sentences(source) for c in _clauses(s)):
+        words = tuple(re.findall(r"\w+", fold(sentence)))
+        content = tuple((i, w) for i, w in enumerate(words) if w not in _STOP and not w.isdigit())
+        out.append(_Clause(words, frozenset(words), content))
+    return tuple(out)
 
 
 def _without_lifespans(text: str) -> str:
@@ -263,13 +297,7 @@ def contradicted_values(fact: str, texts: Sequence[str], exclude: Iterable[str] 
         return []  # one word ("played", "served") cannot tell a role; birth and death are misplaced-value's
     own = {re.sub(r"['’]s$", "", v.text) for v in values}
     anchors = roles | {stem(v) for v in own}
-    sentences = [
-        {stem(w) for w in re.findall(r"\w+", fold(sentence))}
-        | set(re.findall(r"\w+", fold(sentence)))
-        | set(re.findall(r"\d{4}", sentence))  # "1980s", "2008–09"
-        for t in texts
-        for sentence in page_sentences(t)
-    ]
+    sentences = [words for t in texts for words in _sentence_terms(t)]
     out: list[Value] = []
     for v in values:
         if v.prep == "from":
@@ -300,6 +328,18 @@ def contradicted_values(fact: str, texts: Sequence[str], exclude: Iterable[str] 
         if any(len(roles & w) >= need for r in dict.fromkeys(rivals) for w in value_windows(texts, r)):
             out.append(v)
     return out
+
+
+@lru_cache(maxsize=2048)
+def _sentence_terms(text: str) -> tuple[frozenset[str], ...]:
+    """For each page sentence of ``text``: its folded words, their stems and its runs of four digits ("1980s",
+    "2008–09"), as :func:`contradicted_values` matches a fact's value and words against them. Once per
+    passage, not once per fact checked against it."""
+    out: list[frozenset[str]] = []
+    for sentence in page_sentences(text):
+        words = re.findall(r"\w+", fold(sentence))
+        out.append(frozenset({stem(w) for w in words} | set(words) | set(re.findall(r"\d{4}", sentence))))
+    return tuple(out)
 
 
 def fills(roles: frozenset[str], window: frozenset[str]) -> bool:
@@ -352,6 +392,11 @@ def window_of(words: Sequence[str], start: int, end: int) -> frozenset[str]:
     before = [c for j, c in content if j < start][-_WINDOW_BEFORE:]
     after = [c for j, c in content if j >= end][:_WINDOW_AFTER]
     return frozenset(stem(n) for n in before + after)
+
+
+def content_stems(words: Sequence[str]) -> frozenset[str]:
+    """Stems of all the content words of ``words``: every :func:`window_of` among them is a subset."""
+    return frozenset(stem(fold(w)) for w in words if fold(w) not in _STOP and not w.isdigit() and w.isalnum())
 
 
 def stated_in(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> bool:

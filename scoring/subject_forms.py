@@ -72,5 +72,11 @@ def in_page_terms(fact: str, name: str, title: str, passages: Sequence[str]) -> 
     """``fact`` with the subject's ``name`` spelt as the page spells it (unchanged when no form fits)."""
     if not name or name not in fact:
         return fact
-    form = page_form(name, title, passages)
+    form = _page_form(name, title, tuple(passages))
     return fact.replace(name, form) if form else fact
+
+
+@lru_cache(maxsize=4096)
+def _page_form(name: str, title: str, passages: tuple[str, ...]) -> str | None:
+    """:func:`page_form`, once per page and name: every fact about one subject asks the same of one page."""
+    return page_form(name, title, passages)

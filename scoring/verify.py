@@ -397,9 +397,14 @@ _POSSESSIVE = re.compile(r"['’]s$")
 _YEARISH = re.compile(r"\d{3,4}s?")
 
 
-def _key_terms(fact: str, name: str, off: frozenset[str] | None = None) -> set[str]:
+def _key_terms(fact: str, name: str, off: frozenset[str] | None = None) -> frozenset[str]:
     """Numbers and capitalised words of ``fact`` other than the subject's name and generic words."""
-    off = env_rules_off() if off is None else off
+    return _fact_key_terms(fact, name, env_rules_off() if off is None else off)
+
+
+@lru_cache(maxsize=8192)
+def _fact_key_terms(fact: str, name: str, off: frozenset[str]) -> frozenset[str]:
+    """:func:`_key_terms`, once per fact: it is checked against every candidate page."""
     name_words = set(fold_claim(name).split())
     words = _WORD.findall(fact)
     out: set[str] = set()
@@ -413,16 +418,21 @@ def _key_terms(fact: str, name: str, off: frozenset[str] | None = None) -> set[s
         roman = ROMAN_NUMERAL_TERMS not in off and _ROMAN.fullmatch(w)
         if _YEARISH.fullmatch(w) or roman or (i > 0 and w[:1].isupper() and len(w) > 2):
             out.add(folded)
-    return out
+    return frozenset(out)
 
 
 def _acronyms(passages: list[Passage]) -> set[str]:
     """Initials of the passages' capitalised names: "Massachusetts Institute of Technology" -> "mit"."""
-    out: set[str] = set()
-    for p in passages:
-        for m in re.finditer(r"[A-Z][\w'’-]*(?:\s+(?:of|the|and|for|de)?\s*[A-Z][\w'’-]*)+", p.text):
-            out.add("".join(w[0] for w in m.group(0).split() if w[:1].isupper()).lower())
-    return out
+    return set().union(*(_passage_acronyms(p.text) for p in passages))
+
+
+@lru_cache(maxsize=8192)
+def _passage_acronyms(text: str) -> frozenset[str]:
+    """:func:`_acronyms` of one passage, read once however many facts are checked against it."""
+    return frozenset(
+        "".join(w[0] for w in m.group(0).split() if w[:1].isupper()).lower()
+        for m in re.finditer(r"[A-Z][\w'’-]*(?:\s+(?:of|the|and|for|de)?\s*[A-Z][\w'’-]*)+", text)
+    )
 
 
 def _key_terms_found(fact: str, name: str, passages: list[Passage], off: frozenset[str] | None = None) -> float | None:
@@ -437,7 +447,8 @@ def _key_terms_found(fact: str, name: str, passages: list[Passage], off: frozens
     texts = [_folded_passage(p.text) for p in passages]
     found = {t for t in terms if any(f" {t} " in text for text in texts)}
     if ACRONYM_TERMS not in off:
-        found |= {t for t in terms - found if t.isalpha() and 2 <= len(t) <= 5 and t in _acronyms(passages)}
+        short = {t for t in terms - found if t.isalpha() and 2 <= len(t) <= 5}
+        found |= short & _acronyms(passages) if short else set()
     roman = ROMAN_NUMERAL_TERMS not in off
     if any((t[:1].isdigit() or (roman and _ROMAN.fullmatch(t.upper()))) and t not in found for t in terms):
         return 0.0

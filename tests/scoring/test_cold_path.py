@@ -1,0 +1,104 @@
+"""Work the cold path does once per text instead of once per fact gives what the per-fact work gave."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring import nlp, roles
+from scoring.revise import _evidence_docs, _ranked_values
+
+TEXTS = [
+    "She co-founded the Lagos Chamber Orchestra in the 1990s and can't read music.",
+    "Tomasz Wierzbicki (3 March 1871 – 19 October 1934) was a Polish cartographer.",
+    "He was born in Lublin; he died in Gdańsk, aged 63.",
+]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_words_are_the_tokens_of_the_parse(text: str) -> None:
+    assert nlp.words(text) == tuple(t.text for t in nlp.parse_one(text))
+    assert nlp.words(text) is nlp.words(text)  # read once
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_content_stems_hold_every_window(text: str) -> None:
+    words = nlp.words(text)
+    stems = roles.content_stems(words)
+    for i in range(len(words)):
+        assert roles.window_of(words, i, i + 1) <= stems
+
+
+EVIDENCE = [
+    "Amara Okafor painted murals in Rome and Florence for a decade.",
+    "Amara Okafor was born in Enugu in 1961 and moved to Lagos in 1980.",
+    "She was raised by her grandmother in Kano, where she was born.",
+]
+
+
+@pytest.mark.parametrize(
+    ("fact", "value", "kept"),
+    [
+        # Only the passages with a birth word can hold a birthplace: the first is never read for entities.
+        ("Amara Okafor was born in Abuja.", "Abuja", [False, True, True]),
+        ("Amara Okafor painted murals in Venice.", "Venice", [True, False, False]),
+        ("Amara Okafor moved to Ibadan in 1980.", "Ibadan", [False, True, False]),
+    ],
+)
+def test_evidence_without_role_words_is_not_read_for_entities(fact: str, value: str, kept: list[bool]) -> None:
+    doc = nlp.parse_one(fact)
+    old = next(e for e in doc.ents if e.text == value)
+    role_set = roles.role_words(fact, ("Amara Okafor", value))
+    docs = _evidence_docs(EVIDENCE, role_set)
+    assert [d is not None for d in docs] == kept
+    assert _ranked_values(docs, old.label_, old, role_set) == _ranked_values(
+        nlp.entities(EVIDENCE), old.label_, old, role_set
+    )
+
+
+def test_cached_fact_values_are_fresh_lists() -> None:
+    fact = "Tomasz Wierzbicki was born in Lublin in 1871."
+    first = roles.fact_values(fact, ("Tomasz Wierzbicki",))
+    first.clear()
+    assert [v.text for v in roles.fact_values(fact, ("Tomasz Wierzbicki",))] == ["1871", "lublin"]
+
+
+def test_passage_terms_are_read_once() -> None:
+    page = "He was born in Lublin. In 1902 he joined the Geographical Society; he left in 1910."
+    terms = roles._sentence_terms(page)
+    assert terms is roles._sentence_terms(page)
+    assert len(terms) == len(roles.page_sentences(page))
+    assert {"1902", "joined", "joine", "society"} <= terms[1]  # words, their stems, years
+
+
+RULER_TEXTS = [
+    "There is a statue of her in Lagos, and there were two more.",
+    "I'm gonna say it: y'all ain't seen nothin' yet, let's go.",
+    "He got ta go  home; c'mon,  it isn't   far.\n\nShe did, but he hasn't.",
+    "Whether or not he was elected in 1990 is unclear, although it seems so.",
+    "Do you know if she has won it?  I did not, but I have now.",
+]
+
+
+@pytest.mark.parametrize("text", RULER_TEXTS)
+def test_attribute_ruler_finds_the_matches_its_matcher_finds(text: str) -> None:
+    from spacy.pipeline.attributeruler import AttributeRuler
+
+    pipeline = nlp.get_nlp()
+    ruler = pipeline.get_pipe("attribute_ruler")
+    doc = next(pipeline.pipe([text], disable=["attribute_ruler", "lemmatizer", "ner"]))
+    quick = ruler.match(doc)
+    assert quick == AttributeRuler.match(ruler, doc)  # the class's own method: spaCy's Matcher
+    assert len(quick) >= len(doc)  # every token has a tag rule
+
+
+def test_an_answer_is_read_once() -> None:
+    from scoring import offline
+    from scoring.pipeline import default_config
+    from scoring.sentences import split_sentences
+
+    config = default_config()
+    sentences = split_sentences("Born: 1912, Tromsø\n\n- Kessler Medal, 2019\n\nI believe she won it in 2019.")
+    readings, unhedged = offline._readings(sentences, config)
+    assert offline._readings(sentences, config) == (readings, unhedged)
+    assert offline._readings(list(sentences), config)[0] is readings  # parse_ahead's reading, found again
+    assert [hedged for _, _, hedged in unhedged] == [False, False, True]
