@@ -36,7 +36,7 @@ from scoring.worthiness import ASSISTANT_ASIDE, CHATTER
 from vocabulary import MONTHS, fold_ascii
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Span
+    from spacy.tokens import Doc, Span, Token
 
 # Ordinals are left alone: "The first Joseph F. Smith" counts people, it does not state a fact.
 _VALUE_LABELS = ("DATE", "CARDINAL", "GPE", "LOC", "PERSON", "ORG", "QUANTITY", "MONEY", "NORP", "FAC")
@@ -264,7 +264,7 @@ def _ranked_values(ev_docs: Sequence[Doc | None], label: str, old: Span, role_se
     given as None has none)."""
     if not role_set:
         return []
-    noun = old.doc[old.end].lemma_.lower() if old.end < len(old.doc) else ""
+    noun = _count_noun(old.doc[old.end]) if old.end < len(old.doc) else ""
     scored: list[tuple[int, int, int, str]] = []
     for doc_no, ev_doc in enumerate(ev_docs):
         if ev_doc is None:
@@ -276,7 +276,7 @@ def _ranked_values(ev_docs: Sequence[Doc | None], label: str, old: Span, role_se
                 continue
             if _looks_like_year(old.text) != _looks_like_year(ent.text):
                 continue
-            if label in _COUNTS and (ent.end >= len(ev_doc) or ev_doc[ent.end].lemma_.lower() != noun):
+            if label in _COUNTS and (ent.end >= len(ev_doc) or _count_noun(ev_doc[ent.end]) != noun):
                 continue
             lo, hi = _sentence_bounds(words, ent.start, ent.end)
             window = roles.window_of(words[lo:hi], ent.start - lo, ent.end - lo)
@@ -290,6 +290,12 @@ def _ranked_values(ev_docs: Sequence[Doc | None], label: str, old: Span, role_se
             scored.append((len(role_set & window), -distance, -doc_no, ent.text))
     scored.sort(key=lambda s: (s[0], s[1], s[2]), reverse=True)
     return list(dict.fromkeys(s[3] for s in scored))
+
+
+def _count_noun(token: Token) -> str:
+    """What a count counts, read from the word as written ("caps", "cap" → "cap"): the evidence passages are
+    read by the entity recogniser alone, without lemmas, so a lemma on one side matched nothing on the other."""
+    return roles.stem(re.sub(r"(?<=\w\w)(?:es|s)$", "", token.lower_))
 
 
 def _unnamed_places(doc: Doc) -> list[Span]:

@@ -120,6 +120,33 @@ def test_replacement_needs_confirmation() -> None:
     assert refused.text == "" and [e.kind for e in refused.edits] == ["delete"]
 
 
+@pytest.mark.parametrize(
+    ("sentence", "page", "revised"),
+    [
+        (
+            "Dick Hanley won 32 caps for Norway.",
+            "Dick Hanley earned 23 caps for Norway.",
+            "Dick Hanley won 23 caps for Norway.",
+        ),
+        (
+            "Dick Hanley described five new species of coral.",
+            "In 2018 Dick Hanley described three new species of deep-sea coral.",
+            "Dick Hanley described three new species of coral.",
+        ),
+        # a number that counts something else on the page is no replacement
+        ("Dick Hanley won 32 caps for Norway.", "Dick Hanley scored 4 goals for Norway.", ""),
+    ],
+)
+def test_a_wrong_count_is_replaced_by_the_pages_count_of_the_same_noun(sentence: str, page: str, revised: str) -> None:
+    group = _group([sentence], {sentence: set()})
+    fact = next(f for f in group.facts if any(c.isdigit() for c in f.text) or "five" in f.text)
+    for f in group.facts:
+        f.verdicts[COACH] = EntityVerdict(COACH, Stance.IRRELEVANT, 0.1, 0.0, (Evidence(title=COACH, text=page),))
+    group.facts = [fact]
+    inp = RevisionInput(sentences=[sentence], groups=[(group, COACH)], entities=ENTITIES, confirm=lambda t, e: True)
+    assert revise(inp).text == revised
+
+
 def test_a_revised_sentence_whose_opening_went_starts_with_a_capital() -> None:
     from scoring.revise import _join
 
