@@ -130,6 +130,8 @@ def _descriptive_appositions(doc: Doc) -> set[int]:
     for t in doc:
         if t.dep_ == "appos" and t.head.dep_ not in _SUBJ and t.head.dep_ != "ROOT":
             if any(c.dep_ == "det" for c in t.children) and t.ent_type_ not in ("GPE", "LOC", "DATE"):
+                if t.head.pos_ == "NOUN" and t.pos_ == "PROPN":
+                    continue  # a name for the noun: "her husband, the composer Karan Iyer" says who he is
                 out |= subtree_ids(t)
     return out
 

@@ -274,3 +274,23 @@ def test_a_works_title_with_and_is_one_name(sentence: str, whole: str | None, sp
 def test_a_list_of_dated_items_is_one_fact_per_item(sentence: str, facts: list[str]) -> None:
     got = [f.text for f in decompose_sentence(sentence)]
     assert all(f in got for f in facts), got
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        # a name given for a noun says who or what it is: a fact of its own
+        ("She later founded a string quartet, the Lindenhof String Quartet.", "She later founded the Lindenhof"),
+        ("All three were scored by her husband, the composer Karan Iyer.", "by the composer Karan Iyer"),
+        ("She opened her own studio, Brandt Atelier, in 1995.", "She opened Brandt Atelier"),
+        ("He joined a club, the Leeds Rhinos, in 1990.", "He joined the Leeds Rhinos"),
+    ],
+)
+def test_a_name_in_apposition_to_a_noun_is_kept(sentence: str, fact: str) -> None:
+    assert any(fact in f.text for f in decompose_sentence(sentence))
+
+
+def test_a_description_in_apposition_to_a_name_stays_out() -> None:
+    """ "Lisa Cooper, an actress," describes a bystander: no fact says "He worked with an actress"."""
+    got = [f.text for f in decompose_sentence("He worked with Lisa Cooper, an actress, on the film.")]
+    assert got and not any("actress" in f for f in got)
