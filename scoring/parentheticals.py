@@ -114,9 +114,18 @@ def parenthetical_facts(doc: Doc, paren: set[int]) -> list[tuple[Phrase, Subject
                 j -= 1
             j -= 1
         name_tok = doc[j] if j >= 0 else doc[0]
-        if j < 0 or name_tok.pos_ != "PROPN":
+        if j < 0:
             continue
-        subject = _name_before(doc, name_tok)
+        if name_tok.pos_ != "PROPN":
+            # "The architect (born 1961, Strasbourg)", "Mei-Lin Osterhagen the chemist (b. 1970, Hamburg)": a
+            # person presented by role; the dates are the role's person's.
+            if not (name_tok.pos_ == "NOUN" and j > 0 and doc[j - 1].lower_ == "the" and m.re is not _AKA):
+                continue
+            if j - 1 > 0 and doc[j - 2].pos_ == "PROPN":
+                name_tok = doc[j - 2]
+            elif j - 1 != 0:
+                continue
+        subject = _name_before(doc, name_tok) if name_tok.pos_ == "PROPN" else _role_before(doc, name_tok)
         ids = {t.i for t in doc if m.start() <= t.idx < m.end()}
         if m.re is _LIFESPAN and (len(ranges) > 1 or _not_a_person(name_tok)):
             continue
@@ -125,9 +134,8 @@ def parenthetical_facts(doc: Doc, paren: set[int]) -> list[tuple[Phrase, Subject
             out.append((_fact(subject, f"was born {_on(born)}", ids), subject))
             out.append((_fact(subject, f"died {_on(died)}", ids), subject))
         elif m.re is _BORN:
-            body = m.group(1)
-            lead = body.split()[0].lower() if body.split() else ""
-            out.append((_fact(subject, f"was born {body if lead in ('in', 'on') else _on(body)}", ids), subject))
+            for when in _born_parts(m.group(1)):
+                out.append((_fact(subject, f"was born {when}", ids), subject))
         else:
             out.append((_fact(subject, f"is also known as {m.group(1)}", ids), subject))
     return out
@@ -147,11 +155,35 @@ def _not_a_person(tok: Token) -> bool:
 def _name_before(doc: Doc, tok: Token) -> Subject:
     ids = [tok.i]
     j = tok.i - 1
-    while (j >= 0 and doc[j].pos_ == "PROPN") or (j >= 0 and doc[j].text in (".",) and doc[j - 1].is_upper):
+    while j >= 0:
+        hyphen = doc[j].text == "-" and j > 0 and doc[j - 1].pos_ == "PROPN" and not doc[j - 1].whitespace_
+        initial = doc[j].text == "." and j > 0 and doc[j - 1].is_upper
+        if not (doc[j].pos_ == "PROPN" or hyphen or initial):
+            break  # "Mei-Lin Osterhagen": a hyphenated given name is one name ("Lin Osterhagen" before)
         ids.insert(0, j)
         j -= 1
-    text = " ".join(doc[i].text for i in ids).replace(" .", ".")
-    return Subject(text, set(ids), tok)
+    return Subject(doc[ids[0] : ids[-1] + 1].text, set(ids), tok)
+
+
+def _role_before(doc: Doc, tok: Token) -> Subject:
+    """ "The architect": the person a sentence presents by role."""
+    return Subject(doc[tok.i - 1 : tok.i + 1].text, {tok.i - 1, tok.i}, tok)
+
+
+def _born_parts(body: str) -> list[str]:
+    """ "1970, Hamburg" → ["in 1970", "in Hamburg"]; "1970 in Hamburg" → ["in 1970 in Hamburg"]; "in Oslo",
+    "on 3 May 1950" as they are; a date alone with its preposition."""
+    body = body.strip()
+    lead = body.split()[0].lower() if body.split() else ""
+    if lead in ("in", "on"):
+        return [body]
+    m = re.fullmatch(rf"({_DATE})\s*,\s*([A-Z][^,()]*(?:,\s*[A-Z][^,()]*)*)", body)
+    if m:
+        return [_on(m.group(1)), f"in {m.group(2)}"]
+    m = re.fullmatch(rf"({_DATE})\s+(in\s+[A-Z].*)", body)
+    if m:
+        return [f"{_on(m.group(1))} {m.group(2)}"]
+    return [_on(body)]
 
 
 def _fact(subject: Subject, predicate: str, ids: set[int]) -> Phrase:

@@ -294,3 +294,30 @@ def test_a_description_in_apposition_to_a_name_stays_out() -> None:
     """ "Lisa Cooper, an actress," describes a bystander: no fact says "He worked with an actress"."""
     got = [f.text for f in decompose_sentence("He worked with Lisa Cooper, an actress, on the film.")]
     assert got and not any("actress" in f for f in got)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "facts"),
+    [
+        (
+            "Mei-Lin Osterhagen (b. 1970, Hamburg) developed the Verdex film.",
+            ["Mei-Lin Osterhagen was born in 1970.", "Mei-Lin Osterhagen was born in Hamburg."],
+        ),
+        (
+            "Mei-Lin Osterhagen (born 1970 in Hamburg) is a chemist.",
+            ["Mei-Lin Osterhagen was born in 1970 in Hamburg."],
+        ),
+        (
+            "The architect (born 1961, Strasbourg) founded Brandt Atelier in 1995.",
+            ["The architect was born in 1961.", "The architect was born in Strasbourg."],
+        ),
+        (
+            "Mei-Lin Osterhagen the journalist (b. 1982, Vancouver) reported from Hong Kong.",
+            ["Mei-Lin Osterhagen was born in 1982.", "Mei-Lin Osterhagen was born in Vancouver."],
+        ),
+        ("Ana Ruiz (born 3 May 1950) is a chemist.", ["Ana Ruiz was born on 3 May 1950."]),
+    ],
+)
+def test_a_birth_in_parentheses_gives_its_year_and_place(sentence: str, facts: list[str]) -> None:
+    got = [f.text for f in decompose_sentence(sentence)]
+    assert all(f in got for f in facts), got
