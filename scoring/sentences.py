@@ -99,6 +99,11 @@ def _split_block(block: str) -> tuple[str, ...]:
     return tuple(p for p in out if p)
 
 
+def clear_cache() -> None:
+    """Forget the cached sentence splits of paragraphs (used by the benchmark's cold runs)."""
+    _split_block.cache_clear()
+
+
 _EMPHASIS = re.compile(r"(\*\*|__|\*(?=\S)|(?<=\S)\*|`)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s*(.+?)\s*#*\s*$", re.MULTILINE)
 
