@@ -18,7 +18,7 @@ from scoring.grouping import PerceivedGroup, group_sentences
 from scoring.hedges import strip_hedges
 from scoring.linking import name_match
 from scoring.pipeline import CheckConfig
-from scoring.plan import PlannedFact, PlannedGroup
+from scoring.plan import PlannedFact, PlannedGroup, by_sentence
 from scoring.records import Reading, answer_pronoun, prose
 from scoring.revise import RevisionInput, revise
 from scoring.rules import rule
@@ -137,10 +137,12 @@ def _by_name(group: PlannedGroup, candidates: list[EntityRef]) -> str | None:
 
 def _entailed_support(facts: list[PlannedFact]) -> None:
     """A fact built from a subset of another fact's words is entailed by it ("won a medal" by "won a
-    medal in 1956"): wherever the longer fact is supported, so is the shorter one."""
+    medal in 1956"): wherever the longer fact is supported, so is the shorter one. Only facts of one
+    sentence are compared."""
+    siblings = by_sentence(facts)
     for short in facts:
-        for long in facts:
-            if long is short or long.atom.sentence_index != short.atom.sentence_index:
+        for long in siblings[short.atom.sentence_index]:
+            if long is short:
                 continue
             if not short.atom.tokens < long.atom.tokens:
                 continue
