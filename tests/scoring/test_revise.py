@@ -154,3 +154,22 @@ def test_a_wrong_place_is_replaced_by_the_pages_place_the_recogniser_missed(veri
     result = check(answer, kb=kb, verifier=verifier, name=title)
     assert result.revision is not None
     assert "Clearsight Eye Hospital in Enugu" in result.revision.text and "Lagos" not in result.revision.text
+
+
+@pytest.mark.parametrize(
+    ("lines", "kept"),
+    [
+        (["He won a medal.", "He won a medal in 1956.", "He coached."], ["He won a medal in 1956.", "He coached."]),
+        (["He coached.", "He coached.", "He died."], ["He coached.", "He died."]),  # the same line once
+        (
+            ["He won a medal in 1956.", "In 1956 he won a medal."],
+            ["He won a medal in 1956.", "In 1956 he won a medal."],
+        ),
+        (["...", "He died."], ["He died."]),  # no words: within any line with words
+        ([], []),
+    ],
+)
+def test_moved_facts_without_repeats(lines: list[str], kept: list[str]) -> None:
+    from scoring.revise import _without_repeats
+
+    assert _without_repeats(lines) == kept
