@@ -5,7 +5,8 @@ Each function satisfies one step protocol of :mod:`scoring.checker`; ``scoring.e
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import bisect
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from schemas.check import CheckResult, Revision
@@ -174,14 +175,38 @@ def _plan_groups(
     if not kept:
         return planned[:1] if planned else []
     # Sentences that carry no factual claim ("X may refer to:") join the nearest kept group.
+    nearest = _nearest([k.individual.sentences[0] for k in kept])
     for g in planned:
         if g.factual:
             continue
-        target = min(kept, key=lambda k: abs(k.individual.sentences[0] - g.individual.sentences[0]))
-        target.facts.extend(g.facts)
+        kept[nearest(g.individual.sentences[0])].facts.extend(g.facts)
     for g in kept:
         g.facts.sort(key=lambda f: f.atom.sentence_index)
     return kept
+
+
+def _nearest(positions: list[int]) -> Callable[[int], int]:
+    """``nearest(x)``: the index in ``positions`` of the one closest to ``x``, the first in the list of two
+    as close (as ``min`` over the list would choose), found by bisection: as cheap for hundreds of groups
+    as for two."""
+    order = sorted(range(len(positions)), key=lambda k: (positions[k], k))
+    ordered = [positions[k] for k in order]
+
+    def nearest(x: int) -> int:
+        at = bisect.bisect_left(ordered, x)
+        best: tuple[int, int] | None = None
+        # The closest lie on either side of x; of equal positions the first in the list comes first.
+        for j in (at - 1, at):
+            if not 0 <= j < len(ordered):
+                continue
+            first = bisect.bisect_left(ordered, ordered[j])
+            candidate = (abs(ordered[j] - x), order[first])
+            best = candidate if best is None or candidate < best else best
+        if best is None:
+            raise ValueError("nearest() of no positions")
+        return best[1]
+
+    return nearest
 
 
 def _without_name(text: str, name: str) -> str:
