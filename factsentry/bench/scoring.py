@@ -15,9 +15,11 @@ characters made of AmbigBio dev answers one after another (the last one cut at a
 the offline engine against one store of all their passages, with cold caches. Shapes (``--shapes``):
 ``bios`` (a paragraph per answer: many people), ``one-paragraph`` (the same without blank lines) and
 ``one-name`` (every answer's name, and its words, made the first answer's: many lives told of one name,
-few perceived individuals with many facts each). It prints the seconds and milliseconds per 1,000
-characters at each length, per shape the ratio of the per-character time at the largest length to that at
-the smallest (1.0: linear cost) and the exponent of a least-squares fit of seconds ∝ characters^k.
+few perceived individuals with many facts each). A short length is timed on several such answers (made
+of different rows, 100,000 characters in all, at most 20). It prints the mean seconds per answer and the
+milliseconds per 1,000 characters at each length, per shape the ratio of the per-character time at the
+largest length to that at the smallest (1.0: linear cost) and the exponent of a least-squares fit of
+seconds ∝ characters^k.
 ``--max-sentences`` sets how many sentences are checked (default: all, so every step sees the whole
 answer; the engine's own default checks the first 120).
 """
@@ -31,6 +33,7 @@ import os
 import re
 import statistics
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -240,9 +243,16 @@ def _renamed(text: str, name: str, to: str) -> str:
     return text
 
 
+# Each length is timed on answers of this many characters in all (at most 20 of them, at least one), so
+# that a short length's figure is an average over as many different answers as a long one's.
+_SWEEP_CHARS = 100_000
+_SWEEP_MOST = 20
+
+
 def length_sweep(data: Path, lengths: list[int], shapes: list[str], max_sentences: int = 0) -> dict[str, Any]:
-    """Seconds of one cold offline check of an answer of each length and shape (see :func:`long_answer`),
-    and per shape their ratio per character, largest length to smallest, and the fitted exponent of
+    """Seconds of a cold offline check of answers of each length and shape (see :func:`long_answer`; at
+    short lengths several answers, made of different rows, their mean given), and per shape the ratio of
+    the time per character at the largest length to that at the smallest, and the fitted exponent of
     seconds ∝ length^k."""
     from dataclasses import replace
 
@@ -257,29 +267,40 @@ def length_sweep(data: Path, lengths: list[int], shapes: list[str], max_sentence
     checker.check(rows[0]["output"], kb=_stores(rows[:1])[0], name=rows[0]["name"])
     figures: dict[str, Any] = {"max_sentences": max_sentences or None}
     for shape in shapes:
-        points: list[tuple[int, float]] = []
+        points: list[tuple[float, float]] = []
         for length in lengths:
-            text, used = long_answer(rows, length, shape)
-            (store,) = _stores([{"passages": [p for row in used for p in row.get("passages") or []]}])
-            nlp.clear_cache()
-            sentences.clear_cache()
-            t0 = time.perf_counter()
-            result = checker.check(text, kb=store, name=used[0]["name"], cache=_DictCache())
-            seconds = time.perf_counter() - t0
-            points.append((len(text), seconds))
+            count = max(1, min(_SWEEP_MOST, _SWEEP_CHARS // length))
+            chars = seconds = facts = groups = 0.0
+            start = 0
+            for _ in range(count):
+                if start >= len(rows) // 2:  # the rows of a long answer again rather than too few
+                    start = 0
+                text, used = long_answer(rows[start:], length, shape)
+                start = rows.index(used[-1], start) + 1
+                (store,) = _stores([{"passages": [p for row in used for p in row.get("passages") or []]}])
+                nlp.clear_cache()
+                sentences.clear_cache()
+                t0 = time.perf_counter()
+                result = checker.check(text, kb=store, name=used[0]["name"], cache=_DictCache())
+                seconds += time.perf_counter() - t0
+                chars += len(text)
+                facts += result.num_facts
+                groups += len(result.groups)
+            points.append((chars / count, seconds / count))
             key = f"{shape}_{length}"
-            figures[f"{key}_chars"] = len(text)
-            figures[f"{key}_facts"] = result.num_facts
-            figures[f"{key}_groups"] = len(result.groups)
-            figures[f"{key}_seconds"] = round(seconds, 4)
-            figures[f"{key}_ms_per_1k_chars"] = round(seconds * 1000 / (len(text) / 1000), 2)
+            figures[f"{key}_answers"] = count
+            figures[f"{key}_chars"] = round(chars / count, 1)
+            figures[f"{key}_facts"] = round(facts / count, 1)
+            figures[f"{key}_groups"] = round(groups / count, 1)
+            figures[f"{key}_seconds"] = round(seconds / count, 4)
+            figures[f"{key}_ms_per_1k_chars"] = round(seconds * 1e6 / chars, 2)
         (small, t_small), (large, t_large) = points[0], points[-1]
         figures[f"{shape}_per_char_ratio"] = round((t_large / large) / (t_small / small), 2)
         figures[f"{shape}_fitted_exponent"] = round(fitted_exponent(points), 2) if len(points) > 1 else None
     return figures
 
 
-def fitted_exponent(points: list[tuple[int, float]]) -> float:
+def fitted_exponent(points: Sequence[tuple[float, float]]) -> float:
     """The slope ``k`` of the least-squares line through (log size, log seconds): seconds ∝ size^k."""
     xs = [math.log(n) for n, _ in points]
     ys = [math.log(max(t, 1e-9)) for _, t in points]

@@ -41,6 +41,7 @@ def test_bench_scoring_length_sweep_prints_time_per_character(shared_data: Path)
     for shape in bench.SHAPES:
         for length in (300, 900):
             key = f"{shape}_{length}"
+            assert figures[f"{key}_answers"] == 20  # short lengths: the mean of 20 answers
             assert length // 2 < figures[f"{key}_chars"] <= length
             assert figures[f"{key}_facts"] > 0 and figures[f"{key}_groups"] >= 1
             assert figures[f"{key}_seconds"] > 0
