@@ -281,8 +281,8 @@ class _Individuals:
     and each label. An answer presenting hundreds of individuals then costs no more per sentence than one
     presenting two.
 
-    Only the group a sentence went to changes with it: the caller passes it to :meth:`update` after
-    :func:`_absorb` (and :meth:`add` for a new one).
+    Only the group a sentence went to changes with it: the caller passes it to :meth:`add` when it is new,
+    and to :meth:`update` after :func:`_absorb` or after giving it a gender.
     """
 
     def __init__(self, first: PerceivedGroup) -> None:
