@@ -51,13 +51,19 @@ def test_bench_scoring_length_sweep_prints_time_per_character(shared_data: Path)
         small, large = (figures[f"{shape}_{n}_ms_per_1k_chars"] for n in (300, 900))
         assert abs(figures[f"{shape}_per_char_ratio"] - large / small) <= 0.05 * large / small + 0.01
         assert isinstance(figures[f"{shape}_fitted_exponent"], float)
+        assert isinstance(figures[f"{shape}_exponent_largest_two"], float)
 
 
 @pytest.mark.parametrize(
-    ("shape", "blank_lines", "renamed"),
-    [("bios", True, False), ("one-paragraph", False, False), ("one-name", True, True)],
+    ("shape", "blank_lines", "renamed", "third"),
+    [
+        ("bios", True, False, "Emmy Noether"),
+        ("one-paragraph", False, False, "Emmy Noether"),
+        ("one-name", True, True, "Ada Byron"),
+        ("one-person", True, False, "He"),
+    ],
 )
-def test_long_answer_is_made_of_answers_in_its_shape(shape: str, blank_lines: bool, renamed: bool) -> None:
+def test_long_answer_is_made_of_answers_in_its_shape(shape: str, blank_lines: bool, renamed: bool, third: str) -> None:
     rows = [
         {"name": "Ada Byron", "output": "Ada Byron was a mathematician. Byron's notes were published in 1843."},
         {"name": "Carl Gauss", "output": "Carl Gauss was born in 1777. Gauss died in Göttingen."},
@@ -69,7 +75,17 @@ def test_long_answer_is_made_of_answers_in_its_shape(shape: str, blank_lines: bo
     assert ("\n\n" in text) is blank_lines
     assert ("Gauss" not in text and "Ada Byron was born in 1777." in text) is renamed
     whole, _ = bench.long_answer(rows, 10_000, shape)
-    assert whole.endswith("She died in 1935.") and ("Noether" not in whole) is renamed
+    assert whole.endswith(f"{third} was an algebraist. She died in 1935.")
+
+
+def test_one_person_writes_later_answers_names_as_he() -> None:
+    rows = [
+        {"name": "Ada Byron", "output": "Ada Byron was a mathematician."},
+        {"name": "Carl F. Gauss", "output": "Carl Gauss was born in 1777. In 1807 Gauss's book appeared."},
+    ]
+    text, _ = bench.long_answer(rows, 1000, "one-person")
+    assert text == "Ada Byron was a mathematician.\n\nHe was born in 1777. In 1807 his book appeared."
+    assert bench._as_pronoun("Of Gauss's law. Carl F. Gauss taught", "Carl Gauss") == "Of his law. He taught"
 
 
 def test_renamed_gives_the_name_and_its_words_to_another() -> None:
