@@ -16,8 +16,9 @@ the offline engine against one store of all their passages, with cold caches. Sh
 ``bios`` (a paragraph per answer: many people), ``one-paragraph`` (the same without blank lines),
 ``one-name`` (every answer's name, and its words, made the first answer's: many lives told of one name,
 fewer perceived individuals with more facts each) and ``one-person`` (every later answer's name written
-"he": one individual with nearly all the facts). A short length is timed on several such answers (made
-of different rows, 100,000 characters in all, at most 20). It prints the mean seconds per answer and the
+"he": a few individuals with most of the facts). A short length is timed on several such answers (made
+of different rows, 100,000 characters in all, at most 20). It prints the mean CPU seconds per answer (this
+process's: on a shared machine other processes' work does not count; wall-clock seconds beside) and the
 milliseconds per 1,000 characters at each length, and per shape the ratio of the per-character time at
 the largest length to that at the smallest (1.0: linear cost), the exponent of a least-squares fit of
 seconds ∝ characters^k, and that exponent between the two largest lengths alone. ``--max-sentences``
@@ -291,7 +292,7 @@ def length_sweep(data: Path, lengths: list[int], shapes: list[str], max_sentence
         points: list[tuple[float, float]] = []
         for length in lengths:
             count = max(1, min(_SWEEP_MOST, _SWEEP_CHARS // length))
-            chars = seconds = facts = groups = 0.0
+            chars = seconds = wall = facts = groups = 0.0
             start = 0
             for _ in range(count):
                 if start >= len(rows) // 2:  # the rows of a long answer again rather than too few
@@ -301,9 +302,10 @@ def length_sweep(data: Path, lengths: list[int], shapes: list[str], max_sentence
                 (store,) = _stores([{"passages": [p for row in used for p in row.get("passages") or []]}])
                 nlp.clear_cache()
                 sentences.clear_cache()
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 result = checker.check(text, kb=store, name=used[0]["name"], cache=_DictCache())
-                seconds += time.perf_counter() - t0
+                seconds += time.process_time() - c0
+                wall += time.perf_counter() - t0
                 chars += len(text)
                 facts += result.num_facts
                 groups += len(result.groups)
@@ -314,6 +316,7 @@ def length_sweep(data: Path, lengths: list[int], shapes: list[str], max_sentence
             figures[f"{key}_facts"] = round(facts / count, 1)
             figures[f"{key}_groups"] = round(groups / count, 1)
             figures[f"{key}_seconds"] = round(seconds / count, 4)
+            figures[f"{key}_wall_seconds"] = round(wall / count, 4)
             figures[f"{key}_ms_per_1k_chars"] = round(seconds * 1e6 / chars, 2)
         (small, t_small), (large, t_large) = points[0], points[-1]
         figures[f"{shape}_per_char_ratio"] = round((t_large / large) / (t_small / small), 2)

@@ -44,7 +44,7 @@ def test_bench_scoring_length_sweep_prints_time_per_character(shared_data: Path)
             assert figures[f"{key}_answers"] == 20  # short lengths: the mean of 20 answers
             assert length // 2 < figures[f"{key}_chars"] <= length
             assert figures[f"{key}_facts"] > 0 and figures[f"{key}_groups"] >= 1
-            assert figures[f"{key}_seconds"] > 0
+            assert figures[f"{key}_seconds"] > 0 and figures[f"{key}_wall_seconds"] > 0  # CPU and wall clock
             chars = figures[f"{key}_chars"]
             per_1k = figures[f"{key}_seconds"] * 1e6 / chars  # seconds are given to 0.1 ms
             assert figures[f"{key}_ms_per_1k_chars"] == pytest.approx(per_1k, abs=0.05e-3 * 1e6 / chars + 0.01)
