@@ -60,3 +60,4 @@ bench: $(STAMP)
 	$(BIN)/factsentry bench gateway --json
 	$(BIN)/factsentry bench kb --json
 	$(BIN)/factsentry bench scoring --json
+	$(BIN)/factsentry bench scoring --json --lengths 1000,10000,50000,100000,200000

@@ -235,14 +235,14 @@ _IDENTITY = re.compile(
 
 def identity_names(groups: list[PlannedGroup]) -> list[str]:
     """Full names the answer's facts say its people are (a nickname answered with the real name)."""
-    out: list[str] = []
+    out: dict[str, None] = {}  # in order of appearance, each once (membership in a list was a scan per name)
     for g in groups:
         for fact in g.factual:
             m = _IDENTITY.search(fact.text)
             name = m.group("name").rstrip(".") if m is not None else ""
-            if name and name not in out:
-                out.append(name)
-    return out
+            if name:
+                out.setdefault(name)
+    return list(out)
 
 
 DECLINED_WITHOUT_EVIDENCE = rule(

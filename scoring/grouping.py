@@ -25,6 +25,7 @@ were introduced with is recognised.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -213,7 +214,8 @@ def group_sentences(
     items = list(list_items) if list_items is not None else [False] * len(sentences)
     if LIST_ITEM_PERSON in rules_off:
         items = [False] * len(sentences)
-    groups: list[PerceivedGroup] = [PerceivedGroup(subject)]
+    individuals = _Individuals(PerceivedGroup(subject))
+    groups = individuals.groups
     current = groups[0]
     announced = False
     for i, (text, doc) in enumerate(zip(sentences, docs, strict=True)):
@@ -221,12 +223,12 @@ def group_sentences(
         role = _role_subject(doc) if announced and ROLE_CUE not in rules_off else None
         announced = announced or bool(_ANNOUNCES_MANY.search(text))
         if mention is None and role is not None and current.sentences:
-            target = next((g for g in groups if g.role == role), None)
+            target = individuals.with_role(role)
             if target is None:
                 # A profession names the namesake's page ("(cellist)"); "the elder" names no page.
                 label = None if role in _ORDER_WORDS else role
                 target = PerceivedGroup(current.name, disambiguator=label, from_text=current.from_text, role=role)
-                groups.append(target)
+                individuals.add(target)
             target.sentences.append(i)
             current = target
             continue
@@ -238,44 +240,134 @@ def group_sentences(
             cue_new = True
         target = current
         passing = BYSTANDER not in rules_off and not cue_new and not items[i]
-        if mention is not None and passing and _bystander(groups, subject, mention, doc):
+        if mention is not None and passing and _bystander(individuals, subject, mention, doc):
             # "His team-mate Scottie Pippen was ...": another person named in passing, not a new bio.
             mention = None
         if mention is not None:
-            target = _target_for_mention(groups, current, mention, cue_new, items[i], rules_off)
+            target = _target_for_mention(individuals, current, mention, cue_new, items[i], rules_off)
         elif cue_new and current.sentences:
             target = PerceivedGroup(current.name, disambiguator=None, from_text=current.from_text)
         elif PRONOUN_GENDER not in rules_off:
-            target = _by_pronoun(groups, current, doc)
-        if target not in groups:
-            groups.append(target)
+            target = _by_pronoun(individuals, current, doc)
+        if target not in individuals:
+            individuals.add(target)
         if mention is not None:
             _absorb(target, mention)
+            individuals.update(target)
         gender = _subject_gender(doc, possessive=True)
         if gender and target.gender is None:
             target.gender = gender
+            individuals.update(target)
         target.sentences.append(i)
         current = target
     return [g for g in groups if g.sentences]
 
 
-def _bystander(groups: list[PerceivedGroup], subject: str, mention: Mention, doc: Doc) -> bool:
+def _bystander(individuals: _Individuals, subject: str, mention: Mention, doc: Doc) -> bool:
     """A name sharing no part with the answer's subject or any individual so far, in a sentence that
     still speaks of the current individual ("His team-mate Scottie Pippen ...", "X left her his bed")."""
-    if mention.disambiguator or not name_parts(subject):
+    own = name_parts(subject)
+    if mention.disambiguator or not own:
         return False
     if not any(t.lower_ in _THIRD_PERSON for t in doc):
         return False  # "Kendrys Morales is a Cuban baseball player": a bio of its own
     parts = set(name_parts(mention.name))
-    known = {p for g in groups for form in (g.name, *g.forms) for p in name_parts(form)} | set(name_parts(subject))
-    return bool(parts) and not parts & known
+    return bool(parts) and not any(p in own or individuals.knows(p) for p in parts)
+
+
+class _Individuals:
+    """The individuals found so far, in order of appearance, with what grouping asks of them kept up to date
+    group by group: the words of their names and forms, the first one of each role, who carries each form
+    and each label. An answer presenting hundreds of individuals then costs no more per sentence than one
+    presenting two.
+
+    Only the group a sentence went to changes with it: the caller passes it to :meth:`add` when it is new,
+    and to :meth:`update` after :func:`_absorb` or after giving it a gender.
+    """
+
+    def __init__(self, first: PerceivedGroup) -> None:
+        self.groups: list[PerceivedGroup] = []
+        self._position: dict[int, int] = {}
+        self._parts: Counter[str] = Counter()  # name word → how many individuals' names or forms have it
+        self._seen: dict[int, tuple[frozenset[str], frozenset[str], str | None]] = {}  # parts, forms, label
+        self._by_role: dict[str, PerceivedGroup] = {}
+        self._by_form: dict[str, list[int]] = {}  # folded form → positions of the individuals mentioned by it
+        self._by_label: dict[str, list[int]] = {}  # folded disambiguator → positions
+        self._latest_gendered: dict[str, int] = {}  # gender → position of the latest individual of it
+        self._ungendered: dict[int, None] = {}  # positions of those of no gender yet, in order
+        self.add(first)
+
+    def __contains__(self, group: PerceivedGroup) -> bool:
+        return id(group) in self._position
+
+    def add(self, group: PerceivedGroup) -> None:
+        self._position[id(group)] = len(self.groups)
+        self._ungendered[len(self.groups)] = None
+        self.groups.append(group)
+        if group.role is not None:
+            self._by_role.setdefault(group.role, group)
+        self.update(group)
+
+    def update(self, group: PerceivedGroup) -> None:
+        """Read again ``group``'s name, forms, label (they only change by :func:`_absorb`) and gender."""
+        position = self._position[id(group)]
+        if group.gender is not None and position in self._ungendered:  # a gender is only ever set once
+            del self._ungendered[position]
+            self._latest_gendered[group.gender] = max(position, self._latest_gendered.get(group.gender, -1))
+        old_parts, old_forms, old_label = self._seen.get(id(group), (frozenset(), frozenset(), None))
+        parts = frozenset(p for form in (group.name, *group.forms) for p in name_parts(form))
+        for p in old_parts - parts:
+            self._parts[p] -= 1
+            if not self._parts[p]:
+                del self._parts[p]
+        for p in parts - old_parts:
+            self._parts[p] += 1
+        forms = frozenset(group.forms)
+        for form in forms - old_forms:  # forms are only added
+            self._by_form.setdefault(form, []).append(position)
+        label = fold(group.disambiguator) if group.disambiguator else None
+        if label is not None and label != old_label:  # a label is only ever set once
+            self._by_label.setdefault(label, []).append(position)
+        self._seen[id(group)] = (parts, forms, label)
+
+    def knows(self, part: str) -> bool:
+        """Is ``part`` a word of some individual's name or of a form they were mentioned by?"""
+        return part in self._parts
+
+    def with_role(self, role: str) -> PerceivedGroup | None:
+        """The first individual a role cue presented as ``role``."""
+        return self._by_role.get(role)
+
+    def latest_of_gender(self, gender: str) -> PerceivedGroup | None:
+        """The latest individual of ``gender`` (one is given a gender with the sentence that says it)."""
+        position = self._latest_gendered.get(gender)
+        return self.groups[position] if position is not None else None
+
+    def latest_ungendered(self, besides: PerceivedGroup) -> PerceivedGroup | None:
+        """The latest individual with sentences and no gender yet, other than ``besides``."""
+        for position in reversed(self._ungendered):  # only the first group may have no sentences: a few steps
+            g = self.groups[position]
+            if g is not besides and g.sentences:
+                return g
+        return None
+
+    def carriers(self, form: str) -> int:
+        """How many individuals were mentioned by the (folded) ``form``."""
+        return len(self._by_form.get(form, ()))
+
+    def latest_first(self, form: str, label: str | None) -> list[PerceivedGroup]:
+        """The individuals mentioned by ``form`` or carrying ``label`` (folded), latest first."""
+        found = set(self._by_form.get(form, ()))
+        if label is not None:
+            found.update(self._by_label.get(label, ()))
+        return [self.groups[k] for k in sorted(found, reverse=True)]
 
 
 _THIRD_PERSON = THIRD_PERSON_SINGULAR
 
 
 def _target_for_mention(
-    groups: list[PerceivedGroup],
+    individuals: _Individuals,
     current: PerceivedGroup,
     mention: Mention,
     cue_new: bool,
@@ -286,42 +378,45 @@ def _target_for_mention(
     if cue_new or list_item:
         if fresh and not (cue_new and current.sentences):
             return current
-        return _new_group(groups, current, mention, exact_only=True)
+        return _new_group(individuals, current, mention, exact_only=True)
     labelled = OTHER_DISAMBIGUATOR not in off and mention.disambiguator
     if labelled and current.disambiguator and fold(mention.disambiguator or "") != fold(current.disambiguator):
-        return _new_group(groups, current, mention)
+        return _new_group(individuals, current, mention)
     if labelled and not current.disambiguator and current.introduced and current.from_text:
-        return _new_group(groups, current, mention)
+        return _new_group(individuals, current, mention)
     dated = OTHER_DATES not in off and mention.dates and current.introduced and current.sentences
     if dated and fold(mention.dates or "") != fold(current.dates or ""):
         # "David Howard (1937–2013) was ..." after another David Howard was introduced.
-        return _new_group(groups, current, mention)
+        return _new_group(individuals, current, mention)
     full_forms = [f for f in current.forms if len(name_parts(f)) > 1] or [current.name]
     if INCOMPATIBLE_NAME not in off and not all(compatible(mention.name, form) for form in full_forms):
         # Checked against every full form seen: a bare "Collins" must not make "Edward Joseph Collins"
         # the same individual as "Edmund Collins".
-        return _new_group(groups, current, mention)
+        return _new_group(individuals, current, mention)
     seen_form = fold(mention.name) in current.forms
     reintroduced = mention.introduces and current.introduced and len(name_parts(mention.name)) > 1
     if REINTRODUCED not in off and reintroduced and not seen_form:
         # A different form of the name, introduced afresh: "Sheila Jackson, an English chess player, ...".
-        return _new_group(groups, current, mention)
+        return _new_group(individuals, current, mention)
     return current
 
 
 def _new_group(
-    groups: list[PerceivedGroup], current: PerceivedGroup, mention: Mention, exact_only: bool = False
+    individuals: _Individuals, current: PerceivedGroup, mention: Mention, exact_only: bool = False
 ) -> PerceivedGroup:
     """A new individual, unless the mention returns to an earlier one by a name only it was given."""
     key = fold(mention.name)
     if not exact_only:
-        for g in reversed(groups):
+        label = fold(mention.disambiguator) if mention.disambiguator else None
+        # Only an individual mentioned by this form or carrying this label can be returned to.
+        for g in individuals.latest_first(key, label):
             if g is current or not g.from_text or not _same_marks(g, mention):
                 continue
             same_label = (
                 mention.disambiguator and g.disambiguator and fold(mention.disambiguator) == fold(g.disambiguator)
             )
-            if same_label or (key in g.forms and len(name_parts(mention.name)) > 1 and _distinct(g, groups, key)):
+            distinct = key in g.forms and individuals.carriers(key) == 1  # the name only it was given
+            if same_label or (distinct and len(name_parts(mention.name)) > 1):
                 return g
     return PerceivedGroup(mention.name, disambiguator=mention.disambiguator, from_text=True)
 
@@ -331,10 +426,6 @@ def _same_marks(group: PerceivedGroup, mention: Mention) -> bool:
     if mention.disambiguator and fold(mention.disambiguator) != fold(group.disambiguator or ""):
         return False
     return not (mention.dates and fold(mention.dates) != fold(group.dates or ""))
-
-
-def _distinct(group: PerceivedGroup, groups: list[PerceivedGroup], key: str) -> bool:
-    return sum(1 for g in groups if key in g.forms) == 1
 
 
 def _absorb(group: PerceivedGroup, mention: Mention) -> None:
@@ -352,18 +443,12 @@ def _absorb(group: PerceivedGroup, mention: Mention) -> None:
         group.introduced = True
 
 
-def _by_pronoun(groups: list[PerceivedGroup], current: PerceivedGroup, doc: Doc) -> PerceivedGroup:
+def _by_pronoun(individuals: _Individuals, current: PerceivedGroup, doc: Doc) -> PerceivedGroup:
     """A subject pronoun of the other gender goes back to the latest individual it fits."""
     gender = _subject_gender(doc)
     if gender is None or current.gender is None or gender == current.gender:
         return current
-    for g in reversed(groups):
-        if g.gender == gender and g.sentences:
-            return g
-    for g in reversed(groups):
-        if g is not current and g.gender is None and g.sentences:
-            return g
-    return current
+    return individuals.latest_of_gender(gender) or individuals.latest_ungendered(besides=current) or current
 
 
 def _subject_gender(doc: Doc, possessive: bool = False) -> str | None:

@@ -5,7 +5,8 @@ Each function satisfies one step protocol of :mod:`scoring.checker`; ``scoring.e
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import bisect
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
@@ -19,7 +20,7 @@ from scoring.grouping import PerceivedGroup, group_sentences
 from scoring.hedges import strip_hedges
 from scoring.linking import name_match
 from scoring.pipeline import CheckConfig
-from scoring.plan import PlannedFact, PlannedGroup
+from scoring.plan import PlannedFact, PlannedGroup, by_sentence
 from scoring.records import Reading, answer_pronoun, prose
 from scoring.revise import RevisionInput, revise
 from scoring.rules import rule
@@ -149,10 +150,12 @@ def _by_name(group: PlannedGroup, candidates: list[EntityRef]) -> str | None:
 
 def _entailed_support(facts: list[PlannedFact]) -> None:
     """A fact built from a subset of another fact's words is entailed by it ("won a medal" by "won a
-    medal in 1956"): wherever the longer fact is supported, so is the shorter one."""
+    medal in 1956"): wherever the longer fact is supported, so is the shorter one. Only facts of one
+    sentence are compared."""
+    siblings = by_sentence(facts)
     for short in facts:
-        for long in facts:
-            if long is short or long.atom.sentence_index != short.atom.sentence_index:
+        for long in siblings[short.atom.sentence_index]:
+            if long is short:
                 continue
             if not short.atom.tokens < long.atom.tokens:
                 continue
@@ -184,14 +187,38 @@ def _plan_groups(
     if not kept:
         return planned[:1] if planned else []
     # Sentences that carry no factual claim ("X may refer to:") join the nearest kept group.
+    nearest = _nearest([k.individual.sentences[0] for k in kept])
     for g in planned:
         if g.factual:
             continue
-        target = min(kept, key=lambda k: abs(k.individual.sentences[0] - g.individual.sentences[0]))
-        target.facts.extend(g.facts)
+        kept[nearest(g.individual.sentences[0])].facts.extend(g.facts)
     for g in kept:
         g.facts.sort(key=lambda f: f.atom.sentence_index)
     return kept
+
+
+def _nearest(positions: list[int]) -> Callable[[int], int]:
+    """``nearest(x)``: the index in ``positions`` of the one closest to ``x``, the first in the list of two
+    as close (as ``min`` over the list would choose), found by bisection: as cheap for hundreds of groups
+    as for two."""
+    order = sorted(range(len(positions)), key=lambda k: (positions[k], k))
+    ordered = [positions[k] for k in order]
+
+    def nearest(x: int) -> int:
+        at = bisect.bisect_left(ordered, x)
+        best: tuple[int, int] | None = None
+        # The closest lie on either side of x; of equal positions the first in the list comes first.
+        for j in (at - 1, at):
+            if not 0 <= j < len(ordered):
+                continue
+            first = bisect.bisect_left(ordered, ordered[j])
+            candidate = (abs(ordered[j] - x), order[first])
+            best = candidate if best is None or candidate < best else best
+        if best is None:
+            raise ValueError("nearest() of no positions")
+        return best[1]
+
+    return nearest
 
 
 def _without_name(text: str, name: str) -> str:

@@ -28,7 +28,7 @@ from schemas.knowledge import EntityRef
 from scoring import nlp
 from scoring.linking import MAX_CANDIDATES, link, name_match, set_cover
 from scoring.metrics import dfactscore, factscore
-from scoring.plan import PlannedFact, PlannedGroup
+from scoring.plan import PlannedFact, PlannedGroup, by_sentence
 from scoring.protocols import KnowledgeSource, StanceModel, VerdictCache
 from scoring.rules import env_rules_off, rule_names
 from scoring.sentences import split_sentences
@@ -173,11 +173,13 @@ def score_groups(
     for gi, g in enumerate(groups):
         flags: list[bool] = []
         others = 0
-        for fact in g.factual:
+        factual = g.factual
+        siblings = by_sentence(factual)
+        for fact in factual:
             support = {ti for ti, t in enumerate(titles) if t in fact.attributed}
             all_supports.append(support)
             # "wrote the song" and "wrote the song in 1971" are one piece of evidence for a source, not two.
-            independent.append(not _dominated(fact, g.factual))
+            independent.append(not _dominated(fact, siblings[fact.atom.sentence_index]))
             any_flags.append(bool(support))
             own = linked[gi] is not None and fact.verdicts[linked[gi] or ""].supported
             flags.append(own)
@@ -241,7 +243,8 @@ def _distinctive(fact: PlannedFact, linked: str | None) -> bool:
 
 
 def _dominated(fact: PlannedFact, facts: list[PlannedFact]) -> bool:
-    """True when another fact of the same sentence says this and more, from the same sources."""
+    """True when another fact of the same sentence says this and more, from the same sources (``facts``: the
+    group's facts, or only those of its sentence, :func:`scoring.plan.by_sentence`)."""
     for other in facts:
         if other is fact or other.atom.sentence_index != fact.atom.sentence_index:
             continue

@@ -6,6 +6,7 @@ Shared by the offline pipeline, the LLM engine and revision; the public result i
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from schemas.enums import Worthiness
@@ -54,3 +55,12 @@ class PlannedGroup:
     @property
     def factual(self) -> list[PlannedFact]:
         return [f for f in self.facts if f.worthiness is Worthiness.FACTUAL]
+
+
+def by_sentence(facts: Iterable[PlannedFact]) -> dict[int, list[PlannedFact]]:
+    """``facts`` by the index of the sentence they come from, in their order: what compares facts of one
+    sentence with each other looks only at its own sentence's, so a long answer costs in proportion."""
+    out: dict[int, list[PlannedFact]] = {}
+    for fact in facts:
+        out.setdefault(fact.atom.sentence_index, []).append(fact)
+    return out

@@ -456,12 +456,21 @@ def _label_main_subjects(inp: RevisionInput, sentences: list[str | None]) -> lis
 
 def _without_repeats(lines: list[str]) -> list[str]:
     """Drop a moved fact whose words all appear in a longer moved fact."""
-    words = [set(re.findall(r"\w+", line.lower())) for line in lines]
+    words = [frozenset(re.findall(r"\w+", line.lower())) for line in lines]
+    # A longer fact holding all of a fact's words holds its rarest one: only those are compared.
+    holding: dict[str, list[int]] = {}
+    for j, ws in enumerate(words):
+        for w in ws:
+            holding.setdefault(w, []).append(j)
     out: list[str] = []
+    seen: set[str] = set()
     for i, line in enumerate(lines):
-        if any(j != i and words[i] < words[j] for j in range(len(lines))):
+        rarest = min(words[i], key=lambda w: len(holding[w]), default=None)
+        others = holding[rarest] if rarest is not None else range(len(lines))
+        if any(j != i and words[i] < words[j] for j in others):
             continue
-        if line not in out:
+        if line not in seen:
+            seen.add(line)
             out.append(line)
     return out
 

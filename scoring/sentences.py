@@ -62,15 +62,43 @@ def _segmenter() -> pysbd.Segmenter:
 _SEMICOLON = re.compile(r"(?<=[;:])\s+(?=(?:he|she|they|his|her|their)\b)", re.I)
 
 
+# pysbd reads a paragraph in passes over the whole of it, one for each abbreviation it finds there, so its
+# cost grows with the square of a paragraph's length (a 200,000-character answer without blank lines took
+# 27 s to split). A longer paragraph is read in windows of ``_WINDOW`` characters; of each window only the
+# sentences that end ``_CONTEXT`` characters or more before its end are kept (pysbd's rules look a few words
+# around a stop), and the next window starts where they end. Paragraphs of answers are far shorter.
+_WINDOW = 3000
+_CONTEXT = 1000
+
+
 def segment(block: str) -> list[str]:
     """pysbd's sentences of ``block`` as written (``Segmenter.segment`` with ``clean=False``).
 
     pysbd finds each sentence back in the text with a regular expression built from it, compiled
     anew for every sentence; a plain substring search gives the same pieces without the compiling.
+    A block longer than ``_WINDOW`` characters is read a window at a time (see above).
     """
+    if len(block) <= _WINDOW:
+        return [block[a:b] for a, b in _segment_spans(block)]
+    out: list[str] = []
+    start = 0
+    while start < len(block):
+        window = block[start : start + _WINDOW]
+        spans = _segment_spans(window)
+        if start + _WINDOW >= len(block):
+            out.extend(window[a:b] for a, b in spans)
+            break
+        kept = [(a, b) for a, b in spans if b <= _WINDOW - _CONTEXT] or spans[:1]
+        out.extend(window[a:b] for a, b in kept)
+        start += kept[-1][1] if kept else _WINDOW
+    return out
+
+
+def _segment_spans(block: str) -> list[tuple[int, int]]:
+    """Where pysbd's sentences of ``block`` are, each with the whitespace after it."""
     if not block:
         return []
-    out: list[str] = []
+    out: list[tuple[int, int]] = []
     prior_end = 0
     for sentence in _segmenter().processor(block).process():
         start = 0
@@ -79,7 +107,7 @@ def segment(block: str) -> list[str]:
             while end < len(block) and block[end].isspace():  # the trailing whitespace goes with it
                 end += 1
             if end > prior_end:  # the first occurrence after the previous sentence
-                out.append(block[at:end])
+                out.append((at, end))
                 prior_end = end
                 break
             start = end if end > at else at + 1
@@ -97,6 +125,11 @@ def _split_block(block: str) -> tuple[str, ...]:
         elif part:
             out.append(part)
     return tuple(p for p in out if p)
+
+
+def clear_cache() -> None:
+    """Forget the cached sentence splits of paragraphs (used by the benchmark's cold runs)."""
+    _split_block.cache_clear()
 
 
 _EMPHASIS = re.compile(r"(\*\*|__|\*(?=\S)|(?<=\S)\*|`)")

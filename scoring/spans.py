@@ -19,6 +19,9 @@ from collections.abc import Iterable, Sequence
 
 Span = tuple[int, int]
 _RUN = re.compile(r"\S+")
+# How far past the previous match a sentence, word or character may start (what the cleaning removed
+# between them: markup, a citation marker). Every search stops there, so a long answer costs in proportion.
+_SKIP = 40
 
 
 def align(answer: str, sentences: Sequence[str]) -> list[list[int]]:
@@ -27,23 +30,23 @@ def align(answer: str, sentences: Sequence[str]) -> list[list[int]]:
     maps: list[list[int]] = []
     pos = 0
     for sentence in sentences:
-        exact = answer.find(sentence, pos)
-        if exact >= 0 and exact - pos <= 40:  # written as read (no markup inside): offsets in one step
+        exact = answer.find(sentence, pos, pos + _SKIP + len(sentence))
+        if exact >= 0:  # written as read (no markup inside): offsets in one step
             maps.append(list(range(exact, exact + len(sentence))))
             pos = exact + len(sentence)
             continue
         offsets = [-1] * len(sentence)
         for run in _RUN.finditer(sentence):
             word, start = run.group(), run.start()
-            found = answer.find(word, pos)
-            if found >= 0 and found - pos <= 40:  # the word as written
+            found = answer.find(word, pos, pos + _SKIP + len(word))
+            if found >= 0:  # the word as written
                 offsets[start : start + len(word)] = range(found, found + len(word))
                 pos = found + len(word)
                 continue
             for k, ch in enumerate(word):  # markup inside the word ("1815 [2]." read as "1815."): by character
-                found = answer.find(ch, pos)
+                found = answer.find(ch, pos, pos + _SKIP + 1)
                 # A character the cleaning made up (rare: a replaced bullet) must not drag the pointer far.
-                if found < 0 or found - pos > 40:
+                if found < 0:
                     continue
                 offsets[start + k] = found
                 pos = found + 1

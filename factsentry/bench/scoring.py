@@ -9,16 +9,33 @@ parsed together first (``Checker.prepare``), its time shared among the batch's a
 LLM: the llm engine runs the same answers with litellm's ``mock_response`` (no network), and its
 calls and tokens per answer are set beside what the FActScore pipeline would make on the same
 answers: one decomposition call per sentence plus one verification call per fact.
+
+Length sweep (``--lengths 1000,10000,100000``): for each length and shape, one answer of that many
+characters made of AmbigBio dev answers one after another (the last one cut at a sentence end), checked by
+the offline engine against one store of all their passages, with cold caches. Shapes (``--shapes``):
+``bios`` (a paragraph per answer: many people), ``one-paragraph`` (the same without blank lines),
+``one-name`` (every answer's name, and its words, made the first answer's: many lives told of one name,
+fewer perceived individuals with more facts each) and ``one-person`` (every later answer's name written
+"he": a few individuals with most of the facts). A short length is timed on several such answers (made
+of different rows, 100,000 characters in all, at most 20). It prints the mean CPU seconds per answer (this
+process's: on a shared machine other processes' work does not count; wall-clock seconds beside) and the
+milliseconds per 1,000 characters at each length, and per shape the ratio of the per-character time at
+the largest length to that at the smallest (1.0: linear cost), the exponent of a least-squares fit of
+seconds ∝ characters^k, and that exponent between the two largest lengths alone. ``--max-sentences``
+sets how many sentences are checked (default: all, so every step sees the whole answer; the engine's
+own default checks the first 120).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import statistics
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +75,47 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=1,
         help="offline: answers checked together, parsed in one batch first as a worker does (default 1: one by one)",
     )
+    parser.add_argument(
+        "--lengths",
+        type=_lengths,
+        default=None,
+        help="length sweep instead: comma-separated answer lengths in characters (e.g. 1000,10000,50000,100000,200000)",
+    )
+    parser.add_argument(
+        "--shapes",
+        type=_shapes,
+        default=list(SHAPES),
+        help=f"length sweep: comma-separated shapes of the long answers (default: {','.join(SHAPES)})",
+    )
+    parser.add_argument(
+        "--max-sentences",
+        type=at_least(0),
+        default=0,
+        help="length sweep: sentences of each answer checked (default 0: all of them)",
+    )
+
+
+SHAPES = ("bios", "one-paragraph", "one-name", "one-person")
+
+
+def _shapes(text: str) -> list[str]:
+    """An argparse type: comma-separated names of :data:`SHAPES`."""
+    names = [x.strip() for x in text.split(",") if x.strip()]
+    unknown = [x for x in names if x not in SHAPES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"{text!r}: shapes are {', '.join(SHAPES)}")
+    return list(dict.fromkeys(names))
+
+
+def _lengths(text: str) -> list[int]:
+    """An argparse type: comma-separated lengths of at least 100 characters, in increasing order."""
+    try:
+        values = sorted({int(x) for x in text.split(",") if x.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of whole numbers") from None
+    if not values or values[0] < 100:
+        raise argparse.ArgumentTypeError(f"{text!r}: give one or more lengths of at least 100 characters")
+    return values
 
 
 def _load(path: Path, limit: int) -> list[dict[str, Any]]:
@@ -84,6 +142,10 @@ def _pin(cpu: int) -> bool:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    if getattr(args, "lengths", None):
+        pinned = _pin(args.cpu)
+        shapes = getattr(args, "shapes", None) or list(SHAPES)
+        return {"one_core": pinned, **length_sweep(args.data, args.lengths, shapes, getattr(args, "max_sentences", 0))}
     rows = _load(args.data, args.limit)
     pinned = _pin(args.cpu)
     out: dict[str, Any] = {"answers": len(rows), "one_core": pinned}
@@ -144,6 +206,135 @@ def _offline(rows: list[dict[str, Any]], batch: int = 1) -> dict[str, Any]:
         figures[f"offline_{phase}_ms_p95"] = round(sorted(times)[int(0.95 * (len(times) - 1))] * 1000, 1)
         figures["offline_facts_per_answer"] = round(facts / max(1, len(rows)), 1)
     return figures
+
+
+def long_answer(rows: list[dict[str, Any]], length: int, shape: str = "bios") -> tuple[str, list[dict[str, Any]]]:
+    """An answer of ``length`` characters (or all of ``rows`` when they are shorter) in ``shape`` (see the
+    module's docstring), the last answer cut at a sentence end where one falls in its second half; and the
+    rows used."""
+    parts: list[str] = []
+    used: list[dict[str, Any]] = []
+    size = 0
+    for row in rows:
+        output = str(row.get("output") or "").strip()
+        if not output:
+            continue
+        if shape == "one-name" and used:
+            output = _renamed(output, str(row["name"]), str(used[0]["name"]))
+        elif shape == "one-person" and used:
+            output = _as_pronoun(output, str(row["name"]))
+        parts.append(output)
+        used.append(row)
+        size += len(output) + 2
+        if size >= length:
+            break
+    text = ("\n\n" if shape != "one-paragraph" else " ").join(parts)
+    if len(text) > length:
+        head = text[:length]
+        cut = max(head.rfind(mark) for mark in (". ", ".\n"))
+        text = head[: cut + 1] if cut > length // 2 else head
+    return text, used
+
+
+def _renamed(text: str, name: str, to: str) -> str:
+    """``text`` with ``name`` written ``to``, and each of its words ("Johnston", "Johnstone's") the word of
+    ``to`` in the same place (the last for the last, the first for any other)."""
+    text = text.replace(name, to)
+    words, new = name.split(), to.split()
+    for k, word in enumerate(words):
+        if len(word) >= 3 and new:
+            text = re.sub(rf"\b{re.escape(word)}\w*", new[-1] if k == len(words) - 1 else new[0], text)
+    return text
+
+
+# Each length is timed on answers of this many characters in all (at most 20 of them, at least one), so
+# that a short length's figure is an average over as many different answers as a long one's.
+_SWEEP_CHARS = 100_000
+_SWEEP_MOST = 20
+
+
+def _as_pronoun(text: str, name: str) -> str:
+    """``text`` with ``name`` and its words ("Johnstone", "Bruce Johnston's") written "he" ("his"), capitalised
+    where a sentence starts."""
+    words = [rf"{re.escape(w)}\w*" for w in name.split() if len(w) >= 3]
+    if not words:
+        return text
+    alternatives = "|".join(words)
+    # "Carl Gauss", "Gauss", "Carl F. Gauss": the name's words, with initials between them.
+    form = rf"\b(?:{alternatives})(?:\s+(?:[A-Z]\.\s*)*(?:{alternatives}))*(?P<s>['’]s\b)?"
+
+    def pronoun(m: re.Match[str]) -> str:
+        word = "his" if m.group("s") else "he"
+        before = text[: m.start()].rstrip()
+        return word.capitalize() if not before or before[-1] in ".!?:" else word
+
+    return re.sub(form, pronoun, text)
+
+
+def length_sweep(data: Path, lengths: list[int], shapes: list[str], max_sentences: int = 0) -> dict[str, Any]:
+    """Seconds of a cold offline check of answers of each length and shape (see :func:`long_answer`; at
+    short lengths several answers, made of different rows, their mean given), and per shape the ratio of
+    the time per character at the largest length to that at the smallest, and the fitted exponent of
+    seconds ∝ length^k."""
+    from dataclasses import replace
+
+    from scoring import nlp, sentences
+    from scoring.engines import build_checker
+    from scoring.pipeline import default_config, default_verifier, warm_up
+
+    rows = _load(data, 10**9)
+    config = replace(default_config(), max_sentences=max_sentences or 10**9)
+    checker = build_checker("offline", stance_model=default_verifier(), config=config)
+    warm_up()  # what a first check loads (the spaCy pipeline, the stance model) is not part of any length
+    checker.check(rows[0]["output"], kb=_stores(rows[:1])[0], name=rows[0]["name"])
+    figures: dict[str, Any] = {"max_sentences": max_sentences or None}
+    for shape in shapes:
+        points: list[tuple[float, float]] = []
+        for length in lengths:
+            count = max(1, min(_SWEEP_MOST, _SWEEP_CHARS // length))
+            chars = seconds = wall = facts = groups = 0.0
+            start = 0
+            for _ in range(count):
+                if start >= len(rows) // 2:  # the rows of a long answer again rather than too few
+                    start = 0
+                text, used = long_answer(rows[start:], length, shape)
+                start = rows.index(used[-1], start) + 1
+                (store,) = _stores([{"passages": [p for row in used for p in row.get("passages") or []]}])
+                nlp.clear_cache()
+                sentences.clear_cache()
+                t0, c0 = time.perf_counter(), time.process_time()
+                result = checker.check(text, kb=store, name=used[0]["name"], cache=_DictCache())
+                seconds += time.process_time() - c0
+                wall += time.perf_counter() - t0
+                chars += len(text)
+                facts += result.num_facts
+                groups += len(result.groups)
+            points.append((chars / count, seconds / count))
+            key = f"{shape}_{length}"
+            figures[f"{key}_answers"] = count
+            figures[f"{key}_chars"] = round(chars / count, 1)
+            figures[f"{key}_facts"] = round(facts / count, 1)
+            figures[f"{key}_groups"] = round(groups / count, 1)
+            figures[f"{key}_seconds"] = round(seconds / count, 4)
+            figures[f"{key}_wall_seconds"] = round(wall / count, 4)
+            figures[f"{key}_ms_per_1k_chars"] = round(seconds * 1e6 / chars, 2)
+        (small, t_small), (large, t_large) = points[0], points[-1]
+        figures[f"{shape}_per_char_ratio"] = round((t_large / large) / (t_small / small), 2)
+        figures[f"{shape}_fitted_exponent"] = round(fitted_exponent(points), 2) if len(points) > 1 else None
+        # Between the two largest lengths alone: what a quadratic part costs shows at the top first.
+        figures[f"{shape}_exponent_largest_two"] = round(fitted_exponent(points[-2:]), 2) if len(points) > 1 else None
+    return figures
+
+
+def fitted_exponent(points: Sequence[tuple[float, float]]) -> float:
+    """The slope ``k`` of the least-squares line through (log size, log seconds): seconds ∝ size^k."""
+    xs = [math.log(n) for n, _ in points]
+    ys = [math.log(max(t, 1e-9)) for _, t in points]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    spread = sum((x - mx) ** 2 for x in xs)
+    if spread == 0:
+        raise ValueError("fitted_exponent needs points of at least two different sizes")
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / spread
 
 
 class MockLLM:

@@ -204,11 +204,10 @@ class LLMRevise:
 
 def _plan(lists: Sequence[FactList], sentences: list[str], subject: str) -> list[PlannedGroup]:
     groups: list[PlannedGroup] = []
+    source = _SentenceFinder(sentences)
     for fl in lists:
         fl_name = fl.name or subject
-        facts = [
-            PlannedFact(AtomicFact(f, _sentence_of(f, sentences, fl_name), fl_name), f, classify(f)) for f in fl.facts
-        ]
+        facts = [PlannedFact(AtomicFact(f, source(f, fl_name), fl_name), f, classify(f)) for f in fl.facts]
         individual = PerceivedGroup(fl_name, sentences=sorted({f.atom.sentence_index for f in facts}), from_text=True)
         groups.append(PlannedGroup(individual, facts))
     kept = [g for g in groups if g.factual] or groups[:1]
@@ -222,15 +221,27 @@ def _words(text: str) -> set[str]:
 def _sentence_of(fact: str, sentences: list[str], name: str = "") -> int:
     """The sentence a listed fact came from: most shared words, the person's name (which the model writes
     into every fact) left out and numbers counted twice; the first such sentence on a tie."""
-    if not sentences:
-        return 0
-    words = _words(fact) - _words(name)
+    return _SentenceFinder(sentences)(fact, name)
 
-    def shared(i: int) -> int:
-        common = words & _words(sentences[i])
-        return len(common) + sum(1 for w in common if w.isdigit())
 
-    return max(range(len(sentences)), key=shared)
+class _SentenceFinder:
+    """:func:`_sentence_of` for many facts of one answer: each sentence's words are read once, and a fact's
+    words are looked up in an index of the sentences holding them instead of in every sentence."""
+
+    def __init__(self, sentences: list[str]) -> None:
+        self.holding: dict[str, list[int]] = {}
+        for i, sentence in enumerate(sentences):
+            for w in _words(sentence):
+                self.holding.setdefault(w, []).append(i)
+
+    def __call__(self, fact: str, name: str = "") -> int:
+        shared: dict[int, int] = {}
+        for w in _words(fact) - _words(name):
+            weight = 2 if w.isdigit() else 1
+            for i in self.holding.get(w, ()):
+                shared[i] = shared.get(i, 0) + weight
+        # Sentences sharing nothing score 0, as the first sentence does when none shares anything.
+        return min(shared, key=lambda i: (-shared[i], i)) if shared else 0
 
 
 def _pages(kb: KnowledgeSource, group: PlannedGroup, candidates: list[EntityRef], k: int) -> list[Page]:

@@ -131,3 +131,58 @@ def test_a_hyphenated_given_name_is_kept_whole() -> None:
     ]:
         mention = find_mention(nlp.parse_one(sentence))
         assert mention is not None and mention.name == name
+
+
+def test_individuals_index_what_grouping_asks_of_them() -> None:
+    from scoring.grouping import Mention, PerceivedGroup, _absorb, _Individuals
+
+    first = PerceivedGroup("Dick Hanley")
+    people = _Individuals(first)
+    assert first in people and people.knows("hanley") and not people.knows("pippen")
+    cellist = PerceivedGroup("Dick Hanley", disambiguator="cellist", from_text=True, role="cellist")
+    people.add(cellist)
+    assert people.with_role("cellist") is cellist and people.with_role("elder") is None
+    assert people.with_role("cellist") is cellist  # the first of a role stays its individual
+    _absorb(first, Mention("Richard Hanley", introduces=True))
+    people.update(first)
+    assert people.knows("richard") and people.carriers("richard hanley") == 1
+    _absorb(cellist, Mention("Richard Hanley"))
+    people.update(cellist)
+    assert people.carriers("richard hanley") == 2
+    assert people.latest_first("richard hanley", None) == [cellist, first]
+    assert people.latest_first("nobody", "cellist") == [cellist]
+    # A name changed to a fuller form no longer counts the words only the old one had.
+    lone = PerceivedGroup("Scottie", from_text=True)
+    people.add(lone)
+    assert people.knows("scottie")
+    lone.name = "Pippen"
+    people.update(lone)
+    assert not people.knows("scottie") and people.knows("pippen")
+    # Genders: the latest individual of each, and the latest with sentences and none yet.
+    first.sentences.append(0)
+    cellist.sentences.append(1)
+    assert people.latest_of_gender("m") is None
+    assert people.latest_ungendered(besides=first) is cellist
+    assert people.latest_ungendered(besides=cellist) is first
+    first.gender = "m"
+    people.update(first)
+    assert people.latest_of_gender("m") is first and people.latest_ungendered(besides=cellist) is None
+
+
+def test_many_individuals_are_told_apart_and_returned_to() -> None:
+    # Forty people one after another, each introduced and then spoken of by pronoun; then the first is
+    # named again by the full name only they were given.
+    names = [
+        f"{first} {last}"
+        for first in ("Anna", "Boris", "Clara", "Dmitri")
+        for last in "Abel Berg Crane Dahl Eck Falk Gray Holm Ives Juhl".split()
+    ]
+    text = " ".join(
+        f"{n} is a {'German' if k % 2 else 'Danish'} painter. {'She' if k % 2 else 'He'} was born in {1900 + k}."
+        for k, n in enumerate(names)
+    )
+    text += f" {names[0]} died in 1990."
+    groups = _groups(text, names[0])
+    assert [label for label, _ in groups] == names
+    assert [sentences for _, sentences in groups][:2] == [[0, 1, 80], [2, 3]]
+    assert all(sentences == [2 * k, 2 * k + 1] for k, (_, sentences) in enumerate(groups) if k)

@@ -212,3 +212,22 @@ def test_deleted_words_leave_the_kept_ones_apart(sentence: str, deleted: list[st
         start = sentence.index(phrase)
         remove |= {t.i for t in doc if start <= t.idx < start + len(phrase)}
     assert _tidy(_render(doc, remove, {}), sentence) == expected
+
+
+@pytest.mark.parametrize(
+    ("lines", "kept"),
+    [
+        (["He won a medal.", "He won a medal in 1956.", "He coached."], ["He won a medal in 1956.", "He coached."]),
+        (["He coached.", "He coached.", "He died."], ["He coached.", "He died."]),  # the same line once
+        (
+            ["He won a medal in 1956.", "In 1956 he won a medal."],
+            ["He won a medal in 1956.", "In 1956 he won a medal."],
+        ),
+        (["...", "He died."], ["He died."]),  # no words: within any line with words
+        ([], []),
+    ],
+)
+def test_moved_facts_without_repeats(lines: list[str], kept: list[str]) -> None:
+    from scoring.revise import _without_repeats
+
+    assert _without_repeats(lines) == kept

@@ -115,3 +115,39 @@ def test_segment_gives_pysbd_sentences_as_written(block: str) -> None:
     import pysbd
 
     assert segment(block) == pysbd.Segmenter(language="en", clean=False).segment(block)
+
+
+def _long_block(n: int) -> tuple[str, list[str]]:
+    """A paragraph of ``n`` sentences with abbreviations, initials and decimals that must not end one."""
+    said = [
+        f"Dr. J. R. Smith no. {k} moved to the U.S. in {1900 + k % 100} with {k}.5 kg of notes, e.g. letters."
+        if k % 3 == 0
+        else f"Person {k} wrote “A Study, Vol. {k}” (pp. {k}–{k + 9}) in St. Louis."
+        for k in range(n)
+    ]
+    return " ".join(said), said
+
+
+@pytest.mark.parametrize("n", [5, 60, 400])
+def test_a_long_paragraph_is_split_in_windows_into_the_same_sentences(n: int) -> None:
+    import pysbd
+
+    from scoring import sentences
+
+    block, said = _long_block(n)
+    assert (len(block) > sentences._WINDOW) is (n > 5)
+    pieces = segment(block)
+    assert "".join(pieces) == block  # every character once, in order
+    assert [p.strip() for p in pieces] == said
+    if n <= 60:  # as pysbd reads the whole paragraph at once
+        assert pieces == pysbd.Segmenter(language="en", clean=False).segment(block)
+
+
+def test_a_sentence_longer_than_a_window_is_cut_not_lost() -> None:
+    from scoring import sentences
+
+    words = " ".join(f"word{k}" for k in range(sentences._WINDOW // 3))
+    block = f"It began. {words} and ended. Then it stopped."
+    pieces = segment(block)
+    assert "".join(pieces) == block
+    assert pieces[0] == "It began. " and pieces[-1] == "Then it stopped."

@@ -77,3 +77,19 @@ def test_alignment_stays_inside_the_answer_and_in_order(parts: list[str]) -> Non
         assert 0 <= s <= e <= len(answer)
         for a, b in char_spans(offsets, [(0, len(sentence))], answer):
             assert s <= a < b <= e
+
+
+def test_alignment_looks_no_further_than_what_cleaning_removes() -> None:
+    # The second sentence is read without its markup; its words are found where it stands, never in the
+    # copy of it that the answer quotes much later.
+    gap = " ".join(["filler"] * 20)
+    answer = f"He was born in 1936. He **died** in 1970 [3]. {gap}. He died in 1970."
+    maps = align(answer, ["He was born in 1936.", "He died in 1970.", f"{gap}.", "He died in 1970."])
+    spans = [sentence_span(m) for m in maps]
+    assert [answer[s:e] for s, e in spans] == [
+        "He was born in 1936.",
+        "He **died** in 1970 [3].",
+        f"{gap}.",
+        "He died in 1970.",
+    ]
+    assert spans[3][0] == len(answer) - len("He died in 1970.")
