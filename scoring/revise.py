@@ -100,7 +100,8 @@ def revise(inp: RevisionInput) -> Revision:
         if found.whole_moved_to is not None:
             out_sentences.append(None)
             continue
-        out_sentences.append(_apply(docs[si], found))
+        written = _replaced_as_written(inp.written[si] if inp.written else None, found)
+        out_sentences.append(written if written is not None else _apply(docs[si], found))
     if separated and inp.mode == "separate":
         out_sentences = _label_main_subjects(inp, out_sentences)
     text = _join(out_sentences, inp.paragraphs or [0] * len(inp.sentences))
@@ -332,6 +333,19 @@ def _sentence_bounds(words: Sequence[str], start: int, end: int) -> tuple[int, i
     while hi < len(words) and words[hi] not in (".", ";", "!", "?"):
         hi += 1
     return lo, hi
+
+
+def _replaced_as_written(written: str | None, plan: _SentencePlan) -> str | None:
+    """A sentence whose only edits are values replaced, with the values replaced in the line as written: a
+    record keeps its own words ("- 32 caps for Norway" → "- 23 caps for Norway", not the reading "They had
+    23 caps for Norway"). None when words go too, or a value is not in the line as written."""
+    if written is None or not plan.replacements or plan.delete - plan.keep:
+        return None
+    for old, new in dict.fromkeys(plan.replacements):  # two facts of one sentence may carry the same value
+        if len(re.findall(rf"(?<!\w){re.escape(old)}(?!\w)", written)) != 1:
+            return None
+        written = re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", new, written, count=1)
+    return written
 
 
 def _looks_like_year(text: str) -> bool:

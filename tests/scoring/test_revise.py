@@ -147,6 +147,28 @@ def test_a_wrong_count_is_replaced_by_the_pages_count_of_the_same_noun(sentence:
     assert revise(inp).text == revised
 
 
+@pytest.mark.parametrize(
+    ("reading", "written", "revised"),
+    [
+        # a record read as a sentence keeps its own words when only a value changes
+        ("Dick Hanley had 32 caps for Norway.", "32 caps for Norway", "23 caps for Norway"),
+        ("Dick Hanley won 32 caps for Norway.", "Caps: 32 (Norway)", "Caps: 23 (Norway)"),
+        # a value the written line does not hold as it is: the reading is revised
+        ("Dick Hanley won 32 caps for Norway.", "thirty-two caps", "Dick Hanley won 23 caps for Norway."),
+    ],
+)
+def test_a_value_is_replaced_in_the_line_as_written(reading: str, written: str, revised: str) -> None:
+    group = _group([reading], {reading: set()})
+    page = (Evidence(title=COACH, text="Dick Hanley earned 23 caps for Norway."),)
+    for f in group.facts:
+        f.verdicts[COACH] = EntityVerdict(COACH, Stance.IRRELEVANT, 0.1, 0.0, page)
+    group.facts = [f for f in group.facts if "32" in f.text]
+    inp = RevisionInput(
+        sentences=[reading], written=[written], groups=[(group, COACH)], entities=ENTITIES, confirm=lambda t, e: True
+    )
+    assert revise(inp).text == revised
+
+
 def test_a_revised_sentence_whose_opening_went_starts_with_a_capital() -> None:
     from scoring.revise import _join
 
