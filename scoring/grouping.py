@@ -596,7 +596,22 @@ def _mention(doc: Doc, head: Token, introduces: bool) -> Mention | None:
         dates = m.group(1).strip()
     elif m and not re.match(r"(?:born|also|née|nee|b\.|known|aka|formerly)\b", m.group(1), re.I):
         disamb = m.group(1).strip()
-    return Mention(text, disamb, introduces or dates is not None, dates)
+    elif k + 1 < len(doc) and doc[k].lower_ == "the" and _role_word(doc[k + 1]):
+        # "Mei-Lin Osterhagen the chemist (b. 1970) …": a role right after the name tells which one, as a
+        # "(chemist)" would.
+        disamb = doc[k + 1].lower_
+    return Mention(text, disamb, introduces or dates is not None or disamb is not None, dates)
+
+
+def _role_word(tok: Token) -> bool:
+    """A lower-case noun that can say which of several people is meant ("the chemist", "the journalist")."""
+    return (
+        tok.pos_ == "NOUN"
+        and tok.text.islower()
+        and tok.lower_ not in _NOT_ROLES
+        and tok.lower_ not in _ORDER_WORDS
+        and not any(c.dep_ == "prep" for c in tok.children)  # "the son of …" relates, it does not tell apart
+    )
 
 
 def _name_hyphen(doc: Doc, j: int) -> bool:

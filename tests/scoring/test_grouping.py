@@ -186,3 +186,30 @@ def test_many_individuals_are_told_apart_and_returned_to() -> None:
     assert [label for label, _ in groups] == names
     assert [sentences for _, sentences in groups][:2] == [[0, 1, 80], [2, 3]]
     assert all(sentences == [2 * k, 2 * k + 1] for k, (_, sentences) in enumerate(groups) if k)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "role"),
+    [
+        ("Mei-Lin Osterhagen the chemist developed the Verdex film.", "chemist"),
+        ("Dick Hanley the swimmer was born in 1936.", "swimmer"),
+        ("Dick Hanley the coach led Northwestern.", "coach"),
+        # no role: an epithet, a relation, or nothing after the name
+        ("Pliny the Elder wrote the Natural History.", None),
+        ("Dick Hanley was born in 1936.", None),
+    ],
+)
+def test_a_role_right_after_the_name_tells_which_one(sentence: str, role: str | None) -> None:
+    mention = find_mention(nlp.parse_one(sentence))
+    assert mention is not None and mention.disambiguator == role
+
+
+def test_the_same_name_with_two_roles_is_two_individuals() -> None:
+    text = (
+        "Two different people have this name. Mei-Lin Osterhagen the chemist developed the Verdex film. "
+        "Mei-Lin Osterhagen the journalist was a correspondent in Hong Kong."
+    )
+    assert _groups(text, "Mei-Lin Osterhagen") == [
+        ("Mei-Lin Osterhagen (chemist)", [0, 1]),
+        ("Mei-Lin Osterhagen (journalist)", [2]),
+    ]
