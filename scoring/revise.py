@@ -215,7 +215,10 @@ def _replacement(
     exclude = (name, entity, fact.atom.subject)
     # A value the evidence holds only in another role ("born in 1958" where 1958 is when she joined) is
     # as wrong as one it never mentions.
-    misplaced = {v.text for v in roles.misplaced_values(fact.text, [e.text for e in own.evidence], exclude)}
+    pages = [e.text for e in own.evidence]
+    misplaced = {v.text for v in roles.misplaced_values(fact.text, pages, exclude)}
+    if own.decided_by == "contradicted-value":  # "Bramwell University in Madrid" where the page has London
+        misplaced |= {v.text for v in roles.contradicted_values(fact.text, pages, exclude)}
     values = [v for v in values if v.text not in evidence_text or fold_ascii(v.text) in misplaced]
     if not values:
         return None

@@ -310,6 +310,9 @@ def contradicted_values(fact: str, texts: Sequence[str], exclude: Iterable[str] 
         # the fact merely widens or narrows ("schools in Australia" and "educated in Melbourne"); one it never
         # mentions may be spelt otherwise there ("St." for "Saint"), so its rival must stand beside three of
         # the fact's words.
+        if v.kind == "place" and _bound_elsewhere(fact, v, texts):
+            out.append(v)  # "Bramwell University in Madrid" where the page has "Bramwell University in London"
+            continue
         on_page = any(text in words for words in sentences)
         if on_page != (v.kind == "year"):
             continue
@@ -328,6 +331,26 @@ def contradicted_values(fact: str, texts: Sequence[str], exclude: Iterable[str] 
         if any(len(roles & w) >= need for r in dict.fromkeys(rivals) for w in value_windows(texts, r)):
             out.append(v)
     return out
+
+
+def _bound_elsewhere(fact: str, v: Value, texts: Sequence[str]) -> bool:
+    """Whether the name the fact places ("at Bramwell University in Madrid") is placed elsewhere wherever the
+    page names it ("at Bramwell University in London") and never where the fact does: a value bound to the
+    wrong organisation."""
+    if v.prep != "in":
+        return False
+    m = None
+    for m in re.finditer(r"((?:[A-Z][\w'’-]+\s+){1,5})in\s+((?:[A-Z][\w'’-]+\s*)+)", fact):
+        if v.text in fold(m.group(2)).split():
+            break
+    else:
+        return False
+    name = m.group(1).split()
+    if all(fold(w) in _PLACE_MODIFIERS or fold(w) in _STOP for w in name):
+        return False
+    pattern = re.compile(rf"\b{re.escape(' '.join(name))}\s+in\s+((?:[A-Z][\w'’-]+\s*)+)")
+    places = [fold(p.group(1)).split() for t in texts for p in pattern.finditer(t)]
+    return bool(places) and not any(v.text in p for p in places)
 
 
 @lru_cache(maxsize=2048)

@@ -206,6 +206,32 @@ def test_a_wrong_place_is_replaced_by_the_pages_place_the_recogniser_missed(veri
 
 
 @pytest.mark.parametrize(
+    ("answer", "replaced"),
+    [
+        # the stance model does not confirm "teaches" for "has taught": the claim goes rather than being rewritten
+        ("Ada Lind is a novelist. She teaches creative writing at Bramwell University in Madrid.", False),
+        ("Ada Lind is a novelist. Since 2017 she has taught creative writing at Bramwell University in Madrid.", True),
+    ],
+)
+def test_a_place_bound_to_the_wrong_organisation_is_flagged_and_replaced(
+    verifier: OfflineVerifier, answer: str, replaced: bool
+) -> None:
+    """The page places the university in London and names Madrid only for her studies: "Bramwell University in
+    Madrid" is a value bound to the wrong organisation, not a place the page merely narrows."""
+    page = (
+        "Ada Lind (born 1984) is a novelist. She studied comparative literature in Madrid. Since 2017 she has "
+        "taught creative writing at Bramwell University in London, where she lives."
+    )
+    kb = Store.in_memory()
+    kb.add_pages([("Ada Lind", page, [])])
+    result = check(answer, kb=kb, verifier=verifier, name="Ada Lind")
+    madrid = [f for g in result.groups for f in g.facts if "Madrid" in f.text]
+    assert madrid and all(f.verdict.value == "not_supported" for f in madrid)
+    assert result.revision is not None and "Madrid" not in result.revision.text
+    assert ("Bramwell University in London" in result.revision.text) is replaced
+
+
+@pytest.mark.parametrize(
     ("sentence", "deleted", "expected"),
     [
         # the comma after the year and the "and" go: the year and the next word stay apart

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from schemas.knowledge import Passage
-from scoring.roles import misplaced_values, role_years, stated_in
+from scoring.roles import contradicted_values, misplaced_values, role_years, stated_in
 from scoring.verify import _key_terms_found
 
 PAGE = (
@@ -182,3 +182,20 @@ CLUB = (
 def test_a_year_is_replaced_by_one_of_the_same_kind(fact: str, old: str, expected: list[str]) -> None:
     found = role_years(fact, old, [CLUB])
     assert found[: len(expected)] == expected, found
+
+
+@pytest.mark.parametrize(
+    ("fact", "contradicted"),
+    [
+        ("Ada Lind teaches creative writing at Bramwell University in Madrid.", ["madrid"]),
+        ("Ada Lind teaches creative writing at Bramwell University in London.", []),
+        ("Ada Lind studied literature in Madrid.", []),  # the page places her studies there
+        ("Ada Lind teaches at Kingsmere College in Madrid.", []),  # a name the page does not place
+    ],
+)
+def test_a_place_bound_to_the_wrong_organisation_is_contradicted(fact: str, contradicted: list[str]) -> None:
+    page = (
+        "Since 2017 she has taught creative writing at Bramwell University in London, where she lives. "
+        "She studied comparative literature in Madrid."
+    )
+    assert [v.text for v in contradicted_values(fact, [page], ("Ada Lind",))] == contradicted
