@@ -31,7 +31,7 @@ from scoring.decontext import decontextualize
 from scoring.grouping import name_parts
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.rules import env_rules_off, rule
-from scoring.verify import EntityVerdict
+from scoring.verify import CONTRADICTED_VALUE, EntityVerdict
 from scoring.worthiness import ASSISTANT_ASIDE, CHATTER
 from vocabulary import MONTHS, fold_ascii
 
@@ -217,7 +217,7 @@ def _replacement(
     # as wrong as one it never mentions.
     pages = [e.text for e in own.evidence]
     misplaced = {v.text for v in roles.misplaced_values(fact.text, pages, exclude)}
-    if own.decided_by == "contradicted-value":  # "Bramwell University in Madrid" where the page has London
+    if own.decided_by == CONTRADICTED_VALUE:  # "Bramwell University in Madrid" where the page has London
         misplaced |= {v.text for v in roles.contradicted_values(fact.text, pages, exclude)}
     values = [v for v in values if v.text not in evidence_text or fold_ascii(v.text) in misplaced]
     if not values:
