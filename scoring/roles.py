@@ -266,8 +266,7 @@ def _attested_together(fact: str, values: list[Value], texts: Sequence[str], ski
     if not names:
         return False
     for text in texts:
-        for sentence in page_sentences(text):
-            words = re.findall(r"\w+", fold(sentence))
+        for words, _ in _page_words(text):
             at = [i for i, w in enumerate(words) if w in names]
             if not names <= set(words):
                 continue
@@ -459,15 +458,23 @@ def _worded_in(fact: str, texts: Sequence[str], exclude: tuple[str, ...]) -> boo
     # An order is part of what is said: "her second novel" is not "her debut novel".
     orders = [_ORDERS[w] for w in re.findall(r"\w+", fold(fact)) if w in _ORDERS]
     for text in texts:
-        for sentence in page_sentences(text):
-            said = set(re.findall(r"\w+", fold(sentence)))
+        for said, sentence_negated in _page_words(text):
             if (
                 words <= {stem(w) for w in said}
-                and bool(_negations(sentence)) == negated
-                and all(said & order for order in orders)
+                and sentence_negated == negated
+                and all(set(said) & order for order in orders)
             ):
                 return True
     return False
+
+
+@lru_cache(maxsize=2048)
+def _page_words(text: str) -> tuple[tuple[tuple[str, ...], bool], ...]:
+    """Each page sentence of ``text`` as folded words, and whether it is negated: read once per passage, not
+    once per fact checked against it."""
+    return tuple(
+        (tuple(re.findall(r"\w+", fold(sentence))), bool(_negations(sentence))) for sentence in page_sentences(text)
+    )
 
 
 _ORDERS = {
