@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from scoring import nlp
 from scoring.coordination import expand
 from scoring.inflect import past, present
-from scoring.parentheticals import paren_ids, parenthetical_facts
+from scoring.parentheticals import paren_ids, parenthetical_facts, work_year_facts
 from scoring.phrases import Phrase, Subject, subtree_ids
 from vocabulary import PERSONAL_PRONOUNS
 
@@ -105,7 +105,24 @@ def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
             facts.append((phrase, clause.subject))
     out: list[AtomicFact] = []
     seen: set[str] = set()
+    _render_facts(facts, sentence_index, out, seen)
+    if not out and not any(t.pos_ in _VERBAL for t in doc) and len(doc) <= 8:
+        return []  # a heading or a bare name ("John Smith (footballer)") claims nothing
+    if not out:
+        fallback = Phrase().add_tokens(doc, (i for i in range(len(doc)) if i not in paren)).render()
+        if fallback:
+            out.append(AtomicFact(fallback, sentence_index, "", True, frozenset(range(len(doc)))))
+    # The dates of works go last, and a sentence of no clause still falls back to its whole words.
+    _render_facts(work_year_facts(doc), sentence_index, out, seen)
+    return out
+
+
+def _render_facts(
+    facts: list[tuple[Phrase, Subject]], sentence_index: int, out: list[AtomicFact], seen: set[str]
+) -> None:
     for phrase, subject in facts:
+        if len(out) >= MAX_FACTS_PER_SENTENCE:
+            break
         # "won the Lindeman Prize (1962)": a year kept in parentheses dates the fact it ends.
         rendered = _PAREN_YEAR.sub(r" in \1", phrase.render())
         key = rendered.lower()
@@ -113,15 +130,6 @@ def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
             continue
         seen.add(key)
         out.append(AtomicFact(rendered, sentence_index, subject.text, subject.is_person, frozenset(phrase.tokens)))
-        if len(out) >= MAX_FACTS_PER_SENTENCE:
-            break
-    if not out and not any(t.pos_ in _VERBAL for t in doc) and len(doc) <= 8:
-        return []  # a heading or a bare name ("John Smith (footballer)") claims nothing
-    if not out:
-        fallback = Phrase().add_tokens(doc, (i for i in range(len(doc)) if i not in paren)).render()
-        if fallback:
-            out.append(AtomicFact(fallback, sentence_index, "", True, frozenset(range(len(doc)))))
-    return out
 
 
 def _descriptive_appositions(doc: Doc) -> set[int]:

@@ -141,6 +141,98 @@ def parenthetical_facts(doc: Doc, paren: set[int]) -> list[tuple[Phrase, Subject
     return out
 
 
+# What a dated work is, by a noun near its title or the verb that governs it: "His book A Keeper's Year (1949)",
+# "wrote Shuttle and Loom (1950)", "designed the Kehlbrücke footbridge (2008)". Anything else was released.
+_WRITTEN = frozenset(
+    "book books novel novels novella memoir memoirs essay essays poem poems collection biography autobiography "
+    "study treatise textbook volume anthology paper monograph write wrote written publish published author "
+    "authored".split()
+)
+_BUILT = frozenset(
+    "bridge footbridge building tower hall house chapel pavilion villa residence design designed build built".split()
+)
+_RELEASED = frozenset(
+    "film films movie movies documentary album albums song songs single record series show play plays opera "
+    "symphony painting paintings canvas canvases portrait sculpture mural game direct directed record recorded "
+    "release released star starred appear appeared compose composed paint painted produce produced present "
+    "presented".split()
+)
+_SMALL = frozenset("of and the a an in on to for at with from 's ’s : - &".split())
+
+
+def work_year_facts(doc: Doc) -> list[tuple[Phrase, Subject]]:
+    """A single year in parentheses after a work's title dates the work: "His book A Keeper's Year (1949)"
+    → "A Keeper's Year was published in 1949.", "the documentary Deep Cold (2021)" → "Deep Cold was released
+    in 2021." (as FActScore's annotators write it). Only the parenthesis is the fact's own words, so a
+    revision deletes the year, not the title. Years after names of people, organisations and awards are not
+    a work's."""
+    if "(" not in doc.text:
+        return []
+    out: list[tuple[Phrase, Subject]] = []
+    dated = _dated_things(doc)
+    for m in _YEAR.finditer(doc.text):
+        start_tok = next((t for t in doc if t.idx >= m.start()), None)
+        if start_tok is None or start_tok.i == 0 or start_tok.i in dated:
+            continue
+        title = _title_before(doc, start_tok.i - 1)
+        if title is None:
+            continue
+        a, b = title
+        last = doc[b - 1]
+        if last.lower_ in ORG_WORDS or last.lower_ in _AWARD_WORDS or any(t.ent_type_ == "PERSON" for t in doc[a:b]):
+            continue
+        ids = {t.i for t in doc if m.start() <= t.idx < m.end()}
+        verb = _work_verb(doc, a, b)
+        if verb is None:
+            continue
+        text = doc[a:b].text.strip("*_\"“”' ")
+        phrase = Phrase().insert(0.0, f"{text} was {verb} in {m.group(1)}")
+        phrase.tokens |= ids
+        out.append((phrase, Subject(text, set(), None)))
+    return out
+
+
+def _title_before(doc: Doc, j: int) -> tuple[int, int] | None:
+    """The token span [a, b) of a title ending at token ``j``: capitalised words with the small words between
+    them ("A Keeper's Year", "Shuttle and Loom", "Money in Motion"), or a common noun after capitalised words
+    ("the Kehlbrücke footbridge", "the Marsh Light series")."""
+    while j > 0 and (doc[j].is_quote or doc[j].text in ("*", "_")):
+        j -= 1
+    end = j + 1
+    if not doc[j].text[:1].isupper():
+        if doc[j].pos_ != "NOUN" or j == 0 or not doc[j - 1].text[:1].isupper() or doc[j - 1].pos_ != "PROPN":
+            return None
+        j -= 1
+    a = j
+    k = j - 1
+    while k >= 0:
+        t = doc[k]
+        if t.text[:1].isupper() and not t.is_punct:
+            a = k
+        elif t.lower_ in _SMALL or t.is_quote or t.text in ("*", "_"):
+            pass
+        else:
+            break
+        k -= 1
+    if a == 0 and doc[0].pos_ == "PRON":
+        return None
+    if a > 0 and doc[a - 1].lower_ == "the" and not doc[a].text.startswith(("The", "A ")):
+        a -= 1
+    return (a, end) if any(t.pos_ == "PROPN" for t in doc[a:end]) else None
+
+
+def _work_verb(doc: Doc, a: int, b: int) -> str | None:
+    """ "published" for a written work, "completed" for a building, "released" for a film, record or the
+    like, judged by the noun just before the title, the title's own last noun, or the verbs that govern it;
+    None when nothing says the title is a work's ("joined Kjellvik FK (2014)": the year dates the joining)."""
+    words = {t.lower_ for t in doc[max(0, a - 3) : b]} | {t.lemma_ for t in doc[b - 1].ancestors}
+    if words & _WRITTEN:
+        return "published"
+    if words & _BUILT:
+        return "completed"
+    return "released" if words & _RELEASED else None
+
+
 def _not_a_person(tok: Token) -> bool:
     """The name is an organisation's or a work's (its last word says so), or the object of a verb or a
     preposition ("played for Rosenborg (2008–2013)"): what the years date is a tenure."""

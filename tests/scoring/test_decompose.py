@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from scoring import nlp
 from scoring.decompose import decompose_sentence
 from scoring.sentences import strip_citations
 
@@ -158,8 +159,10 @@ def test_an_awards_year_in_parentheses_dates_the_award(sentence: str, fact: str)
 
 
 def test_a_works_year_in_parentheses_stays_out_of_the_fact() -> None:
+    """The year is the work's ("The Ochre Houses was published in 2011"), not a date of the writing."""
     facts = [f.text for f in decompose_sentence("She wrote The Ochre Houses (2011).", 0)]
-    assert "She wrote The Ochre Houses." in facts and not any("2011" in f for f in facts)
+    assert "She wrote The Ochre Houses." in facts and not any("wrote" in f and "2011" in f for f in facts)
+    assert "The Ochre Houses was published in 2011." in facts
 
 
 @pytest.mark.parametrize(
@@ -321,3 +324,56 @@ def test_a_description_in_apposition_to_a_name_stays_out() -> None:
 def test_a_birth_in_parentheses_gives_its_year_and_place(sentence: str, facts: list[str]) -> None:
     got = [f.text for f in decompose_sentence(sentence)]
     assert all(f in got for f in facts), got
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        ("His book A Keeper's Year (1949) became a bestseller.", "A Keeper's Year was published in 1949."),
+        ("She wrote Shuttle and Loom (1950).", "Shuttle and Loom was published in 1950."),
+        ("She also presented the documentary Deep Cold (2021).", "Deep Cold was released in 2021."),
+        ("He is best known for the Marsh Light series (1958).", "The Marsh Light series was released in 1958."),
+        ("She designed the Kehlbrücke footbridge (2008).", "The Kehlbrücke footbridge was completed in 2008."),
+        (
+            "He has published books, including Money in Motion (2011) and The Long Ledger (2015).",
+            "The Long Ledger was published in 2015.",
+        ),
+    ],
+)
+def test_a_year_after_a_works_title_dates_the_work(sentence: str, fact: str) -> None:
+    """As FActScore's annotators write it: "The End of Summer (1954)" → "The End of Summer was released in 1954"."""
+    facts = decompose_sentence(sentence)
+    dated = next((f for f in facts if f.text == fact), None)
+    assert dated is not None, [f.text for f in facts]
+    # Only the parenthesis is the fact's own: a revision that drops the date keeps the title.
+    year = fact.rstrip(".").split()[-1]
+    doc = nlp.parse_one(sentence)
+    assert {doc[i].text for i in dated.tokens} == {"(", year, ")"}
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "He joined Kjellvik FK (2014).",  # the year dates the joining
+        "Dick Hanley (1894) was a coach.",  # a person's year
+        "He won the Lindeman Prize (1962).",  # an award's year stays in its fact
+        "She led the Wetland Pulse project (2015).",
+    ],
+)
+def test_a_year_after_other_names_dates_no_work(sentence: str) -> None:
+    assert not any(
+        " was published in " in f.text or " was released in " in f.text or " was completed in " in f.text
+        for f in decompose_sentence(sentence)
+    )
+
+
+def test_a_clauseless_fragment_with_a_dated_work_keeps_its_own_words() -> None:
+    """The work's date is added to the fragment's fallback, not instead of it."""
+    got = [
+        f.text
+        for f in decompose_sentence(
+            "the film director, born 1978 in Bengaluru, whose films include The Ninth Window (2013)"
+        )
+    ]
+    assert "The Ninth Window was released in 2013." in got
+    assert any("Bengaluru" in f for f in got), got
