@@ -92,7 +92,8 @@ _CONTINUE_CUE = re.compile(r"^(?!there\b)\w+(?: \w+){0,3} (?:was|is) also\b|\bal
 _ANNOUNCES_MANY = re.compile(
     r"\b(?:two|three|four|several|multiple|a few|various|different|at least (?:two|three))\b[^.?!]{0,40}?"
     r"\b(?:people|persons|individuals|men|women|namesakes|[A-Z][\w'’-]*s)\b|"
-    r"\bshare[sd]? (?:the|this|that|a) (?:same )?name\b|\b(?:name|it) belongs to (?:two|three|several)\b",
+    r"\bshare[sd]? (?:the|this|that|a) (?:same )?name\b|\b(?:name|it) belongs to (?:two|three|several)\b|"
+    r"\b(?:may|can|could|might) refer to\b",
     re.IGNORECASE,
 )
 # Words for which one of them is meant, beside role nouns: "The elder, born in 1909, ...".
@@ -183,8 +184,21 @@ def _word_agrees(x: str, y: str) -> bool:
     return False
 
 
+_QUESTION_LABEL = re.compile(r"^(?:Q|Question)\s*[:.]\s", re.IGNORECASE)
+# A question that turns to one of the namesakes by role: "Q: And the sailor?", "What about the surgeon?".
+_ROLE_QUESTION = re.compile(
+    r"^(?:Q\s*[:.]\s*)?(?:and|what about|how about|who (?:is|was)|who's|tell me about)\s+the\s+([a-z]+)\s*\?\s*$",
+    re.IGNORECASE,
+)
+
+
 def _role_subject(doc: Doc) -> str | None:
-    """The role noun of a sentence that opens with "The <role>" as its subject ("The cellist, born in …")."""
+    """The role noun of a sentence that opens with "The <role>" as its subject ("The cellist, born in …"), or of
+    a question that turns to a namesake by role ("And the sailor?")."""
+    asked = _ROLE_QUESTION.match(doc.text)
+    if asked:
+        word = asked.group(1).lower()
+        return None if word in _NOT_ROLES else word
     if len(doc) < 3 or doc[0].lower_ != "the":
         return None
     head = doc[1]
@@ -219,7 +233,9 @@ def group_sentences(
     current = groups[0]
     announced = False
     for i, (text, doc) in enumerate(zip(sentences, docs, strict=True)):
-        mention = find_mention(doc)
+        # A transcript's question ("Q: Which Declan Fairweather is this about?") presents no one: at most it
+        # turns to a namesake by role ("Q: And the sailor?"). Its "Q" is no name.
+        mention = None if _QUESTION_LABEL.match(text) else find_mention(doc)
         role = _role_subject(doc) if announced and ROLE_CUE not in rules_off else None
         announced = announced or bool(_ANNOUNCES_MANY.search(text))
         if mention is None and role is not None and current.sentences:
