@@ -254,7 +254,7 @@ DECLINED_WITHOUT_EVIDENCE = rule(
 # At most this many check-worthy statements may be left over from a declining answer's talk.
 _LEFTOVER = 3
 # Verdicts that found nothing on the page to judge by.
-_NO_EVIDENCE = frozenset({"no-shared-content", "no-passages", "key-terms-missing"})
+_NO_EVIDENCE = frozenset({"no-shared-content", "no-passages", "key-terms-missing", "name-missing"})
 
 
 def _without_evidence(groups: list[PlannedGroup]) -> bool:

@@ -44,6 +44,12 @@ KEY_TERMS_MISSING = rule(
     "verify",
     "the pages lack the fact's years, or most of its names and places: not enough evidence, model not asked",
 )
+NAME_MISSING = rule(
+    "name-missing",
+    "verify",
+    "the pages have no word of a name the fact gives (a prize, a club, a work of two capitalised words or more, "
+    "'won the Lindeman Prize' against a page without 'Lindeman'): not enough evidence, model not asked",
+)
 MISPLACED_VALUE = rule(
     "misplaced-value",
     "verify",
@@ -282,6 +288,12 @@ class EvidenceVerifier:
             # evidence (revision looks for the right value in them); the model is not asked.
             evidence = tuple(Evidence(title=p.title, text=p.text) for p in passages[: self.config.evidence_k])
             return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0, evidence, keys, KEY_TERMS_MISSING)
+        if on(NAME_MISSING) and _name_missing(fact, name, passages):
+            # The pages never name the prize, club or work the fact names: whatever else they share with it
+            # (a year, the subject), they do not say this ("won the Lindeman Prize in 2012" against a page
+            # whose 2012 is a cup win).
+            evidence = tuple(Evidence(title=p.title, text=p.text) for p in passages[: self.config.evidence_k])
+            return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0, evidence, keys, NAME_MISSING)
         texts = [p.text for p in passages]
         misplaced = misplaced_values(fact, texts, (name, entity)) if on(MISPLACED_VALUE) else []
         decided_by = MISPLACED_VALUE
@@ -419,6 +431,31 @@ def _fact_key_terms(fact: str, name: str, off: frozenset[str]) -> frozenset[str]
         if _YEARISH.fullmatch(w) or roman or (i > 0 and w[:1].isupper() and len(w) > 2):
             out.add(folded)
     return frozenset(out)
+
+
+# Two capitalised words or more, with the small words names carry between them ("Bank of England").
+_NAME_RUN = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:of|the|for|and|de|in|on)?\s*[A-Z][\w'’-]*)+")
+
+
+def _name_missing(fact: str, name: str, passages: list[Passage]) -> bool:
+    """Whether the fact names something (two capitalised words or more, not at its start and not the subject's
+    name) of which the passages have no distinctive word: every word of the name is generic ("Prize", "Cup")
+    or missing."""
+    return bool(_missing_names(fact, name, tuple(_folded_passage(p.text) for p in passages)))
+
+
+@lru_cache(maxsize=8192)
+def _missing_names(fact: str, name: str, texts: tuple[str, ...]) -> tuple[str, ...]:
+    name_words = set(fold_claim(name).split())
+    out: list[str] = []
+    for m in _NAME_RUN.finditer(fact):
+        if m.start() == 0:
+            continue
+        words = {fold_claim(_POSSESSIVE.sub("", w)) for w in m.group(0).split() if w[:1].isupper()}
+        own = {w for w in words if w and w not in name_words and w not in _GENERIC and len(w) > 2}
+        if own and not any(f" {w} " in text for w in own for text in texts):
+            out.append(m.group(0))
+    return tuple(out)
 
 
 def _acronyms(passages: list[Passage]) -> set[str]:

@@ -6,7 +6,7 @@ import pytest
 
 from schemas.knowledge import Passage
 from scoring.roles import contradicted_values, misplaced_values, role_years, stated_in
-from scoring.verify import _key_terms_found
+from scoring.verify import _key_terms_found, _name_missing
 
 PAGE = (
     "Tomasz Wierzbicki (3 March 1871 – 19 October 1934) was a Polish cartographer. "
@@ -199,3 +199,27 @@ def test_a_place_bound_to_the_wrong_organisation_is_contradicted(fact: str, cont
         "She studied comparative literature in Madrid."
     )
     assert [v.text for v in contradicted_values(fact, [page], ("Ada Lind",))] == contradicted
+
+
+@pytest.mark.parametrize(
+    ("fact", "missing"),
+    [
+        # The page's 2012 is a cup win: nothing on it names the Lindeman Prize.
+        ("Søren Ødegaard won the Lindeman Prize in 2012.", True),
+        ("Søren Ødegaard won the Norwegian Cup in 2012.", False),
+        ("Søren Ødegaard played for Kjellvik FK.", False),
+        ("Søren Ødegaard played for Brakstad Athletic.", True),
+        # One word of the name on the page is enough: paraphrased names are the model's to judge.
+        ("Søren Ødegaard played for the Kjellvik Football Club.", False),
+        # Generic words alone, single capitalised words and the subject's own name are not names to find.
+        ("Søren Ødegaard won the National Cup.", False),
+        ("Søren Ødegaard was Danish.", False),
+        ("Ødegaard Søren won a cup.", False),
+    ],
+)
+def test_a_name_the_page_never_gives_is_missing(fact: str, missing: bool) -> None:
+    page = Passage(
+        title="Søren Ødegaard (footballer)",
+        text="Søren Ødegaard moved to Kjellvik FK in 2010, with whom he won the Norwegian Cup in 2012.",
+    )
+    assert _name_missing(fact, "Søren Ødegaard", [page]) is missing

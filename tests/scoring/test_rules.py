@@ -12,6 +12,7 @@ from scoring.verifier import OfflineVerifier
 from scoring.verify import (
     KEY_TERMS_MISSING,
     MISPLACED_VALUE,
+    NAME_MISSING,
     NO_SHARED_CONTENT,
     STATED_OUTRIGHT,
     EntityVerdict,
@@ -78,6 +79,23 @@ def test_verify_rules_record_their_names_and_step_aside_when_off(demo_kb: Store,
 
     true = against("Dick Hanley died in 1970.")
     assert true.supported and true.decided_by in (MODEL, STATED_OUTRIGHT)
+
+
+def test_a_name_the_page_never_gives_decides_before_the_model(demo_kb: Store, verifier: OfflineVerifier) -> None:
+    """The page has the year (Hanley died in 1970) but never the prize: not enough evidence, as for a missing
+    year; with the rule off the model is asked."""
+
+    def against(fact: str, *off: str) -> EntityVerdict:
+        return EvidenceVerifier(demo_kb, verifier, None, VerifyConfig(rules_off=frozenset(off))).against(
+            fact, PAGE, "Dick Hanley"
+        )
+
+    fact = "Dick Hanley won the Lindeman Prize in 1970."
+    found = against(fact)
+    assert (found.stance, found.decided_by, found.supported) == (Stance.IRRELEVANT, NAME_MISSING, False)
+    assert found.evidence  # kept for the revision to look in
+    assert against(fact, NAME_MISSING).decided_by != NAME_MISSING
+    assert against("Dick Hanley died in 1970.").decided_by != NAME_MISSING
 
 
 def test_every_fact_of_a_check_says_what_decided_it(demo_kb: Store, verifier: OfflineVerifier) -> None:
