@@ -200,7 +200,8 @@ def _fragment(text: str) -> bool:
 # "the composer (1912–1988), born in Bodø, who wrote …": the person presented, then what they did.
 _WHO = re.compile(r",\s+who\s+")
 # "the footballer (born 1986), a midfielder for …": the person presented, then what they were.
-_APPOSED = re.compile(r"^(?P<head>[^,]+?(?:\([^()]*\))?),\s+(?=(?:a|an)\s)")
+# "Declan Fairweather, born in Plymouth in 1983, an English offshore sailor who …": the birth stays between.
+_APPOSED = re.compile(r"^(?P<head>[^,]+?(?:\([^()]*\))?)(?P<born>,\s+born\s[^,()]+)?,\s+(?=(?:a|an)\s)")
 
 
 def _presented(text: str, end: int) -> Reading:
@@ -223,6 +224,11 @@ def _presented(text: str, end: int) -> Reading:
         return unchanged(text)
     out = _Builder(text)
     m = _APPOSED.match(text[:end])
+    if m is not None and m.group("born"):
+        out.copy(0, m.end())
+        out.insert("was ", m.end())
+        out.copy(m.end(), len(text))
+        return out.reading()
     if m is not None:
         out.copy(0, m.end("head"))
         out.insert(" was ", m.end())

@@ -108,6 +108,14 @@ from scoring.sentences import split_sentences
         # A transcript's answer label goes; what follows it is read like any line.
         ("A: Declan Fairweather was born in Cork.", "he", False, "Declan Fairweather was born in Cork."),
         ("A: Born in Cork in 1949", "he", False, "He was born in Cork in 1949."),
+        # A person presented by name, then born, then what they were: the name stays the subject.
+        (
+            "Declan Fairweather, born in Plymouth in 1983, an English offshore sailor who won the Meridian Ocean Race",
+            "he",
+            True,
+            "Declan Fairweather, born in Plymouth in 1983, was an English offshore sailor who won the Meridian "
+            "Ocean Race",
+        ),
         (
             "Doctorate from Pomeranian University, 2003",
             "she",
@@ -137,7 +145,6 @@ def test_a_record_reads_as_the_sentence_it_stands_for(line: str, pronoun: str, l
         ("He was born in 1936.", False),
         # A person presented by role or by name is the subject of what follows, not a description of "he".
         ("the film director, born 1978 in Bengaluru, whose films include The Ninth Window", True),
-        ("Declan Fairweather, born in Plymouth in 1983, an English offshore sailor", True),
         # headings and announcements are no descriptions
         ("Early life and education.", False),
         ("Two people named Oona Lind.", False),
