@@ -51,7 +51,9 @@ def expand(doc: Doc, ids: set[int], depth: int = 0) -> list[Phrase]:
             continue
         chain = [t, *conjs]
         whole = subtree_ids(t) & ids
-        det = next((c for c in t.children if c.dep_ == "det" and c.lower_ in ("a", "an")), None)
+        # The first conjunct's article, or its "no", is every conjunct's: "no web or desktop version" says there
+        # is no desktop version either.
+        det = next((c for c in t.children if c.dep_ == "det" and c.lower_ in ("a", "an", "no")), None)
         variants: list[Phrase] = []
         chain_ids = {x.i for x in chain}
         for x in chain:

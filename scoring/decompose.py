@@ -41,7 +41,7 @@ _SPAWN = frozenset({"relcl", "advcl", "parataxis"})
 _PRONOUNS = PERSONAL_PRONOUNS
 _DISCOURSE = frozenset(
     "also however additionally furthermore moreover thus therefore too further meanwhile nevertheless "
-    "consequently notably indeed ultimately eventually subsequently then overall still".split()
+    "consequently notably indeed ultimately eventually subsequently then overall still so hence".split()
 )
 _DISCOURSE_POBJ = frozenset({"addition", "contrast", "summary", "conclusion", "short", "fact", "particular", "general"})
 # Time told relative to the text itself ("before that", "these days", "since then", "after this"):
@@ -97,7 +97,7 @@ def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
     if not text:
         return []
     paren = paren_ids(doc)
-    prune = set(paren) | _descriptive_appositions(doc)
+    prune = set(paren) | _descriptive_appositions(doc) | {t.i for t in doc if _juxtaposed(t)}
     facts: list[tuple[Phrase, Subject]] = []
     facts += parenthetical_facts(doc, paren)
     for clause in _clauses(doc):
@@ -225,7 +225,10 @@ def _children_clauses(doc: Doc, clause: _Clause, is_past: bool) -> list[_Clause]
                 out.append(_Clause(c, subject, is_past, participle=True))
     aux_text = " ".join(c.text for c in p.children if c.dep_ in ("aux", "auxpass"))
     for c in p.children:
-        if c.dep_ == "conj" and (c.pos_ in _VERBAL or any(g.dep_ in _SUBJ for g in c.children)):
+        if _juxtaposed(c):
+            own = next(g for g in c.children if g.dep_ in _SUBJ)
+            out.append(_Clause(c, _subject_of(doc, own), is_past))
+        elif c.dep_ == "conj" and (c.pos_ in _VERBAL or any(g.dep_ in _SUBJ for g in c.children)):
             has_aux = any(g.dep_ in ("aux", "auxpass") for g in c.children)
             finite = c.tag_ in ("VBD", "VBZ", "VBP") or c.lower_ in _SIMPLE_PAST
             inherited = "" if has_aux or finite else aux_text
@@ -259,6 +262,23 @@ def _children_clauses(doc: Doc, clause: _Clause, is_past: bool) -> list[_Clause]
             else:
                 out.append(_Clause(tok, _subject_of(doc, rel_subj), is_past))
     return out
+
+
+_REPORTING = frozenset("say tell write add explain note recall remember claim insist admit reply ask".split())
+
+
+def _juxtaposed(tok: Token) -> bool:
+    """A clause with its own subject set before another with a comma or semicolon ("There's no mobile app, so
+    photos need …", "Tallyleaf is mobile-only; there's no web version"), which the parser hangs on the second
+    as its complement: a statement of its own, not what the second says. Reported speech ("…, she said")
+    stays a complement."""
+    head = tok.head
+    if tok.dep_ != "ccomp" or tok.i > head.i or head.lemma_ in _REPORTING:
+        return False
+    if not any(g.dep_ in _SUBJ for g in tok.children) or any(g.dep_ == "mark" for g in tok.children):
+        return False
+    end = tok.right_edge.i
+    return any(g.dep_ == "punct" and g.text in (",", ";") and end < g.i < head.i for g in head.children)
 
 
 def _governing_predicate(tok: Token) -> Token:

@@ -377,3 +377,39 @@ def test_a_clauseless_fragment_with_a_dated_work_keeps_its_own_words() -> None:
     ]
     assert "The Ninth Window was released in 2013." in got
     assert any("Bengaluru" in f for f in got), got
+
+
+@pytest.mark.parametrize(
+    ("sentence", "facts"),
+    [
+        (
+            "There's no mobile backup app, so phone photos need a different solution.",
+            ["There's no mobile backup app.", "Phone photos need a different solution."],
+        ),
+        ("He was injured in 1990, so he missed the Olympics.", ["He was injured in 1990.", "He missed the Olympics."]),
+        ("Tallyleaf is mobile-only; there's no web version.", ["Tallyleaf is mobile-only.", "There's no web version."]),
+    ],
+)
+def test_clauses_set_side_by_side_are_two_statements(sentence: str, facts: list[str]) -> None:
+    """The parser hangs the first of two juxtaposed clauses on the second as its complement; each is a fact."""
+    got = [f.text for f in decompose_sentence(sentence)]
+    assert all(f in got for f in facts), got
+    assert not any(";" in f or ", so" in f for f in got), got
+
+
+def test_reported_speech_stays_one_statement() -> None:
+    got = [f.text for f in decompose_sentence('"I am retiring," she said in 2001.')]
+    assert got and all("said" in f for f in got), got
+
+
+@pytest.mark.parametrize(
+    ("sentence", "facts"),
+    [
+        ("Tallyleaf has no web or desktop version.", ["Tallyleaf has no web.", "Tallyleaf has no desktop version."]),
+        ("He had no brothers or sisters.", ["He had no brothers.", "He had no sisters."]),
+    ],
+)
+def test_a_shared_no_negates_every_conjunct(sentence: str, facts: list[str]) -> None:
+    """ "no web or desktop version" gave "Tallyleaf has desktop version": the opposite of what was said."""
+    got = [f.text for f in decompose_sentence(sentence)]
+    assert all(f in got for f in facts), got
