@@ -413,3 +413,18 @@ def test_a_shared_no_negates_every_conjunct(sentence: str, facts: list[str]) -> 
     """ "no web or desktop version" gave "Tallyleaf has desktop version": the opposite of what was said."""
     got = [f.text for f in decompose_sentence(sentence)]
     assert all(f in got for f in facts), got
+
+
+def test_a_list_that_the_parser_starts_as_an_apposition_keeps_every_item() -> None:
+    """spaCy hangs "a WAN port and four external antennas" on "ports" as an appositive; it is the list going
+    on, not a description of the ports (which dropped every item after the first)."""
+    got = [
+        f.text
+        for f in decompose_sentence(
+            "It offers eight LAN ports, a 2.5-gigabit WAN port and four external antennas, with speeds of up to "
+            "3,200 Mbps."
+        )
+    ]
+    assert "It offers eight LAN ports." in got
+    assert "It offers four external antennas." in got
+    assert any("WAN port" in f and "3,200 Mbps" in f for f in got), got
