@@ -228,8 +228,8 @@ def _children_clauses(doc: Doc, clause: _Clause, is_past: bool) -> list[_Clause]
     aux_text = " ".join(c.text for c in p.children if c.dep_ in ("aux", "auxpass"))
     for c in p.children:
         if _juxtaposed(c):
-            own = next(g for g in c.children if g.dep_ in _SUBJ)
-            out.append(_Clause(c, _subject_of(doc, own), is_past))
+            first_subj = next(g for g in c.children if g.dep_ in _SUBJ)
+            out.append(_Clause(c, _subject_of(doc, first_subj), is_past))
         elif c.dep_ == "conj" and (c.pos_ in _VERBAL or any(g.dep_ in _SUBJ for g in c.children)):
             has_aux = any(g.dep_ in ("aux", "auxpass") for g in c.children)
             finite = c.tag_ in ("VBD", "VBZ", "VBP") or c.lower_ in _SIMPLE_PAST
