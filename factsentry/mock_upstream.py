@@ -1,7 +1,8 @@
 """A small, fast OpenAI-compatible server standing in for the upstream LLM (the edge we don't own).
 
 Used by ``factsentry bench gateway`` and the tests. It answers ``POST /v1/chat/completions``
-(JSON or SSE) with a fixed answer, or with the answer keyed by the last user message, and
+(JSON or SSE) with a fixed answer, or with the answer keyed by the last user message (a later turn by
+"first question#N"), and
 ``GET /v1/models``. Run it as ``python -m factsentry.mock_upstream --port 8000``.
 """
 
@@ -16,6 +17,8 @@ from collections.abc import Mapping
 import orjson
 
 DEFAULT_ANSWER = "Paris is the capital of France."
+# An answer that makes the mock refuse the call as a rate-limited provider would (scripted faults in tests).
+RATE_LIMITED = "<rate-limited>"
 
 
 def completion(answer: str, model: str) -> dict[str, object]:
@@ -113,6 +116,11 @@ class _Protocol(asyncio.Protocol):
     def _answer_for(self, request: dict[str, object]) -> str:
         messages = request.get("messages")
         if isinstance(messages, list):
+            # A later turn of a conversation ("question#2": the answer after one reply of the assistant).
+            users = [m["content"] for m in messages if isinstance(m, dict) and m.get("role") == "user"]
+            turn = 1 + sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
+            if turn > 1 and users and isinstance(users[0], str) and f"{users[0]}#{turn}" in self.answers:
+                return self.answers[f"{users[0]}#{turn}"]
             for m in reversed(messages):
                 if isinstance(m, dict) and m.get("role") == "user" and isinstance(m.get("content"), str):
                     return self.answers.get(m["content"], self.default)
@@ -132,7 +140,7 @@ class _Protocol(asyncio.Protocol):
             self.send(400, orjson.dumps({"error": {"message": "bad json", "type": "invalid_request_error"}}))
             return
         model = str(request.get("model", "mock"))
-        if model == "fail-429":
+        if model == "fail-429" or self._answer_for(request) == RATE_LIMITED:
             self.send(
                 429,
                 orjson.dumps(

@@ -52,7 +52,7 @@ from gateway.policy import Action, Override, PolicySpec, PolicyTable, decide, re
 from gateway.publisher import Publisher
 from gateway.settings import GatewaySettings
 from gateway.upstream import Completion, ModelRegistry, Upstream
-from schemas.enums import ENGINE_NAMES, Policy
+from schemas.enums import ENGINE_NAMES, Policy, Verdict, Worthiness
 from schemas.messages import ChatMessage, Document, GenerationMessage, ResultMessage, Usage
 
 log = logging.getLogger(__name__)
@@ -485,8 +485,20 @@ async def chat_completions(request: Request) -> Response:
         result, status, action = await gw.judge(spec, request_id, model, published)
         wait_s = x.wait_s = time.perf_counter() - t1
         gw.metrics.verdict_wait_seconds.labels(model).observe(wait_s)
+        extra: dict[str, Any] = {}
+        if spec.reask and action is not Action.PASS and result is not None:
+            again = await _reask(gw, upstream, body, messages, completion, result, spec, about, created, tenant, model)
+            x.wait_s = wait_s = time.perf_counter() - t1 - again.upstream_s  # a second check is waiting too
+            x.upstream_s = upstream_s = upstream_s + again.upstream_s
+            extra["reask"] = again.body()
+            headers["x-factsentry-reask"] = again.outcome
+            if again.request_id:
+                headers["x-factsentry-reask-id"] = again.request_id
+            if again.won is not None:
+                completion, result, status, action = again.won
+                request_id = again.request_id or request_id
         headers.update(verdict_headers(result, status))
-        response = _apply(gw, completion, spec, result, action, request_id, model, headers, status)
+        response = _apply(gw, completion, spec, result, action, request_id, model, headers, status, extra)
         x.result, x.outcome = result, action.value if result else status
         gw.count(x)
         # The proxy's own overhead in every mode; the verdict wait has its own histogram.
@@ -494,6 +506,103 @@ async def chat_completions(request: Request) -> Response:
         return response
     except GatewayError as e:
         return gw.refused(x, e, headers)
+
+
+# What the model is told when its answer is sent back under a reask policy.
+REASK_PROMPT = (
+    "An automatic fact-check could not confirm these statements in your previous answer:\n{facts}\n"
+    "Rewrite your answer to the same question: correct or leave out these statements, keep what is right, "
+    "and do not add claims you are not sure of. Reply with the new answer only."
+)
+# At most this many statements are listed (the worst first, in answer order).
+REASK_MAX_FACTS = 12
+
+
+@dataclass
+class Reask:
+    """What came of sending an answer back once: ``won`` holds the rewrite's completion, verdict, status and
+    action when the rewrite is the one decided on."""
+
+    outcome: str
+    listed: int = 0
+    request_id: str | None = None
+    upstream_s: float = 0.0
+    dfactscore: float | None = None
+    won: tuple[Completion, ResultMessage, str, Action] | None = None
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome,
+            "statements_listed": self.listed,
+            "request_id": self.request_id,
+            "dfactscore": self.dfactscore,
+        }
+
+
+def unsupported_statements(result: ResultMessage) -> list[str]:
+    """The check-worthy facts of a verdict that its linked pages do not support, in answer order."""
+    out: list[str] = []
+    for group in result.check.groups:
+        for fact in group.facts:
+            linked = fact.verdict_linked if fact.verdict_linked is not None else fact.verdict
+            if fact.worthiness is Worthiness.FACTUAL and linked is Verdict.NOT_SUPPORTED and fact.text not in out:
+                out.append(fact.text)
+    return out
+
+
+async def _reask(
+    gw: Gateway,
+    upstream: Upstream,
+    body: dict[str, Any],
+    messages: list[dict[str, Any]],
+    first: Completion,
+    result: ResultMessage,
+    spec: PolicySpec,
+    about: About,
+    created: datetime,
+    tenant: str | None,
+    model: str,
+) -> Reask:
+    """Send an answer that did not clear back to the model once, with the statements the check could not
+    support, and check the rewrite. The rewrite is decided on only when it clears, or scores a higher
+    D-FActScore than the first; otherwise — no verdict for it, an upstream error — the first answer's
+    verdict and action stand, so a reask never releases anything the policy would not."""
+    statements = unsupported_statements(result)[:REASK_MAX_FACTS]
+    if not statements:
+        gw.metrics.reasks.labels(model, "kept").inc()
+        return Reask("nothing_listed")
+    prompt = REASK_PROMPT.format(facts="\n".join(f"- {s}" for s in statements))
+    turns = [*messages, {"role": "assistant", "content": first.text}, {"role": "user", "content": prompt}]
+    t0 = time.perf_counter()
+    try:
+        second = await upstream.complete({**body, "messages": turns})
+    except GatewayError as e:
+        gw.metrics.reasks.labels(model, "upstream_error").inc()
+        log.warning("reask of a %s answer failed upstream (%s): the first verdict stands", model, e)
+        return Reask("upstream_error", len(statements), upstream_s=time.perf_counter() - t0)
+    upstream_s = time.perf_counter() - t0
+    rid = new_request_id()
+    message = _message(rid, model, turns, second.text, second.usage, created, spec, about, False, tenant)
+    # The rewrite answers the user's question, not the fact-check's prompt.
+    message = message.model_copy(update={"question": last_user_text(messages)})
+    if not gw.publisher.publish(message):
+        gw.metrics.reasks.labels(model, "no_verdict").inc()
+        return Reask("no_verdict", len(statements), rid, upstream_s)
+    outcome = await gw.wait_verdict(rid, spec.timeout_s)
+    if outcome.result is None:
+        gw.metrics.reasks.labels(model, "no_verdict").inc()
+        return Reask("no_verdict", len(statements), rid, upstream_s)
+    second_result = outcome.result
+    action = decide(spec, second_result, outcome.status)
+    score = second_result.check.dfactscore
+    before = result.check.dfactscore
+    better = action is Action.PASS or (score is not None and (before is None or score > before))
+    if not better:
+        gw.metrics.reasks.labels(model, "kept").inc()
+        return Reask("kept", len(statements), rid, upstream_s, score)
+    gw.metrics.reasks.labels(model, "improved").inc()
+    won = (second, second_result, outcome.status, action)
+    return Reask("improved", len(statements), rid, upstream_s, score, won)
 
 
 def _apply(
@@ -506,9 +615,10 @@ def _apply(
     model: str,
     headers: dict[str, str],
     status: str,
+    extra: dict[str, Any] | None = None,
 ) -> Response:
     data = dict(completion.data)
-    data["factsentry"] = verdict_body(result, request_id, action, status, spec.threshold)
+    data["factsentry"] = {**verdict_body(result, request_id, action, status, spec.threshold), **(extra or {})}
     if action is Action.PASS:
         return Response(orjson.dumps(data), media_type="application/json", headers=headers)
     if action is Action.REVISE and result is not None and result.check.revision is not None:

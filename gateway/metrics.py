@@ -20,6 +20,7 @@ class GatewayMetrics:
     released_unchecked: Counter
     blocked: Counter
     revised: Counter
+    reasks: Counter
     published: Counter
     publish_lost: Counter
     publish_queue: Gauge
@@ -78,6 +79,14 @@ def build_metrics(registry: CollectorRegistry) -> GatewayMetrics:
         blocked=Counter("factsentry_gateway_blocked_total", "Answers blocked by policy.", ["model"], registry=registry),
         revised=Counter(
             "factsentry_gateway_revised_total", "Answers replaced by their revision.", ["model"], registry=registry
+        ),
+        reasks=Counter(
+            "factsentry_gateway_reasks_total",
+            "Answers sent back to the model once under a reask policy, by what came of it: improved (the "
+            "rewritten answer was decided on), kept (the first scored as well or better), no_verdict (the "
+            "rewrite got none), upstream_error.",
+            ["model", "outcome"],
+            registry=registry,
         ),
         published=Counter("factsentry_gateway_published_total", "Generations published to Kafka.", registry=registry),
         publish_lost=Counter(

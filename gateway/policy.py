@@ -10,6 +10,7 @@ Example ``policies.yaml``::
       legal-bot: {mode: block, engine: hybrid}                     # the LLM judge decides uncertain facts
       rag-bot: {mode: block, grounding: documents}                 # a request's own documents (RAG)
       docs-bot: {mode: block, grounding: documents_and_store}      # a request's documents, and the store
+      care-bot: {mode: revise, reask: true}                        # ask the model once to fix its answer
 
 Fail-safe: under block and revise an answer is released only with a verdict that clears the
 policy, or because the operator chose ``open`` for what happened instead — ``on_timeout`` (no
@@ -57,6 +58,10 @@ class PolicySpec(BaseModel):
     # by unless the operator allows it. ``documents``: a request's documents (``metadata.factsentry.documents``)
     # when it has some, else the store; ``documents_and_store``: both.
     grounding: Literal["store", "documents", "documents_and_store"] = "store"
+    # Under block or revise, an answer below the threshold is sent back to the upstream model once, with the
+    # statements the check could not support listed; the rewritten answer is checked, and the better-scoring
+    # of the two is decided on as usual (one extra upstream call and one extra check at most).
+    reask: bool = False
 
 
 class PolicyTable(BaseModel):

@@ -18,6 +18,7 @@ from prometheus_client import CollectorRegistry
 from factsentry import mock_upstream
 from factsentry.demo_data import CONVERSATIONS, Conversation
 from factsentry.embedded import free_port
+from factsentry.mock_upstream import RATE_LIMITED
 from factsentry.stack import build_demo_kb
 from gateway.app import Gateway, create_app
 from gateway.settings import GatewaySettings
@@ -45,6 +46,19 @@ RAG_ANSWERS = {
 }
 
 
+# The upstream's second turn, when a reask policy sends an answer back (tests/gateway/test_reask.py): the
+# explorer's wrong publication year corrected, the merged biography merged again, the singer's rewrite refused.
+REASK_ANSWERS = {
+    "Give me a short bio of the explorer John Hemming.#2": (
+        "John Hemming is a British explorer and historian of Latin America. He was born in 1935 in Vancouver, "
+        "Canada. He was director of the Royal Geographical Society from 1975 to 1996. He wrote The Conquest of "
+        "the Incas, which was first published in 1970."
+    ),
+    "Tell me a bio of Dick Hanley.#2": next(c.answer for c in CONVERSATIONS if c.model == "demo-merged-bio"),
+    "Who was the singer John Stewart?#2": RATE_LIMITED,
+}
+
+
 @dataclass
 class RunningGateway:
     base_url: str
@@ -55,7 +69,7 @@ class RunningGateway:
 @pytest.fixture(scope="session")
 async def upstream_url() -> AsyncIterator[str]:
     port = free_port()
-    answers = {**{c.question: c.answer for c in CONVERSATIONS}, **RAG_ANSWERS}
+    answers = {**{c.question: c.answer for c in CONVERSATIONS}, **RAG_ANSWERS, **REASK_ANSWERS}
     server = await mock_upstream.serve("127.0.0.1", port, answers, default=UPSTREAM_ANSWER)
     try:
         yield f"http://127.0.0.1:{port}/v1"

@@ -1,0 +1,76 @@
+"""The reask policy end to end (gateway → Kafka → worker → Redis, the official openai client): an answer that
+does not clear is sent back to the upstream model once with the statements the check could not support, and
+the better-scoring answer is decided on."""
+
+from __future__ import annotations
+
+import httpx
+
+from factsentry.demo_data import CONVERSATIONS
+from gateway.app import REASK_PROMPT
+from tests.gateway.conftest import FAITHFUL, MERGED, REASK_ANSWERS, RunningGateway, StartStack, ask, released_unchecked
+
+WRONG_DATE = next(c for c in CONVERSATIONS if c.model == "demo-wrong-date")
+# The explorer's answer scores D-FActScore 0.91 (one wrong year of eleven facts): below 0.95 it does not clear.
+POLICY = {"default": {"mode": "block", "threshold": 0.95, "timeout_s": 120, "reask": True}}
+
+
+def reasks(gw: RunningGateway, outcome: str) -> float:
+    value = gw.gateway.registry.get_sample_value(
+        "factsentry_gateway_reasks_total", {"model": "mock-lean", "outcome": outcome}
+    )
+    return value or 0.0
+
+
+async def test_a_corrected_rewrite_is_released_in_place_of_the_first_answer(start_stack: StartStack) -> None:
+    gw = await start_stack(POLICY)
+    request_id, completion, headers = await ask(gw, WRONG_DATE)
+    assert headers["x-factsentry-reask"] == "improved"
+    assert "x-factsentry-action" not in headers  # released: the rewrite clears the threshold
+    text = completion.choices[0].message.content or ""
+    assert text == REASK_ANSWERS[f"{WRONG_DATE.question}#2"]
+    assert "1970" in text and "1982" not in text
+    verdict = completion.model_extra["factsentry"]  # type: ignore[index]
+    assert verdict["reask"]["outcome"] == "improved" and verdict["reask"]["statements_listed"] == 1
+    assert verdict["dfactscore"] == 1.0
+    # The rewrite's own verdict is stored under its own id, and the first answer's stays under the first.
+    rewrite_id = headers["x-factsentry-reask-id"]
+    assert verdict["request_id"] == rewrite_id != request_id
+    async with httpx.AsyncClient(base_url=gw.base_url, timeout=30) as http:
+        first = (await http.get(f"/v1/results/{request_id}")).json()
+        second = (await http.get(f"/v1/results/{rewrite_id}")).json()
+    assert first["check"]["dfactscore"] < 0.95 <= second["check"]["dfactscore"]
+    assert reasks(gw, "improved") == 1
+
+
+async def test_a_rewrite_that_scores_no_better_leaves_the_first_verdict(start_stack: StartStack) -> None:
+    gw = await start_stack(POLICY)
+    _, completion, headers = await ask(gw, MERGED)
+    assert headers["x-factsentry-reask"] == "kept"
+    assert headers["x-factsentry-action"] == "blocked"
+    assert completion.choices[0].finish_reason == "content_filter"
+    verdict = completion.model_extra["factsentry"]  # type: ignore[index]
+    assert verdict["reask"]["outcome"] == "kept" and verdict["reask"]["statements_listed"] >= 1
+    assert reasks(gw, "kept") == 1 and released_unchecked(gw) == 0
+
+
+async def test_an_upstream_error_on_the_reask_leaves_the_first_verdict(start_stack: StartStack) -> None:
+    gw = await start_stack(POLICY)
+    _, completion, headers = await ask(gw, FAITHFUL)
+    assert headers["x-factsentry-reask"] == "upstream_error"
+    assert headers["x-factsentry-action"] == "blocked"  # fails closed as without the reask
+    assert completion.choices[0].finish_reason == "content_filter"
+    assert reasks(gw, "upstream_error") == 1 and released_unchecked(gw) == 0
+
+
+async def test_an_answer_that_clears_is_not_sent_back(start_stack: StartStack) -> None:
+    gw = await start_stack({"default": {"mode": "block", "threshold": 0.7, "timeout_s": 120, "reask": True}})
+    _, completion, headers = await ask(gw, WRONG_DATE)
+    assert "x-factsentry-reask" not in headers
+    assert completion.choices[0].message.content == WRONG_DATE.answer
+    assert reasks(gw, "improved") + reasks(gw, "kept") == 0
+
+
+def test_the_prompt_lists_the_statements() -> None:
+    prompt = REASK_PROMPT.format(facts="- The Conquest of the Incas was first published in 1982.")
+    assert "- The Conquest of the Incas was first published in 1982." in prompt
