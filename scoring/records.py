@@ -201,7 +201,7 @@ def _fragment(text: str) -> bool:
 _WHO = re.compile(r",\s+who\s+")
 # "the footballer (born 1986), a midfielder for …": the person presented, then what they were.
 # "Declan Fairweather, born in Plymouth in 1983, an English offshore sailor who …": the birth stays between.
-_APPOSED = re.compile(r"^(?P<head>[^,]+?(?:\([^()]*\))?)(?P<born>,\s+born\s[^,()]+)?,\s+(?=(?:a|an)\s)")
+_APPOSED = re.compile(r"^(?P<head>[^,]+?(?:\([^()]*\))?)(?P<born>,\s+born\s[^,()]+)?,\s+(?=(?:a|an|the)\s)")
 
 
 def _presented(text: str, end: int) -> Reading:
@@ -249,6 +249,9 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
         return None
     label = m.group("label").strip()
     start = m.start("value")
+    if label.lower() in _SUBJECT_LABELS:
+        inner = _presented(text[start:], len(text) - start)
+        return Reading(inner.text, [start + o for o in inner.offsets], True)
     if label.lower() in _ANSWER_LABELS:
         # "A: Declan Fairweather (1949–2019), an Irish cardiac surgeon …": a transcript's speaker label, not a
         # record; the value is the sentence.
@@ -259,7 +262,12 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
     if predicate is None and not _is_name(label):
         # "Olympics: 14th in the road race at the 2016 Summer Olympics": the label stays as context, the
         # value is read as a subjectless item.
-        verb = _verb_for(text[start:end], persons=False) if SUBJECTLESS_ITEMS not in rules_off else None
+        if SUBJECTLESS_ITEMS in rules_off:
+            return None
+        if ";" in text[start:end]:
+            # "Sport: Right-arm leg-spinner; 48 ODIs for India women": each part is an item of its own.
+            return _items_after_label(out, text, start, end, pronoun)
+        verb = _verb_for(text[start:end], persons=False)
         if verb is None:
             return None
         out.copy(0, start)
@@ -307,6 +315,25 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
     return out.reading()
 
 
+def _items_after_label(out: _Builder, text: str, start: int, end: int, pronoun: str) -> Reading | None:
+    """The semicolon-separated parts of a record's value, each read as a subjectless item after the label."""
+    items = _split_items(text, start, end, ";")
+    verbs = [_verb_for(text[a:b], persons=False) for a, b in items]
+    if verbs[0] is None:
+        return None
+    out.copy(0, start)
+    for k, ((a, b), verb) in enumerate(zip(items, verbs, strict=True)):
+        if k:
+            out.copy(items[k - 1][1], a)
+        if verb is None:
+            out.copy(a, b)
+            continue
+        out.insert(f"{pronoun} {_agree(pronoun, verb)}", a)
+        _item(out, a, b, lower=True)
+    out.insert(".", end - 1)
+    return out.reading()
+
+
 def _is_name(label: str) -> bool:
     """A person's name as a label: capitalised words (and a parenthesised role), at most six, none of them
     the word an organisation's name ends with ("Great Lakes Water Compact Commission" names no one)."""
@@ -317,6 +344,9 @@ def _is_name(label: str) -> bool:
 
 
 _ANSWER_LABELS = frozenset(("a", "answer"))
+# Labels whose value names the record's person ("Name: Priya Raghunathan", "Who: Theodore Vance, the
+# middleweight boxer from Scranton"): the value is read as it stands, a bare name claims nothing.
+_SUBJECT_LABELS = frozenset(("name", "full name", "who"))
 _NAME_PARTICLES = frozenset("de da di del della van von der den ter bin ibn al la le du dos das y".split())
 
 

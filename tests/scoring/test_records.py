@@ -108,6 +108,20 @@ from scoring.sentences import split_sentences
         # A transcript's answer label goes; what follows it is read like any line.
         ("A: Declan Fairweather was born in Cork.", "he", False, "Declan Fairweather was born in Cork."),
         ("A: Born in Cork in 1949", "he", False, "He was born in Cork in 1949."),
+        # A label naming the record's person: the value as it stands.
+        (
+            "Who: Theodore Vance, the middleweight boxer from Scranton",
+            "he",
+            False,
+            "Theodore Vance was the middleweight boxer from Scranton",
+        ),
+        # An unknown label's value of several parts: each part an item of its own.
+        (
+            "Sport: Right-arm leg-spinner; 48 ODIs for India women",
+            "they",
+            False,
+            "Sport: they were right-arm leg-spinner; they had 48 ODIs for India women.",
+        ),
         # A person presented by name, then born, then what they were: the name stays the subject.
         (
             "Declan Fairweather, born in Plymouth in 1983, an English offshore sailor who won the Meridian Ocean Race",
@@ -252,3 +266,15 @@ def test_a_table_is_read_row_by_row_and_a_column_per_person_is_a_person() -> Non
     assert sorted(g.entity or "" for g in result.groups) == ["Ilse Varga (chemist)", "Ilse Varga (composer)"]
     assert not any(g.conflated for g in result.groups) and result.num_entities == 2
     assert any("1970" in t for t in _supported(result)) and any("Bartha Prize" in t for t in _supported(result))
+
+
+def test_a_name_row_claims_nothing() -> None:
+    """ "| Name | Priya Raghunathan |" is the record's subject, not "They were Priya Raghunathan"."""
+    reading = prose("Name: Priya Raghunathan", "they", False)
+    assert reading.text == "Priya Raghunathan"
+    assert "".join("Name: Priya Raghunathan"[o] for o in reading.offsets) == "Priya Raghunathan"
+    store = Store.in_memory([("Ada Lind", "Ada Lind (born 1950 in Oslo) is a Norwegian novelist.")])
+    answer = "| Field | Details |\n|---|---|\n| Name | Ada Lind |\n| Born | 1950, Oslo |"
+    facts = [f.text for g in check(answer, kb=store, name="Ada Lind").groups for f in g.facts]
+    assert "Ada Lind was born in 1950." in facts
+    assert not any("Ada Lind was Ada Lind" in f or "were Ada Lind" in f for f in facts), facts
