@@ -230,7 +230,9 @@ def _children_clauses(doc: Doc, clause: _Clause, is_past: bool) -> list[_Clause]
         if _juxtaposed(c):
             first_subj = next(g for g in c.children if g.dep_ in _SUBJ)
             out.append(_Clause(c, _subject_of(doc, first_subj), is_past))
-        elif c.dep_ == "conj" and (c.pos_ in _VERBAL or any(g.dep_ in _SUBJ for g in c.children)):
+        elif c.dep_ == "conj" and (
+            c.pos_ in _VERBAL or any(g.dep_ in _SUBJ for g in c.children) or _verb_read_as_noun(c)
+        ):
             has_aux = any(g.dep_ in ("aux", "auxpass") for g in c.children)
             finite = c.tag_ in ("VBD", "VBZ", "VBP") or c.lower_ in _SIMPLE_PAST
             inherited = "" if has_aux or finite else aux_text
@@ -264,6 +266,16 @@ def _children_clauses(doc: Doc, clause: _Clause, is_past: bool) -> list[_Clause]
             else:
                 out.append(_Clause(tok, _subject_of(doc, rel_subj), is_past))
     return out
+
+
+def _verb_read_as_noun(tok: Token) -> bool:
+    """A verb in -s that the parser took for a plural noun, conjoined to a verb: "…, and now commentates for
+    Südkanal TV" (a noun there would have a determiner, a modifier or a number)."""
+    if tok.pos_ != "NOUN" or tok.tag_ != "NNS" or tok.head.pos_ not in _VERBAL:
+        return False
+    if any(c.dep_ in ("det", "poss", "amod", "compound", "nummod", "case") for c in tok.children):
+        return False
+    return any(c.dep_ == "prep" for c in tok.children)
 
 
 _REPORTING = frozenset("say tell write add explain note recall remember claim insist admit reply ask".split())

@@ -428,3 +428,22 @@ def test_a_list_that_the_parser_starts_as_an_apposition_keeps_every_item() -> No
     assert "It offers eight LAN ports." in got
     assert "It offers four external antennas." in got
     assert any("WAN port" in f and "3,200 Mbps" in f for f in got), got
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        (
+            "The cyclist rode for Team Velora, was road race champion in 2015, and now commentates for Südkanal TV.",
+            "The cyclist now commentates for Südkanal TV.",
+        ),
+    ],
+)
+def test_a_verb_the_parser_reads_as_a_plural_noun_is_still_a_clause(sentence: str, fact: str) -> None:
+    got = [f.text for f in decompose_sentence(sentence)]
+    assert fact in got, got
+
+
+def test_a_plural_noun_conjoined_to_a_noun_stays_a_noun() -> None:
+    got = [f.text for f in decompose_sentence("She wrote two novels and three plays for the stage.")]
+    assert not any(f.startswith("She plays") or f.startswith("She three plays") for f in got), got
