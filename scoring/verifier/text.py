@@ -63,6 +63,18 @@ _SUFFIXES = (
 )
 
 
+# Units of measure as one stem however they are written: "200 m", "200 metres" and "200 meters" are the same
+# distance (the abbreviations only right after a number, where they cannot be another word).
+_UNIT_WORDS = {
+    **dict.fromkeys(("metre", "metres", "meter", "meters"), "metre"),
+    **dict.fromkeys(("kilometre", "kilometres", "kilometer", "kilometers"), "kilometre"),
+    **dict.fromkeys(("centimetre", "centimetres", "centimeter", "centimeters"), "centimetre"),
+    **dict.fromkeys(("kilogram", "kilograms", "kilogramme", "kilogrammes"), "kilogram"),
+    **dict.fromkeys(("mile", "miles"), "mile"),
+}
+_UNIT_ABBREVIATIONS = {"m": "metre", "km": "kilometre", "cm": "centimetre", "kg": "kilogram", "mi": "mile"}
+
+
 @lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
     """A crude suffix-stripping stem: enough to match ``played``/``plays``/``playing`` and ``studies``/``studied``.
@@ -159,7 +171,12 @@ def analyse(text: str) -> Analysis:
                 years.add(number[:4])
         elif low in MONTHS and surface[0].isupper() and (low != "may" or i > 0):
             months.add(MONTHS[low])
-        if low in STOPWORDS or low in NEGATIONS or number is not None:
+        if low in STOPWORDS and not (low in _UNIT_ABBREVIATIONS and i and _number(raw[i - 1]) is not None):
+            continue
+        if low in NEGATIONS or number is not None:
+            continue
+        if low in _UNIT_WORDS or (low in _UNIT_ABBREVIATIONS and i and _number(raw[i - 1]) is not None):
+            content.append(_UNIT_WORDS.get(low) or _UNIT_ABBREVIATIONS[low])
             continue
         s = stem(low)
         content.append(s)

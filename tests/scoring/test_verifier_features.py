@@ -124,3 +124,17 @@ def test_no_passages_gives_an_empty_matrix() -> None:
 )
 def test_a_pair_of_sentences_reads_as_their_join(first: str, second: str) -> None:
     assert analyse_pair(first, second) == analyse(f"{first} {second}")
+
+
+def test_units_are_one_word_however_written() -> None:
+    """ "ran the 200 m" and "in the 200 metres" share the unit; "m" elsewhere is no metre."""
+    from scoring.verifier.text import analyse
+
+    assert "metre" in analyse("He ran the 200 m at the Olympics.").content
+    assert "metre" in analyse("He ran the 200 metres.").content
+    assert "metre" in analyse("The 5,000 meters final.").content
+    assert analyse("It is 12 km long.").content & analyse("It is twelve kilometres long.").content == {
+        "long",
+        "kilometre",
+    }
+    assert "metre" not in analyse("Plan B and the letter m.").content
