@@ -72,6 +72,9 @@ _UNIT_WORDS = {
     **dict.fromkeys(("kilogram", "kilograms", "kilogramme", "kilogrammes"), "kilogram"),
     **dict.fromkeys(("mile", "miles"), "mile"),
 }
+# Words biographies use for the same thing, as one stem: "her debut novel" is her first, "his latest album"
+# his most recent, "received his doctorate" = "completed his PhD".
+_SAME_AS = {"debut": "first", "latest": "recent", "doctorate": "phd", "doctoral": "phd"}
 _UNIT_ABBREVIATIONS = {"m": "metre", "km": "kilometre", "cm": "centimetre", "kg": "kilogram", "mi": "mile"}
 
 
@@ -174,6 +177,9 @@ def analyse(text: str) -> Analysis:
         if low in STOPWORDS and not (low in _UNIT_ABBREVIATIONS and i and _number(raw[i - 1]) is not None):
             continue
         if low in NEGATIONS or number is not None:
+            continue
+        if low in _SAME_AS:
+            content.append(_SAME_AS[low])
             continue
         if low in _UNIT_WORDS or (low in _UNIT_ABBREVIATIONS and i and _number(raw[i - 1]) is not None):
             content.append(_UNIT_WORDS.get(low) or _UNIT_ABBREVIATIONS[low])

@@ -138,3 +138,11 @@ def test_units_are_one_word_however_written() -> None:
         "kilometre",
     }
     assert "metre" not in analyse("Plan B and the letter m.").content
+
+
+def test_words_biographies_use_for_the_same_thing_are_one_stem() -> None:
+    from scoring.verifier.text import analyse
+
+    assert "first" in analyse("Her debut novel was The Ochre Houses.").content
+    assert "recent" in analyse("His latest album came out in 2018.").content
+    assert analyse("He received his doctorate in 1983.").content & analyse("He completed his PhD in 1983.").content
