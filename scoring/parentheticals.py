@@ -10,6 +10,8 @@ kept out of the other facts.
 from __future__ import annotations
 
 import re
+from collections.abc import Set
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from scoring.phrases import Phrase, Subject
@@ -36,12 +38,18 @@ _AWARD_WORDS = frozenset("prize medal award trophy cup fellowship honour honor".
 _AKA = re.compile(r"\(\s*(?:also\s+)?(?:known|called|nicknamed|born)\s+as\s+([^()]+?)\s*\)")
 
 
-def paren_ids(doc: Doc) -> set[int]:
+@lru_cache(maxsize=64)
+def paren_ids(doc: Doc) -> frozenset[int]:
     """Token ids inside parentheses, which other facts leave out — except a tenure's years ("played for
-    Rosenborg (2008–2013)"), which stay with the fact they date."""
+    Rosenborg (2008–2013)"), which stay with the fact they date.
+
+    Cached for the few documents being decomposed (by identity: a ``Doc`` is read, never changed, once
+    parsed): the clauses and subjects of one sentence ask again and again, and even the test for a
+    parenthesis rebuilds the sentence's text from its tokens.
+    """
     if "(" not in doc.text:  # most sentences: no pass over the tokens
-        return set()
-    return _all_paren_ids(doc) - tenure_ids(doc)
+        return frozenset()
+    return frozenset(_all_paren_ids(doc) - tenure_ids(doc))
 
 
 # A single year in parentheses after an award: "won the Lindeman Prize (1962)" is when it was won. (After a
@@ -94,7 +102,7 @@ def _all_paren_ids(doc: Doc) -> set[int]:
     return out
 
 
-def parenthetical_facts(doc: Doc, paren: set[int]) -> list[tuple[Phrase, Subject]]:
+def parenthetical_facts(doc: Doc, paren: Set[int]) -> list[tuple[Phrase, Subject]]:
     """Birth and death dates and "also known as" in parentheses right after a name."""
     if not paren:
         return []

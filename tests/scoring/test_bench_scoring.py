@@ -17,6 +17,7 @@ def test_bench_scoring_small(shared_data: Path) -> None:
     figures = bench.run(args)
     assert figures["answers"] == 4
     assert figures["offline_warm_answers_per_s"] > figures["offline_cold_answers_per_s"] > 0
+    assert figures["offline_warm_answers_per_cpu_s"] > figures["offline_cold_answers_per_cpu_s"] > 0
     assert figures["offline_facts_per_answer"] > 3
     assert 2 <= figures["llm_calls_per_answer"] <= 3 and figures["llm_max_calls_per_answer"] <= 3
     assert figures["factscore_pipeline_calls_per_answer"] > 3 * figures["llm_calls_per_answer"]

@@ -151,3 +151,51 @@ def test_a_sentence_longer_than_a_window_is_cut_not_lost() -> None:
     pieces = segment(block)
     assert "".join(pieces) == block
     assert pieces[0] == "It began. " and pieces[-1] == "Then it stopped."
+
+
+def test_ascii_lookalikes_are_the_letters_a_case_insensitive_ascii_pattern_also_matches() -> None:
+    import re
+
+    from scoring.sentences import ASCII_LOOKALIKES
+
+    beyond_ascii = "".join(map(chr, range(0x80, 0x110000)))
+    found = set(re.findall("[a-z]", beyond_ascii, re.IGNORECASE))
+    assert found == {"\u0130", "\u0131", "\u017f", "\u212a"}  # İ ı ſ K
+    assert all(ASCII_LOOKALIKES.search(c) for c in found)
+
+
+_ABBREVIATED = [
+    (
+        "Dr. Smith moved to St. Louis in 1990. He died there.",
+        ["Dr. Smith moved to St. Louis in 1990. ", "He died there."],
+    ),
+    # "vol." is no abbreviation to pysbd: the same split with or without the narrowing.
+    ("See p. 12 and no. 5 of vol. 3. It is all there.", ["See p. 12 and no. 5 of vol. ", "3. ", "It is all there."]),
+    (
+        "He served in the U.S. Army, e.g. in Korea. Then he left.",
+        ["He served in the U.S. Army, e.g. in Korea. ", "Then he left."],
+    ),
+    ("Mr. and Mrs. Jones met Prof. Lee at 5 p.m. Then they ate.", None),
+    ("She was born in Tex. She moved to Calif. in 1960. She is an artist.", None),
+    ("It is no. It is not. This is a test of is and no.", None),
+    ("The ſt. Louis case and ſt. Paul. Then the end.", None),  # a long s: pysbd's pass over every abbreviation
+    ("Gen. Grant (1822–1885) and Col. Smith, Jr. met. They talked.", None),
+    ("", []),
+]
+
+
+@pytest.mark.parametrize(("block", "expected"), _ABBREVIATED)
+def test_abbreviations_split_as_pysbd_splits_them_with_every_abbreviation(
+    block: str, expected: list[str] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pysbd
+    from pysbd.lang.english import English
+
+    narrowed = segment(block)
+    if expected is not None:
+        assert narrowed == expected
+    replacer = English.AbbreviationReplacer
+    monkeypatch.setattr(
+        replacer, "search_for_abbreviations_in_string", replacer.search_for_abbreviations_in_string.original
+    )
+    assert narrowed == pysbd.Segmenter(language="en", clean=False).segment(block)
