@@ -117,7 +117,7 @@ class _Protocol(asyncio.Protocol):
         messages = request.get("messages")
         if isinstance(messages, list):
             # A later turn of a conversation ("question#2": the answer after one reply of the assistant).
-            users = [m["content"] for m in messages if isinstance(m, dict) and m.get("role") == "user"]
+            users = [m.get("content") for m in messages if isinstance(m, dict) and m.get("role") == "user"]
             turn = 1 + sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
             if turn > 1 and users and isinstance(users[0], str) and f"{users[0]}#{turn}" in self.answers:
                 return self.answers[f"{users[0]}#{turn}"]
