@@ -407,6 +407,17 @@ def _repair(doc: Doc, remove: set[int]) -> tuple[set[int], dict[int, str]]:
         elif tok.tag_ in ("WRB", "WDT", "WP") and tok.head.dep_ == "relcl" and tok.head.head.i in remove:
             swaps[tok.i] = "and"
     for tok in doc:
+        # A parenthesis that annotated a deleted word goes with it: "best known for the Marsh Light series
+        # (1958)" less the series left "an American painter (1958)".
+        if tok.text == "(" and tok.i > 0 and tok.i - 1 in remove and tok.i not in remove:
+            depth = 0
+            for t in doc[tok.i :]:
+                remove.add(t.i)
+                depth += t.text == "("
+                depth -= t.text == ")"
+                if depth == 0:
+                    break
+    for tok in doc:
         # A verb that lost its subject to a deleted coordinated clause keeps the shared subject.
         if tok.i in remove and tok.dep_ in ("nsubj", "nsubjpass"):
             head = tok.head

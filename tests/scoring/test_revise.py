@@ -279,3 +279,16 @@ def test_moved_facts_without_repeats(lines: list[str], kept: list[str]) -> None:
     from scoring.revise import _without_repeats
 
     assert _without_repeats(lines) == kept
+
+
+def test_a_parenthesis_goes_with_the_words_it_annotated() -> None:
+    """Deleting "from Savannah, best known for the Marsh Light series" takes the series' "(1958)" with it, even
+    where a fact of its own kept the year: no "an American painter (1958)"."""
+    from scoring import nlp
+    from scoring.revise import _render, _repair, _tidy
+
+    sentence = "Harlan Beckwith was an American painter from Savannah, best known for the Marsh Light series (1958)."
+    doc = nlp.parse_one(sentence)
+    cut = {t.i for t in doc if doc[t.i].idx >= sentence.index(" from") and t.idx < sentence.index(" (1958)")}
+    remove, swaps = _repair(doc, cut)
+    assert _tidy(_render(doc, remove, swaps), sentence) == "Harlan Beckwith was an American painter."
