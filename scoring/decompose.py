@@ -100,7 +100,8 @@ def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
     prune = set(paren) | _descriptive_appositions(doc) | {t.i for t in doc if _juxtaposed(t)}
     facts: list[tuple[Phrase, Subject]] = []
     facts += parenthetical_facts(doc, paren)
-    for clause in _clauses(doc):
+    clauses = _clauses(doc)
+    for clause in clauses:
         for phrase in _clause_facts(doc, clause, prune):
             facts.append((phrase, clause.subject))
     out: list[AtomicFact] = []
@@ -112,8 +113,52 @@ def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
         fallback = Phrase().add_tokens(doc, (i for i in range(len(doc)) if i not in paren)).render()
         if fallback:
             out.append(AtomicFact(fallback, sentence_index, "", True, frozenset(range(len(doc)))))
-    # The dates of works go last, and a sentence of no clause still falls back to its whole words.
+    # The dates of works and statements in parentheses go last: a sentence of no clause still falls back to
+    # its whole words.
     _render_facts(work_year_facts(doc), sentence_index, out, seen)
+    if paren:
+        _render_facts(
+            _parenthetical_statements(doc, clauses[0].subject if clauses else Subject("")), sentence_index, out, seen
+        )
+    return out
+
+
+# A parenthesis that says something of its own: "(the free tier is capped at two)", "(won against Carlo
+# Benedetti)". Dates, births and aliases in parentheses are parenthetical_facts'; asides are no statements.
+_PAREN_GROUP = re.compile(r"\(([^()]{6,200})\)")
+_NOT_STATEMENT = re.compile(
+    r"^\s*(?:born|b\.|n[ée]e|also|known|called|nicknamed|aged|formerly|see|i\.e\.|e\.g\.|or|and)\b", re.IGNORECASE
+)
+
+
+def _parenthetical_statements(doc: Doc, subject: Subject) -> list[tuple[Phrase, Subject]]:
+    """Facts of a parenthesis that is a clause with its own subject, decomposed as a sentence, or a verb
+    phrase in the past without one, said of the sentence's subject ("National Boxing Union champion,
+    1936–1938 (won against Carlo Benedetti)" → "… won against Carlo Benedetti"). Their words are the
+    parenthesis's own, so a revision deletes only it."""
+    out: list[tuple[Phrase, Subject]] = []
+    for m in _PAREN_GROUP.finditer(doc.text):
+        inner = m.group(1)
+        if _NOT_STATEMENT.match(inner):
+            continue
+        toks = [t for t in doc if m.start(1) <= t.idx and t.idx + len(t) <= m.end(1)]
+        sub = nlp.parse_one(inner.strip())
+        if not toks or len(sub) != len(toks) or any(a.text != b.text for a, b in zip(sub, toks, strict=True)):
+            continue  # tokenised otherwise alone: no safe map back to the sentence's words
+        offset = toks[0].i
+        root = next((t for t in sub if t.dep_ == "ROOT"), None)
+        if root is None or root.pos_ not in _VERBAL or sub[0].tag_ in ("WDT", "WP", "WP$", "WRB"):
+            continue  # "(which she later regretted)" leans on the sentence: no statement alone
+        own = next((c for c in root.children if c.dep_ in _SUBJ), None)
+        if own is not None and own.tag_ not in ("WDT", "WP"):
+            for fact in decompose_doc(sub):
+                phrase = Phrase().insert(0.0, fact.text)
+                phrase.tokens |= {offset + i for i in fact.tokens}
+                out.append((phrase, Subject(fact.subject)))
+        elif own is None and root.i == 0 and root.tag_ == "VBD" and subject.text:
+            phrase = Phrase().insert(0.0, f"{subject.text} {inner.strip()}")
+            phrase.tokens |= {t.i for t in toks}
+            out.append((phrase, subject))
     return out
 
 

@@ -447,3 +447,40 @@ def test_a_verb_the_parser_reads_as_a_plural_noun_is_still_a_clause(sentence: st
 def test_a_plural_noun_conjoined_to_a_noun_stays_a_noun() -> None:
     got = [f.text for f in decompose_sentence("She wrote two novels and three plays for the stage.")]
     assert not any(f.startswith("She plays") or f.startswith("She three plays") for f in got), got
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        (
+            "Tallyleaf Premium adds unlimited bank accounts (the free tier is capped at two).",
+            "The free tier is capped at two.",
+        ),
+        ("He was middleweight champion, 1936–1938 (won against Carlo Benedetti).", "He won against Carlo Benedetti."),
+    ],
+)
+def test_a_parenthesis_that_says_something_is_a_fact(sentence: str, fact: str) -> None:
+    facts = decompose_sentence(sentence)
+    found = next((f for f in facts if f.text == fact), None)
+    assert found is not None, [f.text for f in facts]
+    doc = nlp.parse_one(sentence)
+    inside = sentence[sentence.index("(") + 1 : sentence.index(")")]
+    assert " ".join(doc[i].text for i in sorted(found.tokens)) == " ".join(t.text for t in nlp.parse_one(inside))
+    # The sentence's own facts stay.
+    assert any("(" not in f.text and f.text != fact for f in facts)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "She wrote a memoir (which she later regretted).",
+        "Mei-Lin Osterhagen (born 1970 in Hamburg) is a chemist.",
+        "He played for Rosenborg (2008–2013).",
+        "He was called Teddy (also known as Ironhand).",
+    ],
+)
+def test_asides_dates_and_aliases_in_parentheses_make_no_statement(sentence: str) -> None:
+    from scoring.phrases import finish
+
+    inside = finish(sentence[sentence.index("(") + 1 : sentence.index(")")])
+    assert inside not in [f.text for f in decompose_sentence(sentence)]
