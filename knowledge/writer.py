@@ -99,18 +99,20 @@ class SqliteWriter(PageWriter):
         first_ord = 0
         old_keys: dict[str, tuple[int, int]] = {}
         old_digest = 0
-        found = conn.execute(
-            "SELECT id, digest, import_id, n_passages, base_name, aliases FROM entities WHERE title = ?", (page.title,)
-        ).fetchall()  # to the end: a statement left active slows every later write
-        row = found[0] if found else None
-        if row is None:
-            entity_id = conn.execute(
-                "INSERT INTO entities(title, base_name, disambiguator, aliases, n_passages, digest, import_id) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (page.title, base, disamb, orjson.dumps(aliases).decode(), len(page.passages), digest, self._import_id),
-            ).lastrowid
+        # Most pages of an import are new: insert first, and look the title up only when it is taken.
+        added = conn.execute(
+            "INSERT OR IGNORE INTO entities(title, base_name, disambiguator, aliases, n_passages, digest, import_id) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (page.title, base, disamb, orjson.dumps(aliases).decode(), len(page.passages), digest, self._import_id),
+        )
+        if added.rowcount == 1:
+            entity_id = added.lastrowid
             assert entity_id is not None
         else:
+            row = conn.execute(
+                "SELECT id, digest, import_id, n_passages, base_name, aliases FROM entities WHERE title = ?",
+                (page.title,),
+            ).fetchall()[0]  # to the end: a statement left active slows every later write
             if row[1] == digest:
                 return False
             entity_id, old_digest, import_id, n_old, old_base, old_aliases_json = row
@@ -147,7 +149,7 @@ class SqliteWriter(PageWriter):
             (key, entity_id, kind, via) for key, (kind, via) in new_keys.items() if old_keys.get(key) != (kind, via)
         )
         base_rowid = (entity_id << ORD_BITS) + first_ord
-        self._passages_buf.extend((base_rowid + i, text) for i, text in enumerate(page.passages))
+        self._passages_buf.extend(zip(range(base_rowid, base_rowid + len(page.passages)), page.passages, strict=True))
         if len(self._passages_buf) >= 5_000:
             self._flush()
         self._sum = (self._sum - old_digest + digest) % (1 << 63)
