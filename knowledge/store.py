@@ -208,8 +208,10 @@ class Store:
             return w.written
 
     def optimize(self) -> None:
-        """Merge the full-text index into one segment: slow (about a third of the import time), but
-        store-wide ``search`` gets several times faster. Page look-ups do not need it."""
+        """Merge the full-text index into one segment: store-wide ``search`` gets several times faster.
+
+        A large import ends with this merge already (see ``knowledge.writer``); after smaller ones it
+        costs about 3 s per million passages in the store. Page look-ups do not need it."""
         with self._lock:
             self._conn.execute("INSERT INTO passages(passages) VALUES ('optimize')")
 
