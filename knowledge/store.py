@@ -208,7 +208,7 @@ class Store:
             return w.written
 
     def optimize(self) -> None:
-        """Merge the full-text index into one segment: store-wide ``search`` gets several times faster.
+        """Merge the full-text index into one segment, the fastest layout for store-wide ``search``.
 
         A large import ends with this merge already (see ``knowledge.writer``); after smaller ones it
         costs about 3 s per million passages in the store. Page look-ups do not need it."""
