@@ -18,9 +18,9 @@ import queue
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 from knowledge.pages import Page
 
@@ -33,7 +33,7 @@ Progress = Callable[[int], None]
 SourceReader = Callable[[list[Path], list[str], BadLine, Progress | None, int], Iterator[tuple[Page, int]]]
 
 
-def read_ahead(items: Iterator[T], chunk: int = 64, depth: int = 64) -> Iterator[T]:
+def read_ahead(items: Iterator[T], chunk: int = 64, depth: int = 64) -> Generator[T, None, None]:
     """Run ``items`` in a thread, ahead of the consumer: parsing overlaps SQLite, which releases the GIL.
 
     Memory stays bounded (``chunk * depth`` items in flight); an error in the reader is raised here.
@@ -117,13 +117,15 @@ def read_in_process(
     progress: Progress | None,
     max_line_bytes: int,
     chunk: int = 256,
+    depth: int = 16,
 ) -> Iterator[tuple[Page, int]]:
     """The ``reader`` (``"module:function"``, a ``SourceReader``) run in a separate Python process.
 
     Yields its ``(page, digest)`` pairs in order; bad lines and progress are reported here, batch by
     batch. The process is started with this interpreter and this ``sys.path``, and does not
-    re-import ``__main__``, so any caller may use it. Memory stays bounded: the reader blocks on a
-    full pipe. An error in the reader (a line over the cap, an unreadable file) is raised here.
+    re-import ``__main__``, so any caller may use it. Memory stays bounded: at most ``depth``
+    batches of ``chunk`` pages wait here, and beyond them the reader blocks on a full pipe. An error
+    in the reader (a line over the cap, an unreadable file) is raised here.
     """
     boot = (
         "import pickle, sys; job = pickle.load(sys.stdin.buffer); sys.path[:0] = job['path']; "
@@ -141,12 +143,15 @@ def read_in_process(
         "chunk": chunk,
     }
     finished = False
+    # Batches are unpickled in a thread, ``depth`` ahead: the child never waits on a full pipe while
+    # the writer is busy in SQLite, and the writer rarely waits for the child's next batch.
+    batches = read_ahead(_unpickled(proc.stdout), chunk=1, depth=depth)
     try:
         pickle.dump(job, proc.stdin, protocol=pickle.HIGHEST_PROTOCOL)
         proc.stdin.close()
         while True:
             try:
-                item = pickle.load(proc.stdout)
+                item = next(batches)
             except EOFError:
                 raise RuntimeError(f"the import's reader process ended early (exit code {proc.wait()})") from None
             if item is None:
@@ -163,6 +168,16 @@ def read_in_process(
                 yield Page(title, passages, aliases), digest
     finally:
         if not finished:
-            proc.kill()
+            proc.kill()  # first: the thread may be waiting on the pipe, and reads its end now
+        batches.close()
         proc.stdout.close()
         proc.wait()
+
+
+def _unpickled(stream: IO[bytes]) -> Iterator[Any]:
+    """The objects pickled onto ``stream``, up to and including the reader's end mark or error."""
+    while True:
+        item = pickle.load(stream)
+        yield item
+        if item is None or isinstance(item, BaseException):
+            return

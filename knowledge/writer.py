@@ -24,6 +24,14 @@ ORD_BITS = 20
 ORD_MASK = (1 << ORD_BITS) - 1
 CACHE_KIB = 32 << 10  # SQLite page cache per connection
 IMPORT_CACHE_KIB = 256 << 10  # and for the writer during an import: FTS5 merges stay in memory
+# FTS5 writes its pending index as a new segment every FTS_HASH_BYTES and by default merges segments
+# four at a time as they pile up, rewriting every entry at each level. An import this large stops
+# that (it merges only past IMPORT_CRISIS_MERGE segments on one level, which bounds their number)
+# and, if it wrote OPTIMIZE_AFTER_SEGMENTS segments or more, merges the whole index once at the end.
+DEFER_MERGES_AFTER = 20_000  # passages
+IMPORT_CRISIS_MERGE = 64
+OPTIMIZE_AFTER_SEGMENTS = 8
+FTS5_MERGING = {"automerge": 4, "crisismerge": 16}  # FTS5's defaults, the settings outside imports
 
 
 def rowid_range(entity_id: int) -> tuple[int, int]:
@@ -34,17 +42,22 @@ def rowid_range(entity_id: int) -> tuple[int, int]:
 class SqliteWriter(PageWriter):
     """Writes pages into a ``Store`` in batched transactions; see ``Store.writer``."""
 
-    def __init__(self, store: Store, batch_passages: int = 200_000) -> None:
+    def __init__(
+        self, store: Store, batch_passages: int = 200_000, defer_merges_after: int = DEFER_MERGES_AFTER
+    ) -> None:
         super().__init__()
         self.store = store
         self.conn = store._conn
         self.batch_passages = batch_passages
+        self.defer_merges_after = defer_merges_after
         self._pending = 0
         self._sum_start = 0
         self._sum = 0
         self._import_id = 0
         self._names_buf: list[tuple[str, int, int, int]] = []
         self._passages_buf: list[tuple[int, str]] = []
+        self._merges_deferred = False
+        self._segments_before = 0
 
     def __enter__(self) -> SqliteWriter:
         self.store._lock.acquire()
@@ -66,6 +79,8 @@ class SqliteWriter(PageWriter):
         # Commit on errors too: an import stopped half-way keeps the pages it finished.
         try:
             self._finish_batch(final=True)
+            if self._merges_deferred:
+                self._merge_index(optimize=exc[0] is None)
         finally:
             self.conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
             self.store._version_cache = None
@@ -81,6 +96,32 @@ class SqliteWriter(PageWriter):
         self._pending = 0
         if not final:
             self.conn.execute("BEGIN")
+
+    def _segments(self) -> int:
+        # Every segment has at least one row in the index's b-tree table: the key of its first leaf.
+        return int(self.conn.execute("SELECT count(DISTINCT segid) FROM passages_idx").fetchone()[0])
+
+    def _set_merging(self, settings: dict[str, int]) -> None:
+        self.conn.executemany("INSERT INTO passages(passages, rank) VALUES (?, ?)", list(settings.items()))
+
+    def _defer_merges(self) -> None:
+        self._merges_deferred = True
+        self._segments_before = self._segments()
+        self._set_merging({"automerge": 0, "crisismerge": IMPORT_CRISIS_MERGE})
+
+    def _merge_index(self, optimize: bool) -> None:
+        """Merge as FTS5 does by default again and, after a large import, merge the index into one segment.
+
+        The defaults are set, not a saved copy: an import that died before this left its own settings.
+        """
+        self.conn.execute("BEGIN")
+        try:
+            self._set_merging(FTS5_MERGING)
+            if optimize and self._segments() - self._segments_before >= OPTIMIZE_AFTER_SEGMENTS:
+                self.conn.execute("INSERT INTO passages(passages) VALUES ('optimize')")
+        finally:
+            self.conn.execute("COMMIT")
+            self._merges_deferred = False
 
     def _flush(self) -> None:
         if self._names_buf:
@@ -99,18 +140,20 @@ class SqliteWriter(PageWriter):
         first_ord = 0
         old_keys: dict[str, tuple[int, int]] = {}
         old_digest = 0
-        found = conn.execute(
-            "SELECT id, digest, import_id, n_passages, base_name, aliases FROM entities WHERE title = ?", (page.title,)
-        ).fetchall()  # to the end: a statement left active slows every later write
-        row = found[0] if found else None
-        if row is None:
-            entity_id = conn.execute(
-                "INSERT INTO entities(title, base_name, disambiguator, aliases, n_passages, digest, import_id) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (page.title, base, disamb, orjson.dumps(aliases).decode(), len(page.passages), digest, self._import_id),
-            ).lastrowid
+        # Most pages of an import are new: insert first, and look the title up only when it is taken.
+        added = conn.execute(
+            "INSERT OR IGNORE INTO entities(title, base_name, disambiguator, aliases, n_passages, digest, import_id) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (page.title, base, disamb, orjson.dumps(aliases).decode(), len(page.passages), digest, self._import_id),
+        )
+        if added.rowcount == 1:
+            entity_id = added.lastrowid
             assert entity_id is not None
         else:
+            row = conn.execute(
+                "SELECT id, digest, import_id, n_passages, base_name, aliases FROM entities WHERE title = ?",
+                (page.title,),
+            ).fetchall()[0]  # to the end: a statement left active slows every later write
             if row[1] == digest:
                 return False
             entity_id, old_digest, import_id, n_old, old_base, old_aliases_json = row
@@ -147,11 +190,13 @@ class SqliteWriter(PageWriter):
             (key, entity_id, kind, via) for key, (kind, via) in new_keys.items() if old_keys.get(key) != (kind, via)
         )
         base_rowid = (entity_id << ORD_BITS) + first_ord
-        self._passages_buf.extend((base_rowid + i, text) for i, text in enumerate(page.passages))
+        self._passages_buf.extend(zip(range(base_rowid, base_rowid + len(page.passages)), page.passages, strict=True))
         if len(self._passages_buf) >= 5_000:
             self._flush()
         self._sum = (self._sum - old_digest + digest) % (1 << 63)
         self._pending += len(page.passages)
+        if not self._merges_deferred and self.passages + len(page.passages) >= self.defer_merges_after:
+            self._defer_merges()
         if self._pending >= self.batch_passages:
             self._finish_batch()
         return True

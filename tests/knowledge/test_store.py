@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 import time
 from pathlib import Path
 
 import pytest
 
+from knowledge import store as store_module
 from knowledge.errors import StoreError
 from knowledge.pages import Page
 from knowledge.store import Store
@@ -276,3 +279,57 @@ def test_search_with_only_common_words_finds_passages_holding_them_all() -> None
     store = Store.in_memory(rows)
     found = store.search("alpha beta", k=5)
     assert sorted(p.title for p in found) == ["Person 100", "Person 501", "Person 777"]
+
+
+def _store_as_made_before_16k_pages(path: Path) -> None:
+    # What Store() wrote before 16 KiB pages: the same schema in 4 KiB pages, FTS5 leaves of the default size.
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("PRAGMA page_size=4096")
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.executescript(store_module._SCHEMA)
+        conn.execute("INSERT INTO passages(passages, rank) VALUES ('hashsize', ?)", (16 << 20,))
+        conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', '2')")
+
+
+def _layout(store: Store) -> tuple[int, dict[str, int]]:
+    conn = store._conn
+    config = {str(k): int(v) for k, v in conn.execute("SELECT k, v FROM passages_config") if k != "version"}
+    return int(conn.execute("PRAGMA page_size").fetchone()[0]), config
+
+
+def _many_pages(n_pages: int) -> list[tuple[str, list[str], list[str]]]:
+    # Enough text that every index segment spans several leaves of either size.
+    words = [f"w{i:04d}" for i in range(1500)]
+    pages = []
+    for i in range(n_pages):
+        passages = [
+            " ".join(words[(i * 7 + j * 13 + k * k) % len(words)] for k in range(60)) + f" born {1800 + i % 200}."
+            for j in range(1 + i % 4)
+        ]
+        pages.append((f"Person {i % 150} (role {i // 150})", passages, [f"Alias {i}"] if i % 10 == 0 else []))
+    return pages
+
+
+def test_new_stores_use_16k_pages_and_stores_made_before_keep_working(tmp_path: Path) -> None:
+    pages = _many_pages(1200)
+    older_path = tmp_path / "older.sqlite3"
+    _store_as_made_before_16k_pages(older_path)
+    with Store(tmp_path / "new.sqlite3") as new, Store.open(older_path) as older:
+        assert new.add_pages(pages) == older.add_pages(pages) == 1200
+        assert _layout(new) == (16384, {"hashsize": 16 << 20, "pgsz": 16000})
+        assert _layout(older) == (4096, {"hashsize": 16 << 20})
+        # a later import replaces and extends pages in either layout
+        changed = [("Person 3 (role 0)", ["w0001 w0002 replaced."], []), ("Person 999 (role 9)", ["New one."], [])]
+        assert new.add_pages(changed) == older.add_pages(changed) == 2
+        assert new.stats() == older.stats()
+        assert new.stats()["passages"] == sum(len(p) for _, p, _ in pages) - 4 + 1 + 1
+        for store in (new, older):
+            store._conn.execute("INSERT INTO passages(passages) VALUES ('integrity-check')")
+        queries = ["w0001 w0777 born 1850", "w0042", "w1499 w0003 w0500", "born 1999", "replaced", "new one"]
+        for query in queries:
+            assert new.search(query, k=10) == older.search(query, k=10)
+            assert new.passages("Person 7 (role 1)", query) == older.passages("Person 7 (role 1)", query)
+        assert new.search("w0042", k=10)[0].text.count("w0042") >= 1
+        assert [p.text for p in new.page("Person 3 (role 0)")] == ["w0001 w0002 replaced."]
+        assert new.candidates("Person 12") == older.candidates("Person 12")
+        assert len(new.candidates("Person 12")) == 8
