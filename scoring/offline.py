@@ -21,7 +21,7 @@ from scoring.hedges import strip_hedges
 from scoring.linking import name_match
 from scoring.pipeline import CheckConfig
 from scoring.plan import PlannedFact, PlannedGroup, by_sentence
-from scoring.records import Reading, answer_pronoun, prose
+from scoring.records import Reading, answer_pronoun, completed_by_lead_in, prose
 from scoring.revise import RevisionInput, revise
 from scoring.rules import rule
 from scoring.sentences import Sentence
@@ -36,6 +36,13 @@ ENTAILED_BY_LONGER = rule(
 )
 
 
+LEAD_IN_ITEMS = rule(
+    "lead-in-items",
+    "decompose",
+    "a noun-phrase list item after a line that introduces the list ('… adds the following on top of the free "
+    "tier:', 'Its features include:') is read as that line's object ('… adds CSV export of your transactions on "
+    "top of the free tier')",
+)
 HEDGED_CLAIMS = rule(
     "hedged-claims",
     "decompose",
@@ -107,6 +114,13 @@ def _read(
     pronoun = answer_pronoun([s.text for s in sentences])
     nlp.parse([s.text for s in sentences])  # in one batch: reading a record parses the sentence as written
     readings = [prose(s.text, pronoun, s.list_item, rules_off) for s in sentences]
+    if LEAD_IN_ITEMS not in rules_off:
+        lead: str | None = None
+        for i, s in enumerate(sentences):
+            if not s.list_item:
+                lead = s.text if s.text.rstrip().endswith(":") else None
+            elif lead is not None and not readings[i].rewritten:
+                readings[i] = completed_by_lead_in(lead, s.text) or readings[i]
     hedges = HEDGED_CLAIMS not in rules_off
     unhedged = [strip_hedges(r.text) if hedges else (r.text, [], False) for r in readings]
     return readings, unhedged

@@ -27,6 +27,7 @@ from typing import Any
 from scoring import nlp
 from scoring.parentheticals import ORG_WORDS
 from scoring.rules import rule
+from scoring.sentences import strip_markdown
 
 LABEL_RECORDS = rule(
     "label-records",
@@ -487,3 +488,41 @@ def _proper(item: str) -> bool:
     if first.ent_type_ and first.pos_ != "ADJ":  # "Central" of a misread "Central midfielder" is no name
         return True
     return first.pos_ == "PROPN" and nlp.parse_one(item[0].lower() + item[1:])[0].pos_ == "PROPN"
+
+
+# A line that introduces a list by what its items complete: "Premium adds the following on top of the free
+# tier:", "Its features include:". Group 1 is what comes before the items, group 2 what follows them.
+_LEAD_IN = re.compile(
+    r"^(?P<before>.*\b(?:includes?|included|including|adds?|added|offers?|offered|provides?|features?|"
+    r"comes with|has|have|had|supports?|contains?))(?:\s+(?:the following|these)\b(?P<after>[^:]*?))?\s*:\s*$",
+    re.IGNORECASE,
+)
+
+
+def completed_by_lead_in(lead: str, item: str) -> Reading | None:
+    """A noun-phrase list item read as the object of the line that introduced its list: "CSV export of your
+    transactions" after "**Tallyleaf Premium** costs £4.99 per month and adds the following on top of the free
+    tier:" → "Tallyleaf Premium costs £4.99 per month and adds CSV export of your transactions on top of the
+    free tier." None when the line introduces no such list or the item is no noun phrase."""
+    m = _LEAD_IN.match(strip_markdown(lead).strip())
+    end = len(item.rstrip(" .;"))
+    if m is None or end == 0:
+        return None
+    bare = re.sub(r"\s*\([^()]*\)", "", item[:end]).strip()  # "(the free tier is capped at two)" aside
+    doc = nlp.parse_one(bare) if bare else None
+    if doc is None:
+        return None
+    root = next((t for t in doc if t.dep_ == "ROOT"), doc[0])
+    if root.pos_ not in ("NOUN", "PROPN") or any(t.pos_ in ("VERB", "AUX") and t.dep_ in ("ROOT", "conj") for t in doc):
+        return None
+    out = _Builder(item)
+    out.insert(m.group("before") + " ", 0)
+    first = item[:1]
+    if first.isupper() and item[1:2].islower() and (doc[0].like_num or not _proper(item[:end])):
+        out.insert(first.lower(), 0)
+        out.copy(1, end)
+    else:
+        out.copy(0, end)
+    after = (m.group("after") or "").strip()
+    out.insert((" " + after if after else "") + ".", end - 1)
+    return out.reading()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from knowledge.store import Store
-from scoring.pipeline import check
+from scoring.pipeline import CheckConfig, check
 from scoring.records import LABEL_RECORDS, SUBJECTLESS_ITEMS, answer_pronoun, prose
 from scoring.sentences import split_sentences
 
@@ -278,3 +278,53 @@ def test_a_name_row_claims_nothing() -> None:
     facts = [f.text for g in check(answer, kb=store, name="Ada Lind").groups for f in g.facts]
     assert "Ada Lind was born in 1950." in facts
     assert not any("Ada Lind was Ada Lind" in f or "were Ada Lind" in f for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    ("lead", "item", "read"),
+    [
+        (
+            "Tallyleaf Premium costs £4.99 per month and adds the following on top of the free tier:",
+            "CSV export of your transactions",
+            "Tallyleaf Premium costs £4.99 per month and adds CSV export of your transactions on top of the free tier.",
+        ),
+        (
+            "Its features include:",
+            "Shared budgets for households",
+            "Its features include shared budgets for households.",
+        ),
+        ("The router comes with:", "Four external antennas", "The router comes with four external antennas."),
+    ],
+)
+def test_a_noun_phrase_item_completes_the_line_that_introduced_it(lead: str, item: str, read: str) -> None:
+    from scoring.records import completed_by_lead_in
+
+    reading = completed_by_lead_in(lead, item)
+    assert reading is not None and reading.text == read
+    assert len(reading.offsets) == len(reading.text) and all(0 <= o < len(item) for o in reading.offsets)
+
+
+@pytest.mark.parametrize(
+    ("lead", "item"),
+    [
+        ("Here is what I found:", "CSV export of your transactions"),  # introduces nothing to complete
+        ("Its features include:", "You can export your data as CSV"),  # a sentence of its own
+    ],
+)
+def test_other_items_are_not_completed(lead: str, item: str) -> None:
+    from scoring.records import completed_by_lead_in
+
+    assert completed_by_lead_in(lead, item) is None
+
+
+def test_lead_in_items_are_checked_as_statements_and_the_rule_switches_off() -> None:
+    store = Store.in_memory(
+        [("Tallyleaf", "Tallyleaf Premium adds CSV export of transactions and shared budgets for households.")]
+    )
+    answer = "Tallyleaf Premium adds the following:\n- CSV export of your transactions\n- Shared budgets for households"
+    on = [f for g in check(answer, kb=store, name="Tallyleaf").groups for f in g.facts]
+    assert "Tallyleaf Premium adds CSV export of your transactions." in [f.text for f in on]
+    off = check(answer, kb=store, name="Tallyleaf", config=CheckConfig().without(["lead-in-items"]))
+    assert "Tallyleaf Premium adds CSV export of your transactions." not in [
+        f.text for g in off.groups for f in g.facts
+    ]
