@@ -290,6 +290,14 @@ def _children_clauses(doc: Doc, clause: _Clause, is_past: bool) -> list[_Clause]
             out.append(_Clause(c, subject, is_past, participle=not has_subj and c.tag_ in ("VBN", "VBG")))
         elif c.dep_ == "parataxis" and any(g.dep_ in _SUBJ for g in c.children):
             out.append(_Clause(c, subject, is_past))
+        elif (
+            c.dep_ == "dep"
+            and c.pos_ == "VERB"
+            and c.i > p.i
+            and any(g.dep_ == "advmod" and g.lower_ == "then" for g in c.children)
+        ):
+            # "Wait for the router to restart, then log in again at 192.168.8.1": a step the parser left unattached.
+            out.append(_Clause(c, subject, is_past))
         elif c.dep_ == "prep" and c.lower_ in ("after", "before", "while", "since", "upon", "following"):
             pc = next((g for g in c.children if g.dep_ == "pcomp" and g.tag_ == "VBG"), None)
             if pc is not None:

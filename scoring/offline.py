@@ -6,6 +6,7 @@ Each function satisfies one step protocol of :mod:`scoring.checker`; ``scoring.e
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -43,6 +44,14 @@ LEAD_IN_ITEMS = rule(
     "tier:', 'Its features include:') is read as that line's object ('… adds CSV export of your transactions on "
     "top of the free tier')",
 )
+HOW_TO_STEPS = rule(
+    "how-to-steps",
+    "worthiness",
+    "the list items of an answer to a how-to question ('How do I factory reset my Nimbus AX3200?') are claims "
+    "about the thing, imperatives included ('Find the reset button on the back of the unit')",
+)
+# A question that asks for a procedure.
+_HOW_TO = re.compile(r"^(?:how (?:do|can|should|would) (?:i|you|we|one)|how to)\b", re.IGNORECASE)
 HEDGED_CLAIMS = rule(
     "hedged-claims",
     "decompose",
@@ -70,7 +79,13 @@ def decompose(run: Run) -> list[PlannedGroup]:
     # What each sentence says for the worthiness rules: without its hedges ("If I recall correctly, …" is no
     # assistant talk once "If I recall correctly" is off).
     said = [text if hedged else s.text for s, (text, _, hedged) in zip(sentences, unhedged, strict=True)]
-    groups = _plan_groups(individuals, atoms, said, run.config.rules_off)
+    steps = (
+        HOW_TO_STEPS not in run.config.rules_off
+        and bool(run.question and _HOW_TO.match(run.question.strip()))
+        and not any(d.ents and d.ents[0].label_ == "PERSON" for d in docs[:1])
+    )
+    items = [s.list_item for s in sentences] if steps else [False] * len(sentences)
+    groups = _plan_groups(individuals, atoms, said, run.config.rules_off, items)
     bounds = [doc.to_array(_IDX_LENGTH).tolist() for doc in docs]  # (offset, length) of each token
     for g in groups:
         for fact in g.facts:
@@ -183,7 +198,9 @@ def _plan_groups(
     atoms: list[list[AtomicFact]],
     sentences: list[str],
     rules_off: frozenset[str] | None = None,
+    steps: Sequence[bool] = (),
 ) -> list[PlannedGroup]:
+    """``steps``: the sentences that are steps of a how-to answer, whose imperatives are claims."""
     planned: list[PlannedGroup] = []
     for ind in individuals:
         facts: list[PlannedFact] = []
@@ -192,8 +209,9 @@ def _plan_groups(
                 text = decontextualize(atom.text, atom.subject, ind.name, ind.role)
                 # What the fact says of its own: its words without the name of whom it is about.
                 bare = _without_name(atom.text, ind.name)
+                step = i < len(steps) and steps[i]
                 worthiness, by = classify_by_rule(
-                    text, sentences[i], rules_off, bare=bare, subjectless=not atom.subject.strip()
+                    text, sentences[i], rules_off, bare=bare, subjectless=not atom.subject.strip() and not step
                 )
                 facts.append(PlannedFact(atom, text, worthiness, worthiness_rule=by))
         planned.append(PlannedGroup(ind, facts))

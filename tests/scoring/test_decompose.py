@@ -484,3 +484,8 @@ def test_asides_dates_and_aliases_in_parentheses_make_no_statement(sentence: str
 
     inside = finish(sentence[sentence.index("(") + 1 : sentence.index(")")])
     assert inside not in [f.text for f in decompose_sentence(sentence)]
+
+
+def test_a_step_after_then_is_a_clause_of_its_own() -> None:
+    got = [f.text for f in decompose_sentence("Wait for the router to restart, then log in again at 192.168.8.1.")]
+    assert "Log in again at 192.168.8.1." in got, got

@@ -328,3 +328,27 @@ def test_lead_in_items_are_checked_as_statements_and_the_rule_switches_off() -> 
     assert "Tallyleaf Premium adds CSV export of your transactions." not in [
         f.text for g in off.groups for f in g.facts
     ]
+
+
+def test_the_steps_of_a_how_to_answer_are_claims() -> None:
+    """ "Find the reset button on the back of the unit" says where the button is; outside a how-to answer an
+    imperative without a value is talk."""
+    store = Store.in_memory(
+        [
+            (
+                "Corvane Nimbus AX3200",
+                "To restore factory settings, the reset button on the back must be held for 10 seconds.",
+            )
+        ]
+    )
+    answer = "To reset the router:\n1. Find the reset button on the back of the unit.\n2. Press and hold it."
+    question = "How do I factory reset my Corvane Nimbus AX3200?"
+
+    def facts(config: CheckConfig | None = None, asked: str | None = question) -> dict[str, str]:
+        result = check(answer, kb=store, name="Corvane Nimbus AX3200", question=asked, config=config)
+        return {f.text: f.worthiness.value for g in result.groups for f in g.facts}
+
+    assert facts()["Find the reset button on the back of the unit."] == "factual"
+    assert facts(asked="Tell me about the router.")["Find the reset button on the back of the unit."] != "factual"
+    off = facts(CheckConfig().without(["how-to-steps"]))
+    assert off["Find the reset button on the back of the unit."] != "factual"
