@@ -538,6 +538,13 @@ def _copular_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
     ids = _strip_edge_punct(doc, ids)
     if not ids:
         return []
+    if ap.pos_ == "PROPN":
+        # "his wife, the soprano Kari Bråthen": the parser hangs "Kari" on "soprano", "Bråthen" on "wife";
+        # the name is the proper nouns written together.
+        j = min(ids) - 1
+        while j >= 0 and doc[j].pos_ == "PROPN" and j not in prune and not doc[j].is_punct:
+            ids.add(j)
+            j -= 1
     core = Phrase()
     core.insert(min(ids) - 0.9, clause.subject.text)
     core.tokens |= clause.subject.ids

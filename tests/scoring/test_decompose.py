@@ -489,3 +489,8 @@ def test_asides_dates_and_aliases_in_parentheses_make_no_statement(sentence: str
 def test_a_step_after_then_is_a_clause_of_its_own() -> None:
     got = [f.text for f in decompose_sentence("Wait for the router to restart, then log in again at 192.168.8.1.")]
     assert "Log in again at 192.168.8.1." in got, got
+
+
+def test_a_name_the_parser_splits_across_two_appositives_stays_whole() -> None:
+    got = [f.text for f in decompose_sentence("His wife, the soprano Kari Bråthen, sang the title role.")]
+    assert "His wife was Kari Bråthen." in got, got
