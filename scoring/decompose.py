@@ -185,6 +185,8 @@ def _descriptive_appositions(doc: Doc) -> set[int]:
             if any(c.dep_ == "det" for c in t.children) and t.ent_type_ not in ("GPE", "LOC", "DATE"):
                 if t.head.pos_ == "NOUN" and t.pos_ == "PROPN":
                     continue  # a name for the noun: "her husband, the composer Karan Iyer" says who he is
+                if t.head.pos_ == "NOUN" and any(c.dep_ == "appos" and c.pos_ == "PROPN" for c in t.children):
+                    continue  # the same, parsed as a role with the name on it: "the structural engineer Lucas Hemmer"
                 if t.head.pos_ == "NOUN" and any(c.dep_ == "conj" for c in t.children):
                     continue  # a list goes on: "eight LAN ports, a WAN port and four external antennas"
                 out |= subtree_ids(t)

@@ -494,3 +494,13 @@ def test_a_step_after_then_is_a_clause_of_its_own() -> None:
 def test_a_name_the_parser_splits_across_two_appositives_stays_whole() -> None:
     got = [f.text for f in decompose_sentence("His wife, the soprano Kari Bråthen, sang the title role.")]
     assert "His wife was Kari Bråthen." in got, got
+
+
+def test_a_role_with_a_name_in_apposition_to_a_kin_noun_is_kept() -> None:
+    got = [
+        f.text
+        for f in decompose_sentence("She built the bridge with her husband, the structural engineer Lucas Hemmer.")
+    ]
+    assert any("Lucas Hemmer" in f for f in got), got
+    # A description without a name is still left out.
+    assert not any("actress" in f for f in decompose_sentence("He worked with Lisa Cooper, an actress, on the film."))
