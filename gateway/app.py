@@ -589,7 +589,9 @@ async def _reask(
         gw.metrics.reasks.labels(model, "no_verdict").inc()
         return Reask("no_verdict", len(statements), rid, upstream_s)
     outcome = await gw.wait_verdict(rid, spec.timeout_s)
-    if outcome.result is None:
+    if outcome.result is None or outcome.result.check.partial:
+        # No whole verdict for the rewrite: it cannot replace an answer that has one, whatever the
+        # operator's open settings would do with an answer that had none.
         gw.metrics.reasks.labels(model, "no_verdict").inc()
         return Reask("no_verdict", len(statements), rid, upstream_s)
     second_result = outcome.result

@@ -4,10 +4,23 @@ the better-scoring answer is decided on."""
 
 from __future__ import annotations
 
-import httpx
+from datetime import UTC, datetime
+from types import SimpleNamespace
+from typing import Any
 
+import httpx
+import orjson
+from prometheus_client import CollectorRegistry
+
+from bus.results import Outcome
 from factsentry.demo_data import CONVERSATIONS
-from gateway.app import REASK_PROMPT
+from gateway.app import REASK_PROMPT, About, _reask
+from gateway.metrics import build_metrics
+from gateway.policy import PolicySpec
+from gateway.upstream import Completion
+from schemas.check import CheckResult, FactGroup, FactResult
+from schemas.enums import Policy, Stance, Verdict
+from schemas.messages import ResultMessage
 from tests.gateway.conftest import FAITHFUL, MERGED, REASK_ANSWERS, RunningGateway, StartStack, ask, released_unchecked
 
 WRONG_DATE = next(c for c in CONVERSATIONS if c.model == "demo-wrong-date")
@@ -74,3 +87,49 @@ async def test_an_answer_that_clears_is_not_sent_back(start_stack: StartStack) -
 def test_the_prompt_lists_the_statements() -> None:
     prompt = REASK_PROMPT.format(facts="- The Conquest of the Incas was first published in 1982.")
     assert "- The Conquest of the Incas was first published in 1982." in prompt
+
+
+async def test_a_rewrite_with_a_partial_verdict_never_replaces_the_first_answer() -> None:
+    """A rewrite checked only in part cannot clear, even where the operator opens what has no verdict: the
+    first answer's verdict stands (a path the end-to-end tests cannot reach with the demo answers; the
+    gateway's publisher and verdict wait are stood in for, the reask logic is the gateway's own)."""
+
+    def completion(text: str) -> Completion:
+        data: dict[str, Any] = {"choices": [{"message": {"role": "assistant", "content": text}}], "usage": {}}
+        return Completion(orjson.dumps(data), data)
+
+    def verdict(dfs: float, partial: bool, facts: list[FactResult]) -> ResultMessage:
+        check = CheckResult(dfactscore=dfs, factscore=dfs, partial=partial, groups=[FactGroup(facts=facts)])
+        return ResultMessage(request_id="r", model="m", check=check, scored_at=datetime.now(UTC))
+
+    wrong = FactResult(text="X won a prize.", verdict=Verdict.NOT_SUPPORTED, stance=Stance.IRRELEVANT)
+    first = verdict(0.5, False, [wrong])
+
+    class Upstream:
+        async def complete(self, body: dict[str, Any]) -> Completion:
+            return completion("A rewrite.")
+
+    async def wait_verdict(request_id: str, timeout: float) -> Outcome:
+        return Outcome("checked", verdict(1.0, True, []))
+
+    registry = CollectorRegistry()
+    gw = SimpleNamespace(
+        metrics=build_metrics(registry), publisher=SimpleNamespace(publish=lambda m: True), wait_verdict=wait_verdict
+    )
+    spec = PolicySpec(mode=Policy.BLOCK, threshold=0.9, on_unavailable="open", on_timeout="open", reask=True)
+    messages = [{"role": "user", "content": "Who is X?"}]
+    again = await _reask(
+        gw,  # type: ignore[arg-type]
+        Upstream(),  # type: ignore[arg-type]
+        {"messages": messages},
+        messages,
+        completion("X won a prize."),
+        first,
+        spec,
+        About(),
+        datetime.now(UTC),
+        None,
+        "m",
+    )
+    assert (again.outcome, again.won, again.listed) == ("no_verdict", None, 1)
+    assert registry.get_sample_value("factsentry_gateway_reasks_total", {"model": "m", "outcome": "no_verdict"}) == 1

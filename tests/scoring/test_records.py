@@ -352,3 +352,21 @@ def test_the_steps_of_a_how_to_answer_are_claims() -> None:
     assert facts(asked="Tell me about the router.")["Find the reset button on the back of the unit."] != "factual"
     off = facts(CheckConfig().without(["how-to-steps"]))
     assert off["Find the reset button on the back of the unit."] != "factual"
+
+
+@pytest.mark.parametrize(
+    ("question", "steps"),
+    [
+        ("How do I factory reset my Corvane Nimbus AX3200?", True),
+        ("How can I reset the Nimbus AX3200?", True),
+        ("how to reset a Nimbus AX3200", True),
+        ("How should one reset the router?", True),
+        ("What is the Nimbus AX3200?", False),
+        ("How old is the Nimbus AX3200?", False),
+        ("How did Dick Hanley die?", False),
+    ],
+)
+def test_a_how_to_question_is_asked_in_several_ways(question: str, steps: bool) -> None:
+    from scoring.offline import _HOW_TO
+
+    assert bool(_HOW_TO.match(question)) is steps
