@@ -163,7 +163,7 @@ _RELEASED = frozenset(
     "film films movie movies documentary album albums song songs single record series show play plays opera "
     "symphony painting paintings canvas canvases portrait sculpture mural game direct directed record recorded "
     "release released star starred appear appeared compose composed paint painted produce produced present "
-    "presented".split()
+    "presented make made".split()
 )
 _SMALL = frozenset("of and the a an in on to for at with from 's ’s : - &".split())
 

@@ -63,13 +63,14 @@ _PREDICATES: dict[str, str] = {
     **dict.fromkeys(
         ("notable work", "work", "book", "novel", "memoir", "publication", "album", "selected work"), "wrote"
     ),
+    **dict.fromkeys(("film", "films", "movie", "movies", "filmography"), "made"),
     **dict.fromkeys(("team", "club", "teams", "clubs"), "played for"),
     **dict.fromkeys(("employer", "institution", "post", "posts", "hospital", "teaching", "affiliation"), "worked at"),
     **dict.fromkeys(("ensemble", "band", "group"), "played with"),
     **dict.fromkeys(("hometown", "origin", "from"), "came from"),
 }
 # Values of these predicates are lists of items: "A (2008–2013), B" → "A (2008–2013) and B".
-_LISTING = frozenset({"played for", "won", "wrote", "worked at", "played with", "studied at"})
+_LISTING = frozenset({"played for", "won", "wrote", "made", "worked at", "played with", "studied at"})
 # Predicates whose value is a description: its first word loses its capital ("was Composer" → "was composer").
 _DESCRIBING = frozenset({"was"})
 

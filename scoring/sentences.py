@@ -347,5 +347,35 @@ def _table_records(rows: list[str]) -> list[str]:
             records.extend(f"{c[0]}: {c[k]}" for c in body if len(c) > k and c[0] and c[k])
             records.append("")
         return [r + "\n" for r in records]
+    works = _works_records(header, body)
+    if works is not None:
+        return works
     # Any other table: a row a line, its cells joined.
     return [", ".join(c for c in cells if c) + "\n" for cells in body]
+
+
+# A table of works: its first column names them ("| Film | Year | My confidence |"). A column of the
+# assistant's own confidence or notes says nothing about them.
+_WORK_HEADERS = frozenset(
+    "film films movie movies book books novel novels album albums work works title titles publication "
+    "publications song songs painting paintings".split()
+)
+_ASIDE_HEADER = re.compile(r"\b(?:confidence|certainty|sure|notes?|comments?|my)\b", re.IGNORECASE)
+
+
+def _works_records(header: list[str], body: list[list[str]]) -> list[str] | None:
+    """ "| Film | Year | My confidence |" → "Film: Monsoon Ledger (2008)", one record a row: the year dates the
+    work, and the assistant's confidence column is left out (its hedges are not the work's)."""
+    if len(header) < 2 or header[0].lower() not in _WORK_HEADERS:
+        return None
+    label = header[0][:1].upper() + header[0][1:].lower()
+    year = next((k for k, h in enumerate(header) if h.lower() in ("year", "released", "published")), None)
+    others = [k for k, h in enumerate(header) if k not in (0, year) and h and not _ASIDE_HEADER.search(h)]
+    records: list[str] = []
+    for cells in body:
+        if not cells or not cells[0]:
+            continue
+        when = cells[year] if year is not None and year < len(cells) and _YEAR_CELL.match(cells[year]) else ""
+        extra = [cells[k] for k in others if k < len(cells) and cells[k]]
+        records.append(f"{label}: {cells[0]}" + (f" ({when})" if when else "") + "".join(f", {e}" for e in extra))
+    return [r + "\n" for r in records]

@@ -370,3 +370,7 @@ def test_a_how_to_question_is_asked_in_several_ways(question: str, steps: bool) 
     from scoring.offline import _HOW_TO
 
     assert bool(_HOW_TO.match(question)) is steps
+
+
+def test_a_films_row_reads_as_a_film_made_and_dated() -> None:
+    assert prose("Film: Monsoon Ledger (2008)", "she").text == "She made Monsoon Ledger (2008)."

@@ -199,3 +199,23 @@ def test_abbreviations_split_as_pysbd_splits_them_with_every_abbreviation(
         replacer, "search_for_abbreviations_in_string", replacer.search_for_abbreviations_in_string.original
     )
     assert narrowed == pysbd.Segmenter(language="en", clean=False).segment(block)
+
+
+@pytest.mark.parametrize(
+    ("table", "records"),
+    [
+        (
+            "| Film | Year | My confidence |\n|---|---|---|\n| Monsoon Ledger | 2008 | high |\n"
+            "| Kite Season | 2017 | low, might be later |",
+            ["Film: Monsoon Ledger (2008)", "Film: Kite Season (2017)"],
+        ),
+        (
+            "| Novel | Published | Setting |\n|---|---|---|\n| The Ochre Houses | 2011 | Seville |",
+            ["Novel: The Ochre Houses (2011), Seville"],
+        ),
+    ],
+)
+def test_a_table_of_works_is_a_record_a_work_without_the_assistants_confidence(table: str, records: list[str]) -> None:
+    from scoring.sentences import read_tables
+
+    assert [line for line in read_tables(table).split("\n") if line] == records
