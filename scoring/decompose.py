@@ -142,6 +142,8 @@ def _parenthetical_statements(doc: Doc, subject: Subject) -> list[tuple[Phrase, 
         if _NOT_STATEMENT.match(inner):
             continue
         toks = [t for t in doc if m.start(1) <= t.idx and t.idx + len(t) <= m.end(1)]
+        if not any(t.is_alpha for t in toks):
+            continue  # "(1996–1999)", "(2008)": dates are parenthetical_facts', and no parse is needed to say so
         sub = nlp.parse_one(inner.strip())
         if not toks or len(sub) != len(toks) or any(a.text != b.text for a, b in zip(sub, toks, strict=True)):
             continue  # tokenised otherwise alone: no safe map back to the sentence's words

@@ -79,13 +79,13 @@ def decompose(run: Run) -> list[PlannedGroup]:
     # What each sentence says for the worthiness rules: without its hedges ("If I recall correctly, …" is no
     # assistant talk once "If I recall correctly" is off).
     said = [text if hedged else s.text for s, (text, _, hedged) in zip(sentences, unhedged, strict=True)]
-    steps = (
+    how_to = (
         HOW_TO_STEPS not in run.config.rules_off
         and bool(run.question and _HOW_TO.match(run.question.strip()))
-        and not any(d.ents and d.ents[0].label_ == "PERSON" for d in docs[:1])
+        and not (docs and docs[0].ents and docs[0].ents[0].label_ == "PERSON")
     )
-    items = [s.list_item for s in sentences] if steps else [False] * len(sentences)
-    groups = _plan_groups(individuals, atoms, said, run.config.rules_off, items)
+    steps = [s.list_item and how_to for s in sentences]
+    groups = _plan_groups(individuals, atoms, said, run.config.rules_off, steps)
     bounds = [doc.to_array(_IDX_LENGTH).tolist() for doc in docs]  # (offset, length) of each token
     for g in groups:
         for fact in g.facts:

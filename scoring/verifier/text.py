@@ -174,15 +174,14 @@ def analyse(text: str) -> Analysis:
                 years.add(number[:4])
         elif low in MONTHS and surface[0].isupper() and (low != "may" or i > 0):
             months.add(MONTHS[low])
-        if low in STOPWORDS and not (low in _UNIT_ABBREVIATIONS and i and _number(raw[i - 1]) is not None):
+        unit = _UNIT_WORDS.get(low)
+        if unit is None and low in _UNIT_ABBREVIATIONS and i and _number(raw[i - 1]) is not None:
+            unit = _UNIT_ABBREVIATIONS[low]  # "200 m": "m" right after a number
+        if (low in STOPWORDS and unit is None) or low in NEGATIONS or number is not None:
             continue
-        if low in NEGATIONS or number is not None:
-            continue
-        if low in _SAME_AS:
-            content.append(_SAME_AS[low])
-            continue
-        if low in _UNIT_WORDS or (low in _UNIT_ABBREVIATIONS and i and _number(raw[i - 1]) is not None):
-            content.append(_UNIT_WORDS.get(low) or _UNIT_ABBREVIATIONS[low])
+        same = unit or _SAME_AS.get(low)
+        if same is not None:
+            content.append(same)
             continue
         s = stem(low)
         content.append(s)
