@@ -223,6 +223,29 @@ def _subject_of(doc: Doc, tok: Token) -> Subject:
     return Subject(text, ids, tok)
 
 
+def _named_subject(doc: Doc, subject: Subject) -> Subject:
+    """The name a possessed subject is given in apposition, for the facts of its clause: "Her first novel,
+    The Salt Road, won the Lindeman Prize" → "The Salt Road won the Lindeman Prize", as FActScore's
+    annotators write it; the apposition itself stays a fact of the noun it names ("Her first novel was The
+    Salt Road"). A person named so keeps the noun ("Her husband, the composer Karan Iyer, …"): the name
+    would read as another individual to group by."""
+    tok = subject.head
+    if tok is None or tok.pos_ != "NOUN" or not any(c.dep_ == "poss" for c in tok.children):
+        return subject
+    paren = paren_ids(doc)
+    for ap in tok.children:
+        if ap.dep_ != "appos" or ap.i in paren or ap.ent_type_ == "PERSON":
+            continue
+        if not any(t.pos_ == "PROPN" for t in ap.subtree):
+            continue
+        ids = subtree_ids(ap, prune_deps=frozenset({"appos", "relcl", "acl"})) - paren
+        ids = _strip_edge_punct(doc, ids)
+        text = Phrase().add_tokens(doc, ids).render().rstrip(".")
+        if text:
+            return Subject(text, ids, ap)
+    return subject
+
+
 def _strip_edge_punct(doc: Doc, ids: set[int]) -> set[int]:
     ordered = sorted(ids)
     while ordered and doc[ordered[0]].is_punct and doc[ordered[0]].text not in ('"', "“", "("):
@@ -246,7 +269,7 @@ def _clauses(doc: Doc) -> list[_Clause]:
                 out.append(_Clause(ap, subject, is_past, copula_of=root))
             continue
         subject = _subject_of(doc, subj) if subj is not None else Subject("")
-        queue.append(_Clause(root, subject, is_past))
+        queue.append(_Clause(root, _named_subject(doc, subject), is_past))
     seen: set[int] = set()
     while queue:
         clause = queue.pop(0)
@@ -269,11 +292,13 @@ def _children_clauses(doc: Doc, clause: _Clause, is_past: bool) -> list[_Clause]
             # The relative clause's subject is what its parent clause took "who"/"which" to stand for.
             subject = clause.subject if clause.subject.text else _antecedent(doc, p.head)
         # Appositives, participles and relative clauses on the subject describe the subject.
+        named = _named_subject(doc, subject)
         for c in own_subj.children:
             if c.dep_ == "appos" and c.i not in paren_ids(doc):
                 out.append(_Clause(c, subject, is_past, copula_of=own_subj))
             elif c.dep_ == "acl" and c.tag_ in ("VBN", "VBG") and c.i not in paren_ids(doc):
-                out.append(_Clause(c, subject, is_past, participle=True))
+                out.append(_Clause(c, named, is_past, participle=True))
+        subject = named
     aux_text = " ".join(c.text for c in p.children if c.dep_ in ("aux", "auxpass"))
     for c in p.children:
         if _juxtaposed(c):
