@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from scoring import nlp
 from scoring.coordination import expand
+from scoring.durations import durations
 from scoring.inflect import past, present
 from scoring.parentheticals import paren_ids, parenthetical_facts, work_year_facts
 from scoring.phrases import Phrase, Subject, subtree_ids
@@ -494,10 +495,28 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
     if comp_ids or not mods:
         facts += base
         facts += [core.merge(v) for v in bare]
+    timed = _duration_with_setting(doc, base[0], mods) if not comp_ids and len(mods) > 1 else {}
     for m in mods:
+        if id(m) in timed:
+            facts += timed[id(m)]
+            continue
         for mv in expand(doc, m):
             facts.append(base[0].merge(mv))
     return facts
+
+
+def _duration_with_setting(doc: Doc, base: Phrase, mods: list[set[int]]) -> dict[int, list[Phrase]]:
+    """How long, said where: a verb with no object that tells a length of time beside where or as what
+    ("For seven years she was based at a field station in Hajnówka") says the two together ("For seven years
+    she was based at a field station in Hajnówka"), as a page dates that stay; the length alone ("For seven
+    years she was based") says nothing a page could hold. Keyed by the duration modifier it replaces."""
+    timed = [m for m in mods if durations(Phrase().add_tokens(doc, sorted(m)).render())]
+    if len(timed) != 1:
+        return {}
+    others = [m for m in mods if m is not timed[0] and not any(doc[i].like_num for i in m)]
+    if not others:
+        return {}
+    return {id(timed[0]): [base.merge(Phrase().add_tokens(doc, sorted(timed[0] | o))) for o in others]}
 
 
 def _bare_heads(doc: Doc, comps: list[set[int]], prune: set[int]) -> list[Phrase]:

@@ -550,3 +550,28 @@ def test_a_possessed_subject_named_in_apposition_is_said_by_its_name(
 def test_a_subject_keeps_its_noun_when_its_apposition_is_a_person_or_it_has_no_possessor(sentence: str) -> None:
     got = [f.text for f in decompose_sentence(sentence)]
     assert got and got[0].split()[0] in ("Her", "The"), got
+
+
+@pytest.mark.parametrize(
+    ("sentence", "together", "alone"),
+    [
+        (
+            "For seven years after that she was based at a field station in Hajnówka.",
+            "For seven years she was based at a field station in Hajnówka.",
+            "For seven years she was based.",
+        ),
+        (
+            "He worked at the Liffey Heart Institute for 32 years.",
+            "He worked at the Liffey Heart Institute for 32 years.",
+            "He worked for 32 years.",
+        ),
+        ("She lived in Paris for a decade.", "She lived in Paris for a decade.", "She lived for a decade."),
+    ],
+)
+def test_a_length_of_time_is_said_with_where_it_was_spent(sentence: str, together: str, alone: str) -> None:
+    got = [f.text for f in decompose_sentence(sentence)]
+    assert together in got and alone not in got, got
+
+
+def test_a_length_of_time_with_nothing_beside_it_stays_a_fact() -> None:
+    assert "He stayed eleven years." in [f.text for f in decompose_sentence("He won a seat and stayed eleven years.")]
