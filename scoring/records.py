@@ -306,6 +306,7 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
             out.insert(value[0].lower(), start)
             first += 1
         items = _split_items(text, first, end, ";" if ";" in value else ",") if predicate in _LISTING else []
+        items = _dated_items(text, items)
         if len(items) > 1:
             for k, (a, b) in enumerate(items):
                 if k:
@@ -388,6 +389,21 @@ def _split_items(text: str, start: int, end: int, sep: str) -> list[tuple[int, i
         while b > a and text[b - 1].isspace():
             b -= 1
         if a < b:
+            out.append((a, b))
+    return out
+
+
+_DATE_ITEM = re.compile(rf"^(?:since\s+)?{_YEAR}(?:\s*[–-]\s*(?:{_YEAR}|\d{{2}}))?$")
+
+
+def _dated_items(text: str, items: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A year or a range of years after a comma dates the item before it, and is no item of its own:
+    "Award: Gilded Quill Award, 2006" won one award in 2006, not an award and a 2006."""
+    out: list[tuple[int, int]] = []
+    for a, b in items:
+        if out and _DATE_ITEM.match(text[a:b]):
+            out[-1] = (out[-1][0], b)
+        else:
             out.append((a, b))
     return out
 

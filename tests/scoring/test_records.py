@@ -136,6 +136,20 @@ from scoring.sentences import split_sentences
             True,
             "She received a doctorate from Pomeranian University in 2003.",
         ),
+        # A year or a range after a comma in a list dates the item before it: no item of its own.
+        ("Award: Gilded Quill Award, 2006", "she", False, "She won Gilded Quill Award in 2006."),
+        (
+            "Awards: Lindeman Prize, 1962; Kessler Medal, 2019",
+            "he",
+            False,
+            "He won Lindeman Prize in 1962 and Kessler Medal in 2019.",
+        ),
+        (
+            "Clubs: Tromsvik IL, 2005–2009, Kjellvik FK",
+            "he",
+            False,
+            "He played for Tromsvik IL from 2005 to 2009 and Kjellvik FK.",
+        ),
     ],
 )
 def test_a_record_reads_as_the_sentence_it_stands_for(line: str, pronoun: str, list_item: bool, read: str) -> None:
