@@ -25,7 +25,7 @@ from scoring import nlp
 from scoring.coordination import expand
 from scoring.durations import durations
 from scoring.inflect import past, present
-from scoring.parentheticals import paren_ids, parenthetical_facts, work_year_facts
+from scoring.parentheticals import count_facts, paren_ids, parenthetical_facts, work_year_facts
 from scoring.phrases import Phrase, Subject, subtree_ids
 from vocabulary import PERSONAL_PRONOUNS
 
@@ -116,7 +116,7 @@ def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
             out.append(AtomicFact(fallback, sentence_index, "", True, frozenset(range(len(doc)))))
     # The dates of works and statements in parentheses go last: a sentence of no clause still falls back to
     # its whole words.
-    _render_facts(work_year_facts(doc), sentence_index, out, seen)
+    _render_facts(work_year_facts(doc) + count_facts(doc), sentence_index, out, seen)
     if paren:
         _render_facts(
             _parenthetical_statements(doc, clauses[0].subject if clauses else Subject("")), sentence_index, out, seen

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from scoring.phrases import Phrase, Subject
+from vocabulary import NUMBER_WORDS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -196,6 +197,40 @@ def work_year_facts(doc: Doc) -> list[tuple[Phrase, Subject]]:
         text = doc[a:b].text.strip("*_\"“”' ")
         phrase = Phrase().insert(0.0, f"{text} was {verb} in {m.group(1)}")
         phrase.tokens |= ids
+        out.append((phrase, Subject(text, set(), None)))
+    return out
+
+
+_NUMBER = r"\d{1,4}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+# "(14 novels)", "(2016, three seasons)": how many a named thing has, after its year or alone.
+_COUNT = re.compile(
+    rf"\(\s*(?:(?:1[0-9]|20)[0-9]{{2}}\s*,\s*)?(?P<count>(?:{_NUMBER})\s+[a-z]+s)\s*\)", re.IGNORECASE
+)
+_TIME_UNITS = frozenset("years months weeks days hours minutes seconds decades centuries".split())
+
+
+def count_facts(doc: Doc) -> list[tuple[Phrase, Subject]]:
+    """A count in parentheses after a name says how many the named thing has: "Series: Inspector Nell Varga
+    (14 novels)" → "Inspector Nell Varga has 14 novels.", "TV: Varga (2016, three seasons)" → "Varga has three
+    seasons." Lengths of time ("(32 years)") are no count of things. Only the parenthesis is the fact's own
+    words, so a revision deletes the count, not the name."""
+    if "(" not in doc.text:
+        return []
+    out: list[tuple[Phrase, Subject]] = []
+    for m in _COUNT.finditer(doc.text):
+        count = m.group("count")
+        if count.split()[-1].lower() in _TIME_UNITS:
+            continue
+        start_tok = next((t for t in doc if t.idx >= m.start()), None)
+        if start_tok is None or start_tok.i == 0:
+            continue
+        title = _title_before(doc, start_tok.i - 1)
+        if title is None:
+            continue
+        a, b = title
+        text = doc[a:b].text.strip("*_\"“”' ")
+        phrase = Phrase().insert(0.0, f"{text} has {count}")
+        phrase.tokens |= {t.i for t in doc if m.start() <= t.idx < m.end()}
         out.append((phrase, Subject(text, set(), None)))
     return out
 

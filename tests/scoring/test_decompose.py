@@ -575,3 +575,20 @@ def test_a_length_of_time_is_said_with_where_it_was_spent(sentence: str, togethe
 
 def test_a_length_of_time_with_nothing_beside_it_stays_a_fact() -> None:
     assert "He stayed eleven years." in [f.text for f in decompose_sentence("He won a seat and stayed eleven years.")]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        ("They were Inspector Nell Varga (14 novels).", "Inspector Nell Varga has 14 novels."),
+        ("They were Varga (2016, three seasons).", "Varga has three seasons."),
+        ("She played in the Deccan Falcons (37 matches).", "the Deccan Falcons has 37 matches."),
+    ],
+)
+def test_a_count_in_parentheses_after_a_name_is_how_many_it_has(sentence: str, fact: str) -> None:
+    assert fact.lower() in [f.text.lower() for f in decompose_sentence(sentence)]
+
+
+def test_a_length_of_time_in_parentheses_is_no_count() -> None:
+    got = [f.text for f in decompose_sentence("He worked at the Liffey Heart Institute (32 years).")]
+    assert not any("has 32 years" in f for f in got), got
