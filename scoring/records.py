@@ -261,6 +261,9 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
         return Reading(inner.text, [start + o for o in inner.offsets], True)
     predicate = _PREDICATES.get(label.lower()) or _PREDICATES.get(label.lower().rstrip("s"))
     out = _Builder(text)
+    tally = _TALLY.match(text, start, end) if label.lower().endswith("record") else None
+    if tally is not None:
+        return _tally_read(out, tally, end, pronoun)
     if predicate is None and not _is_name(label):
         # "Olympics: 14th in the road race at the 2016 Summer Olympics": the label stays as context, the
         # value is read as a subjectless item.
@@ -314,6 +317,27 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
                 _years_read(out, a, b)
         else:
             _years_read(out, first, end)
+    out.insert(".", end - 1)
+    return out.reading()
+
+
+# A record of wins, losses and draws written as a sport writes it: "Record: 61–9–3, with 38 KOs".
+_TALLY = re.compile(r"(?P<w>\d{1,4})\s*[–-]\s*(?P<l>\d{1,4})(?:\s*[–-]\s*(?P<d>\d{1,4}))?\b(?![–-])")
+
+
+def _tally_read(out: _Builder, m: re.Match[str], end: int, pronoun: str) -> Reading:
+    """ "Record: 61–9–3, with 38 KOs" → "He had 61 wins, 9 losses and 3 draws, with 38 KOs.": each count a
+    claim of its own, kept to the digits the line wrote; the label is what the reading says."""
+    out.insert(f"{pronoun.capitalize()} had ", m.start())
+    out.copy(m.start("w"), m.end("w"))
+    names = ("wins", "losses", "draws") if m.group("d") else ("wins", "losses")
+    out.insert(f" {names[0]}, " if m.group("d") else f" {names[0]} and ", m.start("l"))
+    out.copy(m.start("l"), m.end("l"))
+    if m.group("d"):
+        out.insert(f" {names[1]} and ", m.start("d"))
+        out.copy(m.start("d"), m.end("d"))
+    out.insert(f" {names[-1]}", m.end() - 1)
+    out.copy(m.end(), end)
     out.insert(".", end - 1)
     return out.reading()
 

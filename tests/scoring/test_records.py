@@ -136,6 +136,9 @@ from scoring.sentences import split_sentences
             True,
             "She received a doctorate from Pomeranian University in 2003.",
         ),
+        # A tally of wins, losses (and draws) as sport writes it: each count a claim.
+        ("Record: 61–9–3, with 38 KOs", "he", False, "He had 61 wins, 9 losses and 3 draws, with 38 KOs."),
+        ("Career record: 45-12", "she", False, "She had 45 wins and 12 losses."),
         # A year or a range after a comma in a list dates the item before it: no item of its own.
         ("Award: Gilded Quill Award, 2006", "she", False, "She won Gilded Quill Award in 2006."),
         (
@@ -388,3 +391,8 @@ def test_a_how_to_question_is_asked_in_several_ways(question: str, steps: bool) 
 
 def test_a_films_row_reads_as_a_film_made_and_dated() -> None:
     assert prose("Film: Monsoon Ledger (2008)", "she").text == "She made Monsoon Ledger (2008)."
+
+
+def test_a_record_that_is_no_tally_is_read_as_any_other_label() -> None:
+    assert "wins" not in prose("Record: Olympic record holder in the 200 metres", "he").text
+    assert "wins" not in prose("Score: 61–9–3", "he").text  # only a record's label says it is a tally
