@@ -22,7 +22,7 @@ from scoring.hedges import strip_hedges
 from scoring.linking import name_match
 from scoring.pipeline import CheckConfig
 from scoring.plan import PlannedFact, PlannedGroup, by_sentence
-from scoring.records import Reading, answer_pronoun, completed_by_lead_in, prose
+from scoring.records import Reading, answer_pronoun, completed_by_lead_in, prose, thing_name, thing_prose
 from scoring.revise import RevisionInput, revise
 from scoring.rules import rule
 from scoring.sentences import Sentence
@@ -37,6 +37,13 @@ ENTAILED_BY_LONGER = rule(
 )
 
 
+THING_RECORDS = rule(
+    "thing-records",
+    "decompose",
+    "a label line of an answer about a product or an organisation ('Security: AES-256 encryption') is read with the "
+    "thing's name ('Tallyleaf's security is AES-256 encryption'); a date label dates it ('Released: 2019'), an amount "
+    "under a plural label is how many it had ('Users: 1.2 million')",
+)
 LEAD_IN_ITEMS = rule(
     "lead-in-items",
     "decompose",
@@ -129,6 +136,9 @@ def _read(
     pronoun = answer_pronoun([s.text for s in sentences])
     nlp.parse([s.text for s in sentences])  # in one batch: reading a record parses the sentence as written
     readings = [prose(s.text, pronoun, s.list_item, rules_off) for s in sentences]
+    thing = thing_name([s.text for s in sentences]) if pronoun is None and THING_RECORDS not in rules_off else None
+    if thing is not None:
+        readings = [thing_prose(s.text, thing) for s in sentences]
     if LEAD_IN_ITEMS not in rules_off:
         lead: str | None = None
         for i, s in enumerate(sentences):

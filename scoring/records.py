@@ -321,6 +321,48 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
     return out.reading()
 
 
+# The thing an answer about no one describes: the name its first line says something of ("Tallyleaf is a
+# personal budgeting app.").
+_THING = re.compile(r"^\W*(?P<name>[A-Z][\w’'.&-]*(?:\s+[A-Z0-9][\w’'.&-]*){0,3})\W*\s+(?:is|was|are)\s")
+# Labels of a thing's record that date it: "Released: 2019" → "Tallyleaf was released in 2019".
+_THING_DATES = frozenset("released launched founded introduced established published opened created".split())
+_AMOUNT = re.compile(r"(?:about |around |over |more than )?[\d.,]+(?:\s+(?:thousand|million|billion))?\b")
+
+
+def thing_name(texts: list[str]) -> str | None:
+    """The name of the thing an answer about no one describes, from its first line, or None."""
+    m = _THING.match(strip_markdown(texts[0])) if texts else None
+    return m.group("name") if m is not None else None
+
+
+def thing_prose(text: str, name: str) -> Reading:
+    """A label line of an answer about a thing read with the thing's name: "Security: AES-256 encryption" →
+    "Tallyleaf's security is AES-256 encryption.", "Released: 2019" → "Tallyleaf was released in 2019.",
+    "Users: 1.2 million by 2023" (a plural label and an amount) → "Tallyleaf had 1.2 million users by 2023.";
+    any other line as it is."""
+    end = len(text.rstrip(" .;"))
+    m = _LABEL.match(text[:end])
+    if m is None or _is_name(m.group("label").strip()) or re.match(r"(?:an?|one)\s", m.group("value"), re.I):
+        return unchanged(text)  # "Intellilink: a tool for linking data": the label is what the value describes
+    label, start = m.group("label").strip(), m.start("value")
+    low = label.lower()
+    out = _Builder(text)
+    amount = _AMOUNT.match(text, start, end)
+    if low in _THING_DATES and re.match(rf"{_YEAR}\b", text[start:end]):
+        out.insert(f"{name} was {low} in ", start)
+        out.copy(start, end)
+    elif amount is not None and low.endswith("s") and " " not in low:
+        out.insert(f"{name} had ", start)
+        out.copy(start, amount.end())
+        out.insert(f" {low}", amount.end())
+        out.copy(amount.end(), end)
+    else:
+        out.insert(f"{name}'s {low} {'are' if low.endswith('s') and not low.endswith('ss') else 'is'} ", start)
+        out.copy(start, end)
+    out.insert(".", end - 1)
+    return out.reading()
+
+
 # A record of wins, losses and draws written as a sport writes it: "Record: 61–9–3, with 38 KOs".
 _TALLY = re.compile(r"(?P<w>\d{1,4})\s*[–-]\s*(?P<l>\d{1,4})(?:\s*[–-]\s*(?P<d>\d{1,4}))?\b(?![–-])")
 

@@ -396,3 +396,48 @@ def test_a_films_row_reads_as_a_film_made_and_dated() -> None:
 def test_a_record_that_is_no_tally_is_read_as_any_other_label() -> None:
     assert "wins" not in prose("Record: Olympic record holder in the 200 metres", "he").text
     assert "wins" not in prose("Score: 61–9–3", "he").text  # only a record's label says it is a tally
+
+
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        ("Security: AES-256 encryption", "Tallyleaf's security is AES-256 encryption."),
+        ("Platforms: iOS and Android", "Tallyleaf's platforms are iOS and Android."),
+        ("Released: 2019", "Tallyleaf was released in 2019."),
+        ("Founded: 2016", "Tallyleaf was founded in 2016."),
+        ("Users: 1.2 million by 2023", "Tallyleaf had 1.2 million users by 2023."),
+        ("Employees: about 300", "Tallyleaf had about 300 employees."),
+    ],
+)
+def test_a_label_line_about_a_thing_is_read_with_its_name(line: str, read: str) -> None:
+    from scoring.records import thing_prose
+
+    reading = thing_prose(line, "Tallyleaf")
+    assert reading.text == read and len(reading.offsets) == len(reading.text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Intellilink: a tool for linking data from several sources",  # the label is what the value describes
+        "Tallyleaf is a personal budgeting app.",  # a sentence
+    ],
+)
+def test_other_lines_about_a_thing_stay_as_written(line: str) -> None:
+    from scoring.records import thing_prose
+
+    assert not thing_prose(line, "Tallyleaf").rewritten
+
+
+def test_the_thing_is_what_the_first_line_is_about_and_the_rule_switches_off() -> None:
+    from scoring.records import thing_name
+
+    assert thing_name(["Tallyleaf is a personal budgeting app. Here's an overview:"]) == "Tallyleaf"
+    assert thing_name(["Here's an overview of the app:"]) is None
+    store = Store.in_memory([("Tallyleaf", "Tallyleaf stores data encrypted with AES-256.")])
+    answer = "Tallyleaf is a personal budgeting app.\n\nSecurity: AES-256 encryption"
+    on = [f.text for g in check(answer, kb=store, name="Tallyleaf").groups for f in g.facts]
+    assert "Tallyleaf's security is AES-256 encryption." in on, on
+    config = CheckConfig().without(["thing-records"])
+    off = [f.text for g in check(answer, kb=store, name="Tallyleaf", config=config).groups for f in g.facts]
+    assert "Tallyleaf's security is AES-256 encryption." not in off, off
