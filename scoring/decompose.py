@@ -475,7 +475,7 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
                 m.add(t)
     subj = clause.subject
     local_subject = any(c.dep_ in _SUBJ for c in p.children) and not _relative_subject(p)
-    if local_subject:
+    if local_subject and (subj.ids or not subj.text):
         core.add_tokens(doc, subj.ids)
     else:
         first = min([p.i, *[min(s) for s in comps + mods if s], *core.tokens])

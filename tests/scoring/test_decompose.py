@@ -592,3 +592,25 @@ def test_a_count_in_parentheses_after_a_name_is_how_many_it_has(sentence: str, f
 def test_a_length_of_time_in_parentheses_is_no_count() -> None:
     got = [f.text for f in decompose_sentence("He worked at the Liffey Heart Institute (32 years).")]
     assert not any("has 32 years" in f for f in got), got
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        (
+            "Deskwarden closes tickets that are waiting on a reply once they have gone 7 days without activity.",
+            "Tickets have gone 7 days.",
+        ),
+        (
+            "The service suspends accounts that stay unpaid after they have been overdue for 30 days.",
+            "Accounts have been overdue for 30 days.",
+        ),
+        (
+            "The library removes books that are damaged once they have been returned twice.",
+            "Books have been returned twice.",
+        ),
+    ],
+)
+def test_a_clause_whose_pronoun_stands_for_a_relative_clauses_noun_keeps_a_subject(sentence: str, fact: str) -> None:
+    got = [f.text for f in decompose_sentence(sentence)]
+    assert fact in got, got
