@@ -25,7 +25,7 @@ from scoring import nlp
 from scoring.coordination import expand
 from scoring.durations import durations
 from scoring.inflect import past, present
-from scoring.parentheticals import count_facts, paren_ids, parenthetical_facts, work_year_facts
+from scoring.parentheticals import count_facts, paren_ids, parenthetical_facts, title_before, work_year_facts
 from scoring.phrases import Phrase, Subject, subtree_ids
 from vocabulary import PERSONAL_PRONOUNS
 
@@ -105,6 +105,9 @@ def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
     for clause in clauses:
         for phrase in _clause_facts(doc, clause, prune):
             facts.append((phrase, clause.subject))
+    for clause, own in _described_things(doc, prune):
+        for phrase in _copular_facts(doc, clause, prune - own):
+            facts.append((phrase, clause.subject))
     out: list[AtomicFact] = []
     seen: set[str] = set()
     _render_facts(facts, sentence_index, out, seen)
@@ -178,6 +181,40 @@ def _render_facts(
             continue
         seen.add(key)
         out.append(AtomicFact(rendered, sentence_index, subject.text, subject.is_person, frozenset(phrase.tokens)))
+
+
+_PLACES_AND_PEOPLE = frozenset({"PERSON", "GPE", "LOC", "NORP", "DATE", "FAC"})
+
+
+def _described_things(doc: Doc, prune: set[int]) -> list[tuple[_Clause, set[int]]]:
+    """A description in apposition to a named thing is a claim about it, as FActScore's annotators write it:
+    "… is the Raghunathan bound (1999), an estimate on gaps between primes" → "The Raghunathan bound is an
+    estimate on gaps between primes". (A description of a person or a place, "Lisa Cooper, an actress,",
+    stays out: a bystander's, not the answer's.) Each with the words its facts may use."""
+    out: list[tuple[_Clause, set[int]]] = []
+    paren = paren_ids(doc)
+    for t in doc:
+        if t.dep_ != "appos" or t.i not in prune or t.i in paren or t.pos_ != "NOUN":
+            continue
+        if t.head.dep_ in _SUBJ or t.head.dep_ == "ROOT" or not any(c.dep_ == "det" for c in t.children):
+            continue
+        j = t.left_edge.i - 1
+        if j < 1 or doc[j].text != ",":
+            continue
+        j -= 1
+        while j > 0 and j in paren:
+            j -= 1
+        title = title_before(doc, j)
+        if title is None:
+            continue
+        a, b = title
+        if all(doc[i].ent_type_ in _PLACES_AND_PEOPLE for i in range(a, b) if doc[i].pos_ == "PROPN"):
+            continue
+        name = doc[a:b].text
+        own = set(subtree_ids(t))
+        subject = Subject(name[:1].upper() + name[1:], set(), doc[b - 1])
+        out.append((_Clause(t, subject, past=False, copula_of=doc[b - 1]), own))
+    return out
 
 
 def _descriptive_appositions(doc: Doc) -> set[int]:

@@ -183,7 +183,7 @@ def work_year_facts(doc: Doc) -> list[tuple[Phrase, Subject]]:
         start_tok = next((t for t in doc if t.idx >= m.start()), None)
         if start_tok is None or start_tok.i == 0 or start_tok.i in dated:
             continue
-        title = _title_before(doc, start_tok.i - 1)
+        title = title_before(doc, start_tok.i - 1)
         if title is None:
             continue
         a, b = title
@@ -224,7 +224,7 @@ def count_facts(doc: Doc) -> list[tuple[Phrase, Subject]]:
         start_tok = next((t for t in doc if t.idx >= m.start()), None)
         if start_tok is None or start_tok.i == 0:
             continue
-        title = _title_before(doc, start_tok.i - 1)
+        title = title_before(doc, start_tok.i - 1)
         if title is None:
             continue
         a, b = title
@@ -235,7 +235,7 @@ def count_facts(doc: Doc) -> list[tuple[Phrase, Subject]]:
     return out
 
 
-def _title_before(doc: Doc, j: int) -> tuple[int, int] | None:
+def title_before(doc: Doc, j: int) -> tuple[int, int] | None:
     """The token span [a, b) of a title ending at token ``j``: capitalised words with the small words between
     them ("A Keeper's Year", "Shuttle and Loom", "Money in Motion"), or a common noun after capitalised words
     ("the Kehlbrücke footbridge", "the Marsh Light series")."""

@@ -614,3 +614,24 @@ def test_a_length_of_time_in_parentheses_is_no_count() -> None:
 def test_a_clause_whose_pronoun_stands_for_a_relative_clauses_noun_keeps_a_subject(sentence: str, fact: str) -> None:
     got = [f.text for f in decompose_sentence(sentence)]
     assert fact in got, got
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        ("She wrote Salt for the Drowned, a novel about a family of dyers.", "Salt for the Drowned is a novel"),
+        ("He joined Gripwell Robotics, a maker of soft grippers, in 2006.", "Gripwell Robotics is a maker of soft"),
+        ("She presented the Deep Cold series, a documentary on coral reefs.", "The Deep Cold series is a documentary"),
+    ],
+)
+def test_a_description_in_apposition_to_a_named_thing_is_a_claim_about_it(sentence: str, fact: str) -> None:
+    assert any(f.text.startswith(fact) for f in decompose_sentence(sentence)), decompose_sentence(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["He worked with Lisa Cooper, an actress, on the film.", "He moved to Oslo, the capital of Norway, in 1990."],
+)
+def test_a_description_of_a_person_or_a_place_in_apposition_stays_out(sentence: str) -> None:
+    got = [f.text for f in decompose_sentence(sentence)]
+    assert not any(f.startswith(("Lisa Cooper is", "Oslo is")) for f in got), got
