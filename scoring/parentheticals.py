@@ -203,9 +203,7 @@ def work_year_facts(doc: Doc) -> list[tuple[Phrase, Subject]]:
 
 _NUMBER = r"\d{1,4}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 # "(14 novels)", "(2016, three seasons)": how many a named thing has, after its year or alone.
-_COUNT = re.compile(
-    rf"\(\s*(?:(?:1[0-9]|20)[0-9]{{2}}\s*,\s*)?(?P<count>(?:{_NUMBER})\s+[a-z]+s)\s*\)", re.IGNORECASE
-)
+_COUNT = re.compile(rf"\(\s*(?:(?:1[0-9]|20)[0-9]{{2}}\s*,\s*)?(?P<count>(?:{_NUMBER})\s+[a-z]+s)\s*\)", re.IGNORECASE)
 _TIME_UNITS = frozenset("years months weeks days hours minutes seconds decades centuries".split())
 
 

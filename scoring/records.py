@@ -167,6 +167,12 @@ def prose(text: str, pronoun: str | None, list_item: bool = False, rules_off: fr
             return found
     if SUBJECTLESS_ITEMS in rules_off:
         return unchanged(text)
+    if list_item and _ROLE_PRESENTED.match(text):
+        # "the mathematician, born 1965 in Chennai, who proved …": a namesake presented by role, then what
+        # they did; the role stays the subject (it tells the namesakes apart).
+        presented = _presented(text, end)
+        if presented.rewritten:
+            return presented
     if list_item or _fragment(text):
         verb = _verb_for(text[:end])
         if verb is None:
@@ -199,6 +205,7 @@ def _fragment(text: str) -> bool:
     return any(t.dep_ in ("prep", "relcl", "acl") and t.head.i in heads for t in doc)
 
 
+_ROLE_PRESENTED = re.compile(r"^(?:the|The)\s+[a-z][\w -]*(?:\s*\([^()]*\))?,\s")
 # "the composer (1912–1988), born in Bodø, who wrote …": the person presented, then what they did.
 _WHO = re.compile(r",\s+who\s+")
 # "the footballer (born 1986), a midfielder for …": the person presented, then what they were.

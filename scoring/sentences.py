@@ -276,7 +276,17 @@ def semicolon_list(sentence: str, least: int = 3) -> list[str]:
     parts = [re.sub(r"^(?:and|or)\s+", "", p, flags=re.IGNORECASE) if k else p for k, p in enumerate(parts) if p]
     # Parts that are statements, not the items of one ("Leeds; Arsenal; and Spurs").
     statements = all(2 <= len(p.split()) <= 30 for p in parts)
-    return parts if len(parts) >= least and statements else [sentence]
+    if len(parts) < least or not statements:
+        return [sentence]
+    # "Three people named X are well known: the mathematician, …; the film director, …": the line that
+    # introduces the list is no part of its first item.
+    lead = _LIST_LEAD.match(parts[0])
+    if lead is not None:
+        parts[:1] = [lead.group("lead"), lead.group("item")]
+    return parts
+
+
+_LIST_LEAD = re.compile(r"^(?P<lead>[^():;]*\S\s+\S[^():;]*:)\s+(?P<item>\S+\s+\S.*)$")
 
 
 MARKDOWN_TABLES = rule(

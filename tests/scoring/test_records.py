@@ -441,3 +441,36 @@ def test_the_thing_is_what_the_first_line_is_about_and_the_rule_switches_off() -
     config = CheckConfig().without(["thing-records"])
     off = [f.text for g in check(answer, kb=store, name="Tallyleaf", config=config).groups for f in g.facts]
     assert "Tallyleaf's security is AES-256 encryption." not in off, off
+
+
+def test_the_line_that_introduces_a_semicolon_list_is_no_part_of_its_first_item() -> None:
+    from scoring.sentences import semicolon_list
+
+    parts = semicolon_list(
+        "Three people named Priya Raghunathan are well known: the mathematician, born 1965 in Chennai, who proved "
+        "the bound; the film director, born 1978 in Bengaluru; and the cricketer, born 1994 in Hyderabad."
+    )
+    assert parts[:2] == [
+        "Three people named Priya Raghunathan are well known:",
+        "the mathematician, born 1965 in Chennai, who proved the bound;",
+    ]
+    # A one-word label is the record's, not a lead.
+    assert semicolon_list("Career: born in 1931; emigrated in 1955; died in 2012.")[0] == "Career: born in 1931;"
+
+
+@pytest.mark.parametrize(
+    ("item", "read"),
+    [
+        (
+            "the mathematician, born 1965 in Chennai, who proved the bound in 1999;",
+            "the mathematician, born 1965 in Chennai, proved the bound in 1999;",
+        ),
+        (
+            "the cricketer, born 1994 in Hyderabad, a leg-spinner who took 71 wickets.",
+            "the cricketer, born 1994 in Hyderabad, was a leg-spinner who took 71 wickets.",
+        ),
+    ],
+)
+def test_a_list_item_presenting_a_namesake_by_role_keeps_the_role_as_its_subject(item: str, read: str) -> None:
+    reading = prose(item, "they", list_item=True)
+    assert reading.text == read and len(reading.offsets) == len(reading.text)
