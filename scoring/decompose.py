@@ -572,6 +572,13 @@ def _bare_heads(doc: Doc, comps: list[set[int]], prune: set[int]) -> list[Phrase
         ids = _strip_edge_punct(doc, ids)
         if ids and len(ids) < len(comp):
             out.append(Phrase().add_tokens(doc, sorted(ids)))
+        # "a painter from Savannah, best known for …": the noun with its place, without what it is known for.
+        clauses = {c.i for c in head.children if c.dep_ in ("acl", "relcl") or (c.dep_ == "amod" and c.n_rights)}
+        if clauses and clauses != cut:
+            kept = subtree_ids(head, prune | clauses, _SPAWN | {"conj", "cc", "appos"}) & comp
+            kept = _strip_edge_punct(doc, kept)
+            if kept and len(ids) < len(kept) < len(comp):
+                out.append(Phrase().add_tokens(doc, sorted(kept)))
     return out
 
 

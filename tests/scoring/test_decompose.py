@@ -635,3 +635,17 @@ def test_a_description_in_apposition_to_a_named_thing_is_a_claim_about_it(senten
 def test_a_description_of_a_person_or_a_place_in_apposition_stays_out(sentence: str) -> None:
     got = [f.text for f in decompose_sentence(sentence)]
     assert not any(f.startswith(("Lisa Cooper is", "Oslo is")) for f in got), got
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        (
+            "Harlan Beckwith was an American painter from Savannah, best known for the Marsh Light series.",
+            "Harlan Beckwith was a painter from Savannah.",
+        ),
+        ("She is a violinist from Kraków, famous for her Bach recordings.", "She is a violinist from Kraków."),
+    ],
+)
+def test_a_predicate_noun_keeps_its_place_without_what_it_is_known_for(sentence: str, fact: str) -> None:
+    assert fact in [f.text for f in decompose_sentence(sentence)]
