@@ -1120,6 +1120,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await gateway.models.warm_up()  # litellm's first-call loading, before the gateway takes requests
         await gateway.publisher.start()
         await gateway.listener.start()
         try:

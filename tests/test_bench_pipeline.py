@@ -31,6 +31,8 @@ def test_bench_pipeline_prints_its_figures() -> None:
     # checking is part of what block adds: the transport share is never more than the whole
     assert figures["delivery_overhead_p50_ms"] <= figures["block_added_p50_ms"]
     assert figures["first_request_ms"] > 0 and figures["observe_p50_ms"] > 0
+    # the machine's load comes with the figures: the tail on a shared machine follows it
+    assert figures["load_before"] >= 0 and figures["load_after"] > 0
 
 
 def test_bench_pipeline_scale_out_checks_new_answers_with_one_and_two_workers() -> None:

@@ -10,6 +10,9 @@ and the verdict's own ``scoring_ms`` is read back from ``/v1/results/{id}``:
   worker's fetch and batching, the Redis hand-off and the wait's wake-up — everything but checking;
 - ``first_request_ms``: the first block request after the stack reports ready (models load first).
 
+The machine's 1-minute load average before the stack starts and after the last request is printed with
+the figures (``load_before`` / ``load_after``): on a small shared machine the tail follows what else runs.
+
 Each observe request is sent once the answer before it is checked, so the baseline is upstream plus proxy
 with no check running beside it, and the timed requests meet no backlog of observe checks.
 
@@ -209,9 +212,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         return _scale_out(args)
     work = Path(tempfile.mkdtemp(prefix="factsentry-bench-pipeline-"))
     policy = {"default": {"mode": "observe", "threshold": 0.75, "timeout_s": 60}}
+    load_before = _load()
     stack = demo_stack(work, model_list(), policy, args.workers)
     try:
         figures = asyncio.run(_measure(stack.gateway_url, args))
+        load_after = _load()
     finally:
         stack.stop()
-    return {**figures, "logs": str(work)}
+    return {**figures, "load_before": load_before, "load_after": load_after, "logs": str(work)}
+
+
+def _load() -> float:
+    """The 1-minute load average (runnable processes, this one's included)."""
+    import os
+
+    return round(os.getloadavg()[0], 2)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,35 @@ def test_a_litellm_proxy_config_says_what_it_ignores_and_which_credentials_are_m
     assert set(registry.configured) == {"c", "claude", "gpt", "mini"}  # served all the same
     plain = ModelRegistry.from_config({"model_list": [MOCK]}, env={})
     assert plain.notes == []
+
+
+async def test_warm_up_runs_litellm_once_without_calling_any_upstream() -> None:
+    connections = 0
+
+    async def count(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal connections
+        connections += 1
+        writer.close()
+
+    server = await asyncio.start_server(count, "127.0.0.1", 0)
+    base = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}"
+    remote = {  # a provider litellm calls over HTTP: the warm-up must not reach it
+        "model_name": "remote",
+        "litellm_params": {"model": "azure/gpt-4o", "api_base": base, "api_key": "k", "api_version": "2024-02-01"},
+    }
+    lean = {"model_name": "lean", "litellm_params": {"model": "openai/llama", "api_base": base + "/v1"}}
+    try:
+        registry = ModelRegistry.from_config({"model_list": [lean, remote, MOCK]}, env={})
+        assert await registry.warm_up() == "remote"
+        assert connections == 0
+        completion = await registry.get("c").complete({"messages": [{"role": "user", "content": "x"}]})
+        assert completion.text == "hi"
+        await registry.aclose()
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+async def test_warm_up_has_nothing_to_do_without_litellm_models() -> None:
+    registry = ModelRegistry.from_config({"model_list": [VLLM]}, env={})
+    assert await registry.warm_up() is None
