@@ -485,8 +485,13 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
     comps: list[set[int]] = []
     mods: list[set[int]] = []
     titles: list[int] = []
-    for c in p.children:
-        if c.i in prune:
+    # A modifier the parser hung on the first verb but wrote after a coordinated verb and its object is the
+    # later verb's: "was born in Strasbourg and opened her own studio, Brandt Atelier, there in 1995".
+    later = [c.i for c in p.children if c.dep_ == "conj" and c.pos_ in _VERBAL and c.i > p.i]
+    cut_at = later[0] if later else len(doc)
+    adopted = [s for s in p.head.children if s.i > p.i and s.dep_ in _MODS] if p.dep_ == "conj" else []
+    for c in [*p.children, *adopted]:
+        if c.i in prune or (c.dep_ in _MODS and c.i > cut_at and c.head.i == p.i):
             continue
         ids = subtree_ids(c, prune, _SPAWN) - prune
         if _title_word(c):

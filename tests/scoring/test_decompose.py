@@ -649,3 +649,28 @@ def test_a_description_of_a_person_or_a_place_in_apposition_stays_out(sentence: 
 )
 def test_a_predicate_noun_keeps_its_place_without_what_it_is_known_for(sentence: str, fact: str) -> None:
     assert fact in [f.text for f in decompose_sentence(sentence)]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact", "not_fact"),
+    [
+        (
+            "She was born in Strasbourg in 1961 and opened her own studio, Brandt Atelier, there in 1995.",
+            "She opened her own studio Brandt Atelier, there in 1995.",
+            "She was born Brandt Atelier, there in 1995.",
+        ),
+    ],
+)
+def test_a_modifier_written_after_a_coordinated_verb_is_that_verbs(sentence: str, fact: str, not_fact: str) -> None:
+    got = [f.text for f in decompose_sentence(sentence)]
+    assert fact in got and not_fact not in got, got
+
+
+def test_a_coordinated_verbs_own_modifiers_stay_its_own() -> None:
+    got = [f.text for f in decompose_sentence("He was born in 1936 in Los Angeles and won a gold medal in 1956.")]
+    assert got == [
+        "He was born in 1936.",
+        "He was born in Los Angeles.",
+        "He won a gold medal.",
+        "He won a gold medal in 1956.",
+    ]
