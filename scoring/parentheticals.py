@@ -276,9 +276,12 @@ def _work_verb(doc: Doc, a: int, b: int) -> str | None:
 
 def _not_a_person(tok: Token) -> bool:
     """The name is an organisation's or a work's (its last word says so), or the object of a verb or a
-    preposition ("played for Rosenborg (2008–2013)"): what the years date is a tenure."""
+    preposition ("played for Rosenborg (2008–2013)") that the recogniser does not take for a person's: what
+    the years date is a tenure."""
     if tok.lower_ in ORG_WORDS:
         return True
+    if tok.ent_type_ == "PERSON":
+        return False  # "the ring name of Theodore Vance (1909–1971)": a life, whatever governs the name
     head = tok
     while head.dep_ == "conj" and head.head is not head:
         head = head.head

@@ -674,3 +674,23 @@ def test_a_coordinated_verbs_own_modifiers_stay_its_own() -> None:
         "He won a gold medal.",
         "He won a gold medal in 1956.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "born", "whole"),
+    [
+        (
+            '"Ironhand" Vance was the ring name of Theodore Vance (1909–1971), an American middleweight.',
+            "Theodore Vance was born in 1909.",
+            "Ironhand Vance was the ring name of Theodore Vance.",
+        ),
+    ],
+)
+def test_years_after_a_persons_name_a_preposition_governs_are_a_life_not_a_tenure(
+    sentence: str, born: str, whole: str
+) -> None:
+    got = [f.text for f in decompose_sentence(sentence)]
+    assert born in got and whole in got, got
+    # an organisation's name keeps its years as a tenure
+    tenure = [f.text for f in decompose_sentence("He played for Tromsvik IL (2005–2009).")]
+    assert "He played for Tromsvik IL (2005–2009)." in tenure, tenure
