@@ -305,6 +305,12 @@ def _clauses(doc: Doc) -> list[_Clause]:
             subject = _subject_of(doc, root)
             for ap in (c for c in root.children if c.dep_ == "appos"):
                 out.append(_Clause(ap, subject, is_past, copula_of=root))
+            # "The ecologist, born in Gdańsk in 1975, …" read without a verb: the participle still tells of the
+            # person the role presents (a bare description, "German road cyclist, born in …", is a record's).
+            presented = any(c.dep_ == "det" and c.lower_ == "the" for c in root.children)
+            for ac in (c for c in root.children if c.dep_ == "acl" and c.tag_ in ("VBN", "VBG")):
+                if presented and ac.i not in paren_ids(doc):
+                    out.append(_Clause(ac, subject, is_past, participle=True))
             continue
         subject = _subject_of(doc, subj) if subj is not None else Subject("")
         queue.append(_Clause(root, _named_subject(doc, subject), is_past))

@@ -694,3 +694,23 @@ def test_years_after_a_persons_name_a_preposition_governs_are_a_life_not_a_tenur
     # an organisation's name keeps its years as a tenure
     tenure = [f.text for f in decompose_sentence("He played for Tromsvik IL (2005–2009).")]
     assert "He played for Tromsvik IL (2005–2009)." in tenure, tenure
+
+
+@pytest.mark.parametrize(
+    ("sentence", "facts"),
+    [
+        (
+            "The ecologist, born in Gdańsk in 1975, studies peat bogs;",
+            ["The ecologist is born in Gdańsk.", "The ecologist is born in 1975."],
+        ),
+        ("The cellist, born in Kraków, a teacher;", ["The cellist is born in Kraków."]),
+    ],
+)
+def test_a_role_read_without_a_verb_keeps_its_participle(sentence: str, facts: list[str]) -> None:
+    got = [f.text for f in decompose_sentence(sentence)]
+    assert all(f in got for f in facts), got
+
+
+def test_a_bare_description_read_without_a_verb_is_left_to_its_record() -> None:
+    got = [f.text for f in decompose_sentence("German road cyclist, born in Freiburg im Breisgau (in 1990, I believe)")]
+    assert not any(f.startswith("German road cyclist is born") for f in got), got
