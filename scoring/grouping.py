@@ -201,12 +201,16 @@ def _role_subject(doc: Doc) -> str | None:
         return None if word in _NOT_ROLES else word
     if len(doc) < 3 or doc[0].lower_ != "the":
         return None
-    head = doc[1]
+    end = 1
+    # "The film director, born …": a role of two words is its head noun with the noun before it.
+    if doc[1].dep_ == "compound" and doc[1].head.i == 2 and len(doc) > 3 and doc[1].is_alpha:
+        end = 2
+    head = doc[end]
     word = head.lower_
     if word in _NOT_ROLES or not word.isalpha():
         return None
     if word in _ORDER_WORDS or (head.pos_ == "NOUN" and head.dep_ in ("nsubj", "nsubjpass", "ROOT", "appos")):
-        return word
+        return doc[1 : end + 1].text.lower()
     return None
 
 

@@ -171,6 +171,9 @@ def prose(text: str, pronoun: str | None, list_item: bool = False, rules_off: fr
         # "the mathematician, born 1965 in Chennai, who proved …": a namesake presented by role, then what
         # they did; the role stays the subject (it tells the namesakes apart).
         presented = _presented(text, end)
+        if presented.rewritten and text.rstrip().endswith(";"):
+            # a part of a semicolon list opens a sentence of its own: "The mathematician …", as a name would
+            return Reading(presented.text[:1].upper() + presented.text[1:], presented.offsets, True)
         if presented.rewritten:
             return presented
     if list_item or _fragment(text):

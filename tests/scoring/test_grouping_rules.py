@@ -100,3 +100,18 @@ def test_role_led_items_after_an_announcement_are_namesakes(announcement: str) -
     groups = group_sentences(sentences, "Søren Ødegaard")
     assert [g.sentences for g in groups] == [[0], [1], [2]]
     assert [g.disambiguator for g in groups[1:]] == ["composer", "footballer"]
+
+
+@pytest.mark.parametrize(
+    ("item", "role"),
+    [
+        ("The film director, born 1978 in Bengaluru, made The Ninth Window.", "film director"),
+        ("The road cyclist, born 1990 in Freiburg, rode for Team Velora.", "road cyclist"),
+        ("The cellist, born 1968 in Kraków, founded a quartet.", "cellist"),
+    ],
+)
+def test_a_role_of_two_words_presents_a_namesake(item: str, role: str) -> None:
+    sentences = ["Three people named Priya Raghunathan are well known:", "The mathematician proved a bound.", item]
+    groups = group_sentences(sentences, "Priya Raghunathan")
+    assert [g.sentences for g in groups] == [[0, 1], [2]]
+    assert groups[1].disambiguator == role

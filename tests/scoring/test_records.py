@@ -463,7 +463,7 @@ def test_the_line_that_introduces_a_semicolon_list_is_no_part_of_its_first_item(
     [
         (
             "the mathematician, born 1965 in Chennai, who proved the bound in 1999;",
-            "the mathematician, born 1965 in Chennai, proved the bound in 1999;",
+            "The mathematician, born 1965 in Chennai, proved the bound in 1999;",
         ),
         (
             "the cricketer, born 1994 in Hyderabad, a leg-spinner who took 71 wickets.",
@@ -474,3 +474,8 @@ def test_the_line_that_introduces_a_semicolon_list_is_no_part_of_its_first_item(
 def test_a_list_item_presenting_a_namesake_by_role_keeps_the_role_as_its_subject(item: str, read: str) -> None:
     reading = prose(item, "they", list_item=True)
     assert reading.text == read and len(reading.offsets) == len(reading.text)
+
+
+def test_a_semicolon_list_part_presenting_a_namesake_opens_its_sentence() -> None:
+    reading = prose("the mathematician, born 1965 in Chennai, who proved the bound;", "they", list_item=True)
+    assert reading.text == "The mathematician, born 1965 in Chennai, proved the bound;"
