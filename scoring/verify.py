@@ -19,6 +19,7 @@ import hashlib
 import json
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -83,6 +84,26 @@ CONTRADICTED_COUNT = rule(
     "no page sentence counts the fact's noun with its number, and one counts it with another beside a word of "
     "the fact ('translated into 15 languages' and 'translated into eleven languages'): refuted",
 )
+WORK_YEAR = rule(
+    "work-year",
+    "verify",
+    "a work's year read from the answer's parenthesis ('The Ninth Window was released in 2013') is what a page says "
+    "that writes the title with that year in parentheses ('The Ninth Window (2013), a psychological thriller, …'): "
+    "supported whatever the model said",
+)
+_WORK_YEAR_FACT = re.compile(r"^(?P<title>.+?) was (?:published|released|completed) in (?P<year>\d{4})\.?$")
+
+
+def work_year_in(fact: str, texts: Sequence[str]) -> int | None:
+    """The index of the first text that writes the fact's work with its year in parentheses, or None."""
+    m = _WORK_YEAR_FACT.match(fact.strip())
+    if m is None:
+        return None
+    title = re.escape(m.group("title").strip()).replace("\\ ", r"\s+")
+    written = re.compile(rf"(?<![\w]){title}\s*\(\s*{m.group('year')}\s*\)", re.IGNORECASE)
+    return next((i for i, t in enumerate(texts) if written.search(t)), None)
+
+
 DATED_DURATION = rule(
     "dated-duration",
     "verify",
@@ -353,6 +374,10 @@ class EvidenceVerifier:
             # to 2014 he was a consultant surgeon at the Liffey Heart Institute": the page dates it.
             dating = [i for i, t in enumerate(texts) if dated_in(fact, [t], (name, entity))]
             stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), dating[0], DATED_DURATION
+        if on(WORK_YEAR) and stance is not Stance.SUPPORT:
+            dated = work_year_in(fact, texts)
+            if dated is not None:
+                stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), dated, WORK_YEAR
         order = sorted(range(len(scores)), key=lambda i: -max(scores[i].support, scores[i].refute))
         if best >= 0:
             order.remove(best)

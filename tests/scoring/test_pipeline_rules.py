@@ -72,3 +72,39 @@ def test_replacements_keep_the_kind_of_value(kb: Store, answer: str, absent: lis
     assert result.revision is not None
     assert not [a for a in absent if a in result.revision.text]
     assert "English chemist" in result.revision.text
+
+
+@pytest.mark.parametrize(
+    ("fact", "found"),
+    [
+        ("The Ninth Window was released in 2013.", 1),
+        ("A Keeper's Year was published in 1949.", 2),
+        ("The Kehlbrücke footbridge was completed in 2008.", 3),
+        ("The Ninth Window was released in 2014.", None),  # another year is no match
+        ("She was born in 2013.", None),  # no work's year
+    ],
+)
+def test_a_works_year_is_what_a_page_writes_in_parentheses_after_its_title(fact: str, found: int | None) -> None:
+    from scoring.verify import work_year_in
+
+    texts = [
+        "She directed films.",
+        "The Ninth Window (2013), a psychological thriller, won her an award.",
+        "His book A Keeper's Year (1949) became a bestseller.",
+        "She designed the Kehlbrücke footbridge (2008) over the Rhine.",
+    ]
+    assert work_year_in(fact, texts) == found
+
+
+def test_the_work_year_rule_decides_and_switches_off() -> None:
+    store = Store.in_memory()
+    store.add_pages(
+        [("Priya Rao", "Priya Rao is a film director. The Ninth Window (2013), a thriller, won an award.", [])]
+    )
+    answer = "Priya Rao is a film director whose best film is The Ninth Window (2013)."
+    on = [f for g in check(answer, kb=store, name="Priya Rao").groups for f in g.facts if "2013" in f.text]
+    assert on and on[0].verdict.value == "supported" and on[0].decided_by in ("work-year", "model"), on
+    from scoring.pipeline import CheckConfig
+
+    off = check(answer, kb=store, name="Priya Rao", config=CheckConfig().without(["work-year"]))
+    assert all(f.decided_by != "work-year" for g in off.groups for f in g.facts)
