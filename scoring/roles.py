@@ -459,11 +459,9 @@ def _worded_in(fact: str, texts: Sequence[str], exclude: tuple[str, ...]) -> boo
     orders = [_ORDERS[w] for w in re.findall(r"\w+", fold(fact)) if w in _ORDERS]
     for text in texts:
         for said, sentence_negated in _page_words(text):
-            if (
-                words <= {stem(w) for w in said}
-                and sentence_negated == negated
-                and all(set(said) & order for order in orders)
-            ):
+            stems = {stem(w) for w in said}
+            stems |= {general for general, kinds in _KINDS.items() if kinds & stems}
+            if words <= stems and sentence_negated == negated and all(set(said) & order for order in orders):
                 return True
     return False
 
@@ -476,6 +474,10 @@ def _page_words(text: str) -> tuple[tuple[tuple[str, ...], bool], ...]:
         (tuple(re.findall(r"\w+", fold(sentence))), bool(_negations(sentence))) for sentence in page_sentences(text)
     )
 
+
+# A general word a page's more particular one says too: a novel or a memoir is a book ("her first book was The
+# Ochre Houses" where the page has "her debut novel, The Ochre Houses"); not the other way round.
+_KINDS = {stem("book"): frozenset(stem(w) for w in "novel novella memoir autobiography biography cookbook".split())}
 
 _ORDERS = {
     "first": frozenset({"first", "debut", "maiden", "earliest"}),

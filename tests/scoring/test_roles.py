@@ -223,3 +223,16 @@ def test_a_name_the_page_never_gives_is_missing(fact: str, missing: bool) -> Non
         text="Søren Ødegaard moved to Kjellvik FK in 2010, with whom he won the Norwegian Cup in 2012.",
     )
     assert _name_missing(fact, "Søren Ødegaard", [page]) is missing
+
+
+@pytest.mark.parametrize(
+    ("fact", "page", "stated"),
+    [
+        ("Her first book was The Ochre Houses.", "Her debut novel, The Ochre Houses, follows a family of dyers.", True),
+        ("His first book was Shuttle and Loom.", "His first memoir, Shuttle and Loom, tells of the mills.", True),
+        # the particular word is not said by the general one: a book need not be a novel
+        ("Her first novel was The Ochre Houses.", "Her debut book, The Ochre Houses, follows a family.", False),
+    ],
+)
+def test_a_book_is_what_a_page_calls_a_novel_or_a_memoir(fact: str, page: str, stated: bool) -> None:
+    assert stated_in(fact, [page]) is stated
