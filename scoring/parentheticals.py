@@ -180,25 +180,34 @@ def work_year_facts(doc: Doc) -> list[tuple[Phrase, Subject]]:
     out: list[tuple[Phrase, Subject]] = []
     dated = _dated_things(doc)
     for m in _YEAR.finditer(doc.text):
-        start_tok = next((t for t in doc if t.idx >= m.start()), None)
-        if start_tok is None or start_tok.i == 0 or start_tok.i in dated:
-            continue
-        title = title_before(doc, start_tok.i - 1)
+        title = _title_of(doc, m, dated)
         if title is None:
             continue
         a, b = title
         last = doc[b - 1]
         if last.lower_ in ORG_WORDS or last.lower_ in _AWARD_WORDS or any(t.ent_type_ == "PERSON" for t in doc[a:b]):
             continue
-        ids = {t.i for t in doc if m.start() <= t.idx < m.end()}
         verb = _work_verb(doc, a, b)
-        if verb is None:
-            continue
-        text = doc[a:b].text.strip("*_\"“”' ")
-        phrase = Phrase().insert(0.0, f"{text} was {verb} in {m.group(1)}")
-        phrase.tokens |= ids
-        out.append((phrase, Subject(text, set(), None)))
+        if verb is not None:
+            out.append(_said_of_title(doc, m, title, f"was {verb} in {m.group(1)}"))
     return out
+
+
+def _title_of(doc: Doc, m: re.Match[str], skip: Set[int] = frozenset()) -> tuple[int, int] | None:
+    """The token span of the title the parenthesis ``m`` follows, or None (also where the parenthesis opens
+    at a token of ``skip``)."""
+    start_tok = next((t for t in doc if t.idx >= m.start()), None)
+    if start_tok is None or start_tok.i == 0 or start_tok.i in skip:
+        return None
+    return title_before(doc, start_tok.i - 1)
+
+
+def _said_of_title(doc: Doc, m: re.Match[str], title: tuple[int, int], predicate: str) -> tuple[Phrase, Subject]:
+    """A fact of the parenthesis ``m`` about the title before it: the parenthesis is its own words."""
+    text = doc[title[0] : title[1]].text.strip("*_\"“”' ")
+    phrase = Phrase().insert(0.0, f"{text} {predicate}")
+    phrase.tokens |= {t.i for t in doc if m.start() <= t.idx < m.end()}
+    return phrase, Subject(text, set(), None)
 
 
 _NUMBER = r"\d{1,4}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
@@ -217,19 +226,9 @@ def count_facts(doc: Doc) -> list[tuple[Phrase, Subject]]:
     out: list[tuple[Phrase, Subject]] = []
     for m in _COUNT.finditer(doc.text):
         count = m.group("count")
-        if count.split()[-1].lower() in _TIME_UNITS:
-            continue
-        start_tok = next((t for t in doc if t.idx >= m.start()), None)
-        if start_tok is None or start_tok.i == 0:
-            continue
-        title = title_before(doc, start_tok.i - 1)
-        if title is None:
-            continue
-        a, b = title
-        text = doc[a:b].text.strip("*_\"“”' ")
-        phrase = Phrase().insert(0.0, f"{text} has {count}")
-        phrase.tokens |= {t.i for t in doc if m.start() <= t.idx < m.end()}
-        out.append((phrase, Subject(text, set(), None)))
+        title = None if count.split()[-1].lower() in _TIME_UNITS else _title_of(doc, m)
+        if title is not None:
+            out.append(_said_of_title(doc, m, title, f"has {count}"))
     return out
 
 
