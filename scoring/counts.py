@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scoring.roles import page_sentences, role_words, stem
+from scoring.roles import page_sentences, role_words, says_kind, stem
 from vocabulary import FUNCTION_WORDS, NUMBER_WORDS
 from vocabulary import fold_ascii as fold
 
@@ -90,6 +90,10 @@ def _same_noun(a: str, b: str) -> bool:
     return stem(a) == stem(b) or fold(a).rstrip("s") == fold(b).rstrip("s")
 
 
+def _counts_as(said: str, noun: str) -> bool:
+    return _same_noun(said, noun) or says_kind(said, noun)
+
+
 def count_stated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> bool:
     """Whether one page sentence counts every counted noun of ``fact`` with the fact's number, beside the
     fact's names (capitalised words other than the subject's)."""
@@ -101,7 +105,8 @@ def count_stated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -
     for text in texts:
         for sentence in page_sentences(text):
             page = counts(sentence)
-            if not all(any(p.number == c.number and _same_noun(p.noun, c.noun) for p in page) for c in found):
+            # A page's particular kind counts the answer's general word: "appeared in 14 novels" for "fourteen books".
+            if not all(any(p.number == c.number and _counts_as(p.noun, c.noun) for p in page) for c in found):
                 continue
             words = {fold(w) for w in re.findall(r"[\w'’-]+", sentence)}
             if names <= words:

@@ -460,7 +460,7 @@ def _worded_in(fact: str, texts: Sequence[str], exclude: tuple[str, ...]) -> boo
     for text in texts:
         for said, sentence_negated in _page_words(text):
             stems = {stem(w) for w in said}
-            stems |= {general for general, kinds in _KINDS.items() if kinds & stems}
+            stems |= {general for general, kinds in KINDS.items() if kinds & stems}
             if words <= stems and sentence_negated == negated and all(set(said) & order for order in orders):
                 return True
     return False
@@ -477,7 +477,15 @@ def _page_words(text: str) -> tuple[tuple[tuple[str, ...], bool], ...]:
 
 # A general word a page's more particular one says too: a novel or a memoir is a book ("her first book was The
 # Ochre Houses" where the page has "her debut novel, The Ochre Houses"); not the other way round.
-_KINDS = {stem("book"): frozenset(stem(w) for w in "novel novella memoir autobiography biography cookbook".split())}
+KINDS = {stem("book"): frozenset(stem(w) for w in "novel novella memoir autobiography biography cookbook".split())}
+
+
+def says_kind(said: str, general: str) -> bool:
+    """Whether a page's word ``said`` says the answer's ``general`` one: the same word, or a particular kind of
+    it ("novels" says "books"; "books" does not say "novels")."""
+    said, general = stem(fold(said).rstrip("s")), stem(fold(general).rstrip("s"))
+    return said == general or said in KINDS.get(general, frozenset())
+
 
 _ORDERS = {
     "first": frozenset({"first", "debut", "maiden", "earliest"}),

@@ -81,3 +81,27 @@ def test_a_stated_count_is_supported_by_the_rule(store: Store, verifier: Offline
     assert (verdict.stance, verdict.decided_by) == (Stance.SUPPORT, STATED_COUNT)
     off = EvidenceVerifier(store, verifier, config=VerifyConfig(rules_off=frozenset({STATED_COUNT})))
     assert off.against(fact, TITLE, TITLE).stance is not Stance.SUPPORT
+
+
+SERIES = (
+    "Her first novel introduced the detective Inspector Nell Varga, who has since appeared in 14 novels. "
+    "She has written three cookbooks."
+)
+
+
+@pytest.mark.parametrize(
+    ("fact", "stated"),
+    [
+        # a page's particular kind counts the answer's general word: novels and cookbooks are books
+        ("Her series detective has now carried fourteen books.", True),
+        ("Inspector Nell Varga has appeared in 14 books.", True),
+        ("She has written 3 books.", True),
+        # not the other way round, and not another number
+        ("She has written three novels.", False),
+        ("Inspector Nell Varga has appeared in 15 books.", False),
+        # a kind the page's word is not
+        ("Inspector Nell Varga has appeared in 14 films.", False),
+    ],
+)
+def test_a_count_of_a_general_word_is_stated_by_a_count_of_its_kind(fact: str, stated: bool) -> None:
+    assert count_stated(fact, [SERIES], ("Oona Castelvecchi",)) is stated
