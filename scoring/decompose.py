@@ -25,7 +25,14 @@ from scoring import nlp
 from scoring.coordination import expand
 from scoring.durations import durations
 from scoring.inflect import past, present
-from scoring.parentheticals import count_facts, paren_ids, parenthetical_facts, title_before, work_year_facts
+from scoring.parentheticals import (
+    count_facts,
+    misread_noun,
+    paren_ids,
+    parenthetical_facts,
+    title_before,
+    work_year_facts,
+)
 from scoring.phrases import Phrase, Subject, subtree_ids
 from vocabulary import PERSONAL_PRONOUNS
 
@@ -208,7 +215,11 @@ def _described_things(doc: Doc, prune: set[int]) -> list[tuple[_Clause, set[int]
         if title is None:
             continue
         a, b = title
-        if all(doc[i].ent_type_ in _PLACES_AND_PEOPLE for i in range(a, b) if doc[i].pos_ == "PROPN"):
+        # A name ending in a common noun names that thing ("the Raghunathan bound", "the Kehlbrücke footbridge"),
+        # whatever its name's words are taken for.
+        named_thing = doc[b - 1].pos_ == "NOUN" or misread_noun(doc[b - 1])
+        names = [doc[i] for i in range(a, b) if doc[i].pos_ == "PROPN"]
+        if not named_thing and all(n.ent_type_ in _PLACES_AND_PEOPLE for n in names):
             continue
         name = doc[a:b].text
         own = set(subtree_ids(t))

@@ -240,7 +240,9 @@ def title_before(doc: Doc, j: int) -> tuple[int, int] | None:
         j -= 1
     end = j + 1
     if not doc[j].text[:1].isupper():
-        if doc[j].pos_ != "NOUN" or j == 0 or not doc[j - 1].text[:1].isupper() or doc[j - 1].pos_ != "PROPN":
+        if (doc[j].pos_ != "NOUN" and not misread_noun(doc[j])) or j == 0:
+            return None
+        if not doc[j - 1].text[:1].isupper() or doc[j - 1].pos_ != "PROPN":
             return None
         j -= 1
     a = j
@@ -259,6 +261,18 @@ def title_before(doc: Doc, j: int) -> tuple[int, int] | None:
     if a > 0 and doc[a - 1].lower_ == "the" and not doc[a].text.startswith(("The", "A ")):
         a -= 1
     return (a, end) if any(t.pos_ == "PROPN" for t in doc[a:end]) else None
+
+
+def misread_noun(t: Token) -> bool:
+    """A common noun after a name that the parser read as a participle of it: "the Raghunathan bound (1999), an
+    estimate …" ("bound" a past participle describing "Raghunathan", with nothing of its own but punctuation and
+    a parenthesis)."""
+    return (
+        t.tag_ == "VBN"
+        and t.dep_ == "acl"
+        and t.head.i == t.i - 1
+        and all(c.dep_ == "punct" or (c.dep_ == "npadvmod" and c.like_num) for c in t.children)
+    )
 
 
 def _work_verb(doc: Doc, a: int, b: int) -> str | None:

@@ -622,6 +622,13 @@ def test_a_clause_whose_pronoun_stands_for_a_relative_clauses_noun_keeps_a_subje
         ("She wrote Salt for the Drowned, a novel about a family of dyers.", "Salt for the Drowned is a novel"),
         ("He joined Gripwell Robotics, a maker of soft grippers, in 2006.", "Gripwell Robotics is a maker of soft"),
         ("She presented the Deep Cold series, a documentary on coral reefs.", "The Deep Cold series is a documentary"),
+        # a name ending in a common noun names a thing, even where the parser reads the noun as a participle of
+        # the name before it and takes that name for a place or a person
+        (
+            "Her best-known result is the Raghunathan bound (1999), an estimate on gaps between consecutive primes.",
+            "The Raghunathan bound is an estimate on gaps",
+        ),
+        ("He is known for the Halvorsen method, a way of dating peat.", "The Halvorsen method is a way of dating peat"),
     ],
 )
 def test_a_description_in_apposition_to_a_named_thing_is_a_claim_about_it(sentence: str, fact: str) -> None:
