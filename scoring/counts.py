@@ -94,6 +94,13 @@ def _counts_as(said: str, noun: str) -> bool:
     return _same_noun(said, noun) or says_kind(said, noun)
 
 
+def _verb_of(noun: str, words: set[str]) -> bool:
+    """Whether a page sentence's verb is the word the counted noun is made from ("translated" for
+    "translations", "appeared" for "appearances"): six letters in common at least, and not the noun itself."""
+    root = fold(noun)[:6]
+    return len(root) == 6 and any(w.startswith(root) and w.rstrip("s") != fold(noun).rstrip("s") for w in words)
+
+
 def count_stated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> bool:
     """Whether one page sentence counts every counted noun of ``fact`` with the fact's number, beside the
     fact's names (capitalised words other than the subject's)."""
@@ -105,10 +112,14 @@ def count_stated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -
     for text in texts:
         for sentence in page_sentences(text):
             page = counts(sentence)
-            # A page's particular kind counts the answer's general word: "appeared in 14 novels" for "fourteen books".
-            if not all(any(p.number == c.number and _counts_as(p.noun, c.noun) for p in page) for c in found):
-                continue
             words = {fold(w) for w in re.findall(r"[\w'’-]+", sentence)}
+            # A page's particular kind counts the answer's general word: "appeared in 14 novels" for "fourteen books";
+            # a page's verb names what the answer counts: "translated into nine languages" for "nine translations".
+            if not all(
+                any(p.number == c.number and (_counts_as(p.noun, c.noun) or _verb_of(c.noun, words)) for p in page)
+                for c in found
+            ):
+                continue
             if names <= words:
                 return True
     return False

@@ -105,3 +105,22 @@ SERIES = (
 )
 def test_a_count_of_a_general_word_is_stated_by_a_count_of_its_kind(fact: str, stated: bool) -> None:
     assert count_stated(fact, [SERIES], ("Oona Castelvecchi",)) is stated
+
+
+@pytest.mark.parametrize(
+    ("fact", "page", "stated"),
+    [
+        # the page's verb is the word the answer's counted noun is made from
+        (
+            "Her book has been published in nine translations.",
+            "Her book The Quiet Marsh was translated into nine languages.",
+            True,
+        ),
+        ("He made 48 appearances for Molde.", "He appeared in 48 league matches for Molde.", True),
+        # another number, or a noun made from another word, is not stated
+        ("Her book has been published in nine translations.", "Her book was translated into eleven languages.", False),
+        ("He completed nine transfers.", "Her book was translated into nine languages.", False),
+    ],
+)
+def test_a_count_of_what_the_pages_verb_names_is_stated(fact: str, page: str, stated: bool) -> None:
+    assert count_stated(fact, [page]) is stated
