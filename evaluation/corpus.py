@@ -22,7 +22,9 @@ revision_drops      no substring is left in the suggested revision
 ==================  ==========================================================================
 
 The figures are pass rates per kind (faithful, merged, refusal, …) and per expectation, with every
-failing answer and the expectations it missed, so a fix can name the pattern it serves.
+failing answer and the expectations it missed, so a fix can name the pattern it serves; and how the
+suggested revisions read (:func:`revision_faults`): of the sentences a revision changed, those left with a
+visible fault, and the sentences that still hedge (a revision states what the page supports).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from evaluation.errors import EvaluationError
 from evaluation.progress import Outcome, Progress, silent
 from schemas.check import CheckResult, FactResult
 from schemas.enums import Verdict, Worthiness
+from scoring.hedges import strip_hedges
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus"
 KNOWN = {
@@ -203,8 +206,20 @@ def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progr
     missed_keys: Counter[str] = Counter()
     failures: list[dict[str, Any]] = []
     errors = 0
+    changed = 0
+    hedged = 0
+    faults: list[dict[str, Any]] = []
     for item in progress(answers, total=len(answers), desc="corpus answers"):
         result = engine.try_check(item.answer, pages=pages, name=item.name, question=item.question)
+        if result is not None and result.revision is not None:
+            edited = changed_sentences(item.answer, result.revision.text)
+            changed += len(edited)
+            hedged += sum(strip_hedges(s)[2] for s in sentences_of(result.revision.text))
+            faults += [
+                {"id": item.id, "faults": found, "sentence": sentence}
+                for sentence in edited
+                if (found := revision_faults(sentence))
+            ]
         missed = ["error: the check failed"] if result is None else judge(item.expect, result, item.answer)
         errors += result is None
         ok = not missed
@@ -229,6 +244,62 @@ def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progr
         "missed_by_expectation": dict(missed_keys.most_common()),
         "failed_checks": errors,
         "failures": failures,
+        "revisions": {
+            "sentences_changed": changed,
+            "with_faults": len(faults),
+            "hedged_sentences": hedged,
+            "by_fault": dict(Counter(k for f in faults for k in f["faults"]).most_common()),
+            "faulty": faults,
+        },
     }
     notes = tuple(f"{f['id']} ({f['kind']}): {'; '.join(f['missed'])}" for f in failures[:40])
     return Outcome(figures, counts={"answers": len(answers), "failed": errors}, notes=notes)
+
+
+# --- how revisions read ------------------------------------------------------------------------------------
+
+# Faults a reader sees in a revised sentence, each a way deleting words can break one:
+_FAULTS = {
+    # the sentence ends on a word that needs another after it: "… a composer who also.", "… in 2014 after."
+    "dangling-word": re.compile(
+        r"\b(?:also|so|after|before|who|which|whom|whose|that|of|to|in|on|at|with|for|from|by|the|a|an|and|or|"
+        r"but|he|she|they|his|her|their|its|was|is|were|are|has|have|had)\s*[.!?:]$",
+        re.IGNORECASE,
+    ),
+    # punctuation left beside punctuation: "caution:.", "(, 1990)"
+    "stray-punctuation": re.compile(r"[:;,]\s*[.!?;]$|[:;,]\s*[.!?;]\s|\.\s*\.|\(\s*[,.;]|,\s*\)"),
+    # a subject left without its verb: "he, during which he wrote …"
+    "subject-without-verb": re.compile(
+        r"\b(?:he|she|they)\s*,\s+(?:during|which|who|when|where)\b|\b(?:he|she|they) (?:before|after|during) \w+ing\b",
+        re.IGNORECASE,
+    ),
+    # a hedge's subject left behind: "I it was 1951"
+    "hedge-residue": re.compile(r"\bI (?:it|he|she|they|the|a)\b"),
+    "repeated-word": re.compile(r"\b(\w{2,}) \1\b", re.IGNORECASE),
+}
+_MARKUP = re.compile(r"[*_#>|`]|^\s*(?:[-•]|\d+\.)\s+", re.MULTILINE)
+# A sentence ends at . ! ? before a capital, not after an initial or a short abbreviation ("b. 1965", "St. Brendan").
+_SENTENCE_END = re.compile(r"(?<!\b[A-Za-z]\.)(?<!\b[A-Za-z]{2}\.)(?<=[.!?])\s+(?=[\"“A-Z])")
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"\s+", " ", _MARKUP.sub("", text)).strip()
+
+
+def sentences_of(text: str) -> list[str]:
+    """The sentences of ``text`` (each line split at sentence ends), markup off."""
+    return [p for line in text.splitlines() for s in _SENTENCE_END.split(line) if (p := _plain(s))]
+
+
+def changed_sentences(answer: str, revised: str) -> list[str]:
+    """The sentences of ``revised`` not in ``answer`` as written (markup and line breaks aside)."""
+    original = _plain(answer)
+    return [s for s in sentences_of(revised) if s not in original]
+
+
+def revision_faults(sentence: str) -> list[str]:
+    """The faults a reader sees in a revised sentence (:data:`_FAULTS`, and parentheses that do not pair)."""
+    found = [name for name, pattern in _FAULTS.items() if pattern.search(sentence)]
+    if sentence.count("(") != sentence.count(")"):
+        found.append("unpaired-parenthesis")
+    return found

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.corpus import judge, load, run
+from evaluation.corpus import changed_sentences, judge, load, revision_faults, run
 from evaluation.engines import Engine
 from evaluation.errors import EvaluationError
 from schemas.check import CheckResult, FactGroup, FactResult, Revision
@@ -188,3 +188,29 @@ def test_facts_may_cover_a_phrase_joined_by_and_between_them() -> None:
 
 def replace_facts(result: CheckResult, facts: list[FactResult]) -> CheckResult:
     return CheckResult(factscore=result.factscore, groups=[FactGroup(mention="X", entity="X", facts=facts)])
+
+
+@pytest.mark.parametrize(
+    ("sentence", "faults"),
+    [
+        ("Søren Ødegaard was a Norwegian composer who also.", ["dangling-word"]),
+        ("He won the Meridian Ocean Race in 2014 after.", ["dangling-word"]),
+        ("Treat it with some caution:.", ["stray-punctuation"]),
+        ("Trained as a lawyer, he, during which he wrote the act.", ["subject-without-verb"]),
+        ("Born in Lerwick, he before joining the service in 1925 he was keeper.", ["subject-without-verb"]),
+        ("I it was 1951.", ["hedge-residue"]),
+        ("They worked at Organist, Elverhøy Church, 1939–1950) and taught.", ["unpaired-parenthesis"]),
+        # sentences that read well
+        ("He won the Meridian Ocean Race in 2018.", []),
+        ("Priya Raghunathan (b. 1965, Chennai) proved the Raghunathan bound in 1999.", []),
+        ("Its features include:", []),
+    ],
+)
+def test_revision_faults_name_what_a_reader_sees(sentence: str, faults: list[str]) -> None:
+    assert revision_faults(sentence) == faults
+
+
+def test_changed_sentences_are_those_the_answer_did_not_have() -> None:
+    answer = "**Born:** 1912, Tromsø\n- Studied in Leipzig. Taught at St. Olaf College from 1951.\n"
+    revised = "Born: 1912, Tromsø\n\nStudied in Leipzig. Taught at St. Olaf College."
+    assert changed_sentences(answer, revised) == ["Taught at St. Olaf College."]
