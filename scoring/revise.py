@@ -29,6 +29,7 @@ from schemas.knowledge import EntityRef
 from scoring import nlp, roles
 from scoring.decontext import decontextualize
 from scoring.grouping import name_parts
+from scoring.hedges import strip_hedges
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.rules import env_rules_off, rule
 from scoring.verify import CONTRADICTED_VALUE, EntityVerdict
@@ -46,6 +47,18 @@ DROP_CHATTER = rule(
     "drop-chatter",
     "revise",
     "the revision deletes assistant chatter and asides (I hope this helps, I may be misremembering): not the answer",
+)
+RESTATE_STRANDED = rule(
+    "restate-stranded",
+    "revise",
+    'a sentence whose main verb went with an unsupported claim, leaving kept words without it ("Born in Lerwick, he '
+    '[fished for a living] before joining the service in 1925"), is written as its kept facts, one sentence each',
+)
+DROP_HEDGES = rule(
+    "drop-hedges",
+    "revise",
+    "a kept sentence is written without its hedges (I believe, if I recall correctly, probably): its claims were "
+    "checked, and a revision states what the page supports",
 )
 
 
@@ -75,6 +88,9 @@ class _SentencePlan:
     replacements: list[tuple[str, str]] = field(default_factory=list)
     moved: dict[str, list[str]] = field(default_factory=dict)
     whole_moved_to: str | None = None
+    # The kept check-worthy facts (token ids, standalone text, replaced values in): what a sentence whose
+    # main clause went says in its place.
+    stated: list[tuple[frozenset[int], str]] = field(default_factory=list)
 
 
 def revise(inp: RevisionInput) -> Revision:
@@ -95,13 +111,16 @@ def revise(inp: RevisionInput) -> Revision:
     for si, text in enumerate(inp.sentences):
         found = plans.get(si)
         if found is None or (not found.delete and not found.replacements and found.whole_moved_to is None):
-            out_sentences.append(inp.written[si] if inp.written else text)
+            out_sentences.append(_unhedged(inp.written[si] if inp.written else text, inp.rules_off))
             continue
         if found.whole_moved_to is not None:
             out_sentences.append(None)
             continue
         written = _replaced_as_written(inp.written[si] if inp.written else None, found)
-        out_sentences.append(written if written is not None else _apply(docs[si], found))
+        written = _unhedged(written, inp.rules_off) if written is not None else None
+        # A record read as prose ("Record: 61–9–3") is edited as its reading, never rewritten from its facts.
+        prose = (not inp.written or inp.written[si].strip() == text.strip()) and not _LABEL.match(text)
+        out_sentences.append(written if written is not None else _apply(docs[si], found, prose, inp.rules_off))
     if separated and inp.mode == "separate":
         out_sentences = _label_main_subjects(inp, out_sentences)
     text = _join(out_sentences, inp.paragraphs or [0] * len(inp.sentences))
@@ -134,6 +153,7 @@ def _plan_sentence(
         own = fact.verdicts.get(entity) if entity else None
         if own is not None and own.supported:
             kept |= set(fact.atom.tokens)
+            plan.stated.append((frozenset(fact.atom.tokens), fact.text))
             continue
         others = [t for t in fact.attributed if t != entity] if conflated else []
         if others:
@@ -145,10 +165,12 @@ def _plan_sentence(
             old, new, new_fact = replacement
             plan.replacements.append((old, new))
             kept |= set(fact.atom.tokens)
+            plan.stated.append((frozenset(fact.atom.tokens), new_fact))
             edits.append(Edit(kind="replace", original=fact.text, replacement=new_fact, reason=f"{entity} says {new}"))
             continue
         if own is not None and roles.stated_in(fact.text, [e.text for e in own.evidence], (name, entity or "")):
             kept |= set(fact.atom.tokens)  # the page says it in so many words: never delete it
+            plan.stated.append((frozenset(fact.atom.tokens), fact.text))
             continue
         dropped.append((fact, "delete", None))
     plan.keep |= kept
@@ -351,21 +373,84 @@ def _replaced_as_written(written: str | None, plan: _SentencePlan) -> str | None
     return written
 
 
+def _unhedged(sentence: str, rules_off: frozenset[str]) -> str:
+    """A kept sentence without its hedges ("born in Freiburg (in 1990, I believe)" → "born in Freiburg (in
+    1990)"): the sentence as written where nothing hedges it, or the rule is off."""
+    if DROP_HEDGES in rules_off:
+        return sentence
+    stripped, _, hedged = strip_hedges(sentence)
+    if not hedged:
+        return sentence
+    stripped = re.sub(r"\s+([,.;:!?)])", r"\1", stripped).strip()
+    return stripped[:1].upper() + stripped[1:] if sentence.lstrip()[:1].isupper() else stripped
+
+
 def _looks_like_year(text: str) -> bool:
     return bool(re.fullmatch(r"(?:in |on )?\d{3,4}", text.strip()))
 
 
-def _apply(doc: Doc, plan: _SentencePlan) -> str | None:
+def _apply(doc: Doc, plan: _SentencePlan, prose: bool = True, rules_off: frozenset[str] = frozenset()) -> str | None:
     remove = plan.delete - plan.keep
     if plan.keep and not (set(range(len(doc))) - remove) & plan.keep:
         return None
     if not plan.keep and remove:
         return None
     remove, swaps = _repair(doc, remove)
+    main_went = any(t.dep_ == "ROOT" and t.i in remove for t in doc)
+    restate = RESTATE_STRANDED not in rules_off and prose and main_went and plan.stated
+    if restate and _stranded(doc, remove):
+        said = _said_by_facts(plan, lower=doc.text[:1].islower())
+        if said is not None:
+            return said
     text = _tidy(_render(doc, remove, swaps), doc.text)
     for old, new in plan.replacements:
         text = text.replace(old, new, 1)
     return text or None
+
+
+def _stranded(doc: Doc, remove: set[int]) -> bool:
+    """Whether a kept word lost the word it hangs on, with no clause of its own to stand in: "Born in Lerwick,
+    he [fished for a living] before joining the service in 1925" keeps "Born in Lerwick" and "before joining …"
+    with no verb; "the Raghunathan bound (1999), an estimate on gaps …" less "Her best-known result is the
+    Raghunathan bound" keeps the apposition alone."""
+    for tok in doc:
+        head = tok.head
+        if tok.i in remove or head.i == tok.i or head.i not in remove or tok.is_punct or tok.dep_ in ("cc", "preconj"):
+            continue
+        if tok.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJECTS and c.i not in remove for c in tok.children):
+            continue  # a clause that stands: "and from 1928 he was principal keeper"
+        if tok.dep_ == "conj" and any(c.dep_ in _SUBJECTS and c.i not in remove for c in head.children):
+            continue  # a verb sharing a kept subject: "He [was born in 1936 and] won a medal"
+        if tok.dep_ in ("nsubj", "nsubjpass") and any(c.i not in remove for c in head.conjuncts):
+            continue  # the subject a kept coordinated verb shares
+        if not any(c.isalnum() for c in tok.text):
+            continue
+        return True
+    return False
+
+
+# A record's label ("Record: 61–9–3", "**Born:** 1912"): a line edited as written, never rewritten from its facts.
+_LABEL = re.compile(r"^\W*[\w'’ -]{1,40}:\s")
+_LOWERED = frozenset("its his her their the a an one he she they it".split())
+
+# A fact text that does not stand as a sentence: a relative word or a contraction left without its clause.
+_UNFINISHED = re.compile(r"\b(?:which|whom|whose|during which)\b|\s'\w|;|\s[.,]")
+
+
+def _said_by_facts(plan: _SentencePlan, lower: bool = False) -> str | None:
+    """The sentence said by its kept facts, each as a sentence, the longest of each family only ("She received
+    the medal in 2002" and not also "She received the medal"), in the order the answer gave them."""
+    facts = sorted(plan.stated, key=lambda f: min(f[0], default=0))
+    kept = [(ids, text) for ids, text in facts if not any(ids < other for other, _ in facts)]
+    texts = list(dict.fromkeys(text.strip() for _, text in kept))
+    if any(_UNFINISHED.search(t) for t in texts):
+        return None  # a fact that is no sentence of its own ("Vance during which wrote …"): edit as written
+    out = " ".join(t if t[-1:] in ".!?" else t + "." for t in texts if t)
+    for old, new in plan.replacements:
+        out = out.replace(old, new)
+    if lower and out.split(" ", 1)[0].lower() in _LOWERED:
+        out = out[:1].lower() + out[1:]  # the part after a semicolon: "…; its 1958 album is Brushfire."
+    return out or None
 
 
 def _render(doc: Doc, remove: set[int], swaps: dict[int, str]) -> str:
@@ -417,14 +502,57 @@ def _repair(doc: Doc, remove: set[int]) -> tuple[set[int], dict[int, str]]:
                 depth -= t.text == ")"
                 if depth == 0:
                     break
+    _orphans(doc, remove)
     for tok in doc:
         # A verb that lost its subject to a deleted coordinated clause keeps the shared subject.
         if tok.i in remove and tok.dep_ in ("nsubj", "nsubjpass"):
             head = tok.head
-            kept_conj = [c for c in head.conjuncts if c.i not in remove and c.pos_ in ("VERB", "AUX")]
-            if head.i in remove and kept_conj:
+            if head.i in remove and _sharing(head, remove):
                 remove.discard(tok.i)
     return remove, swaps
+
+
+_SUBJECTS = ("nsubj", "nsubjpass", "expl")
+
+# Words that only serve the word they hang on: they go when it goes.
+_SERVING = frozenset({"aux", "auxpass", "neg", "mark", "prt", "case", "expl"})
+
+
+def _sharing(verb: Token, remove: set[int]) -> bool:
+    """Whether a kept verb coordinated with ``verb`` shares its subject (not one with a subject of its own: "I may
+    be misremembering …, but it was 1951")."""
+    return any(
+        c.i not in remove and c.pos_ in ("VERB", "AUX") and not any(g.dep_ in _SUBJECTS for g in c.children)
+        for c in verb.conjuncts
+    )
+
+
+def _orphans(doc: Doc, remove: set[int]) -> None:
+    """A deleted word takes the words that only serve it: "who also played the organ" less the playing leaves no
+    "who also"; "after finishing fourth" less the finishing leaves no "after"; "I think it was 1951" less the
+    hedge leaves no "I"."""
+    changed = True
+    while changed:
+        changed = False
+        for tok in doc:
+            if tok.i in remove or tok.head.i == tok.i:
+                continue
+            head = tok.head
+            if (
+                head.i in remove
+                and tok.i < head.i
+                and (
+                    tok.dep_ in _SERVING
+                    or (tok.dep_ == "advmod" and tok.pos_ == "ADV" and not tok.n_lefts and not tok.n_rights)
+                    or tok.tag_ in ("WDT", "WP", "WRB")
+                    or (tok.dep_ in ("nsubj", "nsubjpass") and tok.pos_ == "PRON" and not _sharing(head, remove))
+                )
+            ):
+                remove.add(tok.i)
+                changed = True
+            elif tok.dep_ == "prep" and tok.n_rights and all(t.i in remove for t in tok.subtree if t.i != tok.i):
+                remove.add(tok.i)
+                changed = True
 
 
 def _tidy(text: str, original: str) -> str:
@@ -433,7 +561,7 @@ def _tidy(text: str, original: str) -> str:
     text = re.sub(r"(,\s*){2,}", ", ", text)
     text = re.sub(r"\(\s*\)", "", text)
     for _ in range(3):
-        text = re.sub(r"\s*(?:,\s*)?\b(?:and|or|but|as well as|while|where|which|who)\s*([.;!?])$", r"\1", text)
+        text = re.sub(r"\s*(?:,\s*)?\b(?:and|or|but|so|yet|as well as|while|where|which|who)\s*([.;!?])$", r"\1", text)
         text = re.sub(r"\s*,\s*([.;!?])$", r"\1", text)
         text = re.sub(r",\s*(and|or)\s*,", r" \1", text)
         text = re.sub(r"\b(and|or)\s+(and|or)\b", r"\1", text)
@@ -442,7 +570,9 @@ def _tidy(text: str, original: str) -> str:
     if not text:
         return ""
     end = original.rstrip()[-1:] if original.rstrip()[-1:] in ".!?" else "."
-    if text[-1] not in ".!?" and original.rstrip()[-1:] != ";":
+    # A line that leads into a list keeps its colon: "…; treat it with some caution:" less its opening.
+    lead_in = text[-1] == ":" and original.rstrip()[-1:] == ":"
+    if text[-1] not in ".!?" and original.rstrip()[-1:] != ";" and not lead_in:
         text += end
     first = original.lstrip()[:1]
     return (text[0].upper() if not first or first.isupper() else text[0]) + text[1:]

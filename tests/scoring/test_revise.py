@@ -292,3 +292,109 @@ def test_a_parenthesis_goes_with_the_words_it_annotated() -> None:
     cut = {t.i for t in doc if doc[t.i].idx >= sentence.index(" from") and t.idx < sentence.index(" (1958)")}
     remove, swaps = _repair(doc, cut)
     assert _tidy(_render(doc, remove, swaps), sentence) == "Harlan Beckwith was an American painter."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "deleted", "expected"),
+    [
+        # a deleted verb takes the words that only served it: the relative word and its adverb, ...
+        (
+            "Søren Ødegaard was a Norwegian composer who also played the organ professionally.",
+            ["played the organ professionally"],
+            "Søren Ødegaard was a Norwegian composer.",
+        ),
+        # ... the preposition whose object went, ...
+        (
+            "He won the Meridian Ocean Race in 2014 after finishing fourth in an earlier edition.",
+            ["finishing fourth in an earlier edition"],
+            "He won the Meridian Ocean Race in 2014.",
+        ),
+        # ... the coordinator left at the end, ...
+        (
+            "There's no mobile backup app, so phone photos need a different solution.",
+            ["phone photos need a different solution"],
+            "There's no mobile backup app.",
+        ),
+        # ... and the subject of a clause that went, when the kept clause has a subject of its own
+        (
+            "I may be misremembering the exact date, but it was 1951.",
+            ["may be misremembering the exact date"],
+            "It was 1951.",
+        ),
+        # a subject the kept coordinated verb shares stays
+        ("He was born in 1936 and won a gold medal in 1956.", ["was born in 1936"], "He won a gold medal in 1956."),
+        # a line that leads into a list keeps its colon
+        (
+            "Here's what I know about her; treat it with some caution:",
+            ["Here's what I know about her;"],
+            "Treat it with some caution:",
+        ),
+    ],
+)
+def test_a_deleted_word_takes_the_words_that_only_served_it(sentence: str, deleted: list[str], expected: str) -> None:
+    from scoring import nlp
+    from scoring.revise import _render, _repair, _tidy
+
+    doc = nlp.parse_one(sentence)
+    remove: set[int] = set()
+    for phrase in deleted:
+        start = sentence.index(phrase)
+        remove |= {t.i for t in doc if start <= t.idx < start + len(phrase)}
+    remove, swaps = _repair(doc, remove)
+    assert _tidy(_render(doc, remove, swaps), sentence) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "German road cyclist, born in Freiburg im Breisgau (in 1990, I believe)",
+            "German road cyclist, born in Freiburg im Breisgau (in 1990)",
+        ),
+        ("I think he later ran a gym in Philadelphia.", "He later ran a gym in Philadelphia."),
+        ("Book: Le Feu Lent (1999), if I recall correctly", "Book: Le Feu Lent (1999)"),
+        ("He was born in 1936.", "He was born in 1936."),  # nothing hedges it
+    ],
+)
+def test_a_kept_sentence_is_written_without_its_hedges(sentence: str, expected: str) -> None:
+    from scoring.revise import DROP_HEDGES, _unhedged
+
+    assert _unhedged(sentence, frozenset()) == expected
+    assert _unhedged(sentence, frozenset({DROP_HEDGES})) == sentence  # the rule off: as written
+
+
+def _stranded_revision(sentence: str, unsupported: str, rules_off: frozenset[str] = frozenset()) -> str:
+    """The revision of ``sentence`` where every fact mentioning ``unsupported`` is unsupported, the rest supported."""
+    facts: list[PlannedFact] = []
+    for atom in decompose_sentence(sentence, 0):
+        text = decontextualize(atom.text, atom.subject, "Edmund Larkspur")
+        fact = PlannedFact(atom, text, Worthiness.FACTUAL)
+        ok = unsupported not in text
+        fact.verdicts[COACH] = EntityVerdict(
+            COACH, Stance.SUPPORT if ok else Stance.IRRELEVANT, 0.9 if ok else 0.1, 0.0
+        )
+        facts.append(fact)
+    group = PlannedGroup(PerceivedGroup("Edmund Larkspur", [0]), facts)
+    inp = RevisionInput(sentences=[sentence], groups=[(group, COACH)], entities=ENTITIES, rules_off=rules_off)
+    return revise(inp).text
+
+
+def test_a_sentence_whose_main_verb_went_is_written_as_its_kept_facts() -> None:
+    """'Born in Lerwick, he [fished for a living] before joining the service in 1925' has no verb for what it
+    keeps: its kept facts say it instead, each a sentence; with the rule off the words are cut as before."""
+    from scoring.revise import RESTATE_STRANDED
+
+    sentence = "Born in Lerwick in Shetland, he fished for a living before joining the lighthouse service in 1925."
+    revised = _stranded_revision(sentence, "living")
+    assert "fished" not in revised and "living" not in revised
+    assert "Edmund Larkspur was born in Lerwick in Shetland." in revised
+    assert "joined the lighthouse service in 1925." in revised
+    assert "he before" not in revised
+    # the rule off: the words are cut as written, and what is left has no verb
+    off = _stranded_revision(sentence, "living", frozenset({RESTATE_STRANDED}))
+    assert off == "Born in Lerwick in Shetland, before joining the lighthouse service in 1925."
+
+
+def test_a_sentence_whose_main_verb_stays_is_edited_as_written() -> None:
+    sentence = "He was born in Lerwick in 1902 and joined the lighthouse service in 1925."
+    assert _stranded_revision(sentence, "1902") == "He was born in Lerwick and joined the lighthouse service in 1925."
