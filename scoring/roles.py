@@ -497,3 +497,51 @@ _ORDERS = {
 
 def _negations(text: str) -> set[str]:
     return {w for w in re.findall(r"[\w']+", fold(text)) if w in NEGATIONS or w.endswith("n't")}
+
+
+# Where a page sentence passes from one predicate to another: "…, and won it in 2018", "…, leading them to the
+# title in 2021", "…, which he left in 2019".
+_PREDICATE_BREAK = re.compile(r",?\s+(?:and|but|before|after)\s+(?=[a-z])|,\s+(?=[a-z]+ing\b|which\b|where\b)")
+
+
+def rebound_years(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> list[Value]:
+    """The fact's year where a page sentence about the same thing gives that year to another predicate and the
+    fact's own predicate another year: "won the Meridian Ocean Race in 2014" where the page says "He competed in
+    the Meridian Ocean Race in 2014, finishing fourth, and won it in 2018". A value bound to the wrong event.
+
+    The fact's predicate words are its content words that are no name; the sentence must name what the fact
+    names (its capitalised words other than the subject), the other predicate must name it too or point back to
+    it ("won it"; not "won the national championship …, and took the title at the Tour in 2017"), and no page
+    clause may hold the fact's year with one of the fact's predicate words."""
+    exclude = tuple(exclude)
+    years = [v for v in fact_values(fact, exclude) if v.kind == "year"]
+    if len(years) != 1:
+        return []
+    year = years[0].text
+    own = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
+    names = {fold(w) for w in re.findall(r"(?<!^)\b[A-Z][\w'’-]*", fact)} - own - _STOP
+    predicate = role_words(fact, (*exclude, year)) - {stem(n) for n in names}
+    if not names or not predicate:
+        return []
+    clauses = [
+        (words, {stem(w) for w in words})
+        for text in texts
+        for sentence in page_sentences(text)
+        for words in [set(re.findall(r"\w+", fold(c))) for c in _PREDICATE_BREAK.split(sentence)]
+    ]
+    if any(year in words and predicate & stems for words, stems in clauses):
+        return []  # the page gives the year to the fact's own predicate somewhere
+    for text in texts:
+        for sentence in page_sentences(text):
+            if not names <= set(re.findall(r"\w+", fold(sentence))):
+                continue
+            parts = [set(re.findall(r"\w+", fold(c))) for c in _PREDICATE_BREAK.split(sentence)]
+            if not any(year in p for p in parts):
+                continue
+            for p in parts:
+                rivals = {w for w in p if re.fullmatch(r"\d{4}", w)} - {year}
+                # The other predicate is of the same thing: it names it, or points back to it ("won it").
+                same = bool(names & p) or bool(p & {"it", "them", "which"})
+                if rivals and same and year not in p and predicate & {stem(w) for w in p}:
+                    return [years[0]]
+    return []

@@ -30,7 +30,7 @@ from schemas.knowledge import Passage
 from scoring.counts import count_contradicted, count_stated
 from scoring.durations import dated_in
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
-from scoring.roles import contradicted_values, misplaced_values, stated_in
+from scoring.roles import contradicted_values, misplaced_values, rebound_years, stated_in
 from scoring.rules import MODEL, env_rules_off, rule
 from scoring.subject_forms import in_page_terms
 from vocabulary import FUNCTION_WORDS, fold_claim
@@ -61,6 +61,14 @@ CONTRADICTED_VALUE = rule(
     "verify",
     "the page never gives the fact's year or place beside the fact's words, and gives another one there "
     "('retired in 2021' where the page has 'retirement … in 2023'): refuted",
+)
+REBOUND_YEAR = rule(
+    "rebound-year",
+    "verify",
+    "a page sentence naming what the fact names gives the fact's year to another predicate and the fact's own "
+    "predicate another year ('won the Meridian Ocean Race in 2014' where the page says 'competed in the Meridian "
+    "Ocean Race in 2014, finishing fourth, and won it in 2018'), and no page clause gives the year to the fact's "
+    "predicate: refuted",
 )
 SUBJECT_RESPELLING = rule(
     "subject-respelling",
@@ -322,6 +330,8 @@ class EvidenceVerifier:
             # The page dates or places the fact's own predicate with another value ("retired in 2021"
             # where it says "announced her retirement … in 2023").
             misplaced, decided_by = contradicted_values(fact, texts, (name, entity)), CONTRADICTED_VALUE
+        if not misplaced and on(REBOUND_YEAR):
+            misplaced, decided_by = rebound_years(fact, texts, (name, entity)), REBOUND_YEAR
         miscounted = count_contradicted(fact, texts, (name, entity)) if not misplaced and on(CONTRADICTED_COUNT) else []
         if miscounted:
             # "described five previously unknown species" where the page counts three of them.

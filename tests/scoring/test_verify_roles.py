@@ -6,9 +6,9 @@ import pytest
 
 from knowledge.store import Store
 from schemas.enums import Stance
-from scoring.roles import contradicted_values
+from scoring.roles import contradicted_values, rebound_years
 from scoring.verifier import OfflineVerifier
-from scoring.verify import CONTRADICTED_VALUE, SURNAME_READING, EvidenceVerifier, VerifyConfig
+from scoring.verify import CONTRADICTED_VALUE, REBOUND_YEAR, SURNAME_READING, EvidenceVerifier, VerifyConfig
 
 TITLE = "Hendrika Vos"
 TEXT = (
@@ -105,3 +105,40 @@ def test_a_long_subject_name_is_also_read_as_its_surname(verifier: OfflineVerifi
     plain = off.against(fact, title, title)
     assert (on.stance, on.decided_by) == (Stance.SUPPORT, SURNAME_READING)
     assert plain.stance is not Stance.SUPPORT and plain.support < on.support
+
+
+RACES = "Tomasz Orlik"
+RACES_TEXT = (
+    "Tomasz Orlik (born 1980 in Gdynia) is a Polish sailor. He competed in the Baltic Cup in 2009, finishing third, "
+    "and won it in 2012. He won the Polish championship twice, in 2010 and 2014, and took the overall title at the "
+    "Hel Regatta in 2016. In 2011 he joined the Gdynia Yacht Club, which he left in 2019."
+)
+
+
+@pytest.mark.parametrize(
+    ("fact", "rebound"),
+    [
+        # the sentence gives the fact's year to another predicate and the fact's predicate another year
+        ("Tomasz Orlik won the Baltic Cup in 2009.", ["2009"]),
+        ("Tomasz Orlik left the Gdynia Yacht Club in 2011.", ["2011"]),
+        # the page binds them as the fact does
+        ("Tomasz Orlik won the Baltic Cup in 2012.", []),
+        ("Tomasz Orlik competed in the Baltic Cup in 2009.", []),
+        ("Tomasz Orlik joined the Gdynia Yacht Club in 2011.", []),
+        # another predicate of another thing ("won the Polish championship …, and took the title at the Hel
+        # Regatta"): a paraphrase, not a rebinding
+        ("Tomasz Orlik won the Hel Regatta in 2016.", []),
+    ],
+)
+def test_a_year_the_page_gives_to_another_predicate_is_rebound(fact: str, rebound: list[str]) -> None:
+    assert [v.text for v in rebound_years(fact, [RACES_TEXT], (RACES,))] == rebound
+
+
+def test_the_verifier_refutes_a_rebound_year_by_the_rule(verifier: OfflineVerifier) -> None:
+    kb = Store.in_memory()
+    kb.add_pages([(RACES, RACES_TEXT, [])])
+    fact = "Tomasz Orlik won the Baltic Cup in 2009."
+    verdict = EvidenceVerifier(kb, verifier).against(fact, RACES, RACES)
+    assert (verdict.stance, verdict.decided_by) == (Stance.REFUTE, REBOUND_YEAR)
+    off = VerifyConfig(rules_off=frozenset({REBOUND_YEAR}))
+    assert EvidenceVerifier(kb, verifier, config=off).against(fact, RACES, RACES).decided_by != REBOUND_YEAR
