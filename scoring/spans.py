@@ -3,7 +3,9 @@
 The checker reads a cleaned text (markdown emphasis, headings' ``#``, bullets and citation markers
 removed, whitespace normalised: ``scoring.sentences``). Every other character of a cleaned sentence
 is a character of the answer, in order, so a greedy alignment of the non-space characters maps each
-position of a sentence back to its offset in the answer. Facts carry the spans of the words they were
+position of a sentence back to its offset in the answer. (A table read column by column is the one
+exception to that order: a sentence whose first words are not ahead is aligned from where they stand
+together earlier.) Facts carry the spans of the words they were
 made from (``FactResult.spans``), so a reviewer, a UI or revision can point at the answer itself.
 
 >>> answer = "**Ada Lovelace** was born in 1815 [2]. She died in 1852."
@@ -36,6 +38,7 @@ def align(answer: str, sentences: Sequence[str]) -> list[list[int]]:
             pos = exact + len(sentence)
             continue
         offsets = [-1] * len(sentence)
+        pos = _restart(answer, sentence, pos)
         for run in _RUN.finditer(sentence):
             word, start = run.group(), run.start()
             found = answer.find(word, pos, pos + _SKIP + len(word))
@@ -52,6 +55,19 @@ def align(answer: str, sentences: Sequence[str]) -> list[list[int]]:
                 pos = found + 1
         maps.append(offsets)
     return maps
+
+
+def _restart(answer: str, sentence: str, pos: int) -> int:
+    """Where to align ``sentence`` from: ``pos``, unless its first two words are not ahead and stand together
+    earlier in the answer, where a table read column by column ("| Award | Harrowgate Prize | Marquardt Prize |",
+    the second person's "Award: Marquardt Prize" read after the first person's last row) took them from."""
+    words = re.findall(r"\w[\w'’-]*", sentence)[:2]
+    if len(words) < 2 or answer.find(words[0], pos, pos + _SKIP + len(words[0])) >= 0:
+        return pos
+    for m in re.finditer(rf"\b{re.escape(words[0])}\b", answer[:pos]):
+        if answer.find(words[1], m.end(), m.end() + _SKIP + len(words[1])) >= 0:
+            return m.start()
+    return pos
 
 
 def sentence_span(offsets: Sequence[int]) -> Span:

@@ -93,3 +93,23 @@ def test_alignment_looks_no_further_than_what_cleaning_removes() -> None:
         "He died in 1970.",
     ]
     assert spans[3][0] == len(answer) - len("He died in 1970.")
+
+
+def test_a_table_read_column_by_column_points_at_each_cell() -> None:
+    """The second person's rows are read after the first person's last row: each is found in its own row, not
+    lost past the end of the table."""
+    answer = (
+        "| | Ada (physicist) | Ada (novelist) |\n|---|---|---|\n"
+        "| Born | 1979, Valencia | 1984, Lagos |\n| Award | Harrowgate Prize (2016) | Marquardt Prize (2018) |\n"
+    )
+    sentences = [
+        "Born: 1979, Valencia",
+        "Award: Harrowgate Prize (2016)",
+        "Born: 1984, Lagos",
+        "Award: Marquardt Prize (2018)",
+    ]
+    maps = align(answer, sentences)
+    for sentence, offsets in zip(sentences, maps, strict=True):
+        value = sentence.split(": ", 1)[1]
+        start = sentence.index(value)
+        assert [answer[a:b] for a, b in char_spans(offsets, [(start, len(sentence))], answer)] == [value]
