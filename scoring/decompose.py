@@ -542,6 +542,7 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
         core.tokens |= subj.ids
     _replace_relativizers(doc, p, core, comps, mods, clause)
     mods = _merge_ranges(doc, mods)
+    mods = _title_tails(doc, comps, mods)
     comp_ids: set[int] = set().union(*comps) if comps else set()
     comp_variants = expand(doc, comp_ids) if comp_ids else [Phrase()]
     bare = _bare_heads(doc, comps, prune)
@@ -562,6 +563,41 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
         for mv in expand(doc, m):
             facts.append(base[0].merge(mv))
     return facts
+
+
+# The small words a title may hold between its capitalised ones ("Salt for the Drowned", "Murder on the Orient
+# Express"). Not "in" or "with", which more often set a title in a place or beside a partner ("the Deccan Falcons
+# in the Falcon Cup", "the Norwegian Cup with Kjellvik FK"): measured, they cost more than they gave.
+_TITLE_LINKS = frozenset("for of on to and".split())
+_NOT_TITLE = frozenset({"GPE", "LOC", "DATE", "TIME", "PERSON", "NORP", "CARDINAL"})
+
+
+def _title_tails(doc: Doc, comps: list[set[int]], mods: list[set[int]]) -> list[set[int]]:
+    """A preposition between two capitalised words continues the title before it: "known for Salt for the
+    Drowned" is one work, not "known for Salt" and "known for the Drowned". Not a place, a date or a person
+    ("moved from Kraków to Oslo"), and not after an abbreviation ("her PhD at the Pomeranian University")."""
+    out: list[set[int]] = []
+    for m in mods:
+        first = doc[min(m)]
+        obj = next((c for c in first.children if c.dep_ == "pobj"), None)
+        before = doc[first.i - 1] if first.i > 0 else None
+        joins = (
+            first.dep_ == "prep"
+            and first.lower_ in _TITLE_LINKS
+            and obj is not None
+            and obj.text[:1].isupper()
+            and obj.ent_type_ not in _NOT_TITLE
+            and before is not None
+            and before.text[:1].isupper()
+            and not re.match(r"[A-Z][a-z]?[A-Z]", before.text)  # "her PhD at …", "an MBA from …": no title
+            and before.i > 0
+        )
+        host = next((s for s in [*comps, *out] if before is not None and before.i in s), None) if joins else None
+        if host is None:
+            out.append(m)
+        else:
+            host |= m
+    return out
 
 
 def _duration_with_setting(doc: Doc, base: Phrase, mods: list[set[int]]) -> dict[int, list[Phrase]]:

@@ -721,3 +721,27 @@ def test_a_role_read_without_a_verb_keeps_its_participle(sentence: str, facts: l
 def test_a_bare_description_read_without_a_verb_is_left_to_its_record() -> None:
     got = [f.text for f in decompose_sentence("German road cyclist, born in Freiburg im Breisgau (in 1990, I believe)")]
     assert not any(f.startswith("German road cyclist is born") for f in got), got
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact", "split"),
+    [
+        ("She is known for Salt for the Drowned (2015).", "She is known for Salt for the Drowned.", "the Drowned"),
+        ("She wrote Salt for the Drowned in 2015.", "She wrote Salt for the Drowned in 2015.", "wrote Salt in"),
+        ("He starred in Murder on the Orient Express.", "He starred in Murder on the Orient Express.", "on the Orient"),
+    ],
+)
+def test_a_preposition_between_capitalised_words_continues_a_title(sentence: str, fact: str, split: str) -> None:
+    got = [f.text for f in decompose_sentence(sentence)]
+    assert fact in got and not any(f.endswith(f"{split}.") or f" {split} " in f for f in got if f != fact), got
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        ("She completed her PhD at the Pomeranian University in 2003.", "She completed her PhD in 2003."),
+        ("He moved from Kraków to Oslo in 1990.", "He moved in 1990."),
+    ],
+)
+def test_an_abbreviation_or_a_place_is_no_title(sentence: str, fact: str) -> None:
+    assert fact in [f.text for f in decompose_sentence(sentence)]
