@@ -58,14 +58,16 @@ def align(answer: str, sentences: Sequence[str]) -> list[list[int]]:
 
 
 def _restart(answer: str, sentence: str, pos: int) -> int:
-    """Where to align ``sentence`` from: ``pos``, unless its first two words are not ahead and stand together
-    earlier in the answer, where a table read column by column ("| Award | Harrowgate Prize | Marquardt Prize |",
-    the second person's "Award: Marquardt Prize" read after the first person's last row) took them from."""
+    """Where to align ``sentence`` from: ``pos``, unless its first two words are not ahead and stand earlier in one
+    table row, where a table read column by column ("| Award | Harrowgate Prize | Marquardt Prize |", the second
+    person's "Award: Marquardt Prize" read after the first person's last row) took them from. Anywhere else the
+    alignment only goes forward."""
     words = re.findall(r"\w[\w'’-]*", sentence)[:2]
     if len(words) < 2 or answer.find(words[0], pos, pos + _SKIP + len(words[0])) >= 0:
         return pos
     for m in re.finditer(rf"\b{re.escape(words[0])}\b", answer[:pos]):
-        if answer.find(words[1], m.end(), m.end() + _SKIP + len(words[1])) >= 0:
+        second = answer.find(words[1], m.end(), m.end() + _SKIP + len(words[1]))
+        if second >= 0 and "|" in answer[m.end() : second]:  # a row's label, then this column's cell
             return m.start()
     return pos
 
