@@ -29,6 +29,7 @@ from schemas.enums import Stance
 from schemas.knowledge import Passage
 from scoring.counts import count_contradicted, count_stated
 from scoring.durations import dated_in
+from scoring.measures import measure_contradicted, measure_stated
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
 from scoring.roles import contradicted_values, misplaced_values, rebound_years, stated_in
 from scoring.rules import MODEL, env_rules_off, rule
@@ -91,6 +92,18 @@ CONTRADICTED_COUNT = rule(
     "verify",
     "no page sentence counts the fact's noun with its number, and one counts it with another beside a word of "
     "the fact ('translated into 15 languages' and 'translated into eleven languages'): refuted",
+)
+STATED_MEASURE = rule(
+    "stated-measure",
+    "verify",
+    "the page gives every measure of the fact, the same number in the same unit ('20.31 seconds', '94 days'), one "
+    "of them beside a word of the fact: supported whatever the model said",
+)
+CONTRADICTED_MEASURE = rule(
+    "contradicted-measure",
+    "verify",
+    "no page sentence gives the fact's measure, and one gives its unit another number beside a word of the fact "
+    "('a 214-metre core' where the page has 'a core 412 metres long'): refuted",
 )
 WORK_YEAR = rule(
     "work-year",
@@ -333,6 +346,20 @@ class EvidenceVerifier:
         if not misplaced and on(REBOUND_YEAR):
             misplaced, decided_by = rebound_years(fact, texts, (name, entity)), REBOUND_YEAR
         miscounted = count_contradicted(fact, texts, (name, entity)) if not misplaced and on(CONTRADICTED_COUNT) else []
+        mismeasured = (
+            measure_contradicted(fact, texts, (name, entity))
+            if not misplaced and not miscounted and on(CONTRADICTED_MEASURE)
+            else []
+        )
+        if mismeasured:
+            # "a 214-metre core" where the page has "a core 412 metres long".
+            held = [p for p in passages if any(m.unit in p.text.lower() for m in mismeasured)]
+            ordered = held + [p for p in passages if p not in held]
+            evidence = tuple(
+                Evidence(title=p.title, text=p.text, stance=Stance.REFUTE, score=_MISPLACED)
+                for p in ordered[: self.config.evidence_k]
+            )
+            return EntityVerdict(entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, keys, CONTRADICTED_MEASURE)
         if miscounted:
             # "described five previously unknown species" where the page counts three of them.
             held = [p for p in passages if any(c.noun in p.text.lower() for c in miscounted)]
@@ -379,6 +406,11 @@ class EvidenceVerifier:
             # "won 23 caps for Norway" where the page says "earned 23 caps for the Norway national team".
             counting = [i for i, t in enumerate(texts) if count_stated(fact, [t], (name, entity))]
             stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), counting[0], STATED_COUNT
+        if on(STATED_MEASURE) and stance is not Stance.SUPPORT and measure_stated(fact, texts, (name, entity)):
+            # "His fastest 200 m was 20.31 seconds" where the page gives "a personal best of 20.31 seconds".
+            measuring = [i for i, t in enumerate(texts) if measure_stated(fact, [t], (name, entity))]
+            if measuring:
+                stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), measuring[0], STATED_MEASURE
         if on(DATED_DURATION) and stance is not Stance.SUPPORT and dated_in(fact, texts, (name, entity)):
             # "spent 32 years as a consultant at the Liffey Heart Institute" where the page says "from 1982
             # to 2014 he was a consultant surgeon at the Liffey Heart Institute": the page dates it.
