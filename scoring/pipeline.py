@@ -32,7 +32,7 @@ from scoring.plan import PlannedFact, PlannedGroup, by_sentence
 from scoring.protocols import KnowledgeSource, StanceModel, VerdictCache
 from scoring.rules import env_rules_off, rule_names
 from scoring.sentences import split_sentences
-from scoring.verify import VerifyConfig
+from scoring.verify import NO_SHARED_CONTENT, VerifyConfig
 
 _QUESTION_NAME = re.compile(
     r"(?:bio(?:graphy)? of|about|who (?:is|was|were)|information on|life of)\s+(.+?)\s*[?.!]*$", re.IGNORECASE
@@ -237,7 +237,11 @@ def _distinctive(fact: PlannedFact, linked: str | None) -> bool:
     """The fact's years and names are all on another supporting page and missing from the linked one
     ("born in 1936" with the swimmer's page saying 1936 and the coach's 1894): proof of a merge on its own."""
     own = fact.verdicts.get(linked or "")
-    if own is None or own.key_terms is None or own.key_terms >= 0.5:
+    if own is None:
+        return False
+    # A linked page that shares no word with the fact at all holds none of its years and names either.
+    keys = 0.0 if own.decided_by == NO_SHARED_CONTENT else own.key_terms
+    if keys is None or keys >= 0.5:
         return False
     return any((fact.verdicts[t].key_terms or 0.0) >= 0.75 for t in fact.attributed if t != linked)
 

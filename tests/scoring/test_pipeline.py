@@ -9,10 +9,11 @@ import pytest
 
 from knowledge.store import Store
 from schemas.check import CheckResult
-from schemas.enums import Verdict, Worthiness
+from schemas.enums import Stance, Verdict, Worthiness
 from scoring.checker import IDENTITY_NAMES
 from scoring.pipeline import CheckConfig, check, infer_subject
 from scoring.verifier import OfflineVerifier
+from scoring.verify import NO_SHARED_CONTENT, EntityVerdict
 
 # The paper's Figure 1 situation: one fluent biography of "Dick Hanley" that merges the swimmer
 # (born 1936, 1956 Olympics) and the American football coach (Northwestern, Marines, died 1970).
@@ -270,3 +271,29 @@ def test_a_name_the_answer_calls_another_name_for_someone_finds_their_page(demo_
     result = check(text, kb=demo_kb, name="Rich Handley")
     assert result.status == "checked"
     assert result.groups[0].entity is not None and result.groups[0].entity.startswith("Dick Hanley")
+
+
+@pytest.mark.parametrize(
+    ("linked", "distinctive"),
+    [
+        # the linked page shares no word with the fact: it holds none of the fact's years and names
+        (EntityVerdict("B (cyclist)", Stance.IRRELEVANT, 0.0, 0.0, decided_by=NO_SHARED_CONTENT), True),
+        # the linked page holds the fact's year: no proof of a merge on its own
+        (EntityVerdict("B (cyclist)", Stance.IRRELEVANT, 0.2, 0.0, key_terms=0.5), False),
+        # the linked page's share of key terms is unknown (the model decided): no proof either
+        (EntityVerdict("B (cyclist)", Stance.IRRELEVANT, 0.2, 0.0), False),
+    ],
+)
+def test_a_fact_only_another_page_holds_is_distinctive(linked: EntityVerdict, distinctive: bool) -> None:
+    from scoring.decompose import decompose_sentence
+    from scoring.pipeline import _distinctive
+    from scoring.plan import PlannedFact
+
+    atom = decompose_sentence("She received the Prix Vauban for Architecture in 2009.")[-1]
+    fact = PlannedFact(atom, atom.text, Worthiness.FACTUAL)
+    fact.verdicts = {
+        "B (cyclist)": linked,
+        "B (architect)": EntityVerdict("B (architect)", Stance.SUPPORT, 0.9, 0.0, key_terms=1.0),
+    }
+    fact.attributed = {"B (architect)"}
+    assert _distinctive(fact, "B (cyclist)") is distinctive
