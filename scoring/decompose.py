@@ -18,6 +18,7 @@ from, so that a revision can delete exactly its words.
 from __future__ import annotations
 
 import re
+from collections.abc import Set
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -109,8 +110,13 @@ def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
     facts: list[tuple[Phrase, Subject]] = []
     facts += parenthetical_facts(doc, paren)
     clauses = _clauses(doc)
+    described = _predicate_participles(doc, clauses, paren)
+    prune |= {i for _, own in described for i in own}
     for clause in clauses:
         for phrase in _clause_facts(doc, clause, prune):
+            facts.append((phrase, clause.subject))
+    for clause, own in described:
+        for phrase in _clause_facts(doc, clause, prune - own):
             facts.append((phrase, clause.subject))
     for clause, own in _described_things(doc, prune):
         for phrase in _copular_facts(doc, clause, prune - own):
@@ -225,6 +231,31 @@ def _described_things(doc: Doc, prune: set[int]) -> list[tuple[_Clause, set[int]
         own = set(subtree_ids(t))
         subject = Subject(name[:1].upper() + name[1:], set(), doc[b - 1])
         out.append((_Clause(t, subject, past=False, copula_of=doc[b - 1]), own))
+    return out
+
+
+def _predicate_participles(doc: Doc, clauses: list[_Clause], paren: Set[int]) -> list[tuple[_Clause, set[int]]]:
+    """Participles set off after a predicate noun tell of the subject: "She is a Nigerian-Spanish novelist, born
+    1984 in Lagos, raised in Seville" → "She was born in 1984", "She was born in Lagos", "She was raised in
+    Seville" (one blob fact before, whose places were all read as birthplaces). Each with its own words."""
+    out: list[tuple[_Clause, set[int]]] = []
+    for clause in clauses:
+        p = clause.head
+        if p.lemma_ != "be" or clause.copula_of is not None:
+            continue
+        for attr in (c for c in p.children if c.dep_ == "attr" and c.pos_ == "NOUN"):
+            for c in attr.children:
+                if c.dep_ != "acl" or c.tag_ != "VBN" or c.i in paren or doc[c.i - 1].text != ",":
+                    continue
+                heads = [c, *(g for g in c.conjuncts if g.tag_ in ("VBN", "VBD") and g.i > c.i)]
+                for h in heads:
+                    own = subtree_ids(h) - {g.i for g in h.children if g.dep_ in ("conj", "cc")}
+                    for g in h.children:
+                        if g.dep_ == "conj":
+                            own -= subtree_ids(g)
+                    # A birth is told in the past whatever tense the sentence is in: "She is …, born 1984".
+                    past = clause.past or h.lower_ == "born" or h.lemma_ in ("bear", "raise", "educate")
+                    out.append((_Clause(h, clause.subject, past, participle=True), own))
     return out
 
 

@@ -745,3 +745,27 @@ def test_a_preposition_between_capitalised_words_continues_a_title(sentence: str
 )
 def test_an_abbreviation_or_a_place_is_no_title(sentence: str, fact: str) -> None:
     assert fact in [f.text for f in decompose_sentence(sentence)]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "facts", "blob"),
+    [
+        (
+            "Zoë Ferrán-Okafor is a Nigerian-Spanish novelist, born 1984 in Lagos, raised in Seville.",
+            ["was born in Lagos.", "was raised in Seville.", "is a Nigerian-Spanish novelist."],
+            "novelist, born",
+        ),
+        (
+            "Marta Kowalczyk is a Polish physicist, known for her work on topological superconductors.",
+            ["is known for her work on topological superconductors.", "is a physicist."],
+            "physicist, known",
+        ),
+    ],
+)
+def test_participles_set_off_after_a_predicate_noun_tell_of_the_subject(
+    sentence: str, facts: list[str], blob: str
+) -> None:
+    got = [f.text for f in decompose_sentence(sentence)]
+    for fact in facts:
+        assert any(g.endswith(fact) for g in got), got
+    assert not any(blob in g for g in got), got  # no fact holds them all, its places read as one role
