@@ -28,6 +28,7 @@ from schemas.enums import Worthiness
 from schemas.knowledge import EntityRef
 from scoring import nlp, roles
 from scoring.decontext import decontextualize
+from scoring.durations import durations
 from scoring.grouping import name_parts
 from scoring.hedges import strip_hedges
 from scoring.plan import PlannedFact, PlannedGroup
@@ -302,6 +303,8 @@ def _ranked_values(ev_docs: Sequence[Doc | None], label: str, old: Span, role_se
                 continue
             if _looks_like_year(old.text) != _looks_like_year(ent.text):
                 continue
+            if bool(durations(old.text)) != bool(durations(ent.text)):
+                continue  # a length of time by a length of time: "for eight years", never "for 1988 to 1996"
             if label in _COUNTS and (ent.end >= len(ev_doc) or _count_noun(ev_doc[ent.end]) != noun):
                 continue
             lo, hi = _sentence_bounds(words, ent.start, ent.end)

@@ -398,3 +398,29 @@ def test_a_sentence_whose_main_verb_went_is_written_as_its_kept_facts() -> None:
 def test_a_sentence_whose_main_verb_stays_is_edited_as_written() -> None:
     sentence = "He was born in Lerwick in 1902 and joined the lighthouse service in 1925."
     assert _stranded_revision(sentence, "1902") == "He was born in Lerwick and joined the lighthouse service in 1925."
+
+
+@pytest.mark.parametrize(
+    ("page", "offered", "refused"),
+    [
+        # a length of time is replaced by a length of time ...
+        ("She worked as a court stenographer for eight years.", "eight years", None),
+        # ... never by the dates of the stay, which would read "for 1988 to 1996"
+        ("From 1988 to 1996 she worked as a court stenographer.", None, "1988 to 1996"),
+    ],
+)
+def test_a_length_of_time_is_replaced_only_by_a_length_of_time(
+    page: str, offered: str | None, refused: str | None
+) -> None:
+    from scoring import nlp, roles
+    from scoring.revise import _ranked_values
+
+    fact = "She worked as a court stenographer for six years."
+    doc = nlp.parse_one(fact)
+    old = next(e for e in doc.ents if e.text == "six years")
+    role_set = roles.role_words(fact, ("She", old.text))
+    options = _ranked_values([nlp.parse_one(page)], old.label_, old, role_set)
+    if offered is not None:
+        assert offered in options
+    if refused is not None:
+        assert not any(refused in o for o in options)
