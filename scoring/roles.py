@@ -248,12 +248,24 @@ def misplaced_values(fact: str, texts: Sequence[str], exclude: Iterable[str] = (
         return []
     out: list[Value] = []
     for v in values:
-        if v.prep == "from" and not roles & _LIFE:
+        own = _local_roles(fact, v, skip) or roles
+        if v.prep == "from" and not (roles & _LIFE and own & _LIFE):
             continue  # "a rally driver from Madrid" is what "born in Madrid" says
         windows = value_windows(texts, v.text)
-        if windows and not any(matches(roles, w) for w in windows):
+        if windows and not any(matches(own, w) for w in windows):
             out.append(v)
     return out
+
+
+def _local_roles(fact: str, value: Value, skip: tuple[str, ...]) -> frozenset[str]:
+    """The predicate words of the part of ``fact`` that holds ``value``, where the fact strings several
+    predicates together ("born 1984 in Lagos, raised in Seville": Seville is where she was raised, not born);
+    empty when the value's part has none of its own."""
+    parts = re.split(r",\s+|\s+(?:and|but)\s+", fact)
+    if len(parts) < 2:
+        return frozenset()
+    holding = [p for p in parts if value.text in re.findall(r"\w+", fold(p))]
+    return role_words(holding[0], skip) if len(holding) == 1 else frozenset()
 
 
 def _attested_together(fact: str, values: list[Value], texts: Sequence[str], skip: Iterable[str]) -> bool:

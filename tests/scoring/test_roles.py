@@ -236,3 +236,22 @@ def test_a_name_the_page_never_gives_is_missing(fact: str, missing: bool) -> Non
 )
 def test_a_book_is_what_a_page_calls_a_novel_or_a_memoir(fact: str, page: str, stated: bool) -> None:
     assert stated_in(fact, [page]) is stated
+
+
+@pytest.mark.parametrize(
+    ("fact", "misplaced"),
+    [
+        # each place is read with its own predicate where the fact strings several together
+        ("Ada Lind is a novelist, born 1984 in Lagos, raised in Seville.", []),
+        # swapped, each place stands on the page only in the other role
+        ("Ada Lind is a novelist, born 1984 in Seville, raised in Lagos.", ["seville", "lagos"]),
+        # a place the fact gives as an origin is what a birthplace says
+        ("Ada Lind is a retired novelist from Lagos, born in 1984.", []),
+    ],
+)
+def test_a_value_is_read_in_the_role_of_its_own_part_of_the_fact(fact: str, misplaced: list[str]) -> None:
+    page = (
+        "Ada Lind (born 1984 in Lagos, Nigeria) is a novelist. She moved to Seville with her mother at the age of "
+        "seven and studied in Madrid."
+    )
+    assert [v.text for v in misplaced_values(fact, [page], ("Ada Lind",))] == misplaced
