@@ -424,7 +424,7 @@ def _juxtaposed(tok: Token) -> bool:
     as its complement: a statement of its own, not what the second says. Reported speech ("…, she said")
     stays a complement."""
     head = tok.head
-    if tok.dep_ != "ccomp" or tok.i > head.i or head.lemma_ in _REPORTING:
+    if tok.dep_ != "ccomp" or tok.i > head.i or nlp.lemma(head) in _REPORTING:
         return False
     if not any(g.dep_ in _SUBJ for g in tok.children) or any(g.dep_ == "mark" for g in tok.children):
         return False
@@ -497,7 +497,7 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
         if p.tag_ == "VBN":
             core.insert(left - 0.3, "was" if clause.past else "is")
         elif p.tag_ == "VBG":
-            lemma = p.lemma_ or p.lower_
+            lemma = nlp.lemma(p) or p.lower_
             core.insert(float(p.i), past(lemma) if clause.past else present(lemma))
     comps: list[set[int]] = []
     mods: list[set[int]] = []
@@ -546,7 +546,7 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
     comp_variants = expand(doc, comp_ids) if comp_ids else [Phrase()]
     bare = _bare_heads(doc, comps, prune)
     facts: list[Phrase] = []
-    if p.lemma_ == "be" and comps:
+    if nlp.lemma(p) == "be" and comps:
         nat, comp_variants = _split_nationality(doc, comps, comp_variants)
         _, bare = _split_nationality(doc, comps, bare)
         facts = [core.merge(n) for n in nat]

@@ -654,9 +654,9 @@ def _introduces(root: Token, subj: Token) -> bool:
         for c in subj.children
     ):
         return True
-    if root.lemma_ == "be":
+    if nlp.lemma(root) == "be":
         for c in root.children:
-            if c.dep_ == "attr" and c.lemma_ == "name":
+            if c.dep_ == "attr" and nlp.lemma(c) == "name":
                 # "X is the name of a retired futsal player"
                 for prep in (g for g in c.children if g.dep_ == "prep" and g.lower_ == "of"):
                     objects = [o for o in prep.children if o.dep_ == "pobj"]

@@ -14,6 +14,7 @@ from collections.abc import Set
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from scoring import nlp
 from scoring.phrases import Phrase, Subject
 from vocabulary import NUMBER_WORDS
 
@@ -279,7 +280,7 @@ def _work_verb(doc: Doc, a: int, b: int) -> str | None:
     """ "published" for a written work, "completed" for a building, "released" for a film, record or the
     like, judged by the noun just before the title, the title's own last noun, or the verbs that govern it;
     None when nothing says the title is a work's ("joined Kjellvik FK (2014)": the year dates the joining)."""
-    words = {t.lower_ for t in doc[max(0, a - 3) : b]} | {t.lemma_ for t in doc[b - 1].ancestors}
+    words = {t.lower_ for t in doc[max(0, a - 3) : b]} | {nlp.lemma(t) for t in doc[b - 1].ancestors}
     if words & _WRITTEN:
         return "published"
     if words & _BUILT:
