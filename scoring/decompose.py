@@ -101,7 +101,7 @@ def decompose_sentence(text: str, sentence_index: int = 0) -> list[AtomicFact]:
 
 def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
     """Atomic facts of one parsed sentence; falls back to the whole sentence when no clause is found."""
-    text = doc.text.strip()
+    text = nlp.text(doc).strip()
     if not text:
         return []
     paren = paren_ids(doc)
@@ -148,7 +148,7 @@ def _parenthetical_statements(doc: Doc, subject: Subject) -> list[tuple[Phrase, 
     1936–1938 (won against Carlo Benedetti)" → "… won against Carlo Benedetti"). Their words are the
     parenthesis's own, so a revision deletes only it."""
     out: list[tuple[Phrase, Subject]] = []
-    for m in _PAREN_GROUP.finditer(doc.text):
+    for m in _PAREN_GROUP.finditer(nlp.text(doc)):
         inner = m.group(1)
         if _NOT_STATEMENT.match(inner):
             continue

@@ -330,6 +330,19 @@ def words(text: str) -> tuple[str, ...]:
     return found
 
 
+_TEXT = "factsentry.text"
+
+
+def text(doc: Doc) -> str:
+    """``doc.text``, read once: spaCy joins every token's text again at each read of it, and the steps read a
+    sentence's text many times (a test for a parenthesis, a pattern over it). Kept in the document's
+    ``user_data``; tokenisation keeps a text exactly, so it is the text that was parsed."""
+    found = doc.user_data.get(_TEXT)
+    if found is None:
+        found = doc.user_data[_TEXT] = doc.text
+    return cast(str, found)
+
+
 def parse_one(text: str) -> Doc:
     """Parse one text; see :func:`parse`."""
     return parse([text])[0]

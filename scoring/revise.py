@@ -166,7 +166,7 @@ def _plan_sentence(
         plan.whole_moved_to = target
         ref = inp.entities.get(target)
         label = ref.title if ref is not None else target
-        sentence = _relabel(doc.text, name, label, first=not separated.get(target))
+        sentence = _relabel(nlp.text(doc), name, label, first=not separated.get(target))
         separated.setdefault(target, []).append(sentence)
         for fact, _, _ in dropped:
             edits.append(
@@ -229,7 +229,7 @@ def _replacement(
             year = re.sub(r"^(?:in|on) ", "", value.text.strip())
             found = roles.role_years(fact.text, year, [e.text for e in own.evidence], exclude)
             # A year the sentence already gives ("in 1994 and 1999") is no replacement for its neighbour.
-            options = [value.text.replace(year, y) for y in found if y not in doc.text]
+            options = [value.text.replace(year, y) for y in found if y not in nlp.text(doc)]
         else:
             role_set = roles.role_words(fact.text, (*exclude, value.text))
             options = _ranked_values(_evidence_docs(evidence, role_set), label, value, role_set) if role_set else []
@@ -362,7 +362,7 @@ def _apply(doc: Doc, plan: _SentencePlan) -> str | None:
     if not plan.keep and remove:
         return None
     remove, swaps = _repair(doc, remove)
-    text = _tidy(_render(doc, remove, swaps), doc.text)
+    text = _tidy(_render(doc, remove, swaps), nlp.text(doc))
     for old, new in plan.replacements:
         text = text.replace(old, new, 1)
     return text or None

@@ -110,3 +110,10 @@ def test_lemmas_read_when_needed_are_the_lemmatizers(text: str) -> None:
     doc = nlp.parse_one(text)
     assert [nlp.lemma(t) for t in doc] == [t.lemma_ for t in whole]
     assert any(t.lemma_ != t.lower_ for t in whole)  # the lemmatizer did change words here
+
+
+@pytest.mark.parametrize("text", TEXTS + RULER_TEXTS)
+def test_a_parsed_text_is_read_once(text: str) -> None:
+    doc = nlp.parse_one(text)
+    assert nlp.text(doc) == doc.text == text
+    assert nlp.text(doc) is nlp.text(doc)  # not joined from the tokens again
