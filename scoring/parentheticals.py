@@ -14,6 +14,7 @@ from collections.abc import Set
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from scoring import nlp
 from scoring.phrases import Phrase, Subject
 from vocabulary import NUMBER_WORDS
 
@@ -48,7 +49,7 @@ def paren_ids(doc: Doc) -> frozenset[int]:
     parsed): the clauses and subjects of one sentence ask again and again, and even the test for a
     parenthesis rebuilds the sentence's text from its tokens.
     """
-    if "(" not in doc.text:  # most sentences: no pass over the tokens
+    if "(" not in nlp.text(doc):  # most sentences: no pass over the tokens
         return frozenset()
     return frozenset(_all_paren_ids(doc) - tenure_ids(doc))
 
@@ -63,7 +64,7 @@ def tenure_ids(doc: Doc) -> set[int]:
     after the name of an award a verb or preposition governs ("won the Lindeman Prize (1962)"): the years date
     the fact they follow and stay in it."""
     out = _dated_things(doc)
-    ranges = list(_LIFESPAN.finditer(doc.text))
+    ranges = list(_LIFESPAN.finditer(nlp.text(doc)))
     for m in ranges:
         start_tok = next((t for t in doc if t.idx >= m.start()), None)
         if start_tok is None or start_tok.i == 0:
@@ -77,7 +78,7 @@ def tenure_ids(doc: Doc) -> set[int]:
 
 def _dated_things(doc: Doc) -> set[int]:
     out: set[int] = set()
-    for m in _YEAR.finditer(doc.text):
+    for m in _YEAR.finditer(nlp.text(doc)):
         start_tok = next((t for t in doc if t.idx >= m.start()), None)
         if start_tok is None or start_tok.i == 0:
             continue
@@ -108,7 +109,7 @@ def parenthetical_facts(doc: Doc, paren: Set[int]) -> list[tuple[Phrase, Subject
     if not paren:
         return []
     out: list[tuple[Phrase, Subject]] = []
-    text = doc.text
+    text = nlp.text(doc)
     # Several "Name (1995–2009)" in one sentence list tenures ("Teams: Velora (2011–2016), Kestrel (2017–2022)"):
     # a person's lifespan follows their name once.
     ranges = list(_LIFESPAN.finditer(text))
@@ -175,11 +176,11 @@ def work_year_facts(doc: Doc) -> list[tuple[Phrase, Subject]]:
     in 2021." (as FActScore's annotators write it). Only the parenthesis is the fact's own words, so a
     revision deletes the year, not the title. Years after names of people, organisations and awards are not
     a work's."""
-    if "(" not in doc.text:
+    if "(" not in nlp.text(doc):
         return []
     out: list[tuple[Phrase, Subject]] = []
     dated = _dated_things(doc)
-    for m in _YEAR.finditer(doc.text):
+    for m in _YEAR.finditer(nlp.text(doc)):
         title = _title_of(doc, m, dated)
         if title is None:
             continue
@@ -221,10 +222,10 @@ def count_facts(doc: Doc) -> list[tuple[Phrase, Subject]]:
     (14 novels)" → "Inspector Nell Varga has 14 novels.", "TV: Varga (2016, three seasons)" → "Varga has three
     seasons." Lengths of time ("(32 years)") are no count of things. Only the parenthesis is the fact's own
     words, so a revision deletes the count, not the name."""
-    if "(" not in doc.text:
+    if "(" not in nlp.text(doc):
         return []
     out: list[tuple[Phrase, Subject]] = []
-    for m in _COUNT.finditer(doc.text):
+    for m in _COUNT.finditer(nlp.text(doc)):
         count = m.group("count")
         title = None if count.split()[-1].lower() in _TIME_UNITS else _title_of(doc, m)
         if title is not None:
@@ -279,7 +280,7 @@ def _work_verb(doc: Doc, a: int, b: int) -> str | None:
     """ "published" for a written work, "completed" for a building, "released" for a film, record or the
     like, judged by the noun just before the title, the title's own last noun, or the verbs that govern it;
     None when nothing says the title is a work's ("joined Kjellvik FK (2014)": the year dates the joining)."""
-    words = {t.lower_ for t in doc[max(0, a - 3) : b]} | {t.lemma_ for t in doc[b - 1].ancestors}
+    words = {t.lower_ for t in doc[max(0, a - 3) : b]} | {nlp.lemma(t) for t in doc[b - 1].ancestors}
     if words & _WRITTEN:
         return "published"
     if words & _BUILT:

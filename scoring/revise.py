@@ -189,7 +189,7 @@ def _plan_sentence(
         plan.whole_moved_to = target
         ref = inp.entities.get(target)
         label = ref.title if ref is not None else target
-        sentence = _relabel(doc.text, name, label, first=not separated.get(target))
+        sentence = _relabel(nlp.text(doc), name, label, first=not separated.get(target))
         separated.setdefault(target, []).append(sentence)
         for fact, _, _ in dropped:
             edits.append(
@@ -252,7 +252,7 @@ def _replacement(
             year = re.sub(r"^(?:in|on) ", "", value.text.strip())
             found = roles.role_years(fact.text, year, [e.text for e in own.evidence], exclude)
             # A year the sentence already gives ("in 1994 and 1999") is no replacement for its neighbour.
-            options = [value.text.replace(year, y) for y in found if y not in doc.text]
+            options = [value.text.replace(year, y) for y in found if y not in nlp.text(doc)]
         else:
             role_set = roles.role_words(fact.text, (*exclude, value.text))
             options = _ranked_values(_evidence_docs(evidence, role_set), label, value, role_set) if role_set else []
@@ -402,10 +402,10 @@ def _apply(doc: Doc, plan: _SentencePlan, prose: bool = True, rules_off: frozens
     main_went = any(t.dep_ == "ROOT" and t.i in remove for t in doc)
     restate = RESTATE_STRANDED not in rules_off and prose and main_went and plan.stated
     if restate and _stranded(doc, remove):
-        said = _said_by_facts(plan, lower=doc.text[:1].islower())
+        said = _said_by_facts(plan, lower=nlp.text(doc)[:1].islower())
         if said is not None:
             return said
-    text = _tidy(_render(doc, remove, swaps), doc.text)
+    text = _tidy(_render(doc, remove, swaps), nlp.text(doc))
     for old, new in plan.replacements:
         text = text.replace(old, new, 1)
     return text or None

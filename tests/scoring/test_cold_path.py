@@ -102,3 +102,18 @@ def test_an_answer_is_read_once() -> None:
     assert offline._readings(sentences, config) == (readings, unhedged)
     assert offline._readings(list(sentences), config)[0] is readings  # parse_ahead's reading, found again
     assert [hedged for _, _, hedged in unhedged] == [False, False, True]
+
+
+@pytest.mark.parametrize("text", TEXTS + RULER_TEXTS)
+def test_lemmas_read_when_needed_are_the_lemmatizers(text: str) -> None:
+    whole = next(nlp.get_nlp().pipe([text]))  # every component, the lemmatizer included
+    doc = nlp.parse_one(text)
+    assert [nlp.lemma(t) for t in doc] == [t.lemma_ for t in whole]
+    assert any(t.lemma_ != t.lower_ for t in whole)  # the lemmatizer did change words here
+
+
+@pytest.mark.parametrize("text", TEXTS + RULER_TEXTS)
+def test_a_parsed_text_is_read_once(text: str) -> None:
+    doc = nlp.parse_one(text)
+    assert nlp.text(doc) == doc.text == text
+    assert nlp.text(doc) is nlp.text(doc)  # not joined from the tokens again
