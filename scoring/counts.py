@@ -149,3 +149,52 @@ def count_contradicted(fact: str, texts: Sequence[str], exclude: Iterable[str] =
                 out.append(c)
                 break
     return out
+
+
+# A run of years listed together: "in 1994 and 1997", "(2004, 2008 and 2012)"; not a range ("1990 to 1998").
+_YEAR_RUN = re.compile(
+    r"(?<![\d–-])(?:1[0-9]{3}|20[0-9]{2})(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)(?:1[0-9]{3}|20[0-9]{2}))+(?![\d–-])"
+)
+# "a two-time Olympian", "three-time champion": a count of times.
+_TIMES = re.compile(rf"\b({_WORDS}|\d)-time\s+([^\W\d_][\w'’-]*)", re.IGNORECASE)
+
+
+def times_counts(text: str) -> list[Count]:
+    """Counts of times ("a two-time Olympian" counts 2 Olympics), which :func:`counts` leaves out."""
+    out = []
+    for m in _TIMES.finditer(text):
+        value = _value(m.group(1))
+        if value is not None:
+            out.append(Count(value, m.group(2).lower(), m.group(0)))
+    return out
+
+
+def count_dated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> bool:
+    """Whether one page sentence dates, one year each, as many of the thing as the fact counts: "won two Swedish
+    titles with IK Norrvik" where the page has "winning the Swedish championship with the club in 1994 and 1997",
+    "a two-time Olympian" where it has "at the 2004 Summer Olympics … and again at the 2008 Summer Olympics". The
+    sentence holds the fact's names and another word of it; two to six years, listed or one per mention."""
+    found = [c for c in counts(fact) + times_counts(fact) if 2 <= c.number <= 6]
+    if len(found) != 1:
+        return False
+    c = found[0]
+    skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
+    names = {re.sub(r"['’]s$", "", fold(w)) for w in re.findall(r"(?<!^)\b[A-Z][\w'’-]+", fact)} - skip
+    names -= {fold(c.noun)}
+    words = role_words(fact.replace(c.text, " "), tuple(exclude)) - {stem(c.noun)}
+    root = stem(c.noun)
+    for text in texts:
+        for sentence in page_sentences(text):
+            # one year per mention of the thing itself: "at the 2004 Summer Olympics … again at the 2008 Summer
+            # Olympics" (the thing named each time, so no other word of the fact is needed)
+            named = re.findall(r"\b(\d{4})\s+([^\W\d_]+(?:\s+[^\W\d_]+)?)", sentence)
+            mentions = {y for y, w in named if any(stem(x) == root for x in w.split())}
+            if len(mentions) == c.number:
+                return True
+            said = {fold(w) for w in re.findall(r"[\w'’-]+", sentence)}
+            if not names <= said or not words & {stem(w) for w in said}:
+                continue
+            runs = [len(set(re.findall(r"\d{4}", m.group(0)))) for m in _YEAR_RUN.finditer(sentence)]
+            if c.number in runs:
+                return True
+    return False

@@ -27,7 +27,7 @@ from pathlib import Path
 from schemas.check import Evidence
 from schemas.enums import Stance
 from schemas.knowledge import Passage
-from scoring.counts import count_contradicted, count_stated
+from scoring.counts import count_contradicted, count_dated, count_stated
 from scoring.durations import dated_in
 from scoring.measures import measure_contradicted, measure_stated
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
@@ -86,6 +86,13 @@ STATED_COUNT = rule(
     "verify",
     "one page sentence counts the fact's noun with the fact's number, beside its names ('won 23 caps for "
     "Norway' and 'earned 23 caps for the Norway national team'): supported whatever the model said",
+)
+COUNTED_DATES = rule(
+    "counted-dates",
+    "verify",
+    "one page sentence dates, one year each, as many of the thing as the fact counts ('won two Swedish titles with "
+    "IK Norrvik' and 'winning the Swedish championship with the club in 1994 and 1997'; 'a two-time Olympian' and "
+    "'at the 2004 Summer Olympics … and again at the 2008 Summer Olympics'): supported whatever the model said",
 )
 CONTRADICTED_COUNT = rule(
     "contradicted-count",
@@ -406,6 +413,10 @@ class EvidenceVerifier:
             # "won 23 caps for Norway" where the page says "earned 23 caps for the Norway national team".
             counting = [i for i, t in enumerate(texts) if count_stated(fact, [t], (name, entity))]
             stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), counting[0], STATED_COUNT
+        if on(COUNTED_DATES) and stance is not Stance.SUPPORT and count_dated(fact, texts, (name, entity)):
+            dating = [i for i, t in enumerate(texts) if count_dated(fact, [t], (name, entity))]
+            if dating:
+                stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), dating[0], COUNTED_DATES
         if on(STATED_MEASURE) and stance is not Stance.SUPPORT and measure_stated(fact, texts, (name, entity)):
             # "His fastest 200 m was 20.31 seconds" where the page gives "a personal best of 20.31 seconds".
             measuring = [i for i, t in enumerate(texts) if measure_stated(fact, [t], (name, entity))]

@@ -7,7 +7,7 @@ import pytest
 
 from knowledge.store import Store
 from schemas.enums import Stance
-from scoring.counts import count_contradicted, count_stated, counts
+from scoring.counts import count_contradicted, count_dated, count_stated, counts
 from scoring.verifier import OfflineVerifier
 from scoring.verify import CONTRADICTED_COUNT, STATED_COUNT, EvidenceVerifier, VerifyConfig
 
@@ -124,3 +124,26 @@ def test_a_count_of_a_general_word_is_stated_by_a_count_of_its_kind(fact: str, s
 )
 def test_a_count_of_what_the_pages_verb_names_is_stated(fact: str, page: str, stated: bool) -> None:
     assert count_stated(fact, [page]) is stated
+
+
+CLUB = (
+    "He played for IK Norrvik from 1990 to 1998, winning the Swedish championship with the club in 1994 and 1997. "
+    "He represented Sweden at the 1994 Winter Olympics and again at the 1998 Winter Olympics."
+)
+
+
+@pytest.mark.parametrize(
+    ("fact", "dated"),
+    [
+        # as many years listed, one each, as the fact counts, beside the fact's names
+        ("Tallqvist won two Swedish titles with IK Norrvik.", True),
+        # one year per mention of the thing itself
+        ("Tallqvist is a two-time Olympian.", True),
+        # another number, or a range rather than a list ("from 1990 to 1998" is no two of anything)
+        ("Tallqvist won three Swedish titles with IK Norrvik.", False),
+        ("Tallqvist is a three-time Olympian.", False),
+        ("Tallqvist won two Finnish titles with IK Norrvik.", False),
+    ],
+)
+def test_a_count_the_page_dates_one_year_each_is_stated(fact: str, dated: bool) -> None:
+    assert count_dated(fact, [CLUB], ("Tallqvist",)) is dated
