@@ -22,7 +22,7 @@ from scoring.hedges import strip_hedges
 from scoring.linking import name_match
 from scoring.pipeline import CheckConfig
 from scoring.plan import PlannedFact, PlannedGroup, by_sentence
-from scoring.records import Reading, answer_pronoun, completed_by_lead_in, prose, thing_name, thing_prose
+from scoring.records import Reading, answer_pronoun, answered, completed_by_lead_in, prose, thing_name, thing_prose
 from scoring.revise import RevisionInput, revise
 from scoring.rules import rule
 from scoring.sentences import Sentence
@@ -43,6 +43,13 @@ THING_RECORDS = rule(
     "a label line of an answer about a product or an organisation ('Security: AES-256 encryption') is read with the "
     "thing's name ('Tallyleaf's security is AES-256 encryption'); a date label dates it ('Released: 2019'), an amount "
     "under a plural label is how many it had ('Users: 1.2 million')",
+)
+QUESTION_ANSWERED = rule(
+    "question-answered",
+    "decompose",
+    "a transcript's short answer is read with the question it answers ('Q: Where was he born?' then 'A: Osaka, in "
+    "1974.' → 'He was born in Osaka, in 1974.'; 'What company did he start?' then 'A: Gripwell Robotics, co-founded "
+    "in Sydney in 2006.' → 'He started Gripwell Robotics, …')",
 )
 LEAD_IN_ITEMS = rule(
     "lead-in-items",
@@ -146,6 +153,10 @@ def _read(
                 lead = s.text if s.text.rstrip().endswith(":") else None
             elif lead is not None and not readings[i].rewritten:
                 readings[i] = completed_by_lead_in(lead, s.text) or readings[i]
+    if QUESTION_ANSWERED not in rules_off and pronoun is not None:
+        for i in range(1, len(sentences)):
+            found = answered(sentences[i - 1].text, sentences[i].text, pronoun)
+            readings[i] = found or readings[i]
     hedges = HEDGED_CLAIMS not in rules_off
     unhedged = [strip_hedges(r.text) if hedges else (r.text, [], False) for r in readings]
     return readings, unhedged

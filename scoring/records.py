@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring import nlp
+from scoring.inflect import past, present
 from scoring.parentheticals import ORG_WORDS
 from scoring.rules import rule
 from scoring.sentences import strip_markdown
@@ -619,3 +620,75 @@ def completed_by_lead_in(lead: str, item: str) -> Reading | None:
     after = (m.group("after") or "").strip()
     out.insert((" " + after if after else "") + ".", end - 1)
     return out.reading()
+
+
+# --- a transcript's short answers ----------------------------------------------------------------------------
+
+# "Q: Where was he born?", "What company did she start?", "When did he retire?", "Which club did he play for?":
+# a question word, a helper verb, the subject and what is asked about.
+_QUESTION = re.compile(
+    r"^\W*(?:Q\s*[:.]\s*)?(?P<wh>where|when|in what year|in which year|what|which|who|whom)"
+    r"(?P<noun>(?:\s+[a-z-]+){0,2}?)\s+(?P<aux>did|does|do|was|is|were)\s+"
+    r"(?P<subj>he|she|they|(?:[A-Z][\w'’-]*\s+){0,3}[A-Z][\w'’-]*)\s+(?P<rest>[^?]*?)\s*\?\s*$",
+    re.IGNORECASE,
+)
+_ANSWER_LABEL = re.compile(r"^\s*(?:\*\*)?A(?:\*\*)?\s*[:.]\s*(?:\*\*)?\s*")
+_PLACE_PREPOSITIONS = ("in ", "at ", "on ", "from ", "near ", "to ")
+_TIME_PREPOSITIONS = ("in ", "on ", "from ", "between ", "during ", "around ", "about ", "until ", "by ", "after ")
+_LOWER_OPENING = re.compile(r"^(?:In|At|On|From|Near|To|The|A|An|Between|During|Around|About|Until|By|After)\b")
+
+
+def answered(question: str, answer: str, pronoun: str) -> Reading | None:
+    """A short answer read with the question it answers: "Q: Where was he born?" then "A: Osaka, in 1974." →
+    "He was born in Osaka, in 1974."; "What company did he start?" then "Gripwell Robotics, co-founded in Sydney in
+    2006." → "He started Gripwell Robotics, co-founded …". None when the answer has a verb of its own ("A: Yes. He
+    won …"), or the question is not one of a question word, a helper verb, its subject and a predicate."""
+    q = _QUESTION.match(strip_markdown(question).strip())
+    label = _ANSWER_LABEL.match(answer)
+    if q is None or label is None:
+        return None
+    start = label.end()
+    value = answer[start:].strip()
+    if not value or not _verbless(value):
+        return None
+    subject = q.group("subj")
+    if subject.lower() in ("he", "she", "they"):
+        subject = pronoun
+    rest = q.group("rest").strip().split()
+    aux, wh = q.group("aux").lower(), q.group("wh").lower()
+    if aux in ("did", "does", "do"):
+        if not rest:
+            return None
+        lemma = rest[0].lower()
+        verb = past(lemma) if aux == "did" else (lemma if subject.lower() == "they" else present(lemma))
+    elif rest and (rest[0].lower() in ("born", "known") or rest[0].lower().endswith("ed")):
+        lemma, verb = rest[0].lower(), f"{_agree_be(subject, aux)} {rest[0].lower()}"
+    else:
+        return None
+    head = " ".join([subject[:1].upper() + subject[1:], verb, *rest[1:]])
+    opening = value[:1].lower() + value[1:] if _LOWER_OPENING.match(value) else value
+    lowered = opening.lower()
+    if wh == "where" and not lowered.startswith(_PLACE_PREPOSITIONS):
+        head += " in"
+    elif wh in ("when", "in what year", "in which year") and not lowered.startswith(_TIME_PREPOSITIONS):
+        head += " in" if value[:1].isdigit() else ""
+    at = start + len(answer[start:]) - len(answer[start:].lstrip())
+    out = _Builder(answer)
+    out.insert(head + " ", at)
+    if opening != value:  # "In 2010." read inside the sentence: "He retired in 2010."
+        out.insert(opening[:1], at)
+        at += 1
+    out.copy(at, len(answer))
+    return out.reading()
+
+
+def _verbless(text: str) -> bool:
+    """No finite verb: "Osaka, in 1974.", "Gripwell Robotics, co-founded in Sydney in 2006."."""
+    doc = nlp.parse_one(text)
+    return not any(t.tag_ in ("VBD", "VBZ", "VBP", "MD") for t in doc)
+
+
+def _agree_be(subject: str, aux: str) -> str:
+    if aux in ("was", "were"):
+        return "were" if subject.lower() == "they" else "was"
+    return "are" if subject.lower() == "they" else "is"

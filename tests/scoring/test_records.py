@@ -479,3 +479,59 @@ def test_a_list_item_presenting_a_namesake_by_role_keeps_the_role_as_its_subject
 def test_a_semicolon_list_part_presenting_a_namesake_opens_its_sentence() -> None:
     reading = prose("the mathematician, born 1965 in Chennai, who proved the bound;", "they", list_item=True)
     assert reading.text == "The mathematician, born 1965 in Chennai, proved the bound;"
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "reading"),
+    [
+        ("Q: Where was he born?", "A: Osaka, in 1974.", "He was born in Osaka, in 1974."),
+        (
+            "Q: What company did he start?",
+            "A: Gripwell Robotics, co-founded in Sydney in 2006.",
+            "He started Gripwell Robotics, co-founded in Sydney in 2006.",
+        ),
+        ("Q: When did he retire?", "A: In 2010.", "He retired in 2010."),
+        ("Q: Which club did he play for?", "A: Kjellvik FK.", "He played for Kjellvik FK."),
+        ("Q: Who did he marry?", "A: The soprano Kari Bråthen.", "He married the soprano Kari Bråthen."),
+        ("Q: Where did he study?", "A: At the Oslo Conservatory.", "He studied at the Oslo Conservatory."),
+        ("**Q: What is he known for?**", "A: The Marsh Light series.", "He is known for the Marsh Light series."),
+    ],
+)
+def test_a_short_answer_is_read_with_its_question(question: str, answer: str, reading: str) -> None:
+    from scoring.records import answered
+
+    found = answered(question, answer, "he")
+    assert found is not None and found.text == reading
+    # every character of the reading points into the answer as written
+    assert all(0 <= o < len(answer) for o in found.offsets)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Q: Has he won any major races?", "A: Yes. He won the Meridian Ocean Race in 2018."),  # a verb of its own
+        ("Q: Any awards?", "A: The Bradfield Engineering Award, in 2016."),  # no predicate to read it with
+        ("Q: Where was he born?", "He was born in Osaka."),  # no answer label: a sentence of its own
+        ("He moved to Sydney.", "A: Gripwell Robotics."),  # no question before it
+    ],
+)
+def test_an_answer_that_needs_no_question_or_has_none_is_left_alone(question: str, answer: str) -> None:
+    from scoring.records import answered
+
+    assert answered(question, answer, "he") is None
+
+
+def test_short_answers_read_as_their_question_says_unless_the_rule_is_off() -> None:
+    from scoring.offline import QUESTION_ANSWERED, _read
+    from scoring.sentences import split_sentences
+
+    sentences = tuple(
+        split_sentences("Q: Where was he born?\nA: Osaka, in 1974.\n\nQ: When did he retire?\nA: In 2010.")
+    )
+    readings, _ = _read(sentences, frozenset())
+    assert [r.text for r in readings if r.text.startswith("He ")] == [
+        "He was born in Osaka, in 1974.",
+        "He retired in 2010.",
+    ]
+    off, _ = _read(sentences, frozenset({QUESTION_ANSWERED}))
+    assert not any(r.text == "He retired in 2010." for r in off)
