@@ -55,6 +55,13 @@ RESTATE_STRANDED = rule(
     'a sentence whose main verb went with an unsupported claim, leaving kept words without it ("Born in Lerwick, he '
     '[fished for a living] before joining the service in 1925"), is written as its kept facts, one sentence each',
 )
+PLAIN_SEPARATION = rule(
+    "plain-separation",
+    "revise",
+    "the facts of a merged-in namesake are moved out in plain prose, not under the store's title: 'Another Dick "
+    "Hanley, a swimmer, was born in 1936. The swimmer won …' (not 'Dick Hanley (swimmer) was born in 1936'), and "
+    "the main individual keeps the name the answer gave",
+)
 DROP_HEDGES = rule(
     "drop-hedges",
     "revise",
@@ -122,11 +129,18 @@ def revise(inp: RevisionInput) -> Revision:
         # A record read as prose ("Record: 61–9–3") is edited as its reading, never rewritten from its facts.
         prose = (not inp.written or inp.written[si].strip() == text.strip()) and not _LABEL.match(text)
         out_sentences.append(written if written is not None else _apply(docs[si], found, prose, inp.rules_off))
-    if separated and inp.mode == "separate":
+    plain = PLAIN_SEPARATION not in inp.rules_off
+    if separated and inp.mode == "separate" and not plain:
         out_sentences = _label_main_subjects(inp, out_sentences)
     text = _join(out_sentences, inp.paragraphs or [0] * len(inp.sentences))
     if separated and inp.mode == "separate":
-        extra = [" ".join(_without_repeats(lines)) for lines in separated.values() if lines]
+        extra = [
+            _in_plain_prose(" ".join(_without_repeats(lines)), inp.entities.get(target))
+            if plain
+            else " ".join(_without_repeats(lines))
+            for target, lines in separated.items()
+            if lines
+        ]
         text = "\n\n".join([t for t in [text, *extra] if t])
     return Revision(text=text, edits=edits)
 
@@ -595,6 +609,37 @@ def _relabel(sentence: str, name: str, label: str, first: bool) -> str:
         if m and parts and set(name_parts(m.group(0))) and set(name_parts(m.group(0))) <= parts:
             return label + sentence[m.end() :]
     return sentence
+
+
+# A disambiguator that names what a person is ("swimmer", "American football coach", "film director"), so that
+# "a swimmer" and "the swimmer" say who is meant; another ("American football") is what they are known for.
+_PERSON_NOUN = re.compile(
+    r"(?:er|or|ist|ian|ant|ent|eer|man|woman|coach|chef|director|officer|poet|priest|judge|monk|pilot|cook|critic|"
+    r"athlete|keeper|nurse|surgeon|bishop|general|admiral|executive|architect|artist)s?$",
+    re.IGNORECASE,
+)
+
+
+def _in_plain_prose(paragraph: str, ref: EntityRef | None) -> str:
+    """A moved-out namesake's paragraph without the store's title: its first mention introduces them ("Another
+    Dick Hanley, a swimmer, was born in 1936."), later ones name them by what they are ("The swimmer won …")."""
+    if ref is None or not ref.disambiguator or ref.title not in paragraph:
+        return paragraph
+    base, what = ref.base_name, ref.disambiguator
+    person = bool(_PERSON_NOUN.search(what.split()[-1]))
+    article = "an" if what[:1].lower() in "aeiou" else "a"
+    intro = f"Another {base}, {article} {what}," if person else f"Another {base}, known for {what},"
+    first = paragraph.index(ref.title)
+    opens = first == 0 or paragraph[:first].rstrip().endswith((".", "!", "?"))
+    out = paragraph[:first] + (intro if opens else intro[0].lower() + intro[1:]) + paragraph[first + len(ref.title) :]
+
+    def later(m: re.Match[str]) -> str:
+        if not person:
+            return base
+        at_start = m.start() == 0 or out[: m.start()].rstrip().endswith((".", "!", "?"))
+        return f"{'The' if at_start else 'the'} {what}"
+
+    return re.sub(re.escape(ref.title), later, out)
 
 
 def _label_main_subjects(inp: RevisionInput, sentences: list[str | None]) -> list[str | None]:

@@ -63,12 +63,12 @@ SENTENCES = [
             "separate",
             "Dick Hanley was an American football coach. He coached Northwestern from 1927 to 1934. He died in 1970.",
         ),
-        (  # the swimmer's birth year leaves the coach's paragraph and follows under the swimmer's title
+        (  # the swimmer's birth year leaves the coach's paragraph and follows, the swimmer introduced in plain prose
             {"Dick Hanley was born in 1936.": {SWIM}},
             True,
             "separate",
-            f"{COACH} was an American football coach. He coached Northwestern from 1927 to 1934. He died in 1970."
-            f"\n\n{SWIM} was born in 1936.",
+            "Dick Hanley was an American football coach. He coached Northwestern from 1927 to 1934. He died in 1970."
+            "\n\nAnother Dick Hanley, a swimmer, was born in 1936.",
         ),
         (
             {"Dick Hanley was born in 1936.": {SWIM}},
@@ -424,3 +424,46 @@ def test_a_length_of_time_is_replaced_only_by_a_length_of_time(
         assert offered in options
     if refused is not None:
         assert not any(refused in o for o in options)
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "title", "base", "what", "plain"),
+    [
+        (
+            "Dick Hanley (swimmer) was born in 1936. Dick Hanley (swimmer) won a silver medal in 1956.",
+            SWIM,
+            "Dick Hanley",
+            "swimmer",
+            "Another Dick Hanley, a swimmer, was born in 1936. The swimmer won a silver medal in 1956.",
+        ),
+        (  # a disambiguator that is no person noun: what they are known for
+            "Dick Hanley (American football) died in 1970.",
+            COACH,
+            "Dick Hanley",
+            "American football",
+            "Another Dick Hanley, known for American football, died in 1970.",
+        ),
+        ("He was an architect.", "Anne Brandt (architect)", "Anne Brandt", "architect", "He was an architect."),
+    ],
+)
+def test_a_moved_out_namesake_is_named_in_plain_prose(
+    paragraph: str, title: str, base: str, what: str, plain: str
+) -> None:
+    from scoring.revise import _in_plain_prose
+
+    ref = EntityRef(title=title, base_name=base, disambiguator=what)
+    assert _in_plain_prose(paragraph, ref) == plain
+
+
+def test_the_store_titles_come_back_with_the_rule_off() -> None:
+    from scoring.revise import PLAIN_SEPARATION
+
+    group = _group(SENTENCES, {"Dick Hanley was born in 1936.": {SWIM}})
+    inp = RevisionInput(
+        sentences=SENTENCES,
+        groups=[(group, COACH)],
+        entities=ENTITIES,
+        conflated={0},
+        rules_off=frozenset({PLAIN_SEPARATION}),
+    )
+    assert revise(inp).text.endswith(f"\n\n{SWIM} was born in 1936.")
