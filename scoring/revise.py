@@ -129,6 +129,7 @@ def revise(inp: RevisionInput) -> Revision:
         # A record read as prose ("Record: 61–9–3") is edited as its reading, never rewritten from its facts.
         prose = (not inp.written or inp.written[si].strip() == text.strip()) and not _LABEL.match(text)
         out_sentences.append(written if written is not None else _apply(docs[si], found, prose, inp.rules_off))
+    _named_first(inp, out_sentences)
     plain = PLAIN_SEPARATION not in inp.rules_off
     if separated and inp.mode == "separate" and not plain:
         out_sentences = _label_main_subjects(inp, out_sentences)
@@ -618,6 +619,20 @@ _PERSON_NOUN = re.compile(
     r"athlete|keeper|nurse|surgeon|bishop|general|admiral|executive|architect|artist)s?$",
     re.IGNORECASE,
 )
+
+
+def _named_first(inp: RevisionInput, sentences: list[str | None]) -> None:
+    """Every kept sentence keeps a subject: where the sentences that named the person went, the first kept one
+    opens with the name, not a pronoun with nothing before it ("He died in 1984." → "Edmund Larkspur died in
+    1984.")."""
+    name = inp.groups[0][0].individual.name if inp.groups else ""
+    first = next((i for i, t in enumerate(sentences) if t), None)
+    if not name or not first:
+        return  # nothing kept, or the answer's own first sentence kept: as the answer wrote it
+    text = sentences[first] or ""
+    m = re.match(r"(?:He|She|They)\b", text)
+    if m is not None:
+        sentences[first] = name + text[m.end() :]
 
 
 def _in_plain_prose(paragraph: str, ref: EntityRef | None) -> str:

@@ -467,3 +467,33 @@ def test_the_store_titles_come_back_with_the_rule_off() -> None:
         rules_off=frozenset({PLAIN_SEPARATION}),
     )
     assert revise(inp).text.endswith(f"\n\n{SWIM} was born in 1936.")
+
+
+def test_the_first_kept_sentence_names_the_person_where_the_naming_one_went() -> None:
+    """'Dick Hanley was a racing driver. He died in 1970.' with the first sentence wrong: the revision is not
+    'He died in 1970.', whose 'He' points at nothing."""
+    from scoring.revise import PLAIN_SEPARATION
+
+    sentences = ["Dick Hanley was a racing driver from Monaco.", "He died in 1970."]
+    group = _group(
+        sentences,
+        {
+            f: set()
+            for f in (
+                "Dick Hanley was a racing driver from Monaco.",
+                "Dick Hanley was a racing driver.",
+                "Dick Hanley was from Monaco.",
+            )
+        },
+    )
+    revised = revise(RevisionInput(sentences=sentences, groups=[(group, COACH)], entities=ENTITIES)).text
+    assert revised == "Dick Hanley died in 1970."
+    kept = revise(
+        RevisionInput(
+            sentences=["Dick Hanley died in 1970.", "He coached Northwestern."],
+            groups=[(_group(["Dick Hanley died in 1970.", "He coached Northwestern."], {}), COACH)],
+            entities=ENTITIES,
+            rules_off=frozenset({PLAIN_SEPARATION}),
+        )
+    )
+    assert kept.text == "Dick Hanley died in 1970. He coached Northwestern."  # named already: left as written
