@@ -19,7 +19,7 @@ import hashlib
 import json
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -322,6 +322,18 @@ class EvidenceVerifier:
             return known
         return self.kb.passages(entity, f"{name} {fact}", k=k)
 
+    def _refuted(
+        self, entity: str, passages: Sequence[Passage], holds: Callable[[str], bool], keys: float | None, rule: str
+    ) -> EntityVerdict:
+        """Refuted by a rule, with the passages that hold what refutes it first as the evidence."""
+        held = [p for p in passages if holds(p.text)]
+        ordered = held + [p for p in passages if p not in held]
+        evidence = tuple(
+            Evidence(title=p.title, text=p.text, stance=Stance.REFUTE, score=_MISPLACED)
+            for p in ordered[: self.config.evidence_k]
+        )
+        return EntityVerdict(entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, keys, rule)
+
     def _compute(self, fact: str, entity: str, name: str) -> EntityVerdict:
         passages = self._passages(fact, entity, name)
         on = self.config.on
@@ -360,32 +372,23 @@ class EvidenceVerifier:
         )
         if mismeasured:
             # "a 214-metre core" where the page has "a core 412 metres long".
-            held = [p for p in passages if any(m.unit in p.text.lower() for m in mismeasured)]
-            ordered = held + [p for p in passages if p not in held]
-            evidence = tuple(
-                Evidence(title=p.title, text=p.text, stance=Stance.REFUTE, score=_MISPLACED)
-                for p in ordered[: self.config.evidence_k]
+            units = [m.unit for m in mismeasured]
+            return self._refuted(
+                entity, passages, lambda t: any(u in t.lower() for u in units), keys, CONTRADICTED_MEASURE
             )
-            return EntityVerdict(entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, keys, CONTRADICTED_MEASURE)
         if miscounted:
             # "described five previously unknown species" where the page counts three of them.
-            held = [p for p in passages if any(c.noun in p.text.lower() for c in miscounted)]
-            ordered = held + [p for p in passages if p not in held]
-            evidence = tuple(
-                Evidence(title=p.title, text=p.text, stance=Stance.REFUTE, score=_MISPLACED)
-                for p in ordered[: self.config.evidence_k]
+            nouns = [c.noun for c in miscounted]
+            return self._refuted(
+                entity, passages, lambda t: any(n in t.lower() for n in nouns), keys, CONTRADICTED_COUNT
             )
-            return EntityVerdict(entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, keys, CONTRADICTED_COUNT)
         if misplaced:
             # The page holds the fact's year or place only in another role ("born in 1852" where 1852
             # is the death year): it contradicts the fact rather than supporting it.
-            held = [p for p in passages if any(v.text in _folded_passage(p.text) for v in misplaced)]
-            ordered = held + [p for p in passages if p not in held]
-            evidence = tuple(
-                Evidence(title=p.title, text=p.text, stance=Stance.REFUTE, score=_MISPLACED)
-                for p in ordered[: self.config.evidence_k]
+            values = [v.text for v in misplaced]
+            return self._refuted(
+                entity, passages, lambda t: any(v in _folded_passage(t) for v in values), keys, decided_by
             )
-            return EntityVerdict(entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, keys, decided_by)
         self.calls += 1
         scores = list(self.model.score(fact, texts))
         decided_by = MODEL
