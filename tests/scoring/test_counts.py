@@ -147,3 +147,17 @@ CLUB = (
 )
 def test_a_count_the_page_dates_one_year_each_is_stated(fact: str, dated: bool) -> None:
     assert count_dated(fact, [CLUB], ("Tallqvist",)) is dated
+
+
+def test_the_verifier_states_a_dated_count_by_the_rule(verifier: OfflineVerifier) -> None:
+    from scoring.verify import COUNTED_DATES
+
+    kb = Store.in_memory()
+    kb.add_pages([("Tallqvist", CLUB, [])])
+    fact = "Tallqvist won two Swedish titles with IK Norrvik."
+    verdict = EvidenceVerifier(kb, verifier).against(fact, "Tallqvist", "Tallqvist")
+    assert (verdict.stance, verdict.decided_by) == (Stance.SUPPORT, COUNTED_DATES)
+    off = VerifyConfig(rules_off=frozenset({COUNTED_DATES}))
+    assert (
+        EvidenceVerifier(kb, verifier, config=off).against(fact, "Tallqvist", "Tallqvist").decided_by != COUNTED_DATES
+    )
