@@ -183,7 +183,10 @@ def _offline(rows: list[dict[str, Any]], batch: int = 1) -> dict[str, Any]:
     # answer's time.
     warm_up()
     cache = _DictCache()
-    figures: dict[str, Any] = {"offline_batch": batch}
+    from importlib.metadata import version
+
+    # The parser's speed depends on the spaCy build (pinned below 3.8.8 in pyproject.toml, issue #12).
+    figures: dict[str, Any] = {"offline_batch": batch, "spacy_version": version("spacy")}
     for phase in ("cold", "warm"):
         if phase == "cold":
             nlp.clear_cache()
