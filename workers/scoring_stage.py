@@ -18,6 +18,7 @@ import functools
 import logging
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -29,6 +30,7 @@ from typing import Any
 
 from bus.results import ResultStore
 from knowledge.documents import DocumentSource
+from knowledge.store import Store
 from schemas.check import CheckResult
 from schemas.enums import Policy
 from schemas.messages import GenerationMessage, ResultMessage
@@ -190,13 +192,17 @@ def _init_process(
     global _process_scorer
     knowledge = open_knowledge(kb_path, redis_url, prefix=prefix, redis_options=redis_options)
     _process_scorer = Scorer(knowledge, build_checkers(engines), engines.default)
-    _warm_up()  # before the pool reports ready: the first record is checked as fast as the hundredth
+    _warm_up(knowledge.store)  # before the pool reports ready: the first record is checked as fast as the hundredth
 
 
-def _warm_up() -> None:
+def _warm_up(kb: Store | None = None, together: threading.Barrier | None = None) -> None:
+    """Warm this thread up (``scoring.pipeline.warm_up``: one whole check, one lookup in ``kb``). With
+    ``together``, wait for the pool's other threads first: each warm-up then runs on a thread of its own."""
     from scoring.pipeline import warm_up
 
-    warm_up()
+    if together is not None:
+        together.wait(timeout=60)
+    warm_up(kb)
 
 
 def _score_in_process(
@@ -252,7 +258,11 @@ async def startup(ctx: Context) -> None:
         ctx.state["knowledge"] = knowledge
         score = Scorer(knowledge, checkers, engines.default)
         executor = ThreadPoolExecutor(settings.concurrency, thread_name_prefix="factsentry-score")
-        await asyncio.get_running_loop().run_in_executor(executor, _warm_up)
+        together = threading.Barrier(settings.concurrency)
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(
+            *(loop.run_in_executor(executor, _warm_up, knowledge.store, together) for _ in range(settings.concurrency))
+        )
     ctx.state.update(executor=executor, score=score, kb_path=kb_path)
     ctx.state["results"] = ResultStore(ctx.redis, settings.redis_prefix, settings.result_ttl_s)
     log.info(

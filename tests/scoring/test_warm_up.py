@@ -1,0 +1,68 @@
+"""The warm-up a worker runs before it reports ready: one whole check, and a lookup per thread in its store."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from knowledge.store import Store
+from scoring.engines import build_checker
+from scoring.pipeline import _WARM_ANSWER, _WARM_PAGES, default_verifier, warm_up
+from workers.scoring_stage import _warm_up
+
+
+def _connected(store: Store) -> bool:
+    return getattr(store._local, "conn", None) is not None
+
+
+def test_the_made_up_answer_takes_the_correcting_and_separating_paths() -> None:
+    with Store.in_memory(_WARM_PAGES) as store:
+        result = build_checker("offline", stance_model=default_verifier()).check(
+            _WARM_ANSWER, kb=store, question="Tell me a bio of Orla Fenwick."
+        )
+    assert result.revision is not None
+    kinds = {e.kind for e in result.revision.edits}
+    assert {"replace", "separate"} <= kinds  # a wrong year corrected, the rower's medal moved out
+    assert any("1979" in e.replacement for e in result.revision.edits if e.kind == "replace")
+    assert 0 < result.factscore < 1
+
+
+def test_warm_up_opens_this_threads_connection_to_the_store(tmp_path: Path) -> None:
+    path = tmp_path / "kb.sqlite3"
+    with Store(path) as store:
+        store.add_pages([("Ada Lovelace", "Ada Lovelace was an English mathematician.", [])])
+    store = Store(path)
+    try:
+        seen: list[bool] = []
+        worker = threading.Thread(
+            target=lambda: (seen.append(_connected(store)), warm_up(store), seen.append(_connected(store)))
+        )
+        worker.start()
+        worker.join()
+        assert seen == [False, True]
+        assert not _connected(store)  # only the thread that warmed up has one
+    finally:
+        store.close()
+
+
+def test_a_pools_warm_ups_run_one_on_each_thread(tmp_path: Path) -> None:
+    path = tmp_path / "kb.sqlite3"
+    with Store(path) as store:
+        store.add_pages([("Ada Lovelace", "Ada Lovelace was an English mathematician.", [])])
+    store = Store(path)
+    names: set[str] = set()
+
+    def warm(together: threading.Barrier) -> bool:
+        _warm_up(store, together)
+        names.add(threading.current_thread().name)
+        return _connected(store)
+
+    try:
+        with ThreadPoolExecutor(3) as pool:
+            together = threading.Barrier(3)
+            connected = list(pool.map(warm, [together] * 3))
+        assert connected == [True, True, True]
+        assert len(names) == 3
+    finally:
+        store.close()
