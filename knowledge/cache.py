@@ -19,7 +19,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -98,6 +98,10 @@ class Backend(Protocol):
 
     def set(self, key: str, value: bytes, ttl_s: int) -> None: ...
 
+    def get_many(self, keys: Sequence[str]) -> list[bytes | None]: ...
+
+    def set_many(self, items: Sequence[tuple[str, bytes]], ttl_s: int) -> None: ...
+
 
 class LocalBackend:
     """A thread-safe in-process LRU with a TTL per entry."""
@@ -125,6 +129,13 @@ class LocalBackend:
             self._data.move_to_end(key)
             while len(self._data) > self.maxsize:
                 self._data.popitem(last=False)
+
+    def get_many(self, keys: Sequence[str]) -> list[bytes | None]:
+        return [self.get(key) for key in keys]
+
+    def set_many(self, items: Sequence[tuple[str, bytes]], ttl_s: int) -> None:
+        for key, value in items:
+            self.set(key, value, ttl_s)
 
     def __len__(self) -> int:
         return len(self._data)
@@ -170,6 +181,26 @@ class RedisBackend:
 
     def set(self, key: str, value: bytes, ttl_s: int) -> None:
         self._call(lambda: self.client.set(key, value, ex=ttl_s))
+
+    def get_many(self, keys: Sequence[str]) -> list[bytes | None]:
+        """One ``MGET``: one round trip for all ``keys``."""
+        if not keys:
+            return []
+        values = self._call(lambda: self.client.mget(list(keys)))
+        return [None if v is None else bytes(v) for v in values]
+
+    def set_many(self, items: Sequence[tuple[str, bytes]], ttl_s: int) -> None:
+        """Every ``SET`` in one pipelined round trip (not a transaction: each key stands alone)."""
+        if not items:
+            return
+
+        def send() -> None:
+            pipe = self.client.pipeline(transaction=False)
+            for key, value in items:
+                pipe.set(key, value, ex=ttl_s)
+            pipe.execute()
+
+        self._call(send)
 
 
 class Cache:
@@ -231,6 +262,31 @@ class Cache:
             return
         self._ok()
 
+    def get_many(self, keys: Sequence[str]) -> list[bytes | None]:
+        """The values under ``keys`` (``None`` for each missing one), read together; all ``None`` when the
+        backend is down."""
+        try:
+            values = self.backend.get_many([self.prefix + key for key in keys])
+        except CacheUnavailableError as e:
+            self._failed(e)
+            return [None] * len(keys)
+        self._ok()
+        hits = sum(v is not None for v in values)
+        if hits:
+            self.metrics.hits.labels(self.kind).inc(hits)
+        if len(values) > hits:
+            self.metrics.misses.labels(self.kind).inc(len(values) - hits)
+        return values
+
+    def set_many(self, items: Sequence[tuple[str, bytes]]) -> None:
+        """Store every (key, value) for ``ttl_s`` seconds, written together; dropped when the backend is down."""
+        try:
+            self.backend.set_many([(self.prefix + key, value) for key, value in items], self.ttl_s)
+        except CacheUnavailableError as e:
+            self._failed(e)
+            return
+        self._ok()
+
 
 def make_cache(
     redis_url: str | None = None, ttl_s: int = DEFAULT_TTL_S, maxsize: int = 100_000, **redis_options: Any
@@ -279,6 +335,16 @@ class VersionedVerdictCache:
 
     def set(self, key: str, value: bytes) -> None:
         self.cache.set(self._key(key), value)
+
+    def get_many(self, keys: Sequence[str]) -> list[bytes | None]:
+        version = self.source.version
+        return self.cache.get_many([cache_key("verdict", version, k, engine_version=self.engine_version) for k in keys])
+
+    def set_many(self, items: Sequence[tuple[str, bytes]]) -> None:
+        version = self.source.version
+        self.cache.set_many(
+            [(cache_key("verdict", version, k, engine_version=self.engine_version), v) for k, v in items]
+        )
 
 
 class CachedKnowledge:

@@ -201,6 +201,8 @@ class Checker:
         return self._finish(run, result)
 
     def _finish(self, run: Run, result: CheckResult) -> CheckResult:
+        if run._evidence is not None:
+            run._evidence.flush()  # this answer's new verdicts, to the cache in one go
         result.sentences = [s.text for s in run.sentences]
         result.sentence_spans = [sentence_span(m) for m in run.char_maps]
         result.engine = self.engine

@@ -164,6 +164,7 @@ def _read(
 
 def verify(run: Run, groups: list[PlannedGroup], candidates: list[EntityRef]) -> None:
     """The stance model's verdict of every check-worthy fact against every candidate's passages."""
+    run.evidence.prefetch((fact.text, ref.title) for g in groups for fact in g.factual for ref in candidates)
     for g in groups:
         for fact in g.factual:
             for ref in candidates:

@@ -19,7 +19,7 @@ import hashlib
 import json
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -276,14 +276,23 @@ class EvidenceVerifier:
     cache_hits: int = 0
     _pages: dict[str, list[Passage] | None] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    # The store's version, read once: one answer's verdicts are keyed by the store it was checked against.
+    _version: str | None = None
+    # Cached verdicts read ahead (``prefetch``) or written in this check, and the keys known to be missing;
+    # verdicts computed here go to the cache together, at ``flush``.
+    _read: dict[str, bytes] = field(default_factory=dict)
+    _missing: set[str] = field(default_factory=set)
+    _unsaved: dict[str, bytes] = field(default_factory=dict)
 
     def _key(self, fact: str, entity: str) -> str:
         c = self.config
+        if self._version is None:
+            self._version = self.kb.version
         return "\x1f".join(
             (
                 "verdict/4",
                 code_version(),
-                self.kb.version,
+                self._version,
                 self.model.version,
                 entity,
                 fold_claim(fact),
@@ -292,11 +301,38 @@ class EvidenceVerifier:
             )
         )
 
+    def prefetch(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """Read the cached verdicts of these (fact, entity) pairs in one round trip (a cache with ``get_many``),
+        instead of one per :meth:`against`."""
+        get_many = getattr(self.cache, "get_many", None)
+        if get_many is None:
+            return
+        with self._lock:
+            keys = list(dict.fromkeys(self._key(f, e) for f, e in pairs))
+            keys = [k for k in keys if k not in self._read and k not in self._missing and k not in self._unsaved]
+        if not keys:
+            return
+        values = get_many(keys)
+        with self._lock:
+            for key, raw in zip(keys, values, strict=True):
+                if raw is None:
+                    self._missing.add(key)
+                else:
+                    self._read[key] = raw
+
+    def _cached(self, key: str) -> bytes | None:
+        assert self.cache is not None
+        with self._lock:
+            raw = self._unsaved.get(key) or self._read.get(key)
+            if raw is not None or key in self._missing:
+                return raw
+        return self.cache.get(key)
+
     def against(self, fact: str, entity: str, name: str) -> EntityVerdict:
         """The verdict of ``fact`` against the page ``entity`` (``name`` goes into the retrieval query)."""
         key = self._key(fact, entity)
         if self.cache is not None:
-            raw = self.cache.get(key)
+            raw = self._cached(key)
             if raw is not None:
                 try:
                     verdict = EntityVerdict.from_json(raw)
@@ -306,8 +342,25 @@ class EvidenceVerifier:
                     pass
         verdict = self._compute(fact, entity, name)
         if self.cache is not None:
-            self.cache.set(key, verdict.to_json())
+            with self._lock:
+                self._unsaved[key] = verdict.to_json()
+            if getattr(self.cache, "set_many", None) is None:
+                self.flush()
         return verdict
+
+    def flush(self) -> None:
+        """Write the verdicts computed since the last flush to the cache (together, where it can)."""
+        with self._lock:
+            items, self._unsaved = list(self._unsaved.items()), {}
+            self._read.update(items)
+        if not items or self.cache is None:
+            return
+        set_many = getattr(self.cache, "set_many", None)
+        if set_many is not None:
+            set_many(items)
+        else:
+            for key, value in items:
+                self.cache.set(key, value)
 
     def _passages(self, fact: str, entity: str, name: str) -> list[Passage]:
         k = self.config.passages_k

@@ -159,3 +159,45 @@ def test_make_cache_picks_the_backend(redis_url: str, unique: str) -> None:
     assert isinstance(cache.backend, RedisBackend)
     cache.set(f"{unique}:k", b"v")
     assert cache.get(f"{unique}:k") == b"v"
+
+
+@pytest.mark.parametrize("backend_kind", ["local", "redis"])
+def test_many_keys_are_read_and_written_together(backend_kind: str, redis_url: str, unique: str) -> None:
+    registry = CollectorRegistry()
+    backend = LocalBackend() if backend_kind == "local" else RedisBackend.from_url(redis_url)
+    cache = Cache(backend, ttl_s=60, metrics=cache_metrics(registry), prefix=f"test:{unique}:")
+    cache.set("a", b"1")
+    assert cache.get_many(["a", "b", "c"]) == [b"1", None, None]
+    cache.set_many([("b", b"2"), ("c", b"3")])
+    assert cache.get_many(["c", "a", "b", "d"]) == [b"3", b"1", b"2", None]
+    assert cache.get_many([]) == [] and cache.get("b") == b"2"
+    assert _count(registry, "factsentry_cache_hits_total", "verdict") == 1 + 3 + 1
+    assert _count(registry, "factsentry_cache_misses_total", "verdict") == 2 + 1
+    if isinstance(backend, RedisBackend):
+        assert 0 < backend.client.ttl(f"test:{unique}:c") <= 60  # written with the cache's TTL
+
+
+def test_versioned_verdicts_read_together_are_those_written_one_by_one(tmp_path: Path) -> None:
+    store = Store(tmp_path / "kb.sqlite3")
+    store.add_pages([("Ada Lovelace", "She wrote the first program.")])
+    verdicts = VersionedVerdictCache(Cache(LocalBackend()), store, engine_version="e1")
+    verdicts.set("x", b"1")
+    verdicts.set_many([("y", b"2")])
+    assert verdicts.get_many(["x", "y", "z"]) == [b"1", b"2", None]
+    assert verdicts.get("y") == b"2"
+    store.add_pages([("Charles Babbage", "He designed the Analytical Engine.")])  # a re-import: a new version
+    assert verdicts.get_many(["x", "y"]) == [None, None]
+    store.close()
+
+
+def test_redis_down_reads_many_as_missing_and_drops_writes(unique: str) -> None:
+    registry = CollectorRegistry()
+    server = embedded.valkey().start()
+    backend = RedisBackend.from_url(f"redis://{server.host}:{server.port}/0", timeout_s=0.5, retry_after_s=0.2)
+    cache = Cache(backend, ttl_s=60, metrics=cache_metrics(registry), prefix=f"test:{unique}:")
+    cache.set_many([("a", b"1")])
+    server.stop()
+    assert cache.get_many(["a", "b"]) == [None, None]
+    cache.set_many([("b", b"2")])  # no exception: scoring goes on uncached
+    assert _count(registry, "factsentry_cache_errors_total", "verdict") == 2
+    assert registry.get_sample_value("factsentry_cache_up") == 0
