@@ -34,6 +34,7 @@ def test_bench_pipeline_prints_its_figures() -> None:
     # the first answer is new to the worker: checked, not found cached, and its check is part of its time
     assert 0 < figures["first_request_scoring_ms"] < figures["first_request_ms"]
     assert isinstance(figures["first_request_overhead_ms"], float)
+    assert isinstance(figures["new_answers_overhead_ms"], float)
     # the machine's load comes with the figures: the tail on a shared machine follows it
     assert figures["load_before"] >= 0 and figures["load_after"] > 0
 
