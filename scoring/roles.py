@@ -110,16 +110,27 @@ def fact_values(fact: str, exclude: Iterable[str] = ()) -> list[Value]:
 @lru_cache(maxsize=8192)
 def _fact_values(fact: str, exclude: tuple[str, ...]) -> tuple[Value, ...]:
     """:func:`fact_values`, once per fact and exclusions."""
-    skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
+    skip = _folded_words(exclude)
+    return tuple(v for v in _all_values(fact) if v.kind == "year" or v.text not in skip)
+
+
+@lru_cache(maxsize=8192)
+def _all_values(fact: str) -> tuple[Value, ...]:
+    """The fact's years and places before any exclusion: read once per fact, however many pages and names."""
     out = [Value(m.group(0), "year") for m in re.finditer(r"(?<![\w.,])\d{4}(?![\w.,]\d)", fact)]
     for m in _PLACE.finditer(fact):
         words = [w for w in m.group(2).split() if w[:1].isupper()]
         # "New York", "San Diego", "Port Elizabeth": the distinctive word is the second one.
-        head = words[1] if len(words) > 1 and fold(words[0]) in _PLACE_MODIFIERS else words[0]
-        if fold(head) in skip or fold(head) in _MONTHS or fold(head) in _STOP:
-            continue
-        out.append(Value(fold(head), "place", m.group(1)))
+        head = fold(words[1] if len(words) > 1 and fold(words[0]) in _PLACE_MODIFIERS else words[0])
+        if head not in _MONTHS and head not in _STOP:
+            out.append(Value(head, "place", m.group(1)))
     return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def _folded_words(texts: tuple[str, ...]) -> frozenset[str]:
+    """The folded words of ``texts`` (a subject's names and a page title: the same few for a whole answer)."""
+    return frozenset(fold(w) for text in texts for w in re.findall(r"\w+", text))
 
 
 def page_sentences(text: str) -> list[str]:
