@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 import logging
 import multiprocessing
 import os
@@ -185,11 +186,25 @@ class Scorer:
 # One scorer per pool process, made by the pool's initializer.
 _process_scorer: Scorer | None = None
 
+# The collector's youngest generation is collected after this many allocations (Python's default: 700). A
+# scoring process holds a large, long-lived heap (the spaCy pipeline, cached parses), and a check allocates
+# many short-lived objects: with the default, 200 cold checks of AmbigBio answers ran 429 collections, 7.8 %
+# of their CPU time; with 20,000, 13 collections and 2.2 % (issue #12), with the same peak memory.
+GC_YOUNG_THRESHOLD = 20_000
+
+
+def collect_less_often() -> None:
+    """Set the collector's youngest threshold to ``GC_YOUNG_THRESHOLD`` (the older ones are left as they are);
+    done in every process that scores (the worker, each process of a process pool)."""
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, middle, old)
+
 
 def _init_process(
     kb_path: Path | None, redis_url: str, prefix: str, redis_options: dict[str, Any], engines: EngineOptions
 ) -> None:
     global _process_scorer
+    collect_less_often()
     knowledge = open_knowledge(kb_path, redis_url, prefix=prefix, redis_options=redis_options)
     _process_scorer = Scorer(knowledge, build_checkers(engines), engines.default)
     _warm_up(knowledge.store)  # before the pool reports ready: the first record is checked as fast as the hundredth
@@ -235,6 +250,7 @@ def _process_pool(settings: WorkerSettings, kb_path: Path | None) -> ProcessPool
 async def startup(ctx: Context) -> None:
     """Load the pipeline, open the knowledge store, start the executor (fails fast if any cannot)."""
     settings = ctx.settings
+    collect_less_often()
     kb_path = resolve_kb_path(settings.kb_path)
     executor: Executor
     score: Callable[..., tuple[CheckResult, float]]

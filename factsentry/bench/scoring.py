@@ -6,7 +6,8 @@ loaded and run once). *Cold* starts with empty parse and verdict caches; *warm* 
 answers again with both caches filled, as a worker does for repeated answers. Answers/s are given
 per wall-clock second and per CPU second of this process. With
 ``--batch N`` the answers go in batches of N, as a worker's records do: each batch's sentences are
-parsed together first (``Checker.prepare``), its time shared among the batch's answers.
+parsed together first (``Checker.prepare``), its time shared among the batch's answers. The garbage
+collector runs as in a scoring worker (``workers.scoring_stage.collect_less_often``).
 
 LLM: the llm engine runs the same answers with litellm's ``mock_response`` (no network), and its
 calls and tokens per answer are set beside what the FActScore pipeline would make on the same
@@ -175,7 +176,9 @@ def _offline(rows: list[dict[str, Any]], batch: int = 1) -> dict[str, Any]:
     from scoring import nlp
     from scoring.engines import build_checker
     from scoring.pipeline import default_verifier, warm_up
+    from workers.scoring_stage import collect_less_often
 
+    collect_less_often()  # as a scoring worker does
     stores = _stores(rows)
     verifier = default_verifier()
     checker = build_checker("offline", stance_model=verifier)
@@ -292,7 +295,9 @@ def length_sweep(data: Path, lengths: list[int], shapes: list[str], max_sentence
     from scoring import nlp, sentences
     from scoring.engines import build_checker
     from scoring.pipeline import default_config, default_verifier, warm_up
+    from workers.scoring_stage import collect_less_often
 
+    collect_less_often()  # as a scoring worker does
     rows = _load(data, 10**9)
     config = replace(default_config(), max_sentences=max_sentences or 10**9)
     checker = build_checker("offline", stance_model=default_verifier(), config=config)

@@ -66,3 +66,17 @@ def test_a_pools_warm_ups_run_one_on_each_thread(tmp_path: Path) -> None:
         assert len(names) == 3
     finally:
         store.close()
+
+
+def test_a_scoring_process_collects_its_youngest_garbage_less_often() -> None:
+    import gc
+
+    from workers.scoring_stage import GC_YOUNG_THRESHOLD, collect_less_often
+
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        collect_less_often()
+        assert gc.get_threshold() == (GC_YOUNG_THRESHOLD, 10, 10)  # the older generations as they were
+    finally:
+        gc.set_threshold(*before)
