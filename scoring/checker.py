@@ -21,6 +21,7 @@ processes (the worker's executor), never on an event loop.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -46,6 +47,8 @@ from scoring.worthiness import (
     QUESTION,
     TALK_RESIDUE,
 )
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -162,6 +165,19 @@ class Checker:
         sentences = all_sentences[: config.max_sentences]
         subject = (name or "").strip() or infer_subject(text, question)
         run = Run(text, sentences, subject, question, kb, cache, config, self.stance_model)
+        try:
+            return self._check(run, config)
+        finally:
+            # This answer's new verdicts go to the cache in one write, also when a later step failed (a judge
+            # out of reach): a retry then finds them.
+            if run._evidence is not None:
+                try:
+                    run._evidence.flush()
+                except Exception:
+                    log.warning("writing the verdicts of a check to the cache failed", exc_info=True)
+
+    def _check(self, run: Run, config: CheckConfig) -> CheckResult:
+        sentences, subject, kb = run.sentences, run.subject, run.kb
         groups = self.decompose(run)
         _locate(run, groups)
         if config.on(ONLY_ASSISTANT_TALK) and _only_assistant_talk(groups):
@@ -201,8 +217,6 @@ class Checker:
         return self._finish(run, result)
 
     def _finish(self, run: Run, result: CheckResult) -> CheckResult:
-        if run._evidence is not None:
-            run._evidence.flush()  # this answer's new verdicts, to the cache in one go
         result.sentences = [s.text for s in run.sentences]
         result.sentence_spans = [sentence_span(m) for m in run.char_maps]
         result.engine = self.engine

@@ -14,6 +14,7 @@ It holds no per-call state outside its arguments, so it is safe to call from sev
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import threading
@@ -33,6 +34,8 @@ from scoring.protocols import KnowledgeSource, StanceModel, VerdictCache
 from scoring.rules import env_rules_off, rule_names
 from scoring.sentences import split_sentences
 from scoring.verify import NO_SHARED_CONTENT, VerifyConfig
+
+log = logging.getLogger(__name__)
 
 _QUESTION_NAME = re.compile(
     r"(?:bio(?:graphy)? of|about|who (?:is|was|were)|information on|life of)\s+(.+?)\s*[?.!]*$", re.IGNORECASE
@@ -132,12 +135,17 @@ def warm_up(kb: KnowledgeSource | None = None) -> None:
     nlp.parse(["Ada Lovelace was an English mathematician. She was born in London in 1815."])
     verifier = default_verifier()
     verifier.score("Ada Lovelace was born in 1815.", ["Ada Lovelace was born in London in 1815."])
-    with Store.in_memory(_WARM_PAGES) as store:
-        build_checker("offline", stance_model=verifier).check(
-            _WARM_ANSWER, kb=store, question="Tell me a bio of Orla Fenwick."
-        )
-    if kb is not None:
-        kb.candidates("Orla Fenwick")
+    # A model that cannot load stops the worker above; a fault the made-up answer meets only costs the speed-up
+    # (the real answers will meet it, or not, and report their own errors).
+    try:
+        with Store.in_memory(_WARM_PAGES) as store:
+            build_checker("offline", stance_model=verifier).check(
+                _WARM_ANSWER, kb=store, question="Tell me a bio of Orla Fenwick."
+            )
+        if kb is not None:
+            kb.candidates("Orla Fenwick")
+    except Exception:
+        log.warning("the warm-up check failed; the first real check will be slower", exc_info=True)
 
 
 def infer_subject(text: str, question: str | None = None) -> str:

@@ -3,6 +3,10 @@ as one read and one write per fact."""
 
 from __future__ import annotations
 
+import dataclasses
+
+import pytest
+
 from factsentry.demo_data import CONVERSATIONS
 from knowledge.store import Store
 from scoring.engines import build_checker
@@ -59,3 +63,18 @@ def test_verdicts_go_to_the_cache_in_one_write_and_come_back_in_one_read(
     together.calls = dict.fromkeys(together.calls, 0)
     assert _check(demo_kb, verifier, together) == uncached  # again: every verdict from the one read
     assert together.calls == {"get": 0, "set": 0, "get_many": 1, "set_many": 0}
+
+
+def test_verdicts_reach_the_cache_when_a_later_step_fails(demo_kb: Store, verifier: OfflineVerifier) -> None:
+    def revise_fails(*args: object) -> None:
+        raise RuntimeError("the judge is out of reach")
+
+    checker = dataclasses.replace(build_checker("offline", stance_model=verifier), revise=revise_fails)
+    cache = Together()
+    with pytest.raises(RuntimeError, match="out of reach"):
+        checker.check(ANSWER, kb=demo_kb, cache=cache)
+    assert cache.calls["set_many"] == 1 and len(cache.data) >= 5  # computed before the failure, kept for a retry
+
+    again = Together()
+    _check(demo_kb, verifier, again)
+    assert again.data == cache.data  # the same verdicts a whole check writes

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import pytest
 
 from knowledge.store import Store
 from scoring.engines import build_checker
@@ -80,3 +83,13 @@ def test_a_scoring_process_collects_its_youngest_garbage_less_often() -> None:
         assert gc.get_threshold() == (GC_YOUNG_THRESHOLD, 10, 10)  # the older generations as they were
     finally:
         gc.set_threshold(*before)
+
+
+def test_a_warm_up_check_that_fails_costs_the_speed_up_not_the_worker(caplog: pytest.LogCaptureFixture) -> None:
+    class Unreadable:
+        def candidates(self, mention: str, limit: int = 20) -> list[object]:
+            raise OSError("disk I/O error")
+
+    with caplog.at_level(logging.WARNING, logger="scoring.pipeline"):
+        warm_up(Unreadable())  # type: ignore[arg-type]
+    assert [r.getMessage() for r in caplog.records] == ["the warm-up check failed; the first real check will be slower"]
