@@ -14,7 +14,6 @@ It holds no per-call state outside its arguments, so it is safe to call from sev
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 import threading
@@ -34,8 +33,6 @@ from scoring.protocols import KnowledgeSource, StanceModel, VerdictCache
 from scoring.rules import env_rules_off, rule_names
 from scoring.sentences import split_sentences
 from scoring.verify import NO_SHARED_CONTENT, VerifyConfig
-
-log = logging.getLogger(__name__)
 
 _QUESTION_NAME = re.compile(
     r"(?:bio(?:graphy)? of|about|who (?:is|was|were)|information on|life of)\s+(.+?)\s*[?.!]*$", re.IGNORECASE
@@ -99,53 +96,11 @@ def default_verifier() -> StanceModel:
         return _default_verifier
 
 
-# A made-up person for :func:`warm_up`: two people of one name, a wrong date, a list, a refusal's hedge, so
-# that one check takes most steps' paths (lazily compiled patterns, word lists, the grouping and revision).
-_WARM_PAGES = (
-    (
-        "Orla Fenwick (cellist)",
-        "Orla Fenwick (born 12 March 1961 in Cork) is an Irish cellist. She studied at the Royal Irish Academy "
-        "of Music and won the Feis Ceoil in 1979. In 1988 she joined the RTÉ Concert Orchestra, which she led "
-        "until 2004. She has recorded four albums of Irish folk arrangements.",
-    ),
-    (
-        "Orla Fenwick (rower)",
-        "Orla Fenwick (born 1975) is a British rower. She won a silver medal in the coxless pair at the 2000 "
-        "Summer Olympics in Sydney and coached at Durham University from 2006.",
-    ),
-)
-_WARM_ANSWER = (
-    "**Orla Fenwick** (born 1961) is an Irish cellist from Cork. She studied at the Royal Irish Academy of "
-    "Music and, I believe, won the Feis Ceoil in 1981.\n\n"
-    "- Joined the RTÉ Concert Orchestra in 1988 and led it until 2004.\n"
-    "- Won a silver medal in rowing at the 2000 Summer Olympics.\n\n"
-    "She has recorded about four albums. I'm not sure about her later life."
-)
-
-
-def warm_up(kb: KnowledgeSource | None = None) -> None:
-    """Load and run once what a first check would load on demand, so that the first answer a worker checks
-    is as fast as the hundredth: the spaCy pipeline and the stance model, and every step of a whole check
-    (patterns compiled and word lists read on first use) of a made-up answer against a store of its own.
-    With ``kb``, one lookup in it too (a store opens a connection per thread, and its first query reads
-    the index from disk). Nothing is cached beyond parses of the made-up sentences."""
-    from knowledge.store import Store
-    from scoring.engines import build_checker
-
+def warm_up() -> None:
+    """Load what a first check would load on demand (the spaCy pipeline, the stance model) and run each
+    once. A worker also runs a whole check before it reports ready (``workers.scoring_stage``)."""
     nlp.parse(["Ada Lovelace was an English mathematician. She was born in London in 1815."])
-    verifier = default_verifier()
-    verifier.score("Ada Lovelace was born in 1815.", ["Ada Lovelace was born in London in 1815."])
-    # A model that cannot load stops the worker above; a fault the made-up answer meets only costs the speed-up
-    # (the real answers will meet it, or not, and report their own errors).
-    try:
-        with Store.in_memory(_WARM_PAGES) as store:
-            build_checker("offline", stance_model=verifier).check(
-                _WARM_ANSWER, kb=store, question="Tell me a bio of Orla Fenwick."
-            )
-        if kb is not None:
-            kb.candidates("Orla Fenwick")
-    except Exception:
-        log.warning("the warm-up check failed; the first real check will be slower", exc_info=True)
+    default_verifier().score("Ada Lovelace was born in 1815.", ["Ada Lovelace was born in London in 1815."])
 
 
 def infer_subject(text: str, question: str | None = None) -> str:

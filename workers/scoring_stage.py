@@ -210,11 +210,58 @@ def _init_process(
     _warm_up(knowledge.store)  # before the pool reports ready: the first record is checked as fast as the hundredth
 
 
-def _warm_up(kb: Store | None = None, together: threading.Barrier | None = None) -> None:
-    """Warm this thread up (``scoring.pipeline.warm_up``: one whole check, one lookup in ``kb``). With
-    ``together``, wait for the pool's other threads first: each warm-up then runs on a thread of its own."""
-    from scoring.pipeline import warm_up
+# A made-up person for :func:`warm_up`: two people of one name, a wrong date, a list, a hedge, so that one
+# check takes most steps' paths (lazily compiled patterns, word lists, the grouping and the revision).
+_WARM_PAGES = (
+    (
+        "Orla Fenwick (cellist)",
+        "Orla Fenwick (born 12 March 1961 in Cork) is an Irish cellist. She studied at the Royal Irish Academy "
+        "of Music and won the Feis Ceoil in 1979. In 1988 she joined the RTÉ Concert Orchestra, which she led "
+        "until 2004. She has recorded four albums of Irish folk arrangements.",
+    ),
+    (
+        "Orla Fenwick (rower)",
+        "Orla Fenwick (born 1975) is a British rower. She won a silver medal in the coxless pair at the 2000 "
+        "Summer Olympics in Sydney and coached at Durham University from 2006.",
+    ),
+)
+_WARM_ANSWER = (
+    "**Orla Fenwick** (born 1961) is an Irish cellist from Cork. She studied at the Royal Irish Academy of "
+    "Music and, I believe, won the Feis Ceoil in 1981.\n\n"
+    "- Joined the RTÉ Concert Orchestra in 1988 and led it until 2004.\n"
+    "- Won a silver medal in rowing at the 2000 Summer Olympics.\n\n"
+    "She has recorded about four albums. I'm not sure about her later life."
+)
 
+
+def warm_up(kb: Store | None = None) -> None:
+    """Load and run once what a first check would load on demand, so that the first answer a worker checks
+    is as fast as the hundredth: the spaCy pipeline and the stance model (``scoring.pipeline.warm_up``),
+    and every step of a whole check (patterns compiled and word lists read on first use) of a made-up
+    answer against a store of its own. With ``kb``, one lookup in it too (a store opens a connection per
+    thread, and its first query reads the index from disk). Nothing is cached beyond parses of the
+    made-up sentences."""
+    from scoring.engines import build_checker
+    from scoring.pipeline import default_verifier
+    from scoring.pipeline import warm_up as load_models
+
+    load_models()
+    # A model that cannot load stops the worker above; a fault the made-up answer meets only costs the speed-up
+    # (the real answers will meet it, or not, and report their own errors).
+    try:
+        with Store.in_memory(_WARM_PAGES) as store:
+            build_checker("offline", stance_model=default_verifier()).check(
+                _WARM_ANSWER, kb=store, question="Tell me a bio of Orla Fenwick."
+            )
+        if kb is not None:
+            kb.candidates("Orla Fenwick")
+    except Exception:
+        log.warning("the warm-up check failed; the first real check will be slower", exc_info=True)
+
+
+def _warm_up(kb: Store | None = None, together: threading.Barrier | None = None) -> None:
+    """Warm this thread up (:func:`warm_up`). With ``together``, wait for the pool's other threads first:
+    each warm-up then runs on a thread of its own."""
     if together is not None:
         together.wait(timeout=60)
     warm_up(kb)

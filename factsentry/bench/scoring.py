@@ -175,14 +175,14 @@ def _stores(rows: list[dict[str, Any]]) -> list[Any]:
 def _offline(rows: list[dict[str, Any]], batch: int = 1) -> dict[str, Any]:
     from scoring import nlp
     from scoring.engines import build_checker
-    from scoring.pipeline import default_verifier, warm_up
-    from workers.scoring_stage import collect_less_often
+    from scoring.pipeline import default_verifier
+    from workers.scoring_stage import collect_less_often, warm_up
 
     collect_less_often()  # as a scoring worker does
     stores = _stores(rows)
     verifier = default_verifier()
     checker = build_checker("offline", stance_model=verifier)
-    # As a worker before it reports ready (``scoring.pipeline.warm_up``): what a first check would load is no
+    # As a worker before it reports ready (``workers.scoring_stage.warm_up``): what a first check would load is no
     # answer's time.
     warm_up()
     cache = _DictCache()
@@ -294,8 +294,8 @@ def length_sweep(data: Path, lengths: list[int], shapes: list[str], max_sentence
 
     from scoring import nlp, sentences
     from scoring.engines import build_checker
-    from scoring.pipeline import default_config, default_verifier, warm_up
-    from workers.scoring_stage import collect_less_often
+    from scoring.pipeline import default_config, default_verifier
+    from workers.scoring_stage import collect_less_often, warm_up
 
     collect_less_often()  # as a scoring worker does
     rows = _load(data, 10**9)

@@ -11,8 +11,8 @@ import pytest
 
 from knowledge.store import Store
 from scoring.engines import build_checker
-from scoring.pipeline import _WARM_ANSWER, _WARM_PAGES, default_verifier, warm_up
-from workers.scoring_stage import _warm_up
+from scoring.pipeline import default_verifier
+from workers.scoring_stage import _WARM_ANSWER, _WARM_PAGES, _warm_up, warm_up
 
 
 def _connected(store: Store) -> bool:
@@ -90,6 +90,6 @@ def test_a_warm_up_check_that_fails_costs_the_speed_up_not_the_worker(caplog: py
         def candidates(self, mention: str, limit: int = 20) -> list[object]:
             raise OSError("disk I/O error")
 
-    with caplog.at_level(logging.WARNING, logger="scoring.pipeline"):
+    with caplog.at_level(logging.WARNING, logger="workers.scoring_stage"):
         warm_up(Unreadable())  # type: ignore[arg-type]
     assert [r.getMessage() for r in caplog.records] == ["the warm-up check failed; the first real check will be slower"]
