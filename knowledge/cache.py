@@ -327,8 +327,9 @@ class VersionedVerdictCache:
         self.source = source
         self.engine_version = engine_version
 
-    def _key(self, key: str) -> str:
-        return cache_key("verdict", self.source.version, key, engine_version=self.engine_version)
+    def _key(self, key: str, version: str | None = None) -> str:
+        version = self.source.version if version is None else version
+        return cache_key("verdict", version, key, engine_version=self.engine_version)
 
     def get(self, key: str) -> bytes | None:
         return self.cache.get(self._key(key))
@@ -337,14 +338,12 @@ class VersionedVerdictCache:
         self.cache.set(self._key(key), value)
 
     def get_many(self, keys: Sequence[str]) -> list[bytes | None]:
-        version = self.source.version
-        return self.cache.get_many([cache_key("verdict", version, k, engine_version=self.engine_version) for k in keys])
+        version = self.source.version  # once for all the keys
+        return self.cache.get_many([self._key(k, version) for k in keys])
 
     def set_many(self, items: Sequence[tuple[str, bytes]]) -> None:
         version = self.source.version
-        self.cache.set_many(
-            [(cache_key("verdict", version, k, engine_version=self.engine_version), v) for k, v in items]
-        )
+        self.cache.set_many([(self._key(k, version), v) for k, v in items])
 
 
 class CachedKnowledge:

@@ -173,6 +173,8 @@ def _stores(rows: list[dict[str, Any]]) -> list[Any]:
 
 
 def _offline(rows: list[dict[str, Any]], batch: int = 1) -> dict[str, Any]:
+    from importlib.metadata import version
+
     from scoring import nlp
     from scoring.engines import build_checker
     from scoring.pipeline import default_verifier
@@ -186,8 +188,6 @@ def _offline(rows: list[dict[str, Any]], batch: int = 1) -> dict[str, Any]:
     # answer's time.
     warm_up()
     cache = _DictCache()
-    from importlib.metadata import version
-
     # The parser's speed depends on the spaCy build (pinned below 3.8.8 in pyproject.toml, issue #12).
     figures: dict[str, Any] = {"offline_batch": batch, "spacy_version": version("spacy")}
     for phase in ("cold", "warm"):
