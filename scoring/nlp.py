@@ -330,6 +330,31 @@ def words(text: str) -> tuple[str, ...]:
     return found
 
 
+_SENTENCE_MARKS = frozenset(".;!?")
+_cut: OrderedDict[str, tuple[str, ...]] = OrderedDict()
+
+
+def marked_sentences(text: str) -> tuple[str, ...]:
+    """``text`` cut after each ".", ";", "!" or "?" token (the tokenizer alone: no model is run), each piece with its
+    closing mark: the sentences of rules that bound a sentence by those tokens in :func:`words`."""
+    nlp = get_nlp()
+    with _lock:
+        found = _cut.get(text)
+        if found is None:
+            pieces: list[str] = []
+            start = 0
+            for t in nlp.tokenizer(text):
+                if t.text in _SENTENCE_MARKS:
+                    end = t.idx + len(t.text)
+                    pieces.append(text[start:end].strip())
+                    start = end
+            pieces.append(text[start:].strip())
+            found = _cut[text] = tuple(p for p in pieces if p)
+            while len(_cut) > CACHE_SIZE // 4:
+                _cut.popitem(last=False)
+    return found
+
+
 _TEXT = "factsentry.text"
 
 
@@ -354,3 +379,4 @@ def clear_cache() -> None:
         _docs.clear()
         _ent_docs.clear()
         _words.clear()
+        _cut.clear()

@@ -49,10 +49,56 @@ def test_evidence_without_role_words_is_not_read_for_entities(fact: str, value: 
     old = next(e for e in doc.ents if e.text == value)
     role_set = roles.role_words(fact, ("Amara Okafor", value))
     docs = _evidence_docs(EVIDENCE, role_set)
-    assert [d is not None for d in docs] == kept
+    assert [bool(d) for d in docs] == kept
     assert _ranked_values(docs, old.label_, old, role_set) == _ranked_values(
-        nlp.entities(EVIDENCE), old.label_, old, role_set
+        [[d] for d in nlp.entities(EVIDENCE)], old.label_, old, role_set
     )
+
+
+PAGE = (
+    "Amara Okafor painted murals in Rome and Florence for a decade. She was born in Nairobi in 1961; "
+    "she moved to Lagos in 1980. Her brother Chidi was born in Kano!"
+)
+
+
+@pytest.mark.parametrize(
+    ("fact", "value", "read", "options"),
+    [
+        # Of the page's sentences only those with a birth word are read for entities ...
+        (
+            "Amara Okafor was born in Abuja.",
+            "Abuja",
+            ["She was born in Nairobi in 1961;", "Her brother Chidi was born in Kano!"],
+            ["Nairobi", "Kano"],
+        ),
+        # ... or with a word of moving; a semicolon ends a sentence as a full stop does.
+        ("Amara Okafor moved to Ibadan in 1980.", "Ibadan", ["she moved to Lagos in 1980."], ["Lagos"]),
+    ],
+)
+def test_only_the_sentences_that_show_the_role_are_read_for_entities(
+    fact: str, value: str, read: list[str], options: list[str]
+) -> None:
+    doc = nlp.parse_one(fact)
+    old = next(e for e in doc.ents if e.text == value)
+    role_set = roles.role_words(fact, ("Amara Okafor", value))
+    docs = _evidence_docs([PAGE], role_set)
+    assert [d.text for d in docs[0]] == read
+    ranked = _ranked_values(docs, old.label_, old, role_set)
+    assert ranked == options
+    # The same values, in the same order, as reading the whole page.
+    assert ranked == _ranked_values([nlp.entities([PAGE])], old.label_, old, role_set)
+
+
+def test_marked_sentences_keep_their_marks_and_abbreviations() -> None:
+    text = "He studied at St. Andrews; he left in 1910. Did he return? Yes!  Later, he wrote"
+    assert nlp.marked_sentences(text) == (
+        "He studied at St. Andrews;",
+        "he left in 1910.",
+        "Did he return?",
+        "Yes!",
+        "Later, he wrote",
+    )
+    assert nlp.marked_sentences(text) is nlp.marked_sentences(text)  # cut once
 
 
 def test_cached_fact_values_are_fresh_lists() -> None:

@@ -419,7 +419,7 @@ def test_a_length_of_time_is_replaced_only_by_a_length_of_time(
     doc = nlp.parse_one(fact)
     old = next(e for e in doc.ents if e.text == "six years")
     role_set = roles.role_words(fact, ("She", old.text))
-    options = _ranked_values([nlp.parse_one(page)], old.label_, old, role_set)
+    options = _ranked_values([[nlp.parse_one(page)]], old.label_, old, role_set)
     if offered is not None:
         assert offered in options
     if refused is not None:
