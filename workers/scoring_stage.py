@@ -22,7 +22,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -267,6 +267,14 @@ def _warm_up(kb: Store | None = None, together: threading.Barrier | None = None)
     warm_up(kb)
 
 
+def _thread_pool(concurrency: int, store: Store | None) -> tuple[ThreadPoolExecutor, list[Future[None]]]:
+    """A pool of ``concurrency`` scoring threads, each given its warm-up (:func:`_warm_up`, with ``store``) as its
+    first task: the futures of those warm-ups come with it."""
+    executor = ThreadPoolExecutor(concurrency, thread_name_prefix="factsentry-score")
+    together = threading.Barrier(concurrency)
+    return executor, [executor.submit(_warm_up, store, together) for _ in range(concurrency)]
+
+
 def _score_in_process(
     text: str, name: str | None, question: str | None, engine: str | None = None, documents: Grounding | None = None
 ) -> tuple[CheckResult, float]:
@@ -320,12 +328,8 @@ async def startup(ctx: Context) -> None:
         )
         ctx.state["knowledge"] = knowledge
         score = Scorer(knowledge, checkers, engines.default)
-        executor = ThreadPoolExecutor(settings.concurrency, thread_name_prefix="factsentry-score")
-        together = threading.Barrier(settings.concurrency)
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(
-            *(loop.run_in_executor(executor, _warm_up, knowledge.store, together) for _ in range(settings.concurrency))
-        )
+        executor, warming = _thread_pool(settings.concurrency, knowledge.store)
+        await asyncio.gather(*(asyncio.wrap_future(f) for f in warming))
     ctx.state.update(executor=executor, score=score, kb_path=kb_path)
     ctx.state["results"] = ResultStore(ctx.redis, settings.redis_prefix, settings.result_ttl_s)
     log.info(
@@ -371,8 +375,10 @@ def _replace_executor(ctx: Context, why: str) -> None:
                 process.kill()
         ctx.state["executor"] = _process_pool(ctx.settings, ctx.state["kb_path"])
     else:
-        # A thread cannot be stopped: it finishes in the background, but no longer holds a slot.
-        ctx.state["executor"] = ThreadPoolExecutor(ctx.settings.concurrency, thread_name_prefix="factsentry-score")
+        # A thread cannot be stopped: it finishes in the background, but no longer holds a slot. The new threads
+        # warm up before the checks queued after them, as the first pool's did before the worker reported ready.
+        knowledge: Knowledge | None = ctx.state.get("knowledge")
+        ctx.state["executor"], _ = _thread_pool(ctx.settings.concurrency, knowledge.store if knowledge else None)
 
 
 async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[ResultMessage | BaseException | None]:

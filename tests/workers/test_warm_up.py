@@ -93,3 +93,36 @@ def test_a_warm_up_check_that_fails_costs_the_speed_up_not_the_worker(caplog: py
     with caplog.at_level(logging.WARNING, logger="workers.scoring_stage"):
         warm_up(Unreadable())  # type: ignore[arg-type]
     assert [r.getMessage() for r in caplog.records] == ["the warm-up check failed; the first real check will be slower"]
+
+
+def test_a_thread_pool_replaced_after_a_late_check_warms_up_each_thread(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from workers.kb import Knowledge
+    from workers.scoring_stage import _replace_executor
+
+    path = tmp_path / "kb.sqlite3"
+    with Store(path) as store:
+        store.add_pages([("Ada Lovelace", "Ada Lovelace was an English mathematician.", [])])
+    store = Store(path)
+    old = ThreadPoolExecutor(2)
+    ctx = SimpleNamespace(
+        settings=SimpleNamespace(concurrency=2, executor="thread"),
+        state={"executor": old, "knowledge": Knowledge(store=store, source=store, verdicts=None)},
+    )
+    try:
+        _replace_executor(ctx, "a check over the time budget")  # type: ignore[arg-type]
+        new = ctx.state["executor"]
+        assert new is not old
+        together = threading.Barrier(2)
+
+        def first_check() -> tuple[str, bool]:
+            together.wait(timeout=30)  # one on each thread of the pool
+            return threading.current_thread().name, _connected(store)
+
+        seen = [f.result(timeout=60) for f in [new.submit(first_check) for _ in range(2)]]
+        assert len({name for name, _ in seen}) == 2
+        assert all(connected for _, connected in seen)  # each thread ran its warm-up before the checks
+        new.shutdown()
+    finally:
+        store.close()
