@@ -7,6 +7,7 @@ nouns or adjectives yields one variant per conjunct, recursively, at most ``MAX_
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from scoring.phrases import Phrase, subtree_ids, token_text
@@ -49,6 +50,8 @@ def expand(doc: Doc, ids: set[int], depth: int = 0) -> list[Phrase]:
             continue
         if t.head.lower_ in ("between",) or (t.head.dep_ == "prep" and t.head.lower_ == "between"):
             continue
+        if _one_measure(t, conjs):
+            continue  # "in 13 hours and 40 minutes" is one length of time, not two
         chain = [t, *conjs]
         whole = subtree_ids(t) & ids
         # The first conjunct's article, or its "no", is every conjunct's: "no web or desktop version" says there
@@ -76,6 +79,32 @@ def expand(doc: Doc, ids: set[int], depth: int = 0) -> list[Phrase]:
             out.extend(sub)
         return out[:MAX_VARIANTS]
     return [Phrase().add_tokens(doc, sorted(ids))]
+
+
+# Units of one measure, from the largest down: "13 hours and 40 minutes", "6 feet and 2 inches" are one amount each.
+_UNIT_LADDERS: tuple[tuple[frozenset[str], ...], ...] = tuple(
+    tuple(frozenset(rung.split()) for rung in ladder)
+    for ladder in (
+        ("years year", "months month", "weeks week", "days day", "hours hour", "minutes minute", "seconds second"),
+        ("miles mile", "yards yard", "feet foot ft", "inches inch in"),
+        ("kilometres kilometre kilometers kilometer km", "metres metre meters meter m",
+         "centimetres centimetre centimeters centimeter cm"),
+        ("stone stones st", "pounds pound lb lbs", "ounces ounce oz"),
+    )
+)  # fmt: skip
+
+
+def _one_measure(t: Token, conjs: list[Token]) -> bool:
+    """Whether counted units, each smaller than the one before it on one ladder, make one amount ("13 hours and
+    40 minutes", "two years and three months", "6 feet, 2 inches")."""
+    chain = [t, *conjs]
+    if not all(any(c.dep_ == "nummod" for c in x.children) for x in chain):
+        return False
+    for ladder in _UNIT_LADDERS:
+        ranks = [next((k for k, rung in enumerate(ladder) if x.lower_ in rung), -1) for x in chain]
+        if min(ranks) >= 0 and all(a < b for a, b in pairwise(ranks)):
+            return True
+    return False
 
 
 def _own_ids(x: Token, ids: set[int], chain: set[int]) -> set[int]:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from scoring import nlp
+from scoring.parentheticals import ORG_WORDS
 from scoring.rules import env_rules_off, rule
 from vocabulary import FEMALE_PRONOUNS, MALE_PRONOUNS, NAME_SUFFIXES, THIRD_PERSON_SINGULAR, TITLES
 from vocabulary import fold_words as fold
@@ -60,6 +61,19 @@ INCOMPATIBLE_NAME = rule(
 )
 REINTRODUCED = rule(
     "reintroduced", "group", "another form of the name introduced afresh with a description is a new individual"
+)
+ORGANISATION_SUBJECT = rule(
+    "organisation-subject",
+    "group",
+    "a subject named by an organisation's word ('The Whitlow Museum of Art mounted …', 'Team Velora: six seasons') "
+    "is no person: its sentence stays with the current individual",
+)
+WORK_YEAR_NAME = rule(
+    "work-year-name",
+    "group",
+    "a name dated by one bare year in parentheses ('*Marsh Light* (1958), two dozen canvases …, made his name') is "
+    "a work's, not a person's (a person's dates are a span or a birth; a name sharing a word with the answer's subject "
+    "stays a person): its sentence stays with the current individual",
 )
 PRONOUN_GENDER = rule(
     "pronoun-gender", "group", "a subject pronoun of the other gender goes back to the latest individual it fits"
@@ -240,6 +254,10 @@ def group_sentences(
         # A transcript's question ("Q: Which Declan Fairweather is this about?") presents no one: at most it
         # turns to a namesake by role ("Q: And the sailor?"). Its "Q" is no name.
         mention = None if _QUESTION_LABEL.match(text) else find_mention(doc)
+        if mention is not None and ORGANISATION_SUBJECT not in rules_off and _organisation(doc, mention):
+            mention = None
+        if mention is not None and WORK_YEAR_NAME not in rules_off and _work(mention, subject):
+            mention = None
         role = _role_subject(doc) if announced and ROLE_CUE not in rules_off else None
         announced = announced or bool(_ANNOUNCES_MANY.search(text))
         if mention is None and role is not None and current.sentences:
@@ -281,6 +299,23 @@ def group_sentences(
         target.sentences.append(i)
         current = target
     return [g for g in groups if g.sentences]
+
+
+_WORK_YEAR = re.compile(r"(?:1[0-9]|20)[0-9]{2}")
+
+
+def _work(mention: Mention, subject: str) -> bool:
+    """Whether a mention names a work by its year ("Marsh Light (1958)"): one bare year in parentheses, and no word
+    of the answer's subject in the name (a namesake dated by one year is still a person)."""
+    own = set(name_parts(subject))
+    return bool(_WORK_YEAR.fullmatch(mention.dates or "")) and not any(p in own for p in name_parts(mention.name))
+
+
+def _organisation(doc: Doc, mention: Mention) -> bool:
+    """Whether a mention names an organisation or a place of one ("Whitlow Museum of Art", "Team Velora"): a word of
+    its name is an organisation's word that the recogniser does not take for a person's name ("Frederic Church")."""
+    words = set(mention.name.lower().split())
+    return any(t.lower_ in ORG_WORDS and t.lower_ in words and t.ent_type_ != "PERSON" for t in doc)
 
 
 def _bystander(individuals: _Individuals, subject: str, mention: Mention, doc: Doc) -> bool:

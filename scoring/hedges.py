@@ -40,6 +40,12 @@ _AFTER_CONNECTIVE = re.compile(
     rf"(?:(?<=\band\s)|(?<=\bbut\s)|(?<=\bwhich\s)|(?<=\bwho\s)|(?<=\bwhile\s)|(?<=\bso\s)){_HEDGE}\s+",
     re.IGNORECASE,
 )
+# A hedge of the writer's own ("I think", "if I recall correctly", "as far as I know") after an opening phrase and its
+# comma, before the clause's subject: "After a postdoc in Zurich, I think she joined the Meridian Quantum Lab".
+_AFTER_OPENING = re.compile(
+    rf"(?<=\w,\s)(?=[Ii]\s|[Ii]f\s|[Aa]s\s|[Ff]rom\s)(?i:{_HEDGE})\s+"
+    rf"(?=(?:he|she|they|it|his|her|their|its|the|a|an|[A-Z][\w'’-]*)\s)",
+)
 
 
 # Words that point at a claim without hedging it: "Note that a reset erases all your settings", "Keep in mind
@@ -58,7 +64,7 @@ def strip_hedges(text: str) -> tuple[str, list[int], bool]:
     if preface is not None:
         keep = keep[preface.end() :]
     hedged = False
-    for pattern in (_AT_START, _IN_PARENS, _BETWEEN_COMMAS, _AT_END, _BEFORE_VALUE, _AFTER_CONNECTIVE):
+    for pattern in (_AT_START, _IN_PARENS, _BETWEEN_COMMAS, _AT_END, _BEFORE_VALUE, _AFTER_CONNECTIVE, _AFTER_OPENING):
         current = "".join(text[i] for i in keep)
         m = pattern.search(current)
         while m is not None:

@@ -43,6 +43,12 @@ SUBJECTLESS_ITEMS = rule(
     "'Kessler Medal, 2019') is read with the answer's subject pronoun ('She was professor at X since 2012')",
 )
 
+TOPIC_LABELS = rule(
+    "topic-labels",
+    "decompose",
+    "a label that names a topic rather than a predicate ('Early life: …', '**War years** — …') before a sentence with "
+    "a subject of its own is no part of the claim: the sentence is read alone",
+)
 # What a record's label says of its person: the predicate its value completes. Labels are matched
 # folded to lower case, without a trailing colon or plural "s".
 _PREDICATES: dict[str, str] = {
@@ -85,7 +91,8 @@ _BORN_YEAR = re.compile(rf"\b(born|died)\s+(?={_YEAR}\b)", re.IGNORECASE)
 # Past participles that need "was" ("born in Dayton" → "was born in Dayton").
 _PASSIVE = frozenset(
     "born inducted elected named appointed awarded educated raised knighted ordained buried nominated ranked "
-    "listed honoured honored voted drafted selected capped based trained".split()
+    "listed honoured honored voted drafted selected capped based trained killed wounded injured assassinated "
+    "imprisoned exiled arrested".split()
 )
 _LEADING_ADVERBS = frozenset("also later then now still once subsequently eventually currently formerly".split())
 # Head nouns of an item that was received, won or earned rather than held.
@@ -177,7 +184,7 @@ def prose(text: str, pronoun: str | None, list_item: bool = False, rules_off: fr
             return Reading(presented.text[:1].upper() + presented.text[1:], presented.offsets, True)
         if presented.rewritten:
             return presented
-    if list_item or _fragment(text):
+    if list_item or _fragment(text) or _award_line(text):
         verb = _verb_for(text[:end])
         if verb is None:
             return _presented(text, end)
@@ -191,6 +198,15 @@ def prose(text: str, pronoun: str | None, list_item: bool = False, rules_off: fr
                 out.insert(".", end - 1)
             return out.reading()
     return unchanged(text)
+
+
+def _award_line(text: str) -> bool:
+    """A line of its own that only names an award, perhaps with its year ("Rasmussen Young Scientist Prize (2020)",
+    under a "Recognition" heading): what the person won."""
+    words = text.split()
+    if not words or len(words) > 10 or ":" in text or words[0].lower() in _DETERMINERS or not _WON.search(text):
+        return False
+    return not any(t.pos_ in ("VERB", "AUX") for t in nlp.parse_one(text))
 
 
 def _fragment(text: str) -> bool:
@@ -271,6 +287,10 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
         inner = prose(text[start:], pronoun, True, rules_off)
         return Reading(inner.text, [start + o for o in inner.offsets], True)
     predicate = _PREDICATES.get(label.lower()) or _PREDICATES.get(label.lower().rstrip("s"))
+    if TOPIC_LABELS not in rules_off and _topic(label) and _is_sentence(text[start:end]):
+        # "Early life: A native of Savannah, he spent three years …", "Death: He died in Beaufort in 2004.": the
+        # label names the topic; the sentence after it says what it says.
+        return Reading(text[start:], list(range(start, len(text))), True)
     out = _Builder(text)
     tally = _TALLY.match(text, start, end) if label.lower().endswith("record") else None
     if tally is not None:
@@ -424,6 +444,8 @@ def _is_name(label: str) -> bool:
 
 
 _ANSWER_LABELS = frozenset(("a", "answer"))
+# Labels of the assistant's own asides ("Note: this list is not complete"): the line stays as written, an aside.
+_TALK_LABELS = frozenset("note nb n.b disclaimer caveat warning tip ps p.s edit update important reminder".split())
 # Labels whose value names the record's person ("Name: Priya Raghunathan", "Who: Theodore Vance, the
 # middleweight boxer from Scranton"): the value is read as it stands, a bare name claims nothing.
 _SUBJECT_LABELS = frozenset(("name", "full name", "who"))
@@ -556,6 +578,45 @@ def _has_subject(doc: Any) -> bool:
         if t.tag_ in ("WDT", "WP", "WP$") or t.head.dep_ in ("relcl", "acl"):
             continue
         return True
+    return False
+
+
+_FINITE = frozenset(("VBD", "VBZ", "VBP", "MD"))
+_DETERMINERS = frozenset("his her their its the a an my our your this that".split())
+
+
+def _topic(label: str) -> bool:
+    """Whether a label can name a topic ("Early life", "War years", "Origins and training"): a few words, no comma,
+    not a name, not a phrase of a sentence ("His 2011 book, Money in Motion: …" has a colon inside a title), not
+    an aside of the assistant ("Note")."""
+    words = label.split()
+    return (
+        0 < len(words) <= 5
+        and "," not in label
+        and words[0].lower() not in _DETERMINERS
+        and label.lower() not in _TALK_LABELS
+        and not _is_name(label)
+    )
+
+
+def _is_sentence(text: str) -> bool:
+    """Whether ``text`` is a sentence: its main verb finite, with a subject of its own before it (:func:`_has_subject`).
+    "71 wins, 9 losses, 3 draws" is none, though the parser may take "wins" for a subject; nor is "Director of the
+    Meridian Quantum Lab (joined 2009)": what is in parentheses is left out, so "joined" is no main verb."""
+    plain = re.sub(r"\s*\([^()]*\)", "", text).strip()
+    if not plain:
+        return False
+    doc = nlp.parse_one(plain)
+    for t in doc:
+        if t.dep_ not in ("nsubj", "nsubjpass", "expl") or t.i > t.head.i:
+            continue
+        if t.tag_ in ("WDT", "WP", "WP$") or t.head.dep_ != "ROOT":
+            continue  # a relative clause's, or a clause's inside ("Le Feu Lent (1999), if I recall correctly")
+        verb = t.head
+        if verb.i > 0 and doc[verb.i - 1].like_num:
+            continue  # "3 draws": a count, not a verb
+        if verb.tag_ in _FINITE or any(c.dep_ in ("aux", "auxpass") and c.tag_ in _FINITE for c in verb.children):
+            return True
     return False
 
 

@@ -337,7 +337,12 @@ def _ranked_values(ev_docs: Sequence[Sequence[Doc]], label: str, old: Span, role
             distance = min((abs(ent.start - i) for i in at), default=len(words))
             if label in _PLACES and not _first_place_after(words, [i for i in at if i < ent.start], ent.start):
                 continue  # "born in Ihithe, a village in ... Kenya": the birthplace is the unrecognised Ihithe
-            scored.append((len(role_set & window), -distance, -doc_no, ent.text))
+            value = ent.text
+            if value[:4].lower() == "the " and old.start > 0 and old.doc[old.start - 1].lower_ == "the":
+                # "the United States Navy" for "U.S. Navy": the sentence keeps its own article ("served in the U.S.
+                # Navy" → "served in the United States Navy", not "the the").
+                value = value[4:]
+            scored.append((len(role_set & window), -distance, -doc_no, value))
     scored.sort(key=lambda s: (s[0], s[1], s[2]), reverse=True)
     return list(dict.fromkeys(s[3] for s in scored))
 

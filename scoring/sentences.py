@@ -191,9 +191,24 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s*(.+?)\s*#*\s*$", re.MULTILINE)
 _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]+\\s?")
 
 
-def strip_markdown(text: str) -> str:
-    """Drop emphasis markers and emoji, and turn "## Heading" lines into paragraphs of their own."""
+# "**War years** — He spent …", "1. **Output** – Roughly 600 …": a bold label set off by a dash at the start of a line
+# is a label as if it had a colon (the records reading, ``scoring.records``, reads labels by their colon).
+_BOLD_DASH_LABEL = re.compile(
+    r"^(?P<lead>[ \t]*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]+)?)\*\*(?P<label>[^*\n]{1,60}?)\*\*[ \t]*[—–-][ \t]+", re.MULTILINE
+)
+
+
+# A block quote's markers ("> **Quick facts**", "> - **Born:** 1958"): the lines are the answer's, quoted or not.
+_QUOTE = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+", re.MULTILINE)
+
+
+def strip_markdown(text: str, dash_labels: bool = False) -> str:
+    """Drop block quote and emphasis markers and emoji, and turn "## Heading" lines into paragraphs of their own; with
+    ``dash_labels``, a bold label set off by a dash gets a colon instead (``DASH_LABELS``)."""
+    text = _QUOTE.sub("", text)
     text = _HEADING.sub(lambda m: "\n" + m.group(1).rstrip(":") + "\n", text)
+    if dash_labels:
+        text = _BOLD_DASH_LABEL.sub(lambda m: m.group("lead") + m.group("label").rstrip(" :") + ": ", text)
     return _EMOJI.sub("", _EMPHASIS.sub("", text))
 
 
@@ -224,7 +239,7 @@ def _soft_wraps(text: str) -> str:
 def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[Sentence]:
     """Split an answer into sentences; citation markers and markdown go, list items start their own paragraph."""
     rules_off = env_rules_off() if rules_off is None else rules_off
-    text = strip_markdown(strip_citations(text).replace("\r\n", "\n"))
+    text = strip_markdown(strip_citations(text).replace("\r\n", "\n"), DASH_LABELS not in rules_off)
     if MARKDOWN_TABLES not in rules_off and "|" in text:
         text = read_tables(text)
     text = _soft_wraps(_INLINE_ITEM.sub("\n", text))
@@ -247,6 +262,12 @@ def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[
     return out
 
 
+DASH_LABELS = rule(
+    "dash-labels",
+    "segment",
+    "a bold label set off by a dash at the start of a line ('**War years** — He spent …', '1. **Output** – "
+    "Roughly 600 paintings') is a label as if it had a colon: the records reading reads it as one",
+)
 SEMICOLON_LISTS = rule(
     "semicolon-lists",
     "segment",

@@ -97,6 +97,8 @@ def test_namesakes_presented_by_role_are_told_apart(demo_kb: Store, text: str) -
         "Dick Hanley was a coach, and I believe he led Northwestern University from 1927 to 1934.",
         "Dick Hanley coached a college team, which I think was Northwestern University, from 1927 to 1934.",
         "Dick Hanley was a Marine, but I'm fairly sure he coached Northwestern University from 1927 to 1934.",
+        # after an opening phrase and its comma, before the clause's subject
+        "After his years as a Marine, I think he coached Northwestern University from 1927 to 1934.",
     ],
 )
 def test_hedged_claims_are_checked_and_reported_as_hedged(demo_kb: Store, text: str) -> None:

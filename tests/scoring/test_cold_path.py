@@ -163,3 +163,14 @@ def test_a_parsed_text_is_read_once(text: str) -> None:
     doc = nlp.parse_one(text)
     assert nlp.text(doc) == doc.text == text
     assert nlp.text(doc) is nlp.text(doc)  # not joined from the tokens again
+
+
+def test_a_replacement_keeps_the_sentences_own_article() -> None:
+    fact = "He served in the U.S. Navy during the war."
+    doc = nlp.parse_one(fact)
+    old = next(e for e in doc.ents if "Navy" in e.text)
+    role_set = roles.role_words(fact, ("He", old.text))
+    page = "During the Second World War he served in the United States Navy from 1942 to 1945."
+    options = _ranked_values([nlp.entities([page])], old.label_, old, role_set)
+    assert options and not any(o.lower().startswith("the ") for o in options)
+    assert any("United States Navy" in o for o in options)

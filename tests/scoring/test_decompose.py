@@ -769,3 +769,25 @@ def test_participles_set_off_after_a_predicate_noun_tell_of_the_subject(
     for fact in facts:
         assert any(g.endswith(fact) for g in got), got
     assert not any(blob in g for g in got), got  # no fact holds them all, its places read as one role
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        # units of one measure, each smaller than the one before, are one amount
+        ("He flew from Wichita to Mexico City in 13 hours and 40 minutes.", "in 13 hours and 40 minutes"),
+        ("She spent two years and three months in Oslo.", "two years and three months"),
+        ("He was 6 feet and 2 inches tall.", "6 feet and 2 inches"),
+    ],
+)
+def test_a_measure_in_several_units_is_one_amount(sentence: str, fact: str) -> None:
+    facts = [f.text for f in decompose_sentence(sentence)]
+    assert any(fact in f for f in facts)
+    assert not any(re.search(r"\b(?:40 minutes|three months|2 inches)\b", f) and fact not in f for f in facts)
+
+
+def test_counts_of_different_things_are_still_facts_of_their_own() -> None:
+    assert [f.text for f in decompose_sentence("He won 3 golds and 2 silvers.")] == [
+        "He won 3 golds.",
+        "He won 2 silvers.",
+    ]

@@ -93,6 +93,18 @@ def _groups(text: str, subject: str) -> list[tuple[str, list[int]]]:
             "## Gavin Hamilton (cricketer)\nGavin Hamilton is a former cricketer. He played for Yorkshire.",
             [("Gavin Hamilton (painter)", [0, 1, 2]), ("Gavin Hamilton (cricketer)", [3, 4, 5])],
         ),
+        (  # an organisation as a list item's subject is no new person (organisation-subject)
+            "Harlan Beckwith",
+            "Harlan Beckwith was a painter.\n\n- The Whitlow Museum of Art mounted a retrospective of his work.\n"
+            "- Team Velora signed him in 1950.",
+            [("Harlan Beckwith", [0, 1, 2])],
+        ),
+        (  # a name dated by one bare year is a work's (work-year-name); a span dates a person
+            "Harlan Beckwith",
+            "Harlan Beckwith was a painter.\n\n- Marsh Light (1958), two dozen canvases, made his name.\n"
+            "- Harlan Beckwith (1903–1937) was an aviator.",
+            [("Harlan Beckwith", [0, 1]), ("Harlan Beckwith", [2])],
+        ),
         (  # a pronoun of the other gender returns to the earlier individual
             "George Duckworth",
             "George Duckworth was born in 1868. Stella Duckworth was his sister. She had a daughter. "
@@ -213,3 +225,19 @@ def test_the_same_name_with_two_roles_is_two_individuals() -> None:
         ("Mei-Lin Osterhagen (chemist)", [0, 1]),
         ("Mei-Lin Osterhagen (journalist)", [2]),
     ]
+
+
+def test_the_organisation_and_work_year_rules_switch_off() -> None:
+    from scoring.grouping import ORGANISATION_SUBJECT, WORK_YEAR_NAME, group_sentences
+
+    texts = ["Harlan Beckwith was a painter.", "The Whitlow Museum of Art mounted a retrospective of his work."]
+    on = group_sentences(texts, "Harlan Beckwith", list_items=[False, True], rules_off=frozenset())
+    off = group_sentences(
+        texts, "Harlan Beckwith", list_items=[False, True], rules_off=frozenset({ORGANISATION_SUBJECT})
+    )
+    assert [g.name for g in on] == ["Harlan Beckwith"]
+    assert [g.name for g in off] == ["Harlan Beckwith", "Whitlow Museum of Art"]
+    texts = ["Harlan Beckwith was a painter.", "Marsh Light (1958), two dozen canvases, made his name."]
+    off = group_sentences(texts, "Harlan Beckwith", list_items=[False, True], rules_off=frozenset({WORK_YEAR_NAME}))
+    assert len(group_sentences(texts, "Harlan Beckwith", list_items=[False, True], rules_off=frozenset())) == 1
+    assert len(off) == 2

@@ -186,6 +186,82 @@ def test_sentences_stay_as_written(line: str, list_item: bool) -> None:
     assert not reading.rewritten and reading.text == line and reading.offsets == list(range(len(line)))
 
 
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        # topic-labels: a topic label before a sentence of its own goes
+        (
+            "Origins and training: A native of Savannah, Georgia, he spent three years at the Tybee Art School.",
+            "A native of Savannah, Georgia, he spent three years at the Tybee Art School.",
+        ),
+        ("Family: In 1950 he wed the ceramicist Clara Dunmore.", "In 1950 he wed the ceramicist Clara Dunmore."),
+        ("Death: He died in Beaufort, South Carolina, in 2004.", "He died in Beaufort, South Carolina, in 2004."),
+        # a subjectless item of a violent death is passive
+        ("Killed in a crash near Flagstaff in 1937", "He was killed in a crash near Flagstaff in 1937."),
+    ],
+)
+def test_topic_labels_go_before_a_sentence_of_its_own(line: str, read: str) -> None:
+    reading = prose(line, "he", True)
+    assert reading.text == read and reading.rewritten
+    assert len(reading.offsets) == len(reading.text) and reading.offsets == sorted(reading.offsets)
+    kept = line[-12:]  # the line's last words are the reading's, where its offsets say
+    at = reading.text.find(kept)
+    assert at >= 0
+    assert "".join(line[o] for o in reading.offsets[at : at + len(kept)]) == kept
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Record: 71 wins, 9 losses, 3 draws (38 KOs)",  # no sentence: a tally
+        "Book: Le Feu Lent (1999), if I recall correctly",  # the clause with a subject is not the main one
+        "Current role: Director of the Meridian Quantum Lab in Lisbon (joined 2009)",  # a verb in parentheses
+        "His 2011 book, Money in Motion: Mobile Payments and Rural Credit, was widely cited.",  # no label
+        "Note: this list is not complete",  # an aside
+    ],
+)
+def test_what_is_no_topic_label_before_a_sentence_keeps_its_label(line: str) -> None:
+    reading = prose(line, "he", False)
+    assert not reading.text.startswith(line.split(":", 1)[1].strip()[:12])
+
+
+def test_the_topic_label_rule_switches_off() -> None:
+    from scoring.records import TOPIC_LABELS
+
+    line = "Family: In 1950 he wed the ceramicist Clara Dunmore."
+    assert prose(line, "he", True).text == line.split(": ", 1)[1]
+    assert prose(line, "he", True, frozenset({TOPIC_LABELS})).text != line.split(": ", 1)[1]
+
+
+def test_a_line_that_only_names_an_award_is_what_was_won() -> None:
+    read = prose("Rasmussen Young Scientist Prize (2020)", "she").text
+    assert read == "She won Rasmussen Young Scientist Prize (2020)."
+    assert not prose("Awards and honours", "she").rewritten  # a heading
+    assert not prose("The Golden Bow Prize", "she").rewritten
+
+
+def test_a_bold_label_set_off_by_a_dash_is_read_as_a_label() -> None:
+    from scoring.sentences import DASH_LABELS
+
+    answer = (
+        "Harlan Beckwith was a painter.\n\n1. **War years** — He spent 1942–1945 in the US Navy.\n2. **Output** – 600"
+    )
+    assert [s.text for s in split_sentences(answer, frozenset())][1:] == [
+        "War years: He spent 1942–1945 in the US Navy.",
+        "Output: 600",
+    ]
+    assert "War years — He spent" in split_sentences(answer, frozenset({DASH_LABELS}))[1].text
+    # a dash inside the bold, or a bold word inside a sentence, is no label
+    assert split_sentences("**Anne Brandt — cyclist**", frozenset())[0].text == "Anne Brandt — cyclist"
+
+
+def test_wed_and_im_are_words_of_their_own() -> None:
+    from scoring import nlp
+
+    assert [t.text for t in nlp.parse_one("In 1950 he wed the ceramicist.")][3] == "wed"
+    assert "im" in [t.text for t in nlp.parse_one("She was born in Freiburg im Breisgau.")]
+
+
 def test_the_pronoun_is_the_answers_and_none_for_an_answer_about_no_one() -> None:
     assert answer_pronoun(["Marta is a cellist.", "She was born in 1968.", "Her father was a baker."]) == "she"
     assert answer_pronoun(["Born: 1912, Tromsø", "Occupation: composer"]) == "they"

@@ -219,3 +219,13 @@ def test_a_table_of_works_is_a_record_a_work_without_the_assistants_confidence(t
     from scoring.sentences import read_tables
 
     assert [line for line in read_tables(table).split("\n") if line] == records
+
+
+def test_block_quote_markers_go_and_a_greater_than_sign_in_a_sentence_stays() -> None:
+    text = "> **Quick facts**\n> - **Born:** 1958, Mombasa\n>> - **PhD:** Ashcombe University\n\nHe said 5 > 3."
+    assert [(s.text, s.list_item) for s in split_sentences(text)] == [
+        ("Quick facts", False),
+        ("Born: 1958, Mombasa", True),
+        ("PhD: Ashcombe University", True),
+        ("He said 5 > 3.", False),
+    ]
