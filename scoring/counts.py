@@ -44,6 +44,7 @@ _MODIFIERS = frozenset(
 )
 
 
+_DOZEN = re.compile(r"\s+dozens?\b(?!\s+of\b)", re.IGNORECASE)
 _PREPOSITIONS = frozenset("against with at by from on over under after before during since between into across".split())
 
 
@@ -73,6 +74,9 @@ def counts(text: str) -> list[Count]:
         if text[m.end() : m.end() + 1] == "-":
             continue  # "a 214-metre core": a measure, not a count
         phrase = re.split(r"[,.;:()!?]", text[m.end() : m.end() + 60], maxsplit=1)[0]
+        dozen = _DOZEN.match(phrase)
+        if dozen is not None:  # "two dozen canvases" counts 24 of them
+            value, phrase = value * 12, phrase[dozen.end() :]
         words: list[str] = []
         for w in re.findall(r"[^\W\d_][\w'’-]*", phrase)[:4]:
             if w.lower() in FUNCTION_WORDS or w.lower() in _PREPOSITIONS:

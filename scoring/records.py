@@ -640,6 +640,8 @@ def _proper(item: str) -> bool:
     first = nlp.parse_one(item)[0]
     if not first.text[1:].islower() or first.ent_type_ in ("NORP", "LANGUAGE"):
         return True
+    if first.like_num:  # "Nineteen professional victories": a count, capitalised only as the item's first word
+        return False
     if first.ent_type_ and first.pos_ != "ADJ":  # "Central" of a misread "Central midfielder" is no name
         return True
     return first.pos_ == "PROPN" and nlp.parse_one(item[0].lower() + item[1:])[0].pos_ == "PROPN"

@@ -606,6 +606,19 @@ def _passage_acronyms(text: str) -> frozenset[str]:
     )
 
 
+# Second parts of a compound that says how its first part bears on the person: "Scranton-born", "Lisbon-based".
+_COMPOUND_TAILS = frozenset("born based raised bred educated trained grown".split())
+
+
+def _parts_found(term: str, texts: list[str]) -> bool:
+    """Whether a hyphenated term's name parts are all in the passages, however they join them: "scranton-born"
+    by "born in Scranton", "nigerian-spanish" by "of Spanish and Nigerian descent"."""
+    if "-" not in term and " " not in term:  # folding turns a hyphen into a space
+        return False
+    parts = [p for p in re.split(r"[-\s]+", term) if p and p not in _COMPOUND_TAILS]
+    return bool(parts) and all(any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", text) for text in texts) for p in parts)
+
+
 def _key_terms_found(fact: str, name: str, passages: list[Passage], off: frozenset[str] | None = None) -> float | None:
     """Share of the fact's key terms that appear (as words) in the passages; None when it has none.
 
@@ -616,7 +629,7 @@ def _key_terms_found(fact: str, name: str, passages: list[Passage], off: frozens
     if not terms:
         return None
     texts = [_folded_passage(p.text) for p in passages]
-    found = {t for t in terms if any(f" {t} " in text for text in texts)}
+    found = {t for t in terms if any(f" {t} " in text for text in texts) or _parts_found(t, texts)}
     if ACRONYM_TERMS not in off:
         short = {t for t in terms - found if t.isalpha() and 2 <= len(t) <= 5}
         found |= short & _acronyms(passages) if short else set()

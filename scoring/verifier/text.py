@@ -152,10 +152,23 @@ def _number(token: str) -> str | None:
     return raw.rstrip("0").rstrip(".") if "." in raw else raw
 
 
+# "two dozen canvases": the number of them is 24 ("dozens of" counts nothing exactly).
+_DOZEN = re.compile(r"\b(?P<n>\d+|[A-Za-z]+)\s+dozen\b(?!\s+of\b)", re.IGNORECASE)
+
+
+def _dozens(text: str) -> str:
+    def times_twelve(m: re.Match[str]) -> str:
+        n = m.group("n").lower()
+        value = int(n) if n.isdigit() else NUMBER_WORDS.get(n, 1 if n in ("a", "one") else None)
+        return m.group(0) if value is None else str(value * 12)
+
+    return _DOZEN.sub(times_twelve, text) if "dozen" in text.lower() else text
+
+
 @lru_cache(maxsize=50_000)
 def analyse(text: str) -> Analysis:
     """Tokenise ``text`` and extract the stems, names, numbers and negation the features use."""
-    raw = _TOKEN.findall(text)
+    raw = _TOKEN.findall(_dozens(text))
     tokens = tuple(t.lower() for t in raw)
     content: list[str] = []
     names: set[str] = set()

@@ -28,6 +28,9 @@ NAME = ("Tor Halvorsen",)
         ("more than 4,000 open-heart operations", [(4000, "operations")]),
         ("translated into nine languages", [(9, "languages")]),
         ("five previously unknown species of coral", [(5, "species")]),
+        # a dozen is twelve; "dozens of" counts nothing exactly
+        ("He painted two dozen dawn canvases.", [(24, "canvases")]),
+        ("dozens of canvases", []),
         # years, lengths of time, measures and money are not counts of things
         ("born in 1979, he played for 12 years", []),
         ("a 214-metre core", []),

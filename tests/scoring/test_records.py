@@ -196,6 +196,8 @@ def test_sentences_stay_as_written(line: str, list_item: bool) -> None:
         ),
         ("Family: In 1950 he wed the ceramicist Clara Dunmore.", "In 1950 he wed the ceramicist Clara Dunmore."),
         ("Death: He died in Beaufort, South Carolina, in 2004.", "He died in Beaufort, South Carolina, in 2004."),
+        # a count keeps no capital it had only as the item's first word
+        ("Nineteen professional victories in total", "He had nineteen professional victories in total."),
         # a subjectless item of a violent death is passive
         ("Killed in a crash near Flagstaff in 1937", "He was killed in a crash near Flagstaff in 1937."),
     ],

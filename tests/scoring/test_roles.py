@@ -255,3 +255,19 @@ def test_a_value_is_read_in_the_role_of_its_own_part_of_the_fact(fact: str, misp
         "seven and studied in Madrid."
     )
     assert [v.text for v in misplaced_values(fact, [page], ("Ada Lind",))] == misplaced
+
+
+@pytest.mark.parametrize(
+    ("fact", "share"),
+    [
+        # a hyphenated term's name parts, however the page joins them
+        ("Odile Marchetti was a Lyon-born cellist.", 1.0),
+        ("Odile Marchetti was a French-Italian cellist.", 1.0),
+        ("Odile Marchetti was a Vichy-born cellist.", 0.0),  # the page never names Vichy
+        ("Odile Marchetti was a French-Swiss cellist.", 0.0),  # one term: every part of it, or it is missing
+    ],
+)
+def test_a_hyphenated_key_term_is_found_by_its_parts(fact: str, share: float) -> None:
+    text = "Odile Marchetti, born in Lyon to an Italian father, is a French cellist."
+    page = Passage(title="Odile Marchetti", text=text)
+    assert _key_terms_found(fact, "Odile Marchetti", [page]) == share

@@ -146,3 +146,11 @@ def test_words_biographies_use_for_the_same_thing_are_one_stem() -> None:
     assert "first" in analyse("Her debut novel was The Ochre Houses.").content
     assert "recent" in analyse("His latest album came out in 2018.").content
     assert analyse("He received his doctorate in 1983.").content & analyse("He completed his PhD in 1983.").content
+
+
+def test_a_dozen_is_twelve_to_the_number_features() -> None:
+    from scoring.verifier.text import analyse
+
+    assert analyse("Two dozen dawn canvases made his name.").numbers == frozenset({"24"})
+    assert analyse("a dozen novels").numbers == frozenset({"12"})
+    assert analyse("dozens of novels").numbers == frozenset()
