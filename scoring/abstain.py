@@ -67,7 +67,7 @@ _CLARIFY = re.compile(
     r"asking|thinking|interested)|"
     r"(?:could|can|would) you (?:please )?(?:clarify|specify|tell me (?:more|which|who)|give (?:me )?more|"
     r"provide more|let me know which)|"
-    r"(?:do|did) you mean (?:the |a |an )?|are you (?:asking|referring|thinking) (?:about|of|to)|"
+    r"(?:do|did) you mean\b|are you (?:asking|referring|thinking) (?:about|of|to)|"
     r"which (?:one|person|[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*) (?:you(?:'re| are)?) (?:mean|have in mind|"
     r"asking about|after|interested in|referring to|thinking of)|(?:tell|let) me (?:know )?which (?:one|person)|"
     r"(?:more|additional) (?:context|details) (?:would|will|could) help|"
@@ -100,7 +100,10 @@ def is_abstention(
     if declines(first) or (_APOLOGY.match(first) and len(texts) == 1):
         return all(declines(t) or asks(t) or _is_offer(t) for t in texts[1:])
     # Only a clarification: every sentence asks, offers, lists an option briefly, or declines, and one asks.
-    if any(asks(t) for t in texts) and any(t.rstrip().endswith("?") for t in texts):
+    # The question may end in a colon before its options ("Do you mean:" then a numbered list of them).
+    if any(asks(t) for t in texts) and any(
+        t.rstrip().endswith("?") or (asks(t) and t.rstrip().endswith(":")) for t in texts
+    ):
         return all(declines(t) or asks(t) or _is_offer(t) or _is_option(t) for t in texts)
     return False
 

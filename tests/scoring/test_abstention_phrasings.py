@@ -34,6 +34,9 @@ REFUSALS = [
 ]
 
 CLARIFICATIONS = [
+    # the question ends in a colon before its numbered options
+    "There are a few people named Ilse Varga, so I want to be sure I pick the right one. Do you mean:\n\n"
+    "1. Ilse Varga, the cellist\n2. Ilse Varga, the chemist\n\nJust let me know which one, and I'll write it up.",
     "Which Anders Holm do you mean?",
     "There are several people named Anders Holm. Could you tell me which one you're asking about?",
     "Do you mean the Danish cyclist or the Norwegian composer? Let me know and I'll write the bio.",
