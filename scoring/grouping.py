@@ -75,6 +75,13 @@ WORK_YEAR_NAME = rule(
     "a work's, not a person's (a person's dates are a span or a birth; a name sharing a word with the answer's subject "
     "stays a person): its sentence stays with the current individual",
 )
+NAMED_AFTER = rule(
+    "named-after",
+    "group",
+    "the subject of a sentence saying it is named after the person ('Beckwith Field, a small airfield near Wichita, "
+    "is named after him', '… named in her honour') is a thing, not a namesake: its sentence stays with the current "
+    "individual",
+)
 PRONOUN_GENDER = rule(
     "pronoun-gender", "group", "a subject pronoun of the other gender goes back to the latest individual it fits"
 )
@@ -258,6 +265,8 @@ def group_sentences(
             mention = None
         if mention is not None and WORK_YEAR_NAME not in rules_off and _work(mention, subject):
             mention = None
+        if mention is not None and NAMED_AFTER not in rules_off and _NAMED_AFTER.search(text):
+            mention = None
         role = _role_subject(doc) if announced and ROLE_CUE not in rules_off else None
         announced = announced or bool(_ANNOUNCES_MANY.search(text))
         if mention is None and role is not None and current.sentences:
@@ -301,6 +310,12 @@ def group_sentences(
     return [g for g in groups if g.sentences]
 
 
+# "… is named after him", "… was named for her", "… named in his honour".
+_NAMED_AFTER = re.compile(
+    r"\b(?:is|was|are|were|been)\s+(?:later\s+|also\s+)?(?:re)?named\s+(?:after|for)\s+(?:him|her|them)\b|"
+    r"\bnamed\s+in\s+(?:his|her|their)\s+hono(?:u)?r\b",
+    re.IGNORECASE,
+)
 _WORK_YEAR = re.compile(r"(?:1[0-9]|20)[0-9]{2}")
 
 

@@ -105,6 +105,13 @@ def _groups(text: str, subject: str) -> list[tuple[str, list[int]]]:
             "- Harlan Beckwith (1903–1937) was an aviator.",
             [("Harlan Beckwith", [0, 1]), ("Harlan Beckwith", [2])],
         ),
+        (  # a thing named after the person is no namesake (named-after)
+            "Harlan Beckwith",
+            "Harlan Beckwith was an aviator. He died in 1937.\n\n"
+            "- Beckwith Field, a small airfield near Wichita, is named after him.\n"
+            "- Beckwith Hall was named in his honour.",
+            [("Harlan Beckwith", [0, 1, 2, 3])],
+        ),
         (  # a pronoun of the other gender returns to the earlier individual
             "George Duckworth",
             "George Duckworth was born in 1868. Stella Duckworth was his sister. She had a daughter. "
