@@ -213,7 +213,12 @@ def _said_of_title(doc: Doc, m: re.Match[str], title: tuple[int, int], predicate
 
 _NUMBER = r"\d{1,4}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 # "(14 novels)", "(2016, three seasons)": how many a named thing has, after its year or alone.
-_COUNT = re.compile(rf"\(\s*(?:(?:1[0-9]|20)[0-9]{{2}}\s*,\s*)?(?P<count>(?:{_NUMBER})\s+[a-z]+s)\s*\)", re.IGNORECASE)
+# The counted noun may have words before it ("212 map sheets") and an irregular plural ("three children").
+_COUNT = re.compile(
+    rf"\(\s*(?:(?:1[0-9]|20)[0-9]{{2}}\s*,\s*)?(?P<count>(?:{_NUMBER})\s+(?:[a-z]+[\s-]){{0,2}}"
+    rf"(?:[a-z]+s|children|people|men|women))\s*\)",
+    re.IGNORECASE,
+)
 _TIME_UNITS = frozenset("years months weeks days hours minutes seconds decades centuries".split())
 
 

@@ -583,6 +583,12 @@ def test_a_length_of_time_with_nothing_beside_it_stays_a_fact() -> None:
         ("They were Inspector Nell Varga (14 novels).", "Inspector Nell Varga has 14 novels."),
         ("They were Varga (2016, three seasons).", "Varga has three seasons."),
         ("She played in the Deccan Falcons (37 matches).", "the Deccan Falcons has 37 matches."),
+        # words before the counted noun, an irregular plural
+        (
+            "He published the Atlas of the Southern Andes (212 map sheets) in 1978.",
+            "The Atlas of the Southern Andes has 212 map sheets.",
+        ),
+        ("He married the geographer Elena Rauch (three children).", "Elena Rauch has three children."),
     ],
 )
 def test_a_count_in_parentheses_after_a_name_is_how_many_it_has(sentence: str, fact: str) -> None:
