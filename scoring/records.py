@@ -49,6 +49,14 @@ TOPIC_LABELS = rule(
     "a label that names a topic rather than a predicate ('Early life: …', '**War years** — …') before a sentence with "
     "a subject of its own is no part of the claim: the sentence is read alone",
 )
+TITLED_ITEMS = rule(
+    "titled-items",
+    "decompose",
+    "a list item that names a work or a thing, a dash, then what it is or what it did ('*The Ninth Window* (2013) — "
+    "a psychological thriller that won …', '*Kite Season* (2019) — premiered at …') is a sentence about it ('The "
+    "Ninth Window (2013) was a psychological thriller that won …', 'Kite Season (2019) premiered at …')",
+)
+
 # What a record's label says of its person: the predicate its value completes. Labels are matched
 # folded to lower case, without a trailing colon or plural "s".
 _PREDICATES: dict[str, str] = {
@@ -175,6 +183,10 @@ def prose(text: str, pronoun: str | None, list_item: bool = False, rules_off: fr
             return found
     if SUBJECTLESS_ITEMS in rules_off:
         return unchanged(text)
+    if list_item and TITLED_ITEMS not in rules_off:
+        titled = _titled_item(text, end)
+        if titled is not None:
+            return titled
     if list_item and _ROLE_PRESENTED.match(text):
         # "the mathematician, born 1965 in Chennai, who proved …": a namesake presented by role, then what
         # they did; the role stays the subject (it tells the namesakes apart).
@@ -198,6 +210,37 @@ def prose(text: str, pronoun: str | None, list_item: bool = False, rules_off: fr
                 out.insert(".", end - 1)
             return out.reading()
     return unchanged(text)
+
+
+# "Monsoon Ledger (2008) — her debut, …": a name (no digit first: "1903 — born …" is a timeline's), a dash, the rest.
+_TITLED = re.compile(r"^(?P<head>[^\W\d_][^—–:]{0,80}?)\s+[—–]\s+(?P<rest>\S.*)$")
+# What opens a description of the thing named: "a psychological thriller", "her debut", "the first …".
+_DESCRIBES = frozenset("a an the her his their its one".split())
+
+
+def _titled_item(text: str, end: int) -> Reading | None:
+    """A list item naming a thing, a dash, then what it is ("… was her debut, a drama …") or what it did ("…
+    premiered at …"), read as a sentence about the thing; None for any other item."""
+    m = _TITLED.match(text[:end])
+    if m is None:
+        return None
+    head = m.group("head")
+    bare = re.sub(r"\s*\([^()]*\)", "", head).strip()
+    if not bare or len(bare.split()) > 8 or any(t.pos_ in ("VERB", "AUX") for t in nlp.parse_one(bare)):
+        return None
+    first = nlp.parse_one(m.group("rest"))[0]
+    if first.lower_ in _DESCRIBES:
+        joint = " was "
+    elif first.tag_ == "VBD" or (first.tag_ == "VBN" and first.lower_ not in _PASSIVE):
+        joint = " "
+    else:
+        return None
+    out = _Builder(text)
+    out.copy(0, m.end("head"))
+    out.insert(joint, m.start("rest"))
+    out.copy(m.start("rest"), end)
+    out.copy(end, end + 1) if text[end : end + 1] == "." else out.insert(".", end - 1)
+    return out.reading()
 
 
 def _award_line(text: str) -> bool:

@@ -7,7 +7,7 @@ import pytest
 
 from knowledge.store import Store
 from scoring.pipeline import CheckConfig, check
-from scoring.records import LABEL_RECORDS, SUBJECTLESS_ITEMS, answer_pronoun, prose
+from scoring.records import LABEL_RECORDS, SUBJECTLESS_ITEMS, TITLED_ITEMS, answer_pronoun, prose
 from scoring.sentences import split_sentences
 
 
@@ -225,6 +225,32 @@ def test_topic_labels_go_before_a_sentence_of_its_own(line: str, read: str) -> N
 def test_what_is_no_topic_label_before_a_sentence_keeps_its_label(line: str) -> None:
     reading = prose(line, "he", False)
     assert not reading.text.startswith(line.split(":", 1)[1].strip()[:12])
+
+
+@pytest.mark.parametrize(
+    ("item", "read"),
+    [
+        (
+            "The Ninth Window (2013) — a psychological thriller that won her best director in 2014",
+            "The Ninth Window (2013) was a psychological thriller that won her best director in 2014.",
+        ),
+        ("Monsoon Ledger (2008) — her debut, a drama", "Monsoon Ledger (2008) was her debut, a drama."),
+        (
+            "Kite Season (2019) — premiered at the Pacific Rim Film Festival.",
+            "Kite Season (2019) premiered at the Pacific Rim Film Festival.",
+        ),
+    ],
+)
+def test_a_named_thing_a_dash_and_what_it_is_is_a_sentence_about_it(item: str, read: str) -> None:
+    reading = prose(item, "she", True)
+    assert reading.text == read and len(reading.offsets) == len(read)
+    assert prose(item, "she", True, frozenset({TITLED_ITEMS})).text != read
+
+
+def test_what_is_no_named_thing_before_a_dash_is_read_as_before() -> None:
+    # a verb before the dash: a dash inside a sentence
+    assert prose("Joined the club — the first woman to do so — in 1990", "she", True).text.startswith("She joined")
+    assert "was" not in prose("1903 — born in Wichita", "she", True).text.split("—")[0]  # a year is no name
 
 
 def test_the_topic_label_rule_switches_off() -> None:
