@@ -261,11 +261,7 @@ def group_sentences(
         # A transcript's question ("Q: Which Declan Fairweather is this about?") presents no one: at most it
         # turns to a namesake by role ("Q: And the sailor?"). Its "Q" is no name.
         mention = None if _QUESTION_LABEL.match(text) else find_mention(doc)
-        if mention is not None and ORGANISATION_SUBJECT not in rules_off and _organisation(doc, mention):
-            mention = None
-        if mention is not None and WORK_YEAR_NAME not in rules_off and _work(mention, subject):
-            mention = None
-        if mention is not None and NAMED_AFTER not in rules_off and _NAMED_AFTER.search(text):
+        if mention is not None and _names_no_person(doc, text, mention, subject, rules_off):
             mention = None
         role = _role_subject(doc) if announced and ROLE_CUE not in rules_off else None
         announced = announced or bool(_ANNOUNCES_MANY.search(text))
@@ -317,6 +313,15 @@ _NAMED_AFTER = re.compile(
     re.IGNORECASE,
 )
 _WORK_YEAR = re.compile(r"(?:1[0-9]|20)[0-9]{2}")
+
+
+def _names_no_person(doc: Doc, text: str, mention: Mention, subject: str, rules_off: frozenset[str]) -> bool:
+    """Whether a sentence's name is an organisation's, a work's by its year, or a thing's named after the person."""
+    return (
+        (ORGANISATION_SUBJECT not in rules_off and _organisation(doc, mention))
+        or (WORK_YEAR_NAME not in rules_off and _work(mention, subject))
+        or (NAMED_AFTER not in rules_off and _NAMED_AFTER.search(text) is not None)
+    )
 
 
 def _work(mention: Mention, subject: str) -> bool:

@@ -102,8 +102,8 @@ def _groups(text: str, subject: str) -> list[tuple[str, list[int]]]:
         (  # a name dated by one bare year is a work's (work-year-name); a span dates a person
             "Harlan Beckwith",
             "Harlan Beckwith was a painter.\n\n- Marsh Light (1958), two dozen canvases, made his name.\n"
-            "- Harlan Beckwith (1903–1937) was an aviator.",
-            [("Harlan Beckwith", [0, 1]), ("Harlan Beckwith", [2])],
+            "- Tidewater Suite (1971) toured six museums.\n- Harlan Beckwith (1903–1937) was an aviator.",
+            [("Harlan Beckwith", [0, 1, 2]), ("Harlan Beckwith", [3])],
         ),
         (  # a thing named after the person is no namesake (named-after)
             "Harlan Beckwith",
