@@ -225,7 +225,7 @@ def _titled_item(text: str, end: int) -> Reading | None:
     if m is None:
         return None
     head = m.group("head")
-    bare = re.sub(r"\s*\([^()]*\)", "", head).strip()
+    bare = _without_parentheses(head)
     if not bare or len(bare.split()) > 8 or any(t.pos_ in ("VERB", "AUX") for t in nlp.parse_one(bare)):
         return None
     first = nlp.parse_one(m.group("rest"))[0]
@@ -239,7 +239,10 @@ def _titled_item(text: str, end: int) -> Reading | None:
     out.copy(0, m.end("head"))
     out.insert(joint, m.start("rest"))
     out.copy(m.start("rest"), end)
-    out.copy(end, end + 1) if text[end : end + 1] == "." else out.insert(".", end - 1)
+    if text[end : end + 1] == ".":
+        out.copy(end, end + 1)
+    else:
+        out.insert(".", end - 1)
     return out.reading()
 
 
@@ -642,11 +645,16 @@ def _topic(label: str) -> bool:
     )
 
 
+def _without_parentheses(text: str) -> str:
+    """``text`` without what it says in parentheses ("Monsoon Ledger (2008)" → "Monsoon Ledger")."""
+    return re.sub(r"\s*\([^()]*\)", "", text).strip()
+
+
 def _is_sentence(text: str) -> bool:
     """Whether ``text`` is a sentence: its main verb finite, with a subject of its own before it (:func:`_has_subject`).
     "71 wins, 9 losses, 3 draws" is none, though the parser may take "wins" for a subject; nor is "Director of the
     Meridian Quantum Lab (joined 2009)": what is in parentheses is left out, so "joined" is no main verb."""
-    plain = re.sub(r"\s*\([^()]*\)", "", text).strip()
+    plain = _without_parentheses(text)
     if not plain:
         return False
     doc = nlp.parse_one(plain)
