@@ -56,7 +56,8 @@ LEAD_IN_ITEMS = rule(
     "decompose",
     "a noun-phrase list item after a line that introduces the list ('… adds the following on top of the free "
     "tier:', 'Its features include:') is read as that line's object ('… adds CSV export of your transactions on "
-    "top of the free tier')",
+    "top of the free tier'); a verb-phrase item after a line that says what one can do ('With the app you can:' "
+    "then '- set up a guest network') completes it",
 )
 HOW_TO_STEPS = rule(
     "how-to-steps",

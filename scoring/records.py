@@ -707,14 +707,28 @@ _LEAD_IN = re.compile(
 )
 
 
+# A line that introduces a list of what someone can do: "With the Corvane Home app you can:", "The app lets you:".
+_ABILITY_LEAD_IN = re.compile(
+    r"^(?P<before>.*\b(?:you|users|it|they|he|she)\s+(?:can|could|(?:will|'ll)\s+be\s+able\s+to)|"
+    r".*\b(?:lets|let|allows|allow|enables|enable|helps|help)\s+(?:you|users)(?:\s+to)?)\s*:\s*$",
+    re.IGNORECASE,
+)
+
+
 def completed_by_lead_in(lead: str, item: str) -> Reading | None:
     """A noun-phrase list item read as the object of the line that introduced its list: "CSV export of your
     transactions" after "**Tallyleaf Premium** costs £4.99 per month and adds the following on top of the free
     tier:" → "Tallyleaf Premium costs £4.99 per month and adds CSV export of your transactions on top of the
     free tier." None when the line introduces no such list or the item is no noun phrase."""
-    m = _LEAD_IN.match(strip_markdown(lead).strip())
+    lead = strip_markdown(lead).strip()
     end = len(item.rstrip(" .;"))
-    if m is None or end == 0:
+    if end == 0:
+        return None
+    can = _ABILITY_LEAD_IN.match(lead)
+    if can is not None:
+        return _done_by_lead_in(can.group("before"), item, end)
+    m = _LEAD_IN.match(lead)
+    if m is None:
         return None
     bare = re.sub(r"\s*\([^()]*\)", "", item[:end]).strip()  # "(the free tier is capped at two)" aside
     doc = nlp.parse_one(bare) if bare else None
@@ -733,6 +747,26 @@ def completed_by_lead_in(lead: str, item: str) -> Reading | None:
         out.copy(0, end)
     after = (m.group("after") or "").strip()
     out.insert((" " + after if after else "") + ".", end - 1)
+    return out.reading()
+
+
+def _done_by_lead_in(before: str, item: str, end: int) -> Reading | None:
+    """A verb-phrase item completing a line that says what someone can do: "set up a guest network" after "With
+    the Corvane Home app you can:" → "With the Corvane Home app you can set up a guest network."; None when the
+    item does not open with a verb's bare form."""
+    # Read after "you can", the item's first word is a verb's bare form or it is no such item ("install firmware
+    # updates" alone is read as a noun phrase).
+    first = nlp.parse_one("you can " + item[0].lower() + item[1:end])[2]
+    if first.tag_ != "VB":
+        return None
+    out = _Builder(item)
+    out.insert(before + " ", 0)
+    if item[:1].isupper():
+        out.insert(item[0].lower(), 0)
+        out.copy(1, end)
+    else:
+        out.copy(0, end)
+    out.insert(".", end - 1)
     return out.reading()
 
 

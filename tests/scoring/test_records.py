@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from knowledge.store import Store
+from schemas.enums import Verdict, Worthiness
 from scoring.pipeline import CheckConfig, check
 from scoring.records import LABEL_RECORDS, SUBJECTLESS_ITEMS, TITLED_ITEMS, answer_pronoun, prose
 from scoring.sentences import split_sentences
@@ -449,6 +450,39 @@ def test_lead_in_items_are_checked_as_statements_and_the_rule_switches_off() -> 
     assert "Tallyleaf Premium adds CSV export of your transactions." not in [
         f.text for g in off.groups for f in g.facts
     ]
+
+
+@pytest.mark.parametrize(
+    ("lead", "item", "read"),
+    [
+        (
+            "With the Corvane Home app you can:",
+            "set up a guest network",
+            "With the Corvane Home app you can set up a guest network.",
+        ),
+        ("The app lets you:", "Install firmware updates", "The app lets you install firmware updates."),
+        (
+            "Premium users will be able to:",
+            "export reports to CSV",
+            "Premium users will be able to export reports to CSV.",
+        ),
+    ],
+)
+def test_a_verb_phrase_item_completes_a_line_that_says_what_one_can_do(lead: str, item: str, read: str) -> None:
+    from scoring.records import completed_by_lead_in
+
+    reading = completed_by_lead_in(lead, item)
+    assert reading is not None and reading.text == read and len(reading.offsets) == len(read)
+    assert completed_by_lead_in(lead, "a guest network") is None  # a noun phrase completes no "can"
+
+
+def test_what_an_app_can_do_is_checked_not_taken_for_talk() -> None:
+    store = Store.in_memory([("Corvane Home", "The Corvane Home app sets up guest networks and runs speed tests.")])
+    answer = "With the Corvane Home app you can:\n- set up a guest network\n- back up your phone's photos"
+    facts = {f.text: f for g in check(answer, kb=store, name="Corvane Home").groups for f in g.facts}
+    claimed = [f for t, f in facts.items() if "back up your phone" in t]
+    # a wrong capability is a claim that the page does not support, not assistant talk left unchecked
+    assert claimed and all(f.worthiness is Worthiness.FACTUAL and f.verdict is not Verdict.SUPPORTED for f in claimed)
 
 
 def test_the_steps_of_a_how_to_answer_are_claims() -> None:
