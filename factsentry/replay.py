@@ -148,6 +148,17 @@ async def _read_window(
     return records
 
 
+async def stored_verdicts(settings: BusSettings, start_ms: int, end_ms: int) -> list[ResultMessage]:
+    """The live verdicts on the results topic stamped within [start_ms, end_ms], unreadable records left out."""
+    verdicts = []
+    for _, _, value in await _window(settings, settings.results_topic, start_ms, end_ms):
+        try:
+            verdicts.append(ResultMessage.model_validate_json(value or b""))
+        except ValidationError:
+            continue
+    return verdicts
+
+
 async def replay(
     settings: BusSettings,
     check: Check,
@@ -158,19 +169,16 @@ async def replay(
     registry: CollectorRegistry | None = None,
     progress: Callable[[str], None] | None = None,
     limit: int | None = None,
+    pairs: list[tuple[ResultMessage, ResultMessage]] | None = None,
 ) -> dict[str, Any]:
-    """Re-score the generations of [start, end]; returns the comparison (per model and overall)."""
+    """Re-score the generations of [start, end]; returns the comparison (per model and overall).
+
+    ``pairs``, when given, receives (live verdict, fresh verdict) for every request that has both.
+    """
     start_ms, end_ms = int(start.timestamp() * 1000), int(end.timestamp() * 1000)
     metrics = ReplayMetrics.build(registry or CollectorRegistry())
     generations = await _window(settings, settings.generations_topic, start_ms, end_ms)
-    live_records = await _window(settings, settings.results_topic, start_ms, end_ms + RESULT_LAG_MS)
-    live: dict[str, ResultMessage] = {}
-    for _, _, value in live_records:
-        try:
-            result = ResultMessage.model_validate_json(value or b"")
-        except ValidationError:
-            continue
-        live[result.request_id] = result
+    live = {r.request_id: r for r in await stored_verdicts(settings, start_ms, end_ms + RESULT_LAG_MS)}
     await ensure_topics(settings, {results_topic: 1})
     producer = make_producer(settings)
     await producer.start()
@@ -201,7 +209,10 @@ async def replay(
             await producer.send_and_wait(
                 results_topic, result.model_dump_json().encode(), key=message.request_id.encode()
             )
-            _count(figures.setdefault(message.model, ModelFigures()), result, live.get(message.request_id))
+            before = live.get(message.request_id)
+            _count(figures.setdefault(message.model, ModelFigures()), result, before)
+            if pairs is not None and before is not None:
+                pairs.append((before, result))
             metrics.answers.labels(run, message.model, checked.status).inc()
             if progress and (i + 1) % 50 == 0:
                 progress(f"{i + 1}/{len(generations)} re-scored")
