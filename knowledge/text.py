@@ -20,7 +20,7 @@ MAX_WORDS = 250
 
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n")
 _WORD = re.compile(r"\w+")
-_NON_ASCII_WORD = re.compile(r"\w*[^\W\x00-\x7f]\w*")
+_NON_ASCII_LETTER = re.compile(r"[^\W\x00-\x7f]")
 STOPWORDS = RETRIEVAL_STOPWORDS
 
 
@@ -119,7 +119,23 @@ def folded_words(text: str) -> str:
     """
     if text.isascii():
         return ""
-    return " ".join(dict.fromkeys(fold(w) for w in _NON_ASCII_WORD.findall(text)))
+    return " ".join(dict.fromkeys(fold(w) for w in dict.fromkeys(_non_ascii_words(text))))
+
+
+def _non_ascii_words(text: str) -> Iterator[str]:
+    # From each letter outside ASCII out to its word's ends: a passage is read once, not word by word
+    # (a third of the time of splitting it into words, and nothing to do past its dashes and quotes).
+    end = 0
+    for m in _NON_ASCII_LETTER.finditer(text):
+        if m.start() < end:
+            continue
+        start = m.start()
+        while start and (text[start - 1].isalnum() or text[start - 1] == "_"):
+            start -= 1
+        word = _WORD.match(text, start)
+        assert word is not None
+        end = word.end()
+        yield word.group(0)
 
 
 def fts_terms(query: str, max_terms: int = 16) -> list[str]:

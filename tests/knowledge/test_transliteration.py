@@ -11,6 +11,7 @@ import pytest
 from knowledge import store as store_module
 from knowledge.errors import StoreError
 from knowledge.store import Store
+from knowledge.text import folded_words
 
 PAGES = [
     (
@@ -121,3 +122,17 @@ def test_a_store_made_now_opens_again(tmp_path: Path) -> None:
     with Store.open(path) as again:
         assert again.version == version
         assert [c.title for c in again.candidates("Soren Odegaard")] == ["Søren Ødegaard"]
+
+
+@pytest.mark.parametrize(
+    ("text", "folded"),
+    [
+        ("An ASCII passage.", ""),
+        ("Paris 2005–2009 — “quoted”", ""),  # punctuation outside ASCII is no word
+        ("Władysław went to Wrocław, then Władysław left.", "wladyslaw wroclaw"),  # each word once
+        ("Zürich, 北京 and Straße_7", "zurich beijing strasse 7"),
+        ("naïve café", "naive cafe"),  # also what the tokenizer folds itself: harmless twice
+    ],
+)
+def test_folded_words_are_the_transliterated_non_ascii_words(text: str, folded: str) -> None:
+    assert folded_words(text) == folded
