@@ -3,7 +3,10 @@ answers full of foreign names and places, and short answers, stay English."""
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -40,6 +43,19 @@ ENGLISH_BIOS = [
     "and Stoke City, and earned 58 caps for Iceland.",
     "Ngozi Okonjo-Iweala is a Nigerian economist. She was twice Finance Minister of Nigeria and in 2021 became "
     "Director-General of the World Trade Organization in Genève.",
+]
+# English around quoted words and titles in other languages and scripts.
+ENGLISH_QUOTING = [
+    "Her motto, ni dieu ni maître, was painted above the door of her studio in Lyon, where she worked until her "
+    "death in 1971.",
+    'He wrote the novel Le Grand Meaulnes, and his last words were reportedly "je meurs content, la vie était '
+    'belle", according to his daughter.',
+    'The restaurant, whose name means "zum goldenen Hirschen" in the local dialect, was opened by his '
+    "grandfather in 1921 and is still run by the family.",
+    "Kim Ji-woo (김지우) is a South Korean actress born in Seoul. She starred in 사랑의 불시착 and won the Baeksang "
+    "Arts Award in 2020.",
+    "Yamada Taro (山田太郎) is a Japanese novelist from Osaka whose debut novel 夜の果て won the Akutagawa Prize "
+    "in 1998.",
 ]
 # Too short to tell a language by: read as English, as before.
 SHORT = ["Yes.", "I don't know.", "Władysław Kowalczyk.", "Born in Wrocław.", "Jean-Baptiste Lemoine, peintre."]
@@ -92,6 +108,26 @@ def test_english_bios_full_of_foreign_names_are_english(text: str) -> None:
     found = detect(text)
     assert found.code == "en" and found.readable
     assert found.share >= 0.9
+
+
+@pytest.mark.parametrize("text", ENGLISH_QUOTING)
+def test_english_quoting_other_languages_is_english(text: str) -> None:
+    found = detect(text)
+    assert found.code == "en" and found.readable
+
+
+def test_no_english_answer_of_the_dev_sets_is_taken_for_another_language(shared_data: Path, repo_root: Path) -> None:
+    sources = [
+        (shared_data / "ambigbio" / "generations.dev.jsonl", "output"),
+        (shared_data / "factscore" / "labeled.dev.jsonl", "output"),
+        (shared_data / "factcheck-bench" / "claims.dev.jsonl", "response"),
+        (repo_root / "tests" / "corpus" / "answers.jsonl", "answer"),
+    ]
+    answers = {row[key] for path, key in sources for row in map(json.loads, path.read_text().splitlines())}
+    assert len(answers) > 1000
+    found = Counter(language_label(detect(text).code) for text in answers)
+    assert set(found) <= {"en", "und"}  # "und": too short to tell
+    assert found["en"] > 0.97 * len(answers)
 
 
 @pytest.mark.parametrize("text", SHORT)
