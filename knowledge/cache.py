@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 KEY_SCHEMA = "v1"
 # Raised when the way a mention is matched to entities changes, so cached candidate lists are not reused.
-CANDIDATES_VERSION = "names-2"
+CANDIDATES_VERSION = "names-3"  # 3: names transliterated (vocabulary.fold)
 DEFAULT_TTL_S = 7 * 86_400
 
 

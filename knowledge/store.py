@@ -33,8 +33,11 @@ from knowledge.text import bm25_scores, bm25_with_idf, fts_terms
 from knowledge.writer import CACHE_KIB, ORD_BITS, SqliteWriter, rowid_range
 from schemas.knowledge import EntityRef, Passage
 from vocabulary import fold_name as fold
+from vocabulary.fold import FOLD_VERSION
 
-SCHEMA_VERSION = "2"
+# 3: passages carry the transliterated forms of their non-ASCII words in a second indexed column, and names
+# are keyed in vocabulary.fold's transliteration ("Władysław" under "wladyslaw"); older stores are re-imported.
+SCHEMA_VERSION = "3"
 FTS_HASH_BYTES = 16 << 20  # pending index memory before FTS5 writes a segment
 # New stores use 16 KiB database pages and FTS5 leaves that fill one: a quarter as many index
 # blobs and B-tree pages to write, read and merge as with 4 KiB. Stores made before keep theirs.
@@ -63,7 +66,7 @@ CREATE TABLE IF NOT EXISTS names(
     PRIMARY KEY (key, entity_id)
 ) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS passages
-    USING fts5(text, tokenize='unicode61 remove_diacritics 2', detail='none', columnsize='0');
+    USING fts5(text, folded, tokenize='unicode61 remove_diacritics 2', detail='none', columnsize='0');
 """
 
 # How well a mention key meets an entity key, by the looser of the two kinds.
@@ -91,12 +94,22 @@ class Store:
                 if found is None:
                     self._conn.execute("INSERT INTO passages(passages, rank) VALUES ('hashsize', ?)", (FTS_HASH_BYTES,))
                     self._conn.execute("INSERT INTO passages(passages, rank) VALUES ('pgsz', ?)", (FTS_LEAF_BYTES,))
-                    self._conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+                    self._conn.executemany(
+                        "INSERT INTO meta(key, value) VALUES (?, ?)",
+                        [("schema_version", SCHEMA_VERSION), ("fold", FOLD_VERSION)],
+                    )
                 elif found[0] != SCHEMA_VERSION:
                     raise StoreError(
                         f"{self.path} is a knowledge store of schema {found[0]}, this factsentry reads schema "
                         f"{SCHEMA_VERSION}: delete it and import again"
                     )
+                else:
+                    folded = self._conn.execute("SELECT value FROM meta WHERE key = 'fold'").fetchone()
+                    if folded is None or folded[0] != FOLD_VERSION:
+                        raise StoreError(
+                            f"{self.path} keys its names by the transliteration {folded and folded[0]}, this "
+                            f"factsentry by {FOLD_VERSION}: delete it and import again"
+                        )
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path} is not a usable knowledge store: {e}") from e
         self._version_cache: str | None = None
@@ -224,7 +237,8 @@ class Store:
     def candidates(self, mention: str, limit: int = 20) -> list[EntityRef]:
         """Every entity ``mention`` can refer to, best first.
 
-        Matches the base name or an alias ignoring case, diacritics, punctuation, middle initials
+        Matches the base name or an alias ignoring case, diacritics and script (names are keyed
+        transliterated: "Wladyslaw" finds "Władysław", "Odegaard" "Ødegaard"), punctuation, middle initials
         and "Jr."; looser matches (first and last name only, the name without a title before it,
         a short word read as letters: see ``mention_keys``) rank lower. A mention with a
         disambiguator ("Dick Hanley (swimmer)") puts the page it names first.
@@ -294,6 +308,10 @@ class Store:
 
     def search(self, query: str, k: int = 5) -> list[Passage]:
         """The best ``k`` passages across the whole store for ``query``.
+
+        Words match however their letters are written: the query is transliterated, and every passage is
+        indexed with the transliterated forms of its non-ASCII words beside its text ("Wroclaw" finds
+        "Wrocław", "Strasse" "Straße").
 
         Cost stays bounded at any corpus size: terms found in more than ``COMMON_DF`` passages do not
         pick passages (they weigh little in BM25); passages holding the rarer terms are ranked by the

@@ -20,6 +20,7 @@ MAX_WORDS = 250
 
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n")
 _WORD = re.compile(r"\w+")
+_NON_ASCII_LETTER = re.compile(r"[^\W\x00-\x7f]")
 STOPWORDS = RETRIEVAL_STOPWORDS
 
 
@@ -106,6 +107,35 @@ def bm25_scores(query: str, docs: Sequence[str], k1: float = 1.2, b: float = 0.7
                 s += w * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))
         scores.append(s)
     return scores
+
+
+def folded_words(text: str) -> str:
+    """The words of ``text`` that hold a letter outside ASCII, transliterated, once each: what the store
+    indexes beside the text, so that "Wladyslaw" finds "Władysław" and "Strasse" "Straße" (SQLite's
+    ``remove_diacritics`` folds "é" but leaves "ł", "ø", "ß", "æ" and other scripts as they are).
+
+    >>> folded_words("Władysław Szpilman was born in Sosnowiec; Władysław studied in Wrocław.")
+    'wladyslaw wroclaw'
+    """
+    if text.isascii():
+        return ""
+    return " ".join(dict.fromkeys(fold(w) for w in dict.fromkeys(_non_ascii_words(text))))
+
+
+def _non_ascii_words(text: str) -> Iterator[str]:
+    # From each letter outside ASCII out to its word's ends: a passage is read once, not word by word
+    # (a third of the time of splitting it into words, and nothing to do past its dashes and quotes).
+    end = 0
+    for m in _NON_ASCII_LETTER.finditer(text):
+        if m.start() < end:
+            continue
+        start = m.start()
+        while start and (text[start - 1].isalnum() or text[start - 1] == "_"):
+            start -= 1
+        word = _WORD.match(text, start)
+        assert word is not None
+        end = word.end()
+        yield word.group(0)
 
 
 def fts_terms(query: str, max_terms: int = 16) -> list[str]:

@@ -16,6 +16,7 @@ import orjson
 from knowledge.errors import StoreError
 from knowledge.names import entity_keys, split_title
 from knowledge.pages import Page, PageWriter, page_digest
+from knowledge.text import folded_words
 
 if TYPE_CHECKING:
     from knowledge.store import Store
@@ -130,7 +131,10 @@ class SqliteWriter(PageWriter):
             )
             self._names_buf = []
         if self._passages_buf:
-            self.conn.executemany("INSERT INTO passages(rowid, text) VALUES (?, ?)", self._passages_buf)
+            self.conn.executemany(
+                "INSERT INTO passages(rowid, text, folded) VALUES (?, ?, ?)",
+                [(rowid, text, folded_words(text)) for rowid, text in self._passages_buf],
+            )
             self._passages_buf = []
 
     def _write(self, page: Page, digest: int) -> bool:

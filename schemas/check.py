@@ -68,6 +68,11 @@ class CheckResult(BaseModel):
     # store, a non-biographical answer): the answer cannot be judged, so FActScore and D-FActScore are
     # null rather than 0 and policies follow ``on_unverifiable``.
     unverifiable: bool = False
+    # Why the answer is unverifiable when it is for a reason other than the store: "language", written in a
+    # language the engine does not read (``language`` names it; scoring.language).
+    reason: Literal["language"] | None = None
+    # The answer's main language as detected (ISO 639-1 code); None when it was too short to tell.
+    language: str | None = None
     coverage: float | None = Field(
         default=None, description="share of check-worthy facts on which some page of the store takes a stance"
     )

@@ -30,6 +30,7 @@ from typing import Protocol
 from schemas.check import CheckResult, Revision
 from schemas.knowledge import EntityRef
 from scoring.abstain import declines_or_asks, is_abstention
+from scoring.language import detect
 from scoring.linking import candidate_entities
 from scoring.pipeline import CheckConfig, default_config, default_verifier, group_result, infer_subject, score_groups
 from scoring.plan import PlannedGroup
@@ -73,6 +74,7 @@ class Run:
     config: CheckConfig
     stance_model: StanceModel | None = None
     usage: Usage = field(default_factory=Usage)
+    language: str | None = None  # the answer's main language (scoring.language)
     # The sentences as the decomposition read them (records as prose, hedges off), when it rewrote any:
     # what facts' token ids point into.
     readings: list[str] | None = None
@@ -165,6 +167,10 @@ class Checker:
         sentences = all_sentences[: config.max_sentences]
         subject = (name or "").strip() or infer_subject(text, question)
         run = Run(text, sentences, subject, question, kb, cache, config, self.stance_model)
+        language = detect(text, config.language)
+        run.language = language.code
+        if not language.readable:  # a language the engine does not read: nothing in it is judged or scored
+            return self._finish(run, CheckResult(unverifiable=True, reason="language"))
         try:
             return self._check(run, config)
         finally:
@@ -220,6 +226,7 @@ class Checker:
         result.sentences = [s.text for s in run.sentences]
         result.sentence_spans = [sentence_span(m) for m in run.char_maps]
         result.engine = self.engine
+        result.language = run.language
         if isinstance(run.kb, DocumentGrounded):
             result.grounding = "documents" if run.kb.store is None else "documents_and_store"
         result.llm_model = self.judge

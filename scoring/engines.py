@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scoring import offline
 from scoring.checker import Checker
@@ -124,7 +124,7 @@ def _llm(p: Parts) -> Checker:
         LLMDecompose(p.complete, p.llm),
         LLMVerify(p.complete, p.llm),
         LLMRevise(p.complete, p.llm),
-        p.config,
+        replace(p.config, language=replace(p.config.language, reads=None)),  # the judge reads any language
         p.stance_model,
         p.judge,
     )

@@ -26,6 +26,7 @@ from schemas.check import CheckResult, Evidence, FactGroup, FactResult
 from schemas.enums import Stance, Verdict, Worthiness
 from schemas.knowledge import EntityRef
 from scoring import nlp
+from scoring.language import LanguageConfig
 from scoring.linking import MAX_CANDIDATES, link, name_match, set_cover
 from scoring.metrics import dfactscore, factscore
 from scoring.plan import PlannedFact, PlannedGroup, by_sentence
@@ -58,6 +59,8 @@ class CheckConfig:
     max_sentences: int = 120
     # Names of rules (``scoring.rules``) switched off, in every step.
     rules_off: frozenset[str] = field(default_factory=env_rules_off)
+    # The languages the engine reads (English for the offline engine); an answer in another is unverifiable.
+    language: LanguageConfig = field(default_factory=LanguageConfig)
 
     def on(self, name: str) -> bool:
         return name not in self.rules_off

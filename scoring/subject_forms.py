@@ -16,8 +16,9 @@ from functools import lru_cache
 
 from scoring.grouping import name_parts
 from vocabulary import fold_words as fold
+from vocabulary.fold import UPPERCASE
 
-_CAPITALISED = re.compile(r"[A-ZÀ-Þ][\w.'’-]*(?:\s+(?:[A-ZÀ-Þ][\w.'’-]*|de|del|da|van|von|der|la|le|bin|ibn))*")
+_CAPITALISED = re.compile(rf"{UPPERCASE}[\w.'’-]*(?:\s+(?:{UPPERCASE}[\w.'’-]*|de|del|da|van|von|der|la|le|bin|ibn))*")
 
 
 def same_name(a: str, b: str) -> bool:

@@ -7,6 +7,7 @@
     factsentry_worker_facts_total{model,verdict}    atomic facts by verdict
     factsentry_worker_coverage{model}               share of an answer's check-worthy facts the store speaks to
     factsentry_worker_answers_total{model,status}   answers by status: checked | unverifiable | abstained
+    factsentry_worker_answer_languages_total{model,language}  answers by detected language (und: too short)
     factsentry_worker_consumer_lag{topic,partition} highwater minus committed offset
     factsentry_worker_dlq_total                     records written to a dead-letter topic
 
@@ -42,6 +43,7 @@ class WorkerMetrics:
     facts: Counter
     coverage: Histogram
     answers: Counter
+    languages: Counter
     consumer_lag: Gauge
     dlq: Counter
     broker_resets: Counter
@@ -119,6 +121,13 @@ def make_metrics(registry: CollectorRegistry) -> WorkerMetrics:
             "factsentry_worker_answers_total",
             "Answers by status: checked, unverifiable (the store cannot judge them), abstained",
             ["source", "model", "status"],
+            registry=registry,
+        ),
+        languages=Counter(
+            "factsentry_worker_answer_languages",
+            "Answers by their detected main language: an ISO 639-1 code the detector knows (scoring.language), "
+            "und when too short to tell, other otherwise",
+            ["source", "model", "language"],
             registry=registry,
         ),
         consumer_lag=Gauge(

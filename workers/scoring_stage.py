@@ -35,6 +35,7 @@ from knowledge.store import Store
 from schemas.check import CheckResult
 from schemas.enums import Policy
 from schemas.messages import GenerationMessage, ResultMessage
+from scoring.language import language_label
 from workers.errors import EngineUnavailable, OverBudget, RetriableError, ScoringUnavailable
 from workers.kb import Knowledge, open_knowledge, resolve_kb_path
 from workers.metrics import Outcome, WorkerMetrics
@@ -544,6 +545,7 @@ def observe(result: ResultMessage, metrics: WorkerMetrics) -> None:
         return  # a hold-back check of part of an answer: the answer is counted once, by its final check
     labels = {"source": result.source, "model": result.model}
     metrics.answers.labels(**labels, status=check.status).inc()
+    metrics.languages.labels(**labels, language=language_label(check.language)).inc()
     if check.abstained:
         return
     if check.coverage is not None:

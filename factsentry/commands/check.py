@@ -206,6 +206,12 @@ def render(result: Any) -> None:
     if result.abstained:
         console.print("[yellow]abstained[/]: the answer declines to answer; it is counted, not scored.")
         return
+    if result.reason == "language":
+        console.print(
+            f"[yellow]unverifiable[/]: the answer is written in {result.language!r}, which the {result.engine} "
+            "engine does not read; it is not scored (the llm engine reads every language: --engine llm)."
+        )
+        return
     console.print(
         f"FActScore [bold]{_pct(result.factscore)}[/]   D-FActScore [bold]{_pct(result.dfactscore)}[/]   "
         f"facts {result.num_facts}   bios {result.num_bios}   entities {result.num_entities}   "

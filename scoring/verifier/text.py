@@ -12,6 +12,7 @@ from functools import cached_property, lru_cache
 from itertools import pairwise
 
 from vocabulary import MONTH_NUMBERS, NEGATIONS, NUMBER_WORDS, STANCE_STOPWORDS
+from vocabulary.fold import transliterate
 
 STOPWORDS = STANCE_STOPWORDS
 MONTHS = MONTH_NUMBERS
@@ -167,8 +168,12 @@ def _dozens(text: str) -> str:
 
 @lru_cache(maxsize=50_000)
 def analyse(text: str) -> Analysis:
-    """Tokenise ``text`` and extract the stems, names, numbers and negation the features use."""
-    raw = _TOKEN.findall(_dozens(text))
+    """Tokenise ``text`` and extract the stems, names, numbers and negation the features use.
+
+    Words are read transliterated, so a claim and a passage agree on a name however each writes its letters
+    ("Wladyslaw" / "Władysław", "Strasse" / "Straße"); capitals stay capitals.
+    """
+    raw = _TOKEN.findall(_dozens(transliterate(text)))
     tokens = tuple(t.lower() for t in raw)
     content: list[str] = []
     names: set[str] = set()

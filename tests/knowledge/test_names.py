@@ -30,7 +30,12 @@ def test_split_title(title: str, expected: tuple[str, str | None]) -> None:
         ("Dick Hanley", "dick hanley"),
         ("José  Álvarez-Núñez", "jose alvarez nunez"),
         ("Gavin Hamilton, 2nd Baron", "gavin hamilton 2nd baron"),
-        ("ÆTHELRED", "æthelred"),
+        ("ÆTHELRED", "aethelred"),  # transliterated, as "Aethelred" is written without the ligature
+        ("Władysław Żeleński", "wladyslaw zelenski"),
+        ("Straße", "strasse"),
+        ("Søren Ødegaard", "soren odegaard"),
+        ("Þórður Guðjónsson", "thordur gudjonsson"),
+        ("Мстислав Ростропович", "mstislav rostropovich"),
         ("", ""),
     ],
 )

@@ -288,7 +288,10 @@ def _store_as_made_before_16k_pages(path: Path) -> None:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.executescript(store_module._SCHEMA)
         conn.execute("INSERT INTO passages(passages, rank) VALUES ('hashsize', ?)", (16 << 20,))
-        conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', '2')")
+        conn.executemany(
+            "INSERT INTO meta(key, value) VALUES (?, ?)",
+            [("schema_version", store_module.SCHEMA_VERSION), ("fold", store_module.FOLD_VERSION)],
+        )
 
 
 def _layout(store: Store) -> tuple[int, dict[str, int]]:

@@ -201,3 +201,36 @@ def test_bad_documents_are_one_line_of_error(
 def test_neither_a_store_nor_documents_is_a_user_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--text", "-"]) == 1
     assert "give --kb" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("answer", "code"),
+    [
+        (
+            "Clara Schumann war eine deutsche Pianistin und Komponistin. Sie wurde 1819 in Leipzig geboren und "
+            "heiratete 1840 den Komponisten Robert Schumann.",
+            "de",
+        ),
+        (
+            "Dick Hanley était un entraîneur de football américain. Il a dirigé l'équipe de l'université "
+            "Northwestern de 1927 à 1934 et il est mort en 1970.",
+            "fr",
+        ),
+    ],
+)
+def test_an_answer_in_another_language_is_said_to_be_unverifiable(
+    kb_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], answer: str, code: str
+) -> None:
+    path = tmp_path / "answer.txt"
+    path.write_text(answer)
+    assert main(["check", "--kb", str(kb_file), "--text", str(path), "--fail-under", "0.9"]) == 0
+    out = capsys.readouterr().out
+    assert f"written in '{code}'" in out and "not scored" in out and "FActScore" not in out
+    assert main(["check", "--kb", str(kb_file), "--text", str(path), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["status"], doc["reason"], doc["language"], doc["dfactscore"]) == (
+        "unverifiable",
+        "language",
+        code,
+        None,
+    )
