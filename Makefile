@@ -27,6 +27,7 @@ install: $(STAMP)
 
 var/demo-kb.sqlite3: $(RUNTIME_STAMP) $(wildcard knowledge/demo/*.jsonl)
 	mkdir -p var
+	rm -f $@  # built anew: a store of an older layout is refused, not upgraded
 	$(BIN)/factsentry kb import knowledge/demo --db $@ --quiet
 
 kb: var/demo-kb.sqlite3
