@@ -926,7 +926,9 @@ def run(
         cell.total += 1
         cell.passed += not miss
         if miss:
-            cell.failures.append({"id": case.id, "missed": miss})
+            cell.failures.append(
+                {"id": case.id, "missed": miss, "question": case.question, "name": case.name, "answer": case.answer}
+            )
         if case.kind in CORRECT:
             correct += 1
             blocked_correct += blocked(result)
