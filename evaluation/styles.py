@@ -647,13 +647,10 @@ def refusal(data: Data, layout: str, name: str, rng: Random) -> str:
         return f"**Q: Who is {name}?**\nA: {say}\n\n**Q: Where could I find out more?**\nA: {more[2]}"
     if layout == "one-liner":
         return say
-    if layout == "rambling":
+    if layout == "rambling":  # a long apology and advice, no claim about anyone
         paras = [say]
-        rest = more[:]
-        while len(" ".join(paras).split()) < 600:
-            if len(rest) < 2:
-                rest = rng.sample(t["refusal_fillers"] + t["fillers"][:8], len(t["refusal_fillers"]) + 8)
-            paras.append(f"{rest.pop()} {rest.pop()}")
+        while len(" ".join(paras).split()) < 600 and len(more) >= 3:
+            paras.append(f"{more.pop()} {more.pop()} {more.pop()}")
         return "\n\n".join(paras)
     raise EvaluationError(f"unknown layout {layout!r}")
 
@@ -926,7 +923,9 @@ def run(
         cell.total += 1
         cell.passed += not miss
         if miss:
-            cell.failures.append({"id": case.id, "missed": miss})
+            cell.failures.append(
+                {"id": case.id, "missed": miss, "question": case.question, "name": case.name, "answer": case.answer}
+            )
         if case.kind in CORRECT:
             correct += 1
             blocked_correct += blocked(result)

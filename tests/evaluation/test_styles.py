@@ -231,6 +231,18 @@ def test_a_short_real_run_reports_every_cell() -> None:
     assert {(c["layout"], c["kind"]): c["passed"] for c in r["cells"]}[("prose", "out-of-store")] == 1
 
 
+def test_a_failing_answer_is_reported_with_its_text() -> None:
+    # An "outsider" who is in fact the cellist of the store: her answer cannot be unverifiable.
+    cellist = replace(DATA.profiles[0], title=None)
+    data = replace(DATA, outsiders=(cellist,))
+    outcome = styles.run(DEFAULT_CORPUS, Engine(), limit=1, layouts=["prose"], kinds=["out-of-store"], data=data)
+    (failure,) = outcome.result["failures"]
+    case = styles.generate(data, "prose", "out-of-store", 0, pages=TEXT)
+    assert failure["id"] == "prose/out-of-store/00" and failure["missed"] == ["status: checked"]
+    assert (failure["answer"], failure["question"], failure["name"]) == (case.answer, case.question, case.name)
+    assert outcome.result["cells"] == [{"layout": "prose", "kind": "out-of-store", "passed": 0, "total": 1}]
+
+
 def _eval(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(["eval", *argv])
     out, err = capsys.readouterr()
