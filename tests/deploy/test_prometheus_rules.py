@@ -192,6 +192,7 @@ def test_some_unit_test_keeps_two_environments_apart_for_each_new_alert() -> Non
         "FactSentryBlockRatioRising",
         "FactSentryBlockRatioFalling",
         "FactSentryJudgeFailures",
+        "FactSentryJudgeErrorRatioHigh",
         "FactSentryJudgeTokensHigh",
     }
     assert new - apart == set()
