@@ -210,7 +210,7 @@ def gate(result: Any, fail_under: float, allow_unverifiable: bool = False) -> tu
         return True, f"the answer abstains (declines to answer): nothing to score; it passes {bound}"
     if result.unverifiable or result.dfactscore is None:
         coverage = "" if result.coverage is None else f" (coverage {_pct(result.coverage)})"
-        what = f"the answer is unverifiable{coverage}: no page speaks to what it describes, so it has no D-FActScore"
+        what = f"the answer is unverifiable{coverage}, so it has no D-FActScore"
         if allow_unverifiable:
             return True, f"{what}; it passes {bound} because of --allow-unverifiable"
         return False, f"{what} to compare with {bound}; it fails (--allow-unverifiable lets such answers pass)"

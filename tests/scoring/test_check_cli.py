@@ -241,13 +241,13 @@ def test_fail_under_fails_an_unverifiable_answer_unless_allowed_and_says_why(
     captured = capsys.readouterr()
     assert json.loads(captured.out)["status"] == "unverifiable"
     assert captured.err.splitlines() == [
-        "factsentry check: the answer is unverifiable (coverage 0.0%): no page speaks to what it describes, so it "
-        "has no D-FActScore to compare with --fail-under 0.5; it fails (--allow-unverifiable lets such answers pass)"
+        "factsentry check: the answer is unverifiable (coverage 0.0%), so it has no D-FActScore to compare with "
+        "--fail-under 0.5; it fails (--allow-unverifiable lets such answers pass)"
     ]
     assert main([*base, "--allow-unverifiable"]) == 0
     assert capsys.readouterr().err.splitlines() == [
-        "factsentry check: the answer is unverifiable (coverage 0.0%): no page speaks to what it describes, so it "
-        "has no D-FActScore; it passes --fail-under 0.5 because of --allow-unverifiable"
+        "factsentry check: the answer is unverifiable (coverage 0.0%), so it has no D-FActScore; it passes "
+        "--fail-under 0.5 because of --allow-unverifiable"
     ]
 
 
