@@ -1,4 +1,4 @@
-"""Importers: stream pages out of JSONL, FActScore SQLite and DPR/ALCE TSV sources into a store.
+"""Importers: stream pages out of JSONL, FActScore SQLite, DPR/ALCE TSV and document files into a store.
 
 Every reader yields ``Page`` objects one at a time (consecutive rows of one title become one page),
 so memory stays bounded whatever the size of the source. A bad line is reported through the
@@ -26,13 +26,15 @@ from typing import IO, Any, Literal, cast
 import orjson
 from tqdm import tqdm
 
+from knowledge.docfiles import DOC_SUFFIXES, TEXT_SUFFIXES, read_docs
 from knowledge.errors import ImportFormatError
 from knowledge.pages import Page, page_digest
 from knowledge.readahead import PROCESS_MIN_BYTES, BadLine, Progress, read_ahead, read_in_process
 from knowledge.store import Store
 
-Format = Literal["jsonl", "factscore", "dpr"]
-FORMATS: tuple[Format, ...] = ("jsonl", "factscore", "dpr")
+Format = Literal["jsonl", "factscore", "dpr", "docs"]
+FORMATS: tuple[Format, ...] = ("jsonl", "factscore", "dpr", "docs")
+JSONL_SUFFIXES = (".jsonl", ".jsonl.gz")
 FACTSCORE_SEPARATOR = "####SPECIAL####SEPARATOR####"
 _SENTENCE_TAGS = re.compile(r"</?s>")
 # One line is one page (JSONL) or one passage (DPR). The longest Wikipedia articles are 1-2 MB of
@@ -198,19 +200,28 @@ READERS: dict[Format, Callable[[Path, BadLine, Progress | None], Iterator[Page]]
     "jsonl": read_jsonl,
     "factscore": read_factscore,
     "dpr": read_dpr,
+    "docs": read_docs,
 }
 
 
 def guess_format(path: Path) -> Format:
-    """The format of a source file, from its name and, failing that, its first bytes."""
+    """The format of a source file, from its name and, failing that, its first bytes.
+
+    Markdown and HTML files are documents; a ``.txt`` file is a DPR TSV when its first line has the
+    three tab-separated fields (id, text, title), else a document.
+    """
     name = path.name.lower().removesuffix(".gz")
     if name.endswith((".jsonl", ".json", ".ndjson")):
         return "jsonl"
     if name.endswith((".tsv", ".tsv.txt")):
         return "dpr"
+    if path.name.lower().endswith(DOC_SUFFIXES) and not path.name.lower().endswith(TEXT_SUFFIXES):
+        return "docs"
     opener = gzip.open if path.name.lower().endswith(".gz") else open
     with opener(path, "rb") as f:
         head: bytes = f.read(4096)
+    if path.name.lower().endswith(TEXT_SUFFIXES):
+        return "dpr" if head.split(b"\n", 1)[0].count(b"\t") == 2 else "docs"
     if head.startswith(b"SQLite format 3\x00"):
         return "factscore"
     if head.lstrip().startswith(b"{"):
@@ -220,16 +231,36 @@ def guess_format(path: Path) -> Format:
     raise ImportFormatError(f"cannot tell the format of {path}: pass --format with one of {', '.join(FORMATS)}")
 
 
-def source_files(path: Path) -> list[Path]:
-    """The files an import of ``path`` reads: the file itself, or a directory's ``*.jsonl`` files in name order."""
+def source_files(path: Path, fmt: Format | None = None) -> list[tuple[Path, Format]]:
+    """The files an import of ``path`` reads, each with its format: the file itself, or a directory's
+    ``*.jsonl`` (``.jsonl.gz``) files and its documents (markdown, HTML, plain text), in name order.
+
+    With ``fmt``, a directory's files of that kind only (``jsonl`` or ``docs``). Hidden files and
+    subdirectories are not read.
+    """
     if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith((".jsonl", ".jsonl.gz")))
+        if fmt not in (None, "jsonl", "docs"):
+            raise ImportFormatError(f"a directory imports jsonl or docs files, not --format {fmt}")
+        files: list[tuple[Path, Format]] = []
+        for p in sorted(path.iterdir()):
+            name = p.name.lower()
+            if not p.is_file() or p.name.startswith("."):
+                continue
+            kind: Format | None = (
+                "jsonl" if name.endswith(JSONL_SUFFIXES) else "docs" if name.endswith(DOC_SUFFIXES) else None
+            )
+            if kind is not None and fmt in (None, kind):
+                files.append((p, kind))
         if not files:
-            raise ImportFormatError(f"{path} holds no .jsonl files")
+            raise ImportFormatError(
+                f"{path} holds no .jsonl files and no documents ({', '.join(DOC_SUFFIXES)})"
+                if fmt is None
+                else f"{path} holds no {fmt} files"
+            )
         return files
     if not path.exists():
         raise ImportFormatError(f"{path} does not exist")
-    return [path]
+    return [(path, fmt or guess_format(path))]
 
 
 def read_sources(
@@ -239,6 +270,8 @@ def read_sources(
     for file, file_fmt in zip(files, formats, strict=True):
         if file_fmt == "factscore":  # rows come whole out of SQLite, bounded by the database file itself
             found = read_factscore(file, bad, progress)
+        elif file_fmt == "docs":  # one page per file, each file bounded by docfiles.MAX_DOC_BYTES
+            found = read_docs(file, bad, progress)
         else:
             found = (read_jsonl if file_fmt == "jsonl" else read_dpr)(file, bad, progress, max_line_bytes)
         for page in found:
@@ -255,11 +288,12 @@ def import_path(
     max_line_bytes: int = MAX_LINE_BYTES,
     process_min_bytes: int = PROCESS_MIN_BYTES,
 ) -> ImportReport:
-    """Import a file or a directory of JSONL files into ``store``; returns the counts.
+    """Import a file, or a directory of JSONL files and documents, into ``store``; returns the counts.
 
     Pages already in the store unchanged are skipped; changed pages are replaced; the store's
     version changes only when content did. ``on_problem`` receives each bad-line message
-    (``"file:line: reason"``) as it is found. A JSONL or TSV line longer than ``max_line_bytes``
+    (``"file:line: reason"``) as it is found; a document that cannot be read is one such message and
+    the other files import. A JSONL or TSV line longer than ``max_line_bytes``
     raises :class:`ImportFormatError` (pages before it stay imported). Sources of at least
     ``process_min_bytes`` are read in a second process, beside the writer (see ``knowledge.readahead``).
     """
@@ -274,8 +308,8 @@ def import_path(
         if on_problem is not None:
             on_problem(message)
 
-    files = source_files(Path(path))
-    formats = [fmt or guess_format(f) for f in files]
+    found = source_files(Path(path), fmt)
+    files, formats = [f for f, _ in found], [f_fmt for _, f_fmt in found]
     total = sum(f.stat().st_size for f, f_fmt in zip(files, formats, strict=True) if f_fmt != "factscore")
     unit_rows = all(f_fmt == "factscore" for f_fmt in formats)
     bar = tqdm(

@@ -6,6 +6,10 @@ factsentry check --kb var/demo-kb.sqlite3 --engine llm --model gpt-4o-mini --tex
 factsentry check --kb var/demo-kb.sqlite3 --engine hybrid --models models.yaml --model judge --text answer.txt
 factsentry check --documents retrieved.jsonl --text answer.txt     # a RAG answer against its own documents
 
+``--fail-under X`` exits 1 when D-FActScore is below X and says why on stderr either way; an
+unverifiable answer has no D-FActScore and fails it unless ``--allow-unverifiable``; an abstaining one
+passes.
+
 ``--json`` prints the :class:`schemas.CheckResult` (abstained, factscore, dfactscore, num_bios,
 num_entities, groups with their facts, verdicts, stances, supporting entities and evidence, and the
 revision with its edits). Without it, a table per group and fact with coloured verdicts, then the
@@ -44,7 +48,13 @@ def add_parser(sub: Any) -> None:
         "--fail-under",
         type=float,
         metavar="SCORE",
-        help="exit 1 when D-FActScore is below SCORE (0..1), for CI jobs that gate prompts or models on factuality",
+        help="exit 1 when D-FActScore is below SCORE (0..1), for CI jobs that gate prompts or models on factuality;"
+        " an unverifiable answer (no D-FActScore) fails too unless --allow-unverifiable",
+    )
+    p.add_argument(
+        "--allow-unverifiable",
+        action="store_true",
+        help="with --fail-under: let an unverifiable answer pass (the store has no page about what it describes)",
     )
     p.add_argument("--json", action="store_true", help="print the CheckResult as JSON")
     p.set_defaults(func=run)
@@ -161,6 +171,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.fail_under is not None and not 0.0 <= args.fail_under <= 1.0:
         raise UserError(f"--fail-under must be between 0 and 1, got {args.fail_under}")
+    if args.allow_unverifiable and args.fail_under is None:
+        raise UserError("--allow-unverifiable goes with --fail-under (it says whether an unverifiable answer passes)")
     if args.kb is None and args.documents is None:
         raise UserError("give --kb (a knowledge store), --documents (the answer's own documents), or both")
     documents = _read_documents(args.documents) if args.documents is not None else None
@@ -180,13 +192,31 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(result.model_dump_json(indent=2) + "\n")
     else:
         render(result)
-    if args.fail_under is not None and result.dfactscore is not None and result.dfactscore < args.fail_under:
-        print(
-            f"factsentry check: D-FActScore {result.dfactscore:.3f} is below --fail-under {args.fail_under:g}",
-            file=sys.stderr,
-        )
-        return 1
+    if args.fail_under is not None:
+        passed, why = gate(result, args.fail_under, args.allow_unverifiable)
+        print(f"factsentry check: {why}", file=sys.stderr)
+        return 0 if passed else 1
     return 0
+
+
+def gate(result: Any, fail_under: float, allow_unverifiable: bool = False) -> tuple[bool, str]:
+    """Whether ``result`` passes ``--fail-under``, and why, in one line.
+
+    An abstained answer (it declines to answer) states nothing to check and passes. An unverifiable
+    one has no D-FActScore: nothing says it is right, so it fails unless ``allow_unverifiable``.
+    """
+    bound = f"--fail-under {fail_under:g}"
+    if result.abstained:
+        return True, f"the answer abstains (declines to answer): nothing to score; it passes {bound}"
+    if result.unverifiable or result.dfactscore is None:
+        coverage = "" if result.coverage is None else f" (coverage {_pct(result.coverage)})"
+        what = f"the answer is unverifiable{coverage}, so it has no D-FActScore"
+        if allow_unverifiable:
+            return True, f"{what}; it passes {bound} because of --allow-unverifiable"
+        return False, f"{what} to compare with {bound}; it fails (--allow-unverifiable lets such answers pass)"
+    if result.dfactscore < fail_under:
+        return False, f"D-FActScore {result.dfactscore:.3f} is below {bound}"
+    return True, f"D-FActScore {result.dfactscore:.3f} is at or above {bound}: passes"
 
 
 _COLOURS = {"supported": "green", "not_supported": "red", "irrelevant": "dim"}
@@ -212,12 +242,21 @@ def render(result: Any) -> None:
             "engine does not read; it is not scored (the llm engine reads every language: --engine llm)."
         )
         return
+    status = {"checked": "green", "unverifiable": "yellow"}.get(result.status, "white")
     console.print(
+        f"[{status}]{result.status}[/]   "
         f"FActScore [bold]{_pct(result.factscore)}[/]   D-FActScore [bold]{_pct(result.dfactscore)}[/]   "
+        f"coverage [bold]{_pct(result.coverage)}[/]   "
         f"facts {result.num_facts}   bios {result.num_bios}   entities {result.num_entities}   "
         f"engine {result.engine}   against {result.grounding.replace('_', ' + ')}"
         + (f"   llm calls {result.llm_calls}" if result.llm_calls else "")
     )
+    if result.unverifiable:
+        console.print(
+            f"[yellow]unverifiable[/]: no page speaks to what the answer describes (coverage {_pct(result.coverage)}"
+            " of its check-worthy facts), so it is not scored: FActScore and D-FActScore are empty, not 0."
+            " A gateway policy follows its on_unverifiable (pass by default)."
+        )
     for i, group in enumerate(result.groups, 1):
         title = f"bio {i}: {group.mention or '?'} → {group.entity or 'no entity'}"
         if group.conflated:

@@ -1,6 +1,7 @@
 """``factsentry kb``: build and query the knowledge store.
 
 factsentry kb import knowledge/demo --db var/demo-kb.sqlite3
+factsentry kb import help-center/ --db var/help.sqlite3      # a folder of .md, .html and .txt documents
 factsentry kb search "Dick Hanley" --db var/demo-kb.sqlite3 --json
 factsentry kb stats --db var/demo-kb.sqlite3
 """
@@ -20,10 +21,18 @@ def add_parser(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser("kb", help="build and query the knowledge store")
     kb = p.add_subparsers(dest="kb_command", metavar="KB_COMMAND", required=True)
 
-    imp = kb.add_parser("import", help="import pages from JSONL, FActScore SQLite or DPR TSV")
-    imp.add_argument("path", type=Path, help="a source file, or a directory of .jsonl files")
+    imp = kb.add_parser(
+        "import", help="import pages from JSONL, FActScore SQLite, DPR TSV or markdown/HTML/text documents"
+    )
+    imp.add_argument(
+        "path",
+        type=Path,
+        help="a source file, or a directory of .jsonl files and documents (.md, .html, .txt: one page per file)",
+    )
     imp.add_argument("--db", type=Path, required=True, help="the store file (created if missing)")
-    imp.add_argument("--format", choices=("jsonl", "factscore", "dpr"), help="source format (guessed when omitted)")
+    imp.add_argument(
+        "--format", choices=("jsonl", "factscore", "dpr", "docs"), help="source format (guessed when omitted)"
+    )
     imp.add_argument("--quiet", action="store_true", help="no progress bar and no summary line")
     imp.add_argument("--json", action="store_true", help="print the import report as JSON")
     imp.add_argument("--optimize", action="store_true", help="merge the search index afterwards (faster kb search)")
@@ -96,13 +105,13 @@ def run_import(args: argparse.Namespace) -> int:
     except KnowledgeError as e:
         raise UserError(str(e)) from e
     if shown > 20:
-        print(f"... and {shown - 20} more bad lines", file=sys.stderr)
+        print(f"... and {shown - 20} more bad lines or files", file=sys.stderr)
     if args.json:
         sys.stdout.write(orjson.dumps(report.as_dict()).decode() + "\n")
     elif not args.quiet or report.bad_lines:
         print(
             f"imported {report.pages} pages ({report.passages} passages), {report.unchanged} unchanged, "
-            f"{report.bad_lines} bad lines skipped, in {report.seconds:.1f}s; store version {report.version}",
+            f"{report.bad_lines} bad lines or files skipped, in {report.seconds:.1f}s; store version {report.version}",
             file=sys.stderr,
         )
     if report.usable == 0:

@@ -16,6 +16,9 @@ METRICS: dict[str, tuple[str, frozenset[str]]] = {
     "factsentry_gateway_blocked_total": ("counter", frozenset({"model"})),
     "factsentry_gateway_revised_total": ("counter", frozenset({"model"})),
     "factsentry_gateway_publish_lost_total": ("counter", frozenset({"reason"})),
+    "factsentry_gateway_released_unchecked_total": ("counter", frozenset({"model", "reason"})),
+    "factsentry_gateway_verdict_failed_total": ("counter", frozenset()),
+    "factsentry_gateway_verdict_unavailable_total": ("counter", frozenset()),
     "factsentry_worker_records_total": ("counter", frozenset({"outcome"})),
     "factsentry_worker_stage_seconds": ("histogram", frozenset({"stage"})),
     "factsentry_worker_factscore": ("histogram", frozenset({"source", "model"})),
@@ -27,6 +30,10 @@ METRICS: dict[str, tuple[str, frozenset[str]]] = {
     "factsentry_replay_answers_total": ("counter", frozenset({"run", "model", "status"})),
     "factsentry_replay_dfactscore_mean": ("gauge", frozenset({"run", "model", "side"})),
     "factsentry_worker_dlq_total": ("counter", frozenset()),
+    "factsentry_worker_llm_calls_total": ("counter", frozenset({"engine", "judge"})),
+    "factsentry_worker_llm_tokens_total": ("counter", frozenset({"engine", "judge"})),
+    "factsentry_worker_llm_errors_total": ("counter", frozenset({"engine", "judge"})),
+    "factsentry_worker_llm_failures_total": ("counter", frozenset({"engine", "judge", "kind"})),
     "factsentry_cache_hits_total": ("counter", frozenset({"kind"})),
     "factsentry_cache_misses_total": ("counter", frozenset({"kind"})),
     "factsentry_cache_errors_total": ("counter", frozenset({"kind"})),
@@ -34,6 +41,10 @@ METRICS: dict[str, tuple[str, frozenset[str]]] = {
 
 # Labels Prometheus attaches to every scraped series (target labels), and our relabelled `component`.
 TARGET_LABELS = frozenset({"job", "instance", "component"})
+# Labels that say where a series comes from: set by a scrape config or a ServiceMonitor (namespace, or
+# env / cluster from the chart's metrics.targetLabels), or the external labels a Thanos / Mimir ruler
+# sees. Every aggregation of the rules keeps them (tests/deploy/test_prometheus_rules.py).
+PLACE_LABELS = frozenset({"env", "cluster", "namespace"})
 
 # Label values the processes write, where a rule or panel selects on them.
 LABEL_VALUES: dict[str, frozenset[str]] = {
@@ -98,12 +109,12 @@ def grouping_labels(expr: str) -> set[str]:
 def iter_label_problems(expr: str, known: dict[str, frozenset[str]]) -> Iterator[str]:
     """Why ``expr`` selects a series or a label that does not exist; nothing if it is consistent."""
     used = selectors(expr)
-    available: set[str] = set(TARGET_LABELS)
+    available: set[str] = set(TARGET_LABELS | PLACE_LABELS)
     for sel in used:
         if sel.name not in known:
             yield f"unknown metric {sel.name!r}"
             continue
-        labels = known[sel.name] | TARGET_LABELS
+        labels = known[sel.name] | TARGET_LABELS | PLACE_LABELS
         available |= labels
         for label, value in sel.matchers:
             if label not in labels:
@@ -116,3 +127,27 @@ def iter_label_problems(expr: str, known: dict[str, frozenset[str]]) -> Iterator
                         yield f"{sel.name}{{{label}}} never has the value {v!r}"
     for label in grouping_labels(expr) - available:
         yield f"grouping by {label!r}, which none of the selected series has"
+
+
+def iter_dropped_place_labels(expr: str) -> Iterator[str]:
+    """Each aggregation or vector match of ``expr`` that would merge series of different places (env,
+    cluster, namespace): ``by``/``on`` without all of them, or ``without``/``ignoring`` naming one."""
+    problems: list[str] = []
+
+    def visit(node: promql_parser.Expr) -> bool:
+        if isinstance(node, promql_parser.AggregateExpr) and node.modifier is not None:
+            grouping, labels = str(node.modifier.type).rsplit(".", 1)[-1], set(node.modifier.labels)
+        elif isinstance(node, promql_parser.BinaryExpr) and node.modifier is not None and node.modifier.matching:
+            grouping, labels = str(node.modifier.matching.type).rsplit(".", 1)[-1], set(node.modifier.matching.labels)
+        elif isinstance(node, promql_parser.AggregateExpr):
+            grouping, labels = "By", set()  # sum(x): everything into one series
+        else:
+            return True
+        if grouping in {"By", "Include"} and not PLACE_LABELS <= labels:
+            problems.append(f"{node}: keeps {sorted(labels)}, not {sorted(PLACE_LABELS - labels)}")
+        elif grouping in {"Without", "Exclude"} and labels & PLACE_LABELS:
+            problems.append(f"{node}: drops {sorted(labels & PLACE_LABELS)}")
+        return True
+
+    promql_parser.walk(promql_parser.parse(expr), visit)
+    yield from problems

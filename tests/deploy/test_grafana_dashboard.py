@@ -24,8 +24,9 @@ GRAFANA_VARS = {
     "$__range": "6h",
     "$window": "15m",
     '"$model"': '".*"',
+    '"$env"': '".*"',
 }
-_LABEL_VALUES = re.compile(r"^label_values\((\w+),\s*(\w+)\)$")
+_LABEL_VALUES = re.compile(r"^label_values\((\w+)(?:\{[^}]*\})?,\s*(\w+)\)$")
 
 
 def _substituted(expr: str) -> str:
@@ -44,7 +45,7 @@ def test_template_variables_cover_every_variable_the_queries_use() -> None:
     defined = {v["name"] for v in DASHBOARD["templating"]["list"]}
     used = {m for _, expr in TARGETS for m in re.findall(r"\$(\w+)", expr) if not m.startswith("__")}
     assert used <= defined
-    assert {"datasource", "model", "window"} <= defined
+    assert {"datasource", "env", "model", "window"} <= defined
 
 
 def test_the_model_variable_reads_a_known_metric_label() -> None:
@@ -130,3 +131,19 @@ def test_dashboard_provider_loads_the_folder_compose_mounts_the_dashboard_into()
     assert target == f"{provider['options']['path']}/factsentry.json"
     assert mounts["./deploy/grafana/provisioning"] == "/etc/grafana/provisioning"
     assert DASHBOARD["uid"] == "factsentry" and DASHBOARD["schemaVersion"] >= 36
+
+
+@pytest.mark.parametrize(("title", "expr"), TARGETS, ids=[f"{t}#{i}" for i, (t, _) in enumerate(TARGETS)])
+def test_every_panel_query_shows_the_chosen_environment_only(title: str, expr: str) -> None:
+    """Two environments never add up in one line: every selector filters on the env variable."""
+    sels = selectors(_substituted(expr.replace('"$env"', '"ENV"')))
+    assert sels and all(("env", "ENV") in s.matchers for s in sels), expr
+
+
+def test_the_env_variable_reads_the_env_label_and_allows_all() -> None:
+    env = next(v for v in DASHBOARD["templating"]["list"] if v["name"] == "env")
+    assert _LABEL_VALUES.match(env["query"]["query"]) is not None
+    assert env["query"]["query"].endswith(", env)")
+    assert (env["includeAll"], env["allValue"]) == (True, ".*")
+    model = next(v for v in DASHBOARD["templating"]["list"] if v["name"] == "model")
+    assert 'env=~"$env"' in model["query"]["query"]

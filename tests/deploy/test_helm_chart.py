@@ -687,3 +687,37 @@ def test_values_schema_refuses_auth_and_network_policy_mistakes(
     proc = run([helm, "template", "fs", CHART, "--values", _values_file(tmp_path, values)])
     assert proc.returncode != 0
     assert message in proc.stderr
+
+
+def test_service_monitors_write_the_target_labels_on_every_series(render: Renderer) -> None:
+    values = {
+        **ALL_ON,
+        "metrics": {
+            **ALL_ON["metrics"],
+            "serviceMonitor": {"enabled": True, "targetLabels": {"env": "prod", "cluster": "eu-1"}},
+        },
+    }
+    for sm in by_kind(render(values), "ServiceMonitor"):
+        (endpoint,) = sm["spec"]["endpoints"]
+        assert endpoint["relabelings"] == [
+            {"action": "replace", "targetLabel": "cluster", "replacement": "eu-1"},
+            {"action": "replace", "targetLabel": "env", "replacement": "prod"},
+        ]
+        monitoring.ServiceMonitor.model_validate(sm)
+    for sm in by_kind(render(ALL_ON), "ServiceMonitor"):
+        assert "relabelings" not in sm["spec"]["endpoints"][0]
+
+
+@pytest.mark.parametrize(
+    "base", ["https://wiki.example.com/sre/factsentry", "https://wiki.example.com/sre/factsentry/"]
+)
+def test_prometheus_rule_links_the_runbooks_where_the_operator_publishes_them(render: Renderer, base: str) -> None:
+    values = {**ALL_ON, "metrics": {**ALL_ON["metrics"], "prometheusRule": {"enabled": True, "runbookBaseUrl": base}}}
+    rule = one(render(values), "PrometheusRule")
+    shipped = yaml.safe_load((REPO / "deploy" / "prometheus" / "alerts.yml").read_text())
+    for group, ours in zip(rule["spec"]["groups"], shipped["groups"], strict=True):
+        for r, o in zip(group["rules"], ours["rules"], strict=True):
+            if "alert" in r:
+                assert r["annotations"]["runbook_url"] == f"https://wiki.example.com/sre/factsentry/{r['alert']}.md"
+                assert {**r["annotations"], "runbook_url": o["annotations"]["runbook_url"]} == o["annotations"]
+            assert r["expr"] == o["expr"]

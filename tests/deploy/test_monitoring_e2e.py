@@ -22,7 +22,14 @@ from tests.deploy.test_grafana_dashboard import PANELS
 pytestmark = pytest.mark.integration
 
 SCRAPE = 1.0
-WINDOWS = {"$__rate_interval": "5m", "$__interval": "1s", "$__range": "5m", "$window": "5m", '"$model"': '".*"'}
+WINDOWS = {
+    "$__rate_interval": "5m",
+    "$__interval": "1s",
+    "$__range": "5m",
+    "$window": "5m",
+    '"$model"': '".*"',
+    '"$env"': '".*"',
+}
 OBSERVE = {"x-factsentry-policy": "observe"}
 ANSWER = {"messages": [{"role": "user", "content": "Who was Dick Hanley?"}], "model": "demo"}
 

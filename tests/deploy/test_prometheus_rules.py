@@ -9,11 +9,19 @@ import pytest
 import yaml
 
 from tests.deploy.conftest import CHART, REPO, run
-from tests.deploy.promql_names import iter_label_problems, selectors, series_labels
+from tests.deploy.promql_names import (
+    PLACE_LABELS,
+    iter_dropped_place_labels,
+    iter_label_problems,
+    selectors,
+    series_labels,
+)
 
 PROM_DIR = REPO / "deploy" / "prometheus"
 ALERTS = PROM_DIR / "alerts.yml"
 RULE_TESTS = Path(__file__).with_name("alerts_test.yml")
+RUNBOOKS = REPO / "deploy" / "runbooks"
+RUNBOOK_BASE = "https://runbooks.factsentry.invalid/"
 
 
 def _rules() -> list[dict[str, Any]]:
@@ -101,6 +109,14 @@ def test_rule_names_are_unique_and_recording_names_follow_level_metric_operation
         ("FactSentryPublishesLost", "factsentry_gateway_publish_lost_total"),
         ("FactSentryGatewayErrorRatioHigh", ":factsentry_gateway_error_ratio:rate5m"),
         ("FactSentryAddedLatencyHigh", "model_mode:factsentry_gateway_added_seconds:p99_5m"),
+        ("FactSentryCoverageDropped", "model:factsentry_worker_coverage:mean1h"),
+        ("FactSentryUnverifiableShareRising", "model:factsentry_worker_unverifiable_share:ratio1h"),
+        ("FactSentryReleasedUnchecked", "factsentry_gateway_released_unchecked_total"),
+        ("FactSentryBlockRatioRising", "model:factsentry_gateway_block_ratio:ratio1h"),
+        ("FactSentryBlockRatioFalling", "model:factsentry_gateway_block_ratio:ratio1d"),
+        ("FactSentryJudgeFailures", "factsentry_worker_llm_failures_total"),
+        ("FactSentryJudgeErrorRatioHigh", "factsentry_worker_llm_errors_total"),
+        ("FactSentryJudgeTokensHigh", "judge:factsentry_worker_llm_tokens:increase1h"),
     ],
 )
 def test_each_concern_has_its_alert_on_the_right_series(alert: str, metric: str) -> None:
@@ -121,7 +137,7 @@ def test_each_concern_has_its_alert_on_the_right_series(alert: str, metric: str)
 def test_per_model_means_divide_the_histogram_sum_by_its_count(record: str, histogram: str) -> None:
     rule = next(r for r in _rules() if r.get("record") == record)
     assert [s.name for s in selectors(rule["expr"])] == [f"{histogram}_sum", f"{histogram}_count"]
-    assert "sum by (model)" in rule["expr"]
+    assert rule["expr"].count("sum by (env, cluster, namespace, model)") == 2
 
 
 def test_compose_prometheus_scrapes_the_gateway_port_and_every_worker_replica() -> None:
@@ -131,3 +147,75 @@ def test_compose_prometheus_scrapes_the_gateway_port_and_every_worker_replica() 
     worker_sd = jobs["factsentry-worker"]["dns_sd_configs"][0]
     assert (worker_sd["names"], worker_sd["type"], worker_sd["port"]) == (["worker"], "A", 9464)
     assert config["rule_files"] == ["alerts.yml"]
+
+
+@pytest.mark.parametrize("rule", _rules(), ids=lambda r: r.get("alert") or r["record"])
+def test_every_aggregation_and_match_keeps_env_cluster_and_namespace(rule: dict[str, Any]) -> None:
+    assert list(iter_dropped_place_labels(rule["expr"])) == []
+
+
+@pytest.mark.parametrize(
+    ("expr", "dropped"),
+    [
+        ("sum by (env, cluster, namespace, model) (rate(x[5m]))", False),
+        ("sum without (instance, pod) (x)", False),
+        ("a and b", False),
+        ("sum(x)", True),
+        ("sum by (model) (x)", True),
+        ("sum by (env, cluster, namespace) (x) and on (model) y", True),
+        ("sum without (env) (x)", True),
+        ("x / ignoring (cluster) y", True),
+    ],
+)
+def test_place_label_checker_finds_aggregations_that_merge_places(expr: str, dropped: bool) -> None:
+    assert bool(list(iter_dropped_place_labels(expr))) is dropped
+
+
+def test_some_unit_test_keeps_two_environments_apart_for_each_new_alert() -> None:
+    """An alert that fires for env=prod and stays quiet for env=staging with the same model or judge."""
+    tests = yaml.safe_load(RULE_TESTS.read_text())["tests"]
+    apart: set[str] = set()
+    for test in tests:
+        envs = {
+            s["series"].split('env="', 1)[1].split('"', 1)[0] for s in test["input_series"] if 'env="' in s["series"]
+        }
+        if len(envs) < 2:
+            continue
+        for case in test.get("alert_rule_test", []):
+            fired = {a["exp_labels"].get("env") for a in case["exp_alerts"]}
+            if case["exp_alerts"] and None not in fired and fired < envs:
+                apart.add(case["alertname"])
+    new = {
+        "FactSentryCoverageDropped",
+        "FactSentryUnverifiableShareRising",
+        "FactSentryReleasedUnchecked",
+        "FactSentryBlockRatioRising",
+        "FactSentryBlockRatioFalling",
+        "FactSentryJudgeFailures",
+        "FactSentryJudgeErrorRatioHigh",
+        "FactSentryJudgeTokensHigh",
+    }
+    assert new - apart == set()
+    assert PLACE_LABELS >= {"env"}
+
+
+@pytest.mark.parametrize("rule", [r for r in _rules() if "alert" in r], ids=lambda r: r["alert"])
+def test_every_alert_links_its_own_runbook_page_with_the_three_sections(rule: dict[str, Any]) -> None:
+    url = rule["annotations"]["runbook_url"]
+    assert url == f"{RUNBOOK_BASE}{rule['alert']}.md"
+    page = (RUNBOOKS / url.removeprefix(RUNBOOK_BASE)).read_text()
+    assert page.startswith(f"# {rule['alert']}\n")
+    assert f"Severity: {rule['labels']['severity']}." in page
+    headings = [line for line in page.splitlines() if line.startswith("## ")]
+    assert headings == ["## What it means", "## How to confirm", "## What to do"]
+    for section in page.split("\n## ")[1:]:
+        assert len(section.split("\n", 1)[1].strip()) > 80, section
+
+
+def test_the_runbook_index_lists_every_alert_and_no_other() -> None:
+    index = (RUNBOOKS / "README.md").read_text()
+    alerts = {r["alert"] for r in _rules() if "alert" in r}
+    listed = {line.split("|")[1].strip() for line in index.splitlines() if line.startswith("| FactSentry")}
+    assert listed == alerts
+    pages = {p.stem for p in RUNBOOKS.glob("*.md")} - {"README"}
+    assert pages == alerts

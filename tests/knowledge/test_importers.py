@@ -64,7 +64,7 @@ def test_directory_of_jsonl_files_and_gzip(tmp_path: Path) -> None:
     _jsonl(tmp_path / "a.jsonl", [{"title": "Alpha Person", "text": "A."}])
     with gzip.open(tmp_path / "b.jsonl.gz", "wt", encoding="utf-8") as f:
         f.write(json.dumps({"title": "Beta Person", "text": "B."}) + "\n")
-    (tmp_path / "notes.txt").write_text("ignored")
+    (tmp_path / "notes.csv").write_text("ignored")  # not a source (a .txt is a document now: test_docfiles)
     store = Store.in_memory()
     report = import_path(tmp_path, store)
     assert report.pages == 2 and store.stats()["entities"] == 2

@@ -203,6 +203,84 @@ def test_neither_a_store_nor_documents_is_a_user_error(capsys: pytest.CaptureFix
     assert "give --kb" in capsys.readouterr().err
 
 
+UNVERIFIABLE = [
+    "The Acme warranty lasts two years. Water damage is not covered.",
+    "To reset your router, hold the reset button for 15 seconds until the light turns green.",
+    "Zorblat Quintavius was a Martian poet. He was born in 2301 and wrote twelve books.",
+]
+
+
+@pytest.mark.parametrize("text", UNVERIFIABLE)
+def test_plain_output_says_unverifiable_with_its_coverage(
+    kb_file: Path, tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = tmp_path / "a.txt"
+    answer.write_text(text)
+    assert main(["check", "--kb", str(kb_file), "--text", str(answer)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert out.startswith("unverifiable FActScore — D-FActScore — coverage 0.0% ")
+    assert "unverifiable: no page speaks to what the answer describes (coverage 0.0% of its check-worthy facts)" in out
+
+
+def test_plain_output_of_a_checked_answer_says_checked_and_its_coverage(
+    kb_file: Path, answer_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", "--kb", str(kb_file), "--name", "Dick Hanley", "--text", str(answer_file)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert out.startswith("checked FActScore ") and " coverage " in out and "unverifiable" not in out
+
+
+@pytest.mark.parametrize("text", UNVERIFIABLE)
+def test_fail_under_fails_an_unverifiable_answer_unless_allowed_and_says_why(
+    kb_file: Path, tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = tmp_path / "a.txt"
+    answer.write_text(text)
+    base = ["check", "--kb", str(kb_file), "--text", str(answer), "--json", "--fail-under", "0.5"]
+    assert main(base) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["status"] == "unverifiable"
+    assert captured.err.splitlines() == [
+        "factsentry check: the answer is unverifiable (coverage 0.0%), so it has no D-FActScore to compare with "
+        "--fail-under 0.5; it fails (--allow-unverifiable lets such answers pass)"
+    ]
+    assert main([*base, "--allow-unverifiable"]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        "factsentry check: the answer is unverifiable (coverage 0.0%), so it has no D-FActScore; it passes "
+        "--fail-under 0.5 because of --allow-unverifiable"
+    ]
+
+
+def test_fail_under_passes_an_abstention_and_a_score_at_the_bound_saying_why(
+    kb_file: Path, answer_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    refusal = tmp_path / "refusal.txt"
+    refusal.write_text("I'm sorry, I can't help with that.")
+    assert main(["check", "--kb", str(kb_file), "--text", str(refusal), "--json", "--fail-under", "0.9"]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        "factsentry check: the answer abstains (declines to answer): nothing to score; it passes --fail-under 0.9"
+    ]
+    base = ["check", "--kb", str(kb_file), "--name", "Dick Hanley", "--text", str(answer_file), "--json"]
+    assert main(base) == 0
+    score = json.loads(capsys.readouterr().out)["dfactscore"]
+    assert main([*base, "--fail-under", f"{score - 0.001:.4f}"]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        f"factsentry check: D-FActScore {score:.3f} is at or above --fail-under {score - 0.001:.4f}".rstrip("0")
+        + ": passes"
+    ]
+    assert main([*base, "--fail-under", "0"]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        f"factsentry check: D-FActScore {score:.3f} is at or above --fail-under 0: passes"
+    ]
+
+
+def test_allow_unverifiable_needs_fail_under(
+    kb_file: Path, answer_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", "--kb", str(kb_file), "--text", str(answer_file), "--allow-unverifiable"]) == 1
+    assert "--allow-unverifiable goes with --fail-under" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("answer", "code"),
     [
@@ -223,7 +301,9 @@ def test_an_answer_in_another_language_is_said_to_be_unverifiable(
 ) -> None:
     path = tmp_path / "answer.txt"
     path.write_text(answer)
-    assert main(["check", "--kb", str(kb_file), "--text", str(path), "--fail-under", "0.9"]) == 0
+    assert main(["check", "--kb", str(kb_file), "--text", str(path), "--fail-under", "0.9"]) == 1
+    assert "unverifiable, so it has no D-FActScore" in capsys.readouterr().err
+    assert main(["check", "--kb", str(kb_file), "--text", str(path), "--fail-under", "0.9", "--allow-unverifiable"]) == 0
     out = capsys.readouterr().out
     assert f"written in '{code}'" in out and "not scored" in out and "FActScore" not in out
     assert main(["check", "--kb", str(kb_file), "--text", str(path), "--json"]) == 0
