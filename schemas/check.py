@@ -91,6 +91,9 @@ class CheckResult(BaseModel):
     llm_tokens: int = 0
     # LLM calls that failed or whose reply could not be read, and were asked again.
     llm_errors: int = 0
+    # What the engine's validations rejected of the judge's replies, by check (a verdict whose quote is in
+    # no passage, a decomposed fact with a value the answer does not have, a refused revision, ...).
+    llm_rejected: dict[str, int] = {}
     # Only the first ``checked_chars`` characters were checked (the worker's size budget): the rest is
     # unchecked, so a partial verdict never clears an answer under block or revise.
     partial: bool = False

@@ -58,6 +58,9 @@ class Usage:
     calls: int = 0
     tokens: int = 0
     errors: int = 0
+    # What the llm steps' validations rejected of the judge's replies, by check ("verify:quote-not-found",
+    # "decompose:value-not-in-answer", "revise:refusal", ...): see scoring/llm.
+    rejected: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -224,6 +227,7 @@ class Checker:
             result.grounding = "documents" if run.kb.store is None else "documents_and_store"
         result.llm_model = self.judge
         result.llm_calls, result.llm_tokens, result.llm_errors = run.usage.calls, run.usage.tokens, run.usage.errors
+        result.llm_rejected = dict(run.usage.rejected)
         return result
 
 
