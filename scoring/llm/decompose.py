@@ -172,9 +172,10 @@ def values_not_in(fact: str, answer: str, name: str = "") -> list[str]:
         if digits not in numbers and _NUMBER_WORDS.get(digits) not in words:
             missing.append(n)
     for w in _CAPITALISED.findall(fact):
-        low = re.sub(r"['’]s$", "", w.lower()).strip("'’-")
-        if len(low) < 2 or low in _COMMON or low in _NUMBER_WORDS.values():
-            continue
-        if low[:5] not in stems:
+        low = re.sub(r"['’]s$", "", w.lower())
+        parts = [
+            p for p in re.findall(r"\w+", low) if len(p) >= 2 and p not in _COMMON and p not in _NUMBER_WORDS.values()
+        ]
+        if any(p[:5] not in stems for p in parts):  # "Al-Nasir", "O'Reilly": each part
             missing.append(w)
     return missing

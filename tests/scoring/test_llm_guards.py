@@ -1,0 +1,161 @@
+"""The llm engine's guards as tables: decomposed facts with values the answer lacks, revisions that may not be
+used, the explicit empty decomposition, headings that do not split an individual, and the judge client's
+call settings and Retry-After."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scoring.llm import PROMPT_VERSIONS, CheckedFact, parse_decompose, revision_problem, values_not_in
+from scoring.llm.client import LiteLLMJudge, _retry_after
+from scoring.llm.verify import SCHEMA
+
+ANSWER = "Dick Hanley is an American swimmer. He was born in 1936 in Ohio and won three medals, 1,200 in all."
+
+
+@pytest.mark.parametrize(
+    ("fact", "missing"),
+    [
+        ("Dick Hanley was born in 1936.", []),
+        ("Dick Hanley was born in 1937.", ["1937"]),
+        ("Dick Hanley was born in Ohio.", []),
+        ("Dick Hanley was born in Chicago.", ["Chicago"]),
+        ("Dick Hanley is from America.", []),  # "America" and "American": one stem
+        ("Dick Hanley won 3 medals.", []),  # three, as a digit
+        ("Dick Hanley won 1200 in all.", []),  # 1,200 without its comma
+        ("Dick Hanley won 4 medals at the Tokyo Olympics.", ["4", "Tokyo", "Olympics"]),
+        ("The swimmer Dick Hanley's medals.", []),
+        ("Richard Hanley was born in 1936.", ["Richard"]),
+        ("Dick Hanley swam for Ohio-Hanley.", []),  # a hyphenated name: each part
+        ("Dick Hanley swam for Ohio-Toledo.", ["Ohio-Toledo"]),
+    ],
+)
+def test_a_decomposed_fact_may_only_have_the_answers_values(fact: str, missing: list[str]) -> None:
+    assert values_not_in(fact, ANSWER) == missing
+
+
+def test_the_name_asked_about_counts_as_the_answers() -> None:
+    assert values_not_in("Richard Hanley was born in 1936.", ANSWER, "Richard Hanley") == []
+
+
+WRONG = "Dick Hanley was born in 1939 in Ohio. He won a silver medal at the 1956 Olympics."
+FACTS = [
+    CheckedFact("Dick Hanley was born in 1939.", "refuted", "Dick Hanley (swimmer)", "He was born in 1936 in Ohio."),
+    CheckedFact("Dick Hanley was born in Ohio.", "supported", "Dick Hanley (swimmer)"),
+    CheckedFact("Dick Hanley won a silver medal at the 1956 Olympics.", "supported", "Dick Hanley (swimmer)"),
+]
+EVIDENCE = ["He was born in 1936 in Ohio."]
+TITLES = ["Dick Hanley (swimmer)"]
+
+
+@pytest.mark.parametrize(
+    ("revised", "problem"),
+    [
+        ("Dick Hanley was born in 1936 in Ohio. He won a silver medal at the 1956 Olympics.", None),
+        ("Dick Hanley was born in Ohio. He won a silver medal at the 1956 Olympics.", None),
+        ("I'm sorry, but I can't help with that.", "refusal"),
+        ("Sorry — I cannot revise this text.", "refusal"),
+        ("As an AI, I won't change the answer.", "refusal"),
+        (WRONG, "unchanged"),
+        ("  dick hanley was born in 1939 in ohio;  he won a silver medal at the 1956 olympics ", "unchanged"),
+        ("Dick Hanley was born in 1939. He won a silver medal.", "kept-refuted-value"),
+        ("Dick Hanley was born in 1936 in Ohio. He won a gold medal in 1960.", "new-value"),
+        ("Dick Hanley was born in 1936 in Toledo.", "new-value"),
+        (
+            "Dick Hanley was born in 1936 in Ohio. He later became famous worldwide, admired greatly by many "
+            "talented younger swimmers everywhere.",
+            "new-claim",
+        ),
+        ("<<<DATA 0123456789ab>>> Dick Hanley was born in 1936 in Ohio.", "fence-leak"),
+    ],
+)
+def test_a_revision_is_used_only_when_nothing_is_wrong_with_it(revised: str, problem: str | None) -> None:
+    assert revision_problem(revised, WRONG, FACTS, EVIDENCE, TITLES) == problem
+
+
+def test_facts_about_another_person_may_stay_when_separated_but_not_when_dropped() -> None:
+    facts = [
+        CheckedFact("Dick Hanley coached Northwestern.", "supported", "Dick Hanley (American football)"),
+        CheckedFact("Dick Hanley won a medal at Melbourne.", "other", "Dick Hanley (swimmer)", "won at Melbourne"),
+    ]
+    answer = "Dick Hanley coached Northwestern. He won a medal at Melbourne."
+    separated = "Dick Hanley coached Northwestern.\n\nDick Hanley (swimmer) won a medal at Melbourne."
+    assert revision_problem(separated, answer, facts, [], [], "separate") is None
+    assert revision_problem(answer, answer, facts, [], [], "drop") == "unchanged"
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("NO FACTS", []),
+        ("No facts.", []),
+        ("```\nNO FACTS\n```", []),
+        ("Sorry, there are no facts I can list here.", None),  # not the explicit reply, and no facts either
+        ("# Ada Lovelace\n- Ada Lovelace was born in 1815.\n## Career\n- Ada Lovelace wrote notes.", [2]),
+        ("# Ada Lovelace\n- Ada Lovelace was born in 1815.\n===\n# Ada Byron\n- Ada Byron wrote notes.", [1, 1]),
+    ],
+)
+def test_decomposition_replies(raw: str, expected: list[int] | None) -> None:
+    if expected is None:
+        with pytest.raises(Exception, match="no atomic facts"):
+            parse_decompose(raw, "Ada Lovelace")
+        return
+    assert [len(g.facts) for g in parse_decompose(raw, "Ada Lovelace")] == expected
+
+
+@pytest.mark.parametrize(
+    ("entry", "expected"),
+    [
+        ({}, {"temperature": 0, "max_tokens": 4096, "timeout": 30.0, "seed": 0}),
+        (
+            {"temperature": 1, "max_tokens": 512, "timeout": 90, "seed": 7},
+            {"temperature": 1, "max_tokens": 512, "timeout": 90, "seed": 7},
+        ),
+    ],
+)
+def test_the_model_list_entry_settings_win_without_colliding(entry: dict[str, Any], expected: dict[str, Any]) -> None:
+    config = {"model_list": [{"model_name": "judge", "litellm_params": {"model": "openai/judge-1", **entry}}]}
+    judge = LiteLLMJudge.from_model_list(config, "judge")
+    call = judge.request([{"role": "user", "content": "hi"}], SCHEMA)
+    assert {k: call[k] for k in expected} == expected
+    assert call["max_retries"] == call["num_retries"] == 0 and call["drop_params"] is True
+    assert call["response_format"] == {"type": "json_object"}  # an unknown model: JSON mode
+
+
+def test_a_model_that_supports_schemas_is_held_to_the_schema() -> None:
+    judge = LiteLLMJudge("judge", {"model": "openai/gpt-4o-mini"})
+    fmt = judge.request([], SCHEMA)["response_format"]
+    assert fmt["type"] == "json_schema" and fmt["json_schema"]["schema"] == SCHEMA
+    assert "response_format" not in judge.request([])
+
+
+class _Headers(dict[str, str]):
+    pass
+
+
+class _Error(Exception):
+    def __init__(self, headers: dict[str, str] | None) -> None:
+        super().__init__("x")
+        self.litellm_response_headers = _Headers(headers) if headers is not None else None
+
+
+@pytest.mark.parametrize(
+    ("headers", "seconds"),
+    [
+        ({"retry-after": "2"}, 2.0),
+        ({"retry-after": "0.5"}, 0.5),
+        ({"retry-after-ms": "1500"}, 1.5),
+        ({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}, 0.0),  # a date in the past: no wait
+        ({"retry-after": "soon"}, None),
+        ({}, None),
+        (None, None),
+    ],
+)
+def test_retry_after_is_read_from_the_providers_headers(headers: dict[str, str] | None, seconds: float | None) -> None:
+    assert _retry_after(_Error(headers)) == seconds
+
+
+def test_every_prompt_has_a_version() -> None:
+    assert PROMPT_VERSIONS == {"decompose": "decompose-2", "verify": "verify-2", "revise": "revise-2"}
