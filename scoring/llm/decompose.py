@@ -19,11 +19,12 @@ from scoring.llm.fence import data_rule, fence, nonce
 
 Message = dict[str, str]
 
-PROMPT_VERSION = "decompose-2"
+PROMPT_VERSION = "decompose-3"
 
 SYSTEM = (
-    "You split biographies into atomic facts. An atomic fact is a short sentence that states exactly one piece of "
-    "information and names its subject (never 'he' or 'she'). Keep every claim of the text, add nothing."
+    "You split answers (biographies, descriptions of products, places or events) into atomic facts. An atomic "
+    "fact is a short sentence that states exactly one piece of information and names its subject (never 'he', "
+    "'she' or 'it'). Keep every claim of the text, add nothing: no number, date or name the text does not have."
 )
 
 INSTRUCTIONS = """List the atomic facts of the text below, one per line, each starting with "- ".
@@ -31,7 +32,9 @@ Group them by the individual a reader of the text would think each fact is about
 - Start each individual with a line "# <name as the text gives it>".
 - Put a line "===" between individuals ONLY where the text itself presents a different person (for example
   "Another John Smith ...", "The other ...", a numbered list of people with the same name). A single narrative
-  about one name is ONE individual, even if its facts could belong to different real people.
+  about one name is ONE individual, even if its facts could belong to different real people. Headings of the
+  text ("## Career") do not start another individual.
+- State a hedged claim ("I believe ...", "if I recall correctly ...") without the hedge.
 - Leave out greetings, questions and remarks about the sources.
 - If the text states no facts at all, reply with the single line NO FACTS.
 
@@ -57,6 +60,57 @@ Facts:
 - Dick Hanley was born in 1936.
 - Dick Hanley coached Northwestern.
 - Dick Hanley coached Northwestern from 1927 to 1934.
+
+Example:
+Text: Maria Lindqvist is a Swedish sprinter who won the national title in 2011. Another Maria Lindqvist, a \
+painter, exhibited her work in Gothenburg in 1998.
+Facts:
+# Maria Lindqvist
+- Maria Lindqvist is Swedish.
+- Maria Lindqvist is a sprinter.
+- Maria Lindqvist won the national title in 2011.
+===
+# Maria Lindqvist
+- Maria Lindqvist is a painter.
+- Maria Lindqvist exhibited her work in Gothenburg in 1998.
+
+Example:
+Text: ## Early life
+Otto Brenner was born in Graz in 1921.
+## Career
+He taught physics at the University of Vienna until 1986.
+Facts:
+# Otto Brenner
+- Otto Brenner was born in Graz.
+- Otto Brenner was born in 1921.
+- Otto Brenner taught physics at the University of Vienna.
+- Otto Brenner taught at the University of Vienna until 1986.
+
+Example:
+Text: Lena Ferris released these albums:
+| Year | Album |
+| 1994 | Blue Hours |
+| 1997 | North Road |
+Facts:
+# Lena Ferris
+- Lena Ferris released the album Blue Hours in 1994.
+- Lena Ferris released the album North Road in 1997.
+
+Example:
+Text: The Halden T4 is an electric kettle with a 1.7-litre tank. It boils water in about three minutes and \
+comes with a two-year warranty. I believe it was first sold in 2019.
+Facts:
+# Halden T4
+- The Halden T4 is an electric kettle.
+- The Halden T4 has a 1.7-litre tank.
+- The Halden T4 boils water in about three minutes.
+- The Halden T4 comes with a two-year warranty.
+- The Halden T4 was first sold in 2019.
+
+Example:
+Text: I'm sorry, I couldn't find anything reliable about that person. Could you tell me more about who you mean?
+Facts:
+NO FACTS
 """
 
 _SEPARATOR = re.compile(r"^\s*={3,}\s*$")

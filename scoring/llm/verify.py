@@ -49,7 +49,7 @@ from scoring.llm.fence import data_rule, fence, nonce
 
 Message = dict[str, str]
 
-PROMPT_VERSION = "verify-2"
+PROMPT_VERSION = "verify-3"
 LABELS = ("supported", "refuted", "not_enough_info")
 
 SYSTEM = (
@@ -60,6 +60,23 @@ SYSTEM = (
     "Every verdict cites one passage and quotes the words of it that decide the verdict, copied exactly. "
     "Answer with one JSON object only."
 )
+
+# Indented, so that no line of them reads as a page, passage or fact of the request.
+EXAMPLES = """Examples (the pages may describe different people who share a name):
+  Pages: [P1] Ann Doyle (rower)  [P1.1] Ann Doyle (born 1970) rowed for Ireland at the 1996 Olympics.
+         [P2] Ann Doyle (politician)  [P2.1] Ann Doyle was elected to the Dail in 2002.
+  Group 1 (pages P1, P2): F1 Ann Doyle rowed at the 1996 Olympics. F2 Ann Doyle was elected in 2002.
+    F3 Ann Doyle was born in 1971. F4 Ann Doyle rowed at the 1996 Olympics and was elected in 2002. F5 Ann Doyle
+    has two children.
+  Reply: {"results": [
+    {"id": "F1", "verdicts": [{"page": "P1", "label": "supported", "passage": "P1.1",
+      "quote": "rowed for Ireland at the 1996 Olympics"}]},
+    {"id": "F2", "verdicts": [{"page": "P2", "label": "supported", "passage": "P2.1",
+      "quote": "was elected to the Dail in 2002"}]},
+    {"id": "F3", "verdicts": [{"page": "P1", "label": "refuted", "passage": "P1.1", "quote": "Ann Doyle (born 1970)"}]},
+    {"id": "F4", "verdicts": []},
+    {"id": "F5", "verdicts": []}]}
+  (F4: no page states both parts about its own person; F5: no page says anything about it.)"""
 
 REPLY_FORMAT = (
     "Reply with one JSON object and nothing else:\n"
@@ -226,7 +243,7 @@ def build_verify_request(groups: Sequence[VerifyGroup]) -> list[Message]:
     ]
     pages_text = "\n".join(page_lines)
     n = nonce(pages_text, *group_texts)
-    lines = ["Pages:", fence(pages_text, n) if page_lines else "(none)", ""]
+    lines = [EXAMPLES, "", "Pages:", fence(pages_text, n) if page_lines else "(none)", ""]
     lines.append(
         "Facts, grouped by the individual the answer describes. Judge each fact only against the pages listed "
         "for its group:"

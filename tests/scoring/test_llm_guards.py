@@ -4,6 +4,7 @@ call settings and Retry-After."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -158,4 +159,37 @@ def test_retry_after_is_read_from_the_providers_headers(headers: dict[str, str] 
 
 
 def test_every_prompt_has_a_version() -> None:
-    assert PROMPT_VERSIONS == {"decompose": "decompose-2", "verify": "verify-2", "revise": "revise-2"}
+    assert PROMPT_VERSIONS == {"decompose": "decompose-3", "verify": "verify-3", "revise": "revise-2"}
+
+
+def _demos() -> list[tuple[str, str]]:
+    from scoring.llm.decompose import INSTRUCTIONS
+
+    parts = INSTRUCTIONS.split("Example:\n")[1:]
+    return [(p.split("Text: ", 1)[1].split("\nFacts:\n", 1)[0], p.split("\nFacts:\n", 1)[1]) for p in parts]
+
+
+def test_the_decomposition_demos_cover_the_cases_and_keep_to_their_texts_values() -> None:
+    demos = _demos()
+    assert len(demos) >= 6
+    assert sum(1 for _, facts in demos if "===" in facts) == 2  # a numbered list and "Another ..." prose
+    assert any("## " in text for text, _ in demos) and any("|" in text for text, _ in demos)
+    assert [facts.strip() for _, facts in demos].count("NO FACTS") == 1
+    for text, facts in demos:
+        groups = parse_decompose(facts, "")
+        assert all(values_not_in(f, text) == [] for g in groups for f in g.facts), text
+        assert all("believe" not in f for g in groups for f in g.facts)
+
+
+def test_the_verify_demos_stay_outside_the_data_and_are_not_read_as_the_request() -> None:
+    from scoring.llm.fence import blocks
+    from scoring.llm.verify import EXAMPLES, Page, VerifyGroup, build_verify_request, layout
+
+    groups = [VerifyGroup("Ada", (("F1", "Ada was born in 1815."),), (Page("Ada Lovelace", ("Born 1815.",)),))]
+    user = build_verify_request(groups)[1]["content"]
+    assert user.startswith(EXAMPLES) and all("Ann Doyle" not in b for b in blocks(user))
+    assert re.findall(r"^(F\d+): ", user, flags=re.M) == ["F1"] and re.findall(r"^\[P", user, flags=re.M) == [
+        "[P",
+        "[P",
+    ]
+    assert list(layout(groups).facts) == ["F1"]
