@@ -10,8 +10,9 @@ parsed together first (``Checker.prepare``), its time shared among the batch's a
 collector runs as in a scoring worker (``workers.scoring_stage.collect_less_often``).
 
 LLM: the llm engine runs the same answers with litellm's ``mock_response`` (no network), and its
-calls and tokens per answer are set beside what the FActScore pipeline would make on the same
-answers: one decomposition call per sentence plus one verification call per fact.
+calls, tokens (prompt and completion) and cost per answer (litellm's cost map, as gpt-4o-mini) are set
+beside what the FActScore pipeline would make on the same answers: one decomposition call per sentence plus
+one verification call per fact.
 
 Length sweep (``--lengths 1000,10000,100000``): for each length and shape, one answer of that many
 characters made of AmbigBio dev answers one after another (the last one cut at a sentence end), checked by
@@ -367,13 +368,17 @@ class MockLLM:
         self.litellm = litellm
         self.model = model
 
-    def complete(self, messages: list[dict[str, str]]) -> tuple[str, int]:
+    def complete(self, messages: list[dict[str, str]]) -> Any:
+        """A :class:`scoring.llm.reply.JudgeReply`: the scripted text, its tokens, their cost as ``model``'s."""
+        from scoring.llm.client import cost
+        from scoring.llm.reply import JudgeReply
+
         reply = scripted_reply(messages)
         response = self.litellm.completion(model=self.model, messages=messages, mock_response=reply)
         text = response.choices[0].message.content or ""
-        tokens = self.litellm.token_counter(model=self.model, messages=messages)
-        tokens += self.litellm.token_counter(model=self.model, text=text)
-        return text, int(tokens)
+        prompt = int(self.litellm.token_counter(model=self.model, messages=messages))
+        completion = int(self.litellm.token_counter(model=self.model, text=text))
+        return JudgeReply(text, prompt, completion, cost(self.model, prompt, completion))
 
 
 def scripted_reply(messages: list[dict[str, str]]) -> str:
@@ -533,6 +538,9 @@ def _llm(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "llm_max_calls_per_answer_upto_30_facts": max((r.llm_calls for r in results if r.num_facts <= 30), default=0),
         "llm_max_facts_per_answer": max((r.num_facts for r in answered), default=0),
         "llm_tokens_per_answer": round(tokens / n, 1),
+        "llm_prompt_tokens_per_answer": round(sum(r.llm_prompt_tokens for r in results) / n, 1),
+        "llm_completion_tokens_per_answer": round(sum(r.llm_completion_tokens for r in results) / n, 1),
+        "llm_cost_usd_per_answer": round(sum(r.llm_cost_usd or 0.0 for r in results) / n, 6),
         "llm_facts_per_answer": round(facts / n, 1),
         "factscore_pipeline_calls_per_answer": round(factscore_calls / n, 2),
         "llm_call_reduction": round(factscore_calls / max(1, calls), 1),
@@ -559,6 +567,7 @@ def _hybrid(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "hybrid_calls_per_answer": round(sum(r.llm_calls for r in results) / n, 2),
         "hybrid_tokens_per_answer": round(sum(r.llm_tokens for r in results) / n, 1),
+        "hybrid_cost_usd_per_answer": round(sum(r.llm_cost_usd or 0.0 for r in results) / n, 6),
         "hybrid_facts_to_llm_share": round(escalated / max(1, facts), 3),
         "hybrid_answers_per_s": round(len(rows) / elapsed, 1) if elapsed > 0 else None,
     }

@@ -9,6 +9,7 @@ from scoring.llm import decompose as _decompose
 from scoring.llm import revise as _revise
 from scoring.llm import verify as _verify
 from scoring.llm.decompose import FactList, build_decompose_request, parse_decompose, values_not_in
+from scoring.llm.reply import JudgeReply
 from scoring.llm.revise import CheckedFact, build_revise_request, parse_revise, revision_problem
 from scoring.llm.steps import Complete, LLMConfig, LLMDecompose, LLMRevise, LLMVerify
 from scoring.llm.verify import (
@@ -33,6 +34,7 @@ __all__ = [
     "CheckedFact",
     "Complete",
     "FactList",
+    "JudgeReply",
     "Judgement",
     "LLMConfig",
     "LLMDecompose",

@@ -8,7 +8,8 @@ as a value or ``os.environ/NAME``) are used as they are. A call that fails raise
 transient kinds with backoff and counts every failed attempt.
 
 >>> judge = LiteLLMJudge.from_model_list(yaml.safe_load(open("models.yaml")), "judge")  # doctest: +SKIP
->>> text, tokens = judge([{"role": "user", "content": "Say hi"}])  # doctest: +SKIP
+>>> reply = judge([{"role": "user", "content": "Say hi"}])  # doctest: +SKIP
+>>> reply.text, reply.prompt_tokens, reply.completion_tokens, reply.cost_usd  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any, ClassVar
 import yaml
 
 from scoring.errors import LLMCallError, ScoringError
+from scoring.llm.reply import JudgeReply
 
 
 class JudgeConfigError(ScoringError):
@@ -32,8 +34,8 @@ class JudgeConfigError(ScoringError):
 
 @dataclass(frozen=True)
 class LiteLLMJudge:
-    """``complete(messages, schema=None) -> (text, tokens)`` over litellm; ``name`` is the label in results
-    and metrics.
+    """``complete(messages, schema=None) -> JudgeReply`` over litellm (the text, prompt and completion tokens,
+    the cost by litellm's cost map); ``name`` is the label in results and metrics.
 
     The call's settings are the judge's defaults (``temperature`` 0, ``max_tokens``, ``timeout``, ``seed``)
     under the model-list entry's ``litellm_params``: an entry that sets any of them wins, it does not
@@ -102,7 +104,7 @@ class LiteLLMJudge:
             call["response_format"] = _response_format(str(call["model"]), schema)
         return call
 
-    def __call__(self, messages: list[dict[str, str]], schema: Mapping[str, Any] | None = None) -> tuple[str, int]:
+    def __call__(self, messages: list[dict[str, str]], schema: Mapping[str, Any] | None = None) -> JudgeReply:
         import litellm
 
         call = self.request(messages, schema)
@@ -120,7 +122,22 @@ class LiteLLMJudge:
         if finish == "content_filter":
             raise LLMCallError("refused", f"{self.name}: the provider's content filter stopped the reply")
         usage = getattr(response, "usage", None)
-        return text, int(getattr(usage, "total_tokens", 0) or 0)
+        prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
+        completion = int(getattr(usage, "completion_tokens", 0) or 0)
+        if not prompt and not completion:
+            completion = int(getattr(usage, "total_tokens", 0) or 0)
+        return JudgeReply(text, prompt, completion, cost(str(call["model"]), prompt, completion))
+
+
+def cost(model: str, prompt_tokens: int, completion_tokens: int) -> float | None:
+    """US dollars of one call by litellm's cost map; None for a model it does not know (a local one)."""
+    import litellm
+
+    try:
+        p, c = litellm.cost_per_token(model=model, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+    except Exception:  # litellm raises its own errors for unmapped models
+        return None
+    return float(p) + float(c)
 
 
 def _response_format(model: str, schema: Mapping[str, Any]) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from scoring.errors import LLMCallError, LLMOutputError
 from scoring.grouping import PerceivedGroup
 from scoring.llm import verify as llm_verify
 from scoring.llm.decompose import FactList, build_decompose_request, parse_decompose, values_not_in
+from scoring.llm.reply import JudgeReply
 from scoring.llm.revise import CheckedFact, build_revise_request, parse_revise, revision_problem
 from scoring.llm.verify import Page, VerifyGroup, VerifyReply, batch_groups, build_verify_request, parse_verify
 from scoring.plan import PlannedFact, PlannedGroup
@@ -48,7 +49,9 @@ from scoring.worthiness import classify
 
 Message = dict[str, str]
 T = TypeVar("T")
-Complete = Callable[..., "str | tuple[str, int]"]
+
+
+Complete = Callable[..., "str | tuple[str, int] | JudgeReply"]
 
 
 @dataclass(frozen=True)
@@ -126,11 +129,7 @@ def ask(
             failed_calls += 1
             continue
         asked += 1
-        if isinstance(reply, tuple):
-            text, tokens = reply
-        else:
-            text, tokens = reply, (sum(len(m["content"]) for m in turn) + len(reply)) // 4
-        usage.tokens += int(tokens)
+        text = _count(reply, turn, usage)
         try:
             return parse(text)
         except LLMOutputError as e:
@@ -146,7 +145,26 @@ def ask(
     raise error
 
 
-def _call(complete: Complete, messages: list[Message], schema: dict[str, Any] | None) -> str | tuple[str, int]:
+def _count(reply: str | tuple[str, int] | JudgeReply, turn: list[Message], usage: Usage) -> str:
+    """The reply's text; its tokens (and cost) added to ``usage`` (a bare text: about 4 characters a token)."""
+    if isinstance(reply, JudgeReply):
+        usage.tokens += reply.tokens
+        usage.prompt_tokens += reply.prompt_tokens
+        usage.completion_tokens += reply.completion_tokens
+        if reply.cost_usd is not None:
+            usage.cost_usd = (usage.cost_usd or 0.0) + reply.cost_usd
+        return reply.text
+    if isinstance(reply, tuple):
+        text, tokens = reply
+        usage.tokens += int(tokens)
+        return text
+    usage.tokens += (sum(len(m["content"]) for m in turn) + len(reply)) // 4
+    return reply
+
+
+def _call(
+    complete: Complete, messages: list[Message], schema: dict[str, Any] | None
+) -> str | tuple[str, int] | JudgeReply:
     if schema is not None and getattr(complete, "accepts_schema", False):
         return complete(messages, schema=schema)
     return complete(messages)

@@ -297,3 +297,21 @@ async def test_retry_after_is_waited_for(judge: JudgeServer, namesakes: Store) -
     start = time.perf_counter()
     r = await check(judge, NAMESAKES, namesakes)
     assert time.perf_counter() - start >= 1.5 and r.llm_errors == 1 and r.factscore == 1.0
+
+
+async def test_tokens_and_cost_per_answer_from_the_cost_map(judge: JudgeServer, namesakes: Store) -> None:
+    """A judge whose model litellm's cost map knows (served here by the local judge): the prompt and reply
+    tokens the server reported, and their price, summed over the answer's calls."""
+    config = judge.model_list()
+    config["model_list"][0]["litellm_params"]["model"] = "openai/gpt-4o-mini"
+    complete = LiteLLMJudge.from_model_list(config, "judge", timeout_s=5.0)
+    checker = build_checker("llm", complete=complete, llm=LLMConfig(backoff_s=0.01))
+    r = await asyncio.to_thread(checker.check, SWIMMER_ANSWER, kb=namesakes, name="Dick Hanley")
+    assert r.llm_calls == 3 and r.llm_prompt_tokens + r.llm_completion_tokens == r.llm_tokens
+    prompts = sum(sum(len(m["content"]) for m in b["messages"]) // 4 for b in judge.requests)
+    completions = sum(len(reply) // 4 for reply in judge.replies)
+    assert (r.llm_prompt_tokens, r.llm_completion_tokens) == (prompts, completions)
+    # gpt-4o-mini: $0.15 per million prompt tokens, $0.60 per million completion tokens
+    assert r.llm_cost_usd == pytest.approx((0.15 * prompts + 0.6 * completions) / 1e6, rel=1e-6)
+    local = await check(judge, SWIMMER_ANSWER, namesakes)
+    assert local.llm_cost_usd is None and local.llm_prompt_tokens > 0
