@@ -430,8 +430,8 @@ def _verify(
         again = [g for g in again if g.facts]
         try:
             reply.merge(_judge(again, complete, usage, config))
-        except LLMOutputError:
-            pass  # the facts stay without a verdict, counted below
+        except (LLMOutputError, LLMCallError):
+            pass  # the facts stay without a verdict (not supported), counted below; the others' verdicts stand
     for check, _ in reply.rejected:
         reject(usage, f"verify:{check}")
     if reply.missing:

@@ -40,7 +40,7 @@ async def judge() -> AsyncIterator[JudgeServer]:
 async def factcheck(start_stack: StartStack, judge: JudgeServer, tmp_path: Path, text: str) -> dict[str, Any]:
     models = tmp_path / "models.yaml"
     models.write_text(yaml.safe_dump(judge.model_list("judge")))
-    worker = {"models_file": models, "judge_model": "judge", "judge_timeout_s": 5.0}
+    worker = {"models_file": models, "judge_model": "judge", "judge_timeout_s": 30.0}
     gw = await start_stack(worker=worker, factcheck_engines="offline,llm")
     body = {"text": text, "name": "Dick Hanley", "engine": "llm", "timeout_s": 120}
     async with httpx.AsyncClient(base_url=gw.base_url, timeout=180) as http:

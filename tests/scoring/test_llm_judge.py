@@ -88,7 +88,7 @@ async def judge() -> AsyncIterator[JudgeServer]:
 
 
 async def check(server: JudgeServer, answer: str, kb: Store, engine: str = "llm", **llm: Any) -> CheckResult:
-    complete = LiteLLMJudge.from_model_list(server.model_list(), "judge", timeout_s=5.0)
+    complete = LiteLLMJudge.from_model_list(server.model_list(), "judge", timeout_s=60.0)
     checker = build_checker(engine, complete=complete, llm=LLMConfig(backoff_s=0.01, **llm))
     return await asyncio.to_thread(checker.check, answer, kb=kb, name="Dick Hanley")
 
@@ -304,7 +304,7 @@ async def test_tokens_and_cost_per_answer_from_the_cost_map(judge: JudgeServer, 
     tokens the server reported, and their price, summed over the answer's calls."""
     config = judge.model_list()
     config["model_list"][0]["litellm_params"]["model"] = "openai/gpt-4o-mini"
-    complete = LiteLLMJudge.from_model_list(config, "judge", timeout_s=5.0)
+    complete = LiteLLMJudge.from_model_list(config, "judge", timeout_s=60.0)
     checker = build_checker("llm", complete=complete, llm=LLMConfig(backoff_s=0.01))
     r = await asyncio.to_thread(checker.check, SWIMMER_ANSWER, kb=namesakes, name="Dick Hanley")
     assert r.llm_calls == 3 and r.llm_prompt_tokens + r.llm_completion_tokens == r.llm_tokens
@@ -315,3 +315,13 @@ async def test_tokens_and_cost_per_answer_from_the_cost_map(judge: JudgeServer, 
     assert r.llm_cost_usd == pytest.approx((0.15 * prompts + 0.6 * completions) / 1e6, rel=1e-6)
     local = await check(judge, SWIMMER_ANSWER, namesakes)
     assert local.llm_cost_usd is None and local.llm_prompt_tokens > 0
+
+
+async def test_a_failing_follow_up_call_keeps_the_verdicts_already_given(judge: JudgeServer, namesakes: Store) -> None:
+    expected = await baseline(judge, NAMESAKES, namesakes)
+    judge.script, judge.default = ["ok", "drop-ids"], "500"
+    r = await check(judge, NAMESAKES, namesakes, call_retries=0)
+    got = verdicts(r)
+    dropped = [k for k in got if got[k] != expected[k]]
+    assert len(dropped) == 1 and got[dropped[0]] == ("not_supported", "not_supported")
+    assert r.llm_rejected["verify:missing-id"] == 1 and r.factscore is not None and r.factscore < 1.0
