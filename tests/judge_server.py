@@ -10,6 +10,7 @@ script is used up:
 ``ok``              the capable reply
 ``malformed``       prose instead of the asked format
 ``truncated``       cut at max_tokens (``finish_reason: length``)
+``content-filter``  stopped by the provider's content filter (``finish_reason: content_filter``)
 ``truncate-large``  a verify request with more than ``large_facts`` facts is cut at max_tokens
 ``429``             rate limited, with ``Retry-After: retry_after`` seconds
 ``500``             a server error
@@ -119,6 +120,8 @@ class JudgeServer:
             and len(scripted_facts(_request(messages))) > self.large_facts
         ):
             reply, finish = reply[: max(1, len(reply) // 3)], "length"
+        elif behaviour == "content-filter":
+            reply, finish = "", "content_filter"
         elif kind == "verify":
             reply = _verify_behaviour(behaviour, _request(messages), reply)
         elif kind == "revise" and behaviour == "refuse":

@@ -61,6 +61,7 @@ async def test_a_reply_and_its_tokens(judge_server: JudgeServer) -> None:
         ("429", "rate_limit", True),
         ("500", "server", True),
         ("truncated", "truncated", False),
+        ("content-filter", "refused", False),
         ("slow", "timeout", True),
     ],
 )
