@@ -99,6 +99,8 @@ class CheckResult(BaseModel):
     llm_prompt_tokens: int = 0
     llm_completion_tokens: int = 0
     llm_cost_usd: float | None = None
+    # Judge calls answered from the cache (same prompt, judge model and prompt version), not made again.
+    llm_cached_calls: int = 0
     # Only the first ``checked_chars`` characters were checked (the worker's size budget): the rest is
     # unchecked, so a partial verdict never clears an answer under block or revise.
     partial: bool = False

@@ -63,6 +63,9 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float | None = None
+    # Judge calls answered from the cache (the same prompt to the same judge model and prompt version): not
+    # in ``calls``.
+    cached: int = 0
     # What the llm steps' validations rejected of the judge's replies, by check ("verify:quote-not-found",
     # "decompose:value-not-in-answer", "revise:refusal", ...): see scoring/llm.
     rejected: dict[str, int] = field(default_factory=dict)
@@ -235,6 +238,7 @@ class Checker:
         result.llm_rejected = dict(run.usage.rejected)
         result.llm_prompt_tokens, result.llm_completion_tokens = run.usage.prompt_tokens, run.usage.completion_tokens
         result.llm_cost_usd = round(run.usage.cost_usd, 8) if run.usage.cost_usd is not None else None
+        result.llm_cached_calls = run.usage.cached
         return result
 
 

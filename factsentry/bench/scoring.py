@@ -512,9 +512,18 @@ def _llm(rows: list[dict[str, Any]]) -> dict[str, Any]:
     stores = _stores(rows)
     mock = MockLLM()
     checker = build_checker("llm", complete=mock.complete)
+    cache = _DictCache()
     results = [
-        checker.check(row["output"], kb=store, name=row["name"]) for row, store in zip(rows, stores, strict=True)
+        checker.check(row["output"], kb=store, name=row["name"], cache=cache)
+        for row, store in zip(rows, stores, strict=True)
     ]
+    # A replay of the same answers: the judge's replies come from the cache.
+    replay = [
+        checker.check(row["output"], kb=store, name=row["name"], cache=cache)
+        for row, store in zip(rows, stores, strict=True)
+    ]
+    replay_cached = sum(r.llm_cached_calls for r in replay)
+    replay_asked = replay_cached + sum(r.llm_calls for r in replay)
     calls = sum(r.llm_calls for r in results)
     tokens = sum(r.llm_tokens for r in results)
     facts = sum(r.num_facts for r in results)
@@ -532,6 +541,7 @@ def _llm(rows: list[dict[str, Any]]) -> dict[str, Any]:
             rejected[check] = rejected.get(check, 0) + count
     return {
         "llm_rejected": dict(sorted(rejected.items())),
+        "llm_replay_cache_hit_rate": round(replay_cached / replay_asked, 3) if replay_asked else None,
         "llm_errors_per_answer": round(sum(r.llm_errors for r in results) / n, 2),
         "llm_calls_per_answer": round(calls / n, 2),
         "llm_max_calls_per_answer": max((r.llm_calls for r in results), default=0),

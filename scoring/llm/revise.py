@@ -96,7 +96,8 @@ def revision_problem(
     """Why the judge's revision may not be used, or None. It may not be a refusal (``refusal``), show the
     prompt's fences (``fence-leak``), leave a wrong answer as it was (``unchanged``), keep a value found only
     in wrong facts (``kept-refuted-value``), add a number or name found neither in the answer, the evidence
-    nor a page title (``new-value``), or add more than a few words found in none of them (``new-claim``)."""
+    nor a page title (``new-value``), lose most of the supported facts' numbers and names
+    (``dropped-supported``), or add more than a few words found in none of them (``new-claim``)."""
     if _REFUSAL.search(revised[:300]):
         return "refusal"
     if _MARKER.search(revised):
@@ -112,6 +113,11 @@ def revision_problem(
             return "kept-refuted-value"
     if values_not_in(revised, " ".join([answer, *evidence, *titles])):
         return "new-value"
+    # What was supported stays: a revision that loses most of the supported facts' values rewrote the answer.
+    values = {v for f in facts if f.status == "supported" for v in values_not_in(f.text, "")}
+    lost = [v for v in values if values_not_in(v, revised)]
+    if values and len(lost) * 2 > len(values):
+        return "dropped-supported"
     known = set(_WORD.findall(" ".join([answer, *evidence, *titles]).lower()))
     new = [w for w in _WORD.findall(revised.lower()) if w not in known]
     if len(new) > max(3, len(_WORD.findall(revised.lower())) // 10):

@@ -22,6 +22,8 @@ with ``settle=True``) the stance model's confident verdicts stand and only the u
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -37,12 +39,14 @@ from scoring.decompose import AtomicFact
 from scoring.errors import LLMCallError, LLMOutputError
 from scoring.grouping import PerceivedGroup
 from scoring.llm import verify as llm_verify
+from scoring.llm.decompose import PROMPT_VERSION as DECOMPOSE_VERSION
 from scoring.llm.decompose import FactList, build_decompose_request, parse_decompose, values_not_in
 from scoring.llm.reply import JudgeReply
+from scoring.llm.revise import PROMPT_VERSION as REVISE_VERSION
 from scoring.llm.revise import CheckedFact, build_revise_request, parse_revise, revision_problem
 from scoring.llm.verify import Page, VerifyGroup, VerifyReply, batch_groups, build_verify_request, parse_verify
 from scoring.plan import PlannedFact, PlannedGroup
-from scoring.protocols import KnowledgeSource
+from scoring.protocols import KnowledgeSource, VerdictCache
 from scoring.rules import LLM
 from scoring.verify import EntityVerdict
 from scoring.worthiness import classify
@@ -104,12 +108,24 @@ def ask(
     config: LLMConfig | None = None,
     *,
     schema: dict[str, Any] | None = None,
+    cache: JudgeCache | None = None,
 ) -> T:
     """Call the model and parse. An unreadable reply gets a repair turn (its text and the error shown to the
     model) ``retries`` times, a transient call failure is made again ``config.call_retries`` times after a
     backoff (the provider's Retry-After when it gives one); every failed attempt counts in
     ``usage.errors``; then the last error is raised."""
     config = config or LLMConfig()
+    key = cache.key(messages, schema) if cache is not None else ""
+    if cache is not None:
+        hit = cache.get(key)
+        if hit is not None:
+            try:
+                parsed = parse(hit)
+            except LLMOutputError:
+                pass  # a reply this parser no longer reads: asked again
+            else:
+                usage.cached += 1
+                return parsed
     error: LLMOutputError | None = None
     asked = 0
     failed_calls = 0
@@ -131,7 +147,7 @@ def ask(
         asked += 1
         text = _count(reply, turn, usage)
         try:
-            return parse(text)
+            parsed = parse(text)
         except LLMOutputError as e:
             usage.errors += 1
             error = e
@@ -141,8 +157,51 @@ def ask(
                 {"role": "assistant", "content": shown},
                 {"role": "user", "content": REPAIR.format(error=e.detail)},
             ]
+            continue
+        if cache is not None:
+            cache.set(key, text)  # the readable reply to the request (after a repair turn, too)
+        return parsed
     assert error is not None
     raise error
+
+
+@dataclass(frozen=True)
+class JudgeCache:
+    """Judge replies by judge model, prompt version and a hash of the messages, in the check's cache (Redis
+    or in-process; ``run.cache``): a replayed or redelivered answer is not asked again. Only replies that
+    were read are kept; a cache that fails is a miss."""
+
+    cache: VerdictCache
+    prefix: str
+
+    @classmethod
+    def of(cls, run: Run, complete: Complete, version: str) -> JudgeCache | None:
+        if run.cache is None:
+            return None
+        cache: Any = run.cache
+        kind_of = getattr(cache, "kind_of", None)  # knowledge.cache.Cache: counted under its own label
+        if callable(kind_of):
+            cache = kind_of("judge")
+        params = getattr(complete, "params", None) or {}
+        judge = f"{getattr(complete, 'name', '')}/{params.get('model', '')}/{params.get('api_base', '')}"
+        return cls(cache, f"judge:{hashlib.sha256(judge.encode()).hexdigest()[:16]}:{version}:")
+
+    def key(self, messages: list[Message], schema: dict[str, Any] | None) -> str:
+        body = json.dumps([messages, schema], sort_keys=True, ensure_ascii=False)
+        return self.prefix + hashlib.sha256(body.encode()).hexdigest()
+
+    def get(self, key: str) -> str | None:
+        try:
+            value = self.cache.get(key)
+        except Exception:
+            return None
+        return value.decode("utf-8", "replace") if value is not None else None
+
+    def set(self, key: str, text: str) -> None:
+        try:
+            self.cache.set(key, text.encode())
+        except Exception:
+            return
 
 
 def _count(reply: str | tuple[str, int] | JudgeReply, turn: list[Message], usage: Usage) -> str:
@@ -189,6 +248,7 @@ class LLMDecompose:
             self.config.retries,
             lambda raw: parse_decompose(raw, subject),
             self.config,
+            cache=JudgeCache.of(run, self.complete, DECOMPOSE_VERSION),
         )
         kept: list[FactList] = []
         for fl in lists:
@@ -277,6 +337,7 @@ class LLMRevise:
                 self.config.retries,
                 parse_revise,
                 self.config,
+                cache=JudgeCache.of(run, self.complete, REVISE_VERSION),
             )
         except (LLMOutputError, LLMCallError):
             reject(run.usage, "revise:no-usable-reply")
@@ -420,16 +481,17 @@ def _verify(
             retrieved[fid] = {p.title: p.passages for p in pages}
             items.append((fid, fact.text, pages))
         vgroups.append(VerifyGroup.of(g.individual.name, items))
+    cache = JudgeCache.of(run, complete, llm_verify.PROMPT_VERSION)
     reply = VerifyReply()
     for batch in batch_groups(vgroups, config.max_prompt_chars, config.max_facts_per_call):
-        reply.merge(_judge(batch, complete, usage, config))
+        reply.merge(_judge(batch, complete, usage, config, cache))
     if reply.missing:
         # One more call with only the facts the replies left out.
         missing = set(reply.missing)
         again = [g.part([i for i, (fid, _) in enumerate(g.facts) if fid in missing]) for g in vgroups]
         again = [g for g in again if g.facts]
         try:
-            reply.merge(_judge(again, complete, usage, config))
+            reply.merge(_judge(again, complete, usage, config, cache))
         except (LLMOutputError, LLMCallError):
             pass  # the facts stay without a verdict (not supported), counted below; the others' verdicts stand
     for check, _ in reply.rejected:
@@ -454,7 +516,9 @@ def _verify(
                 fact.verdicts[t] = EntityVerdict(t, Stance.IRRELEVANT, 0.0, 0.0, evidence, decided_by=LLM)
 
 
-def _judge(batch: list[VerifyGroup], complete: Complete, usage: Usage, config: LLMConfig) -> VerifyReply:
+def _judge(
+    batch: list[VerifyGroup], complete: Complete, usage: Usage, config: LLMConfig, cache: JudgeCache | None = None
+) -> VerifyReply:
     """One verification call for ``batch``; a reply cut at max_tokens is asked again in two halves."""
     try:
         return ask(
@@ -465,6 +529,7 @@ def _judge(batch: list[VerifyGroup], complete: Complete, usage: Usage, config: L
             lambda raw: parse_verify(raw, batch),
             config,
             schema=llm_verify.SCHEMA,
+            cache=cache,
         )
     except LLMCallError as e:
         halves = llm_verify.split_batch(batch)
@@ -473,5 +538,5 @@ def _judge(batch: list[VerifyGroup], complete: Complete, usage: Usage, config: L
         reject(usage, "verify:truncated-split")
         reply = VerifyReply()
         for half in halves:
-            reply.merge(_judge(half, complete, usage, config))
+            reply.merge(_judge(half, complete, usage, config, cache))
         return reply

@@ -70,6 +70,8 @@ TITLES = ["Dick Hanley (swimmer)"]
             "new-claim",
         ),
         ("<<<DATA 0123456789ab>>> Dick Hanley was born in 1936 in Ohio.", "fence-leak"),
+        ("garbage", "dropped-supported"),
+        ("He won a medal.", "dropped-supported"),
     ],
 )
 def test_a_revision_is_used_only_when_nothing_is_wrong_with_it(revised: str, problem: str | None) -> None:

@@ -325,3 +325,37 @@ async def test_a_failing_follow_up_call_keeps_the_verdicts_already_given(judge: 
     dropped = [k for k in got if got[k] != expected[k]]
     assert len(dropped) == 1 and got[dropped[0]] == ("not_supported", "not_supported")
     assert r.llm_rejected["verify:missing-id"] == 1 and r.factscore is not None and r.factscore < 1.0
+
+
+class _Cache:
+    def __init__(self) -> None:
+        self.data: dict[str, bytes] = {}
+
+    def get(self, key: str) -> bytes | None:
+        return self.data.get(key)
+
+    def set(self, key: str, value: bytes) -> None:
+        self.data[key] = value
+
+
+async def test_a_replayed_answer_is_judged_from_the_cache(judge: JudgeServer, namesakes: Store) -> None:
+    """The same answer again: every judge reply comes from the cache (same verdicts, no call); another judge
+    model, or a reply the cache holds that no longer parses, is asked."""
+    cache = _Cache()
+    complete = LiteLLMJudge.from_model_list(judge.model_list(), "judge", timeout_s=60.0)
+    checker = build_checker("llm", complete=complete, llm=LLMConfig(backoff_s=0.01))
+    first = await asyncio.to_thread(checker.check, SWIMMER_ANSWER, kb=namesakes, name="Dick Hanley", cache=cache)
+    again = await asyncio.to_thread(checker.check, SWIMMER_ANSWER, kb=namesakes, name="Dick Hanley", cache=cache)
+    assert (first.llm_calls, first.llm_cached_calls) == (3, 0) and len(cache.data) == 3
+    assert (again.llm_calls, again.llm_cached_calls, again.llm_tokens) == (0, 3, 0) and len(judge.requests) == 3
+    assert verdicts(again) == verdicts(first) and again.revision == first.revision
+    config = judge.model_list()
+    config["model_list"][0]["litellm_params"]["model"] = "openai/judge-2"
+    other = LiteLLMJudge.from_model_list(config, "judge", timeout_s=60.0)
+    checker = build_checker("llm", complete=other, llm=LLMConfig(backoff_s=0.01))
+    third = await asyncio.to_thread(checker.check, SWIMMER_ANSWER, kb=namesakes, name="Dick Hanley", cache=cache)
+    assert (third.llm_calls, third.llm_cached_calls) == (3, 0) and len(cache.data) == 6
+    for key in cache.data:
+        cache.data[key] = b""  # no step reads an empty reply
+    fourth = await asyncio.to_thread(checker.check, SWIMMER_ANSWER, kb=namesakes, name="Dick Hanley", cache=cache)
+    assert (fourth.llm_calls, fourth.llm_cached_calls) == (3, 0) and verdicts(fourth) == verdicts(first)
