@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from schemas.check import CheckResult, Edit, Evidence, Revision
-from schemas.enums import Stance
+from schemas.enums import Stance, Worthiness
 from schemas.knowledge import EntityRef
 from scoring import offline
 from scoring.checker import Run, Usage
@@ -261,7 +261,33 @@ class LLMDecompose:
             name = fl.name if not values_not_in(fl.name, run.text, subject) else subject
             if facts:
                 kept.append(FactList(name, facts))
-        return _plan(kept or [FactList(subject, [])], [s.text for s in run.sentences], subject)
+        groups = _plan(kept or [FactList(subject, [])], [s.text for s in run.sentences], subject)
+        _cover(run, groups)
+        return groups
+
+
+def _cover(run: Run, groups: list[PlannedGroup]) -> None:
+    """A sentence that states a claim with a number or a name (besides the people's own names), by the offline
+    worthiness rules, and that none of the judge's facts came from, is checked as a fact of its own, in the
+    group of the facts before it: a decomposition that leaves such a claim out cannot let it through
+    unchecked. Counted as ``decompose:uncovered-sentence``."""
+    covered = {f.atom.sentence_index for g in groups for f in g.facts}
+    names = " ".join([run.subject, *(g.individual.name for g in groups)])
+    for i, sentence in enumerate(run.sentences):
+        text = " ".join(sentence.text.split())
+        if i in covered or classify(text) is not Worthiness.FACTUAL:
+            continue
+        if not values_not_in(text.split(" ", 1)[1] if " " in text else "", names):
+            continue  # no value of its own ("Thanks for asking about Dick Hanley."): nothing specific to check
+        before = [g for g in groups if any(f.atom.sentence_index < i for f in g.facts)]
+        group = max(
+            before,
+            key=lambda g: max(f.atom.sentence_index for f in g.facts if f.atom.sentence_index < i),
+            default=groups[0],
+        )
+        group.facts.append(PlannedFact(AtomicFact(text, i, group.individual.name), text, Worthiness.FACTUAL))
+        group.facts.sort(key=lambda f: f.atom.sentence_index)
+        reject(run.usage, "decompose:uncovered-sentence")
 
 
 @dataclass(frozen=True)

@@ -195,3 +195,55 @@ def test_the_verify_demos_stay_outside_the_data_and_are_not_read_as_the_request(
         "[P",
     ]
     assert list(layout(groups).facts) == ["F1"]
+
+
+@pytest.mark.parametrize(
+    ("decomposition", "rejected"),
+    [
+        ("NO FACTS", {}),
+        # every fact with a value the answer lacks: dropped, so nothing is left to check
+        (
+            "# Dick Hanley\n- Dick Hanley was born in 1931.\n- Dick Hanley coached at Yale.",
+            {"decompose:value-not-in-answer": 2},
+        ),
+    ],
+)
+def test_an_answer_without_usable_facts_is_unverifiable_in_one_call(
+    demo_kb: Any, decomposition: str, rejected: dict[str, int]
+) -> None:
+    from scoring.engines import build_checker
+
+    asked: list[str] = []
+
+    def complete(messages: list[dict[str, str]]) -> str:
+        asked.append(messages[0]["content"])
+        return decomposition
+
+    answer = "Dick Hanley has had quite a life, and people still talk about him."
+    r = build_checker("llm", complete=complete).check(answer, kb=demo_kb, name="Dick Hanley")
+    assert r.unverifiable and r.num_facts == 0 and r.factscore is None
+    assert (r.llm_calls, r.llm_errors, r.llm_rejected) == (1, 0, rejected) and len(asked) == 1
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Dick Hanley is an American former competitive swimmer. He was born in 1939.",
+        "Dick Hanley is an American former competitive swimmer. Hanley won a gold medal in Rome in 1960.",
+    ],
+)
+def test_a_claim_the_decomposition_leaves_out_is_checked_all_the_same(demo_kb: Any, answer: str) -> None:
+    """The judge lists the facts of the first sentence only; the second, a claim, is checked as it stands."""
+    from factsentry.bench.scoring import scripted_reply
+    from scoring.engines import build_checker
+
+    def complete(messages: list[dict[str, str]]) -> str:
+        if "atomic facts" in messages[0]["content"]:
+            return "# Dick Hanley\n- Dick Hanley is an American former competitive swimmer."
+        return scripted_reply(messages)
+
+    r = build_checker("llm", complete=complete).check(answer, kb=demo_kb, name="Dick Hanley")
+    second = answer.split(". ", 1)[1]
+    facts = {f.text: f.verdict.value for g in r.groups for f in g.facts}
+    assert facts == {"Dick Hanley is an American former competitive swimmer.": "supported", second: "not_supported"}
+    assert r.factscore == 0.5 and r.llm_rejected == {"decompose:uncovered-sentence": 1}
