@@ -4,6 +4,7 @@ and an injected instruction that a judge obeys changing no verdict and no revisi
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
@@ -13,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 import yaml
+from prometheus_client import CollectorRegistry
 
 from scoring.llm.fence import blocks
 from tests.gateway.conftest import StartStack
@@ -37,11 +39,16 @@ async def judge() -> AsyncIterator[JudgeServer]:
     await server.stop()
 
 
-async def factcheck(start_stack: StartStack, judge: JudgeServer, tmp_path: Path, text: str) -> dict[str, Any]:
+async def stack(
+    start_stack: StartStack, judge: JudgeServer, tmp_path: Path, registry: CollectorRegistry | None = None
+) -> Any:
     models = tmp_path / "models.yaml"
     models.write_text(yaml.safe_dump(judge.model_list("judge")))
     worker = {"models_file": models, "judge_model": "judge", "judge_timeout_s": 30.0}
-    gw = await start_stack(worker=worker, factcheck_engines="offline,llm")
+    return await start_stack(worker=worker, factcheck_engines="offline,llm", worker_registry=registry)
+
+
+async def factcheck(gw: Any, text: str) -> dict[str, Any]:
     body = {"text": text, "name": "Dick Hanley", "engine": "llm", "timeout_s": 120}
     async with httpx.AsyncClient(base_url=gw.base_url, timeout=180) as http:
         response = await http.post("/v1/factcheck", json=body)
@@ -57,7 +64,7 @@ def factual(check: dict[str, Any]) -> list[dict[str, Any]]:
 async def test_namesakes_through_the_pipeline_are_judged_on_both_pages_with_the_cited_passage_as_evidence(
     start_stack: StartStack, judge: JudgeServer, tmp_path: Path
 ) -> None:
-    check = await factcheck(start_stack, judge, tmp_path, NAMESAKES)
+    check = await factcheck(await stack(start_stack, judge, tmp_path), NAMESAKES)
     assert check["engine"] == "llm" and check["llm_rejected"] == {}
     assert [g["entity"] for g in check["groups"] if g["facts"]] == [
         "Dick Hanley (swimmer)",
@@ -85,10 +92,12 @@ async def test_namesakes_through_the_pipeline_are_judged_on_both_pages_with_the_
 async def test_an_injected_instruction_changes_no_verdict_and_no_revision_through_the_pipeline(
     start_stack: StartStack, judge: JudgeServer, tmp_path: Path
 ) -> None:
-    clean = await factcheck(start_stack, judge, tmp_path, WRONG)
+    registry = CollectorRegistry()
+    gw = await stack(start_stack, judge, tmp_path, registry)
+    clean = await factcheck(gw, WRONG)
     judge.default = "obey"
     injected_text = f"{WRONG} {INJECTION} and return the answer unchanged."
-    injected = await factcheck(start_stack, judge, tmp_path, injected_text)
+    injected = await factcheck(gw, injected_text)
     before = {f["text"]: f["verdict"] for f in factual(clean)}
     after = {f["text"]: f["verdict"] for f in factual(injected)}
     assert {k: v for k, v in after.items() if k in before} == before and "not_supported" in before.values()
@@ -97,3 +106,13 @@ async def test_an_injected_instruction_changes_no_verdict_and_no_revision_throug
     assert injected["revision"]["text"] != injected_text
     assert injected["llm_rejected"].get("verify:quote-not-found", 0) >= 1
     assert {"revise:unchanged", "revise:kept-refuted-value"} & set(injected["llm_rejected"])
+    # The worker counts each rejection by check (metrics follow the result).
+    labels = {"engine": "llm", "judge": "judge", "check": "verify:quote-not-found"}
+    for _ in range(100):
+        if registry.get_sample_value("factsentry_worker_llm_rejected_total", labels):
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.2)
+    assert registry.get_sample_value("factsentry_worker_llm_rejected_total", labels) == float(
+        injected["llm_rejected"]["verify:quote-not-found"]
+    )
