@@ -70,6 +70,8 @@ class LLMConfig:
     call_retries: int = 3
     backoff_s: float = 0.5
     max_wait_s: float = 20.0
+    # A longer answer is decomposed in parts of at most this many characters, cut at blank lines.
+    decompose_chunk_chars: int = 6_000
     # Prompt budget for one verification call, in characters (about 4 per token): ~12k tokens, well
     # inside today's context windows; lower it for small local models.
     max_prompt_chars: int = 48_000
@@ -231,7 +233,10 @@ def _call(
 
 @dataclass(frozen=True)
 class LLMDecompose:
-    """Decomposition and grouping in one call: the model lists the facts under each individual.
+    """Decomposition and grouping: the model lists the facts under each individual, one call per part of the
+    answer of at most ``decompose_chunk_chars`` (cut at blank lines; a part whose reply is cut at max_tokens
+    is asked again in halves); a part's first individual continues the previous part's last one of the same
+    name.
 
     A fact with a number, year or name the answer does not have is dropped (counted as
     ``decompose:value-not-in-answer``): the decomposition may not invent what is checked."""
@@ -241,15 +246,10 @@ class LLMDecompose:
 
     def __call__(self, run: Run) -> list[PlannedGroup]:
         subject = run.subject
-        lists = ask(
-            self.complete,
-            build_decompose_request(run.text, subject),
-            run.usage,
-            self.config.retries,
-            lambda raw: parse_decompose(raw, subject),
-            self.config,
-            cache=JudgeCache.of(run, self.complete, DECOMPOSE_VERSION),
-        )
+        cache = JudgeCache.of(run, self.complete, DECOMPOSE_VERSION)
+        lists: list[FactList] = []
+        for part in sections(run.text, self.config.decompose_chunk_chars):
+            lists = _join(lists, self._decompose(part, subject, run.usage, cache))
         kept: list[FactList] = []
         for fl in lists:
             facts = []
@@ -264,6 +264,61 @@ class LLMDecompose:
         groups = _plan(kept or [FactList(subject, [])], [s.text for s in run.sentences], subject)
         _cover(run, groups)
         return groups
+
+    def _decompose(self, text: str, subject: str, usage: Usage, cache: JudgeCache | None) -> list[FactList]:
+        """One part's fact lists; a reply cut at max_tokens is asked again for each half of the part."""
+        try:
+            return ask(
+                self.complete,
+                build_decompose_request(text, subject),
+                usage,
+                self.config.retries,
+                lambda raw: parse_decompose(raw, subject),
+                self.config,
+                cache=cache,
+            )
+        except LLMCallError as e:
+            halves = _halves(text)
+            if e.kind != "truncated" or len(halves) < 2:
+                raise
+            reject(usage, "decompose:truncated-split")
+            out: list[FactList] = []
+            for half in halves:
+                out = _join(out, self._decompose(half, subject, usage, cache))
+            return out
+
+
+def sections(text: str, size: int) -> list[str]:
+    """``text`` cut at blank lines into parts of at most ``size`` characters (a longer paragraph is a part of
+    its own): a long answer is decomposed part by part, each reply short enough not to be cut."""
+    parts: list[str] = []
+    current = ""
+    for paragraph in re.split(r"\n\s*\n", text.strip()):
+        if current and len(current) + len(paragraph) + 2 > size:
+            parts.append(current)
+            current = ""
+        current = f"{current}\n\n{paragraph}" if current else paragraph
+    if current:
+        parts.append(current)
+    return parts or [text]
+
+
+def _halves(text: str) -> list[str]:
+    """``text`` in two parts at the paragraph or sentence end nearest its middle ([text] when it has none)."""
+    middle = len(text) // 2
+    cuts = [m.end() for m in re.finditer(r"\n\s*\n|(?<=[.!?])\s+", text) if 0 < m.end() < len(text)]
+    if not cuts:
+        return [text]
+    cut = min(cuts, key=lambda c: abs(c - middle))
+    return [text[:cut].strip(), text[cut:].strip()]
+
+
+def _join(lists: list[FactList], more: list[FactList]) -> list[FactList]:
+    """The fact lists of consecutive parts of one answer: a part's first individual continues the previous
+    part's last one when the two have the same name (only "===" separates individuals)."""
+    if lists and more and lists[-1].name.strip().lower() == more[0].name.strip().lower():
+        return [*lists[:-1], FactList(lists[-1].name, lists[-1].facts + more[0].facts), *more[1:]]
+    return lists + more
 
 
 def _cover(run: Run, groups: list[PlannedGroup]) -> None:

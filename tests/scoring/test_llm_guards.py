@@ -247,3 +247,55 @@ def test_a_claim_the_decomposition_leaves_out_is_checked_all_the_same(demo_kb: A
     facts = {f.text: f.verdict.value for g in r.groups for f in g.facts}
     assert facts == {"Dick Hanley is an American former competitive swimmer.": "supported", second: "not_supported"}
     assert r.factscore == 0.5 and r.llm_rejected == {"decompose:uncovered-sentence": 1}
+
+
+LONG = (
+    "## Early life\nDick Hanley is an American former competitive swimmer. He was born in 1936.\n\n"
+    "## Olympics\nHanley swam in the freestyle relay at the 1956 Summer Olympics in Melbourne. "
+    "The American team won the silver medal.\n\n"
+    "## Later years\nHanley was a swimmer in the United States."
+)
+
+
+def _sentences_of(messages: list[dict[str, str]]) -> list[str]:
+    from scoring.llm.fence import blocks
+
+    text = blocks(messages[1]["content"])[-1]
+    return [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s and not s.startswith("#")]
+
+
+@pytest.mark.parametrize(
+    ("chunk", "truncate_above", "calls", "splits"),
+    [
+        (6_000, 99, 1, 0),  # the whole answer in one part
+        (150, 99, 3, 0),  # one part per section
+        (6_000, 1, 9, 4),  # cut replies: halves until one sentence a call (5 read, 4 cut)
+    ],
+)
+def test_a_long_answer_is_decomposed_in_parts_and_one_person_stays_one_group(
+    demo_kb: Any, chunk: int, truncate_above: int, calls: int, splits: int
+) -> None:
+    from factsentry.bench.scoring import scripted_reply
+    from scoring.engines import build_checker
+    from scoring.errors import LLMCallError
+    from scoring.llm import LLMConfig
+
+    parts: list[list[str]] = []
+
+    def complete(messages: list[dict[str, str]]) -> str:
+        if "atomic facts" not in messages[0]["content"]:
+            return scripted_reply(messages)
+        sentences = _sentences_of(messages)
+        parts.append(sentences)
+        if len(sentences) > truncate_above:
+            raise LLMCallError("truncated", "cut at max_tokens")
+        return "# Dick Hanley\n" + "\n".join(f"- {s}" for s in sentences)
+
+    llm = LLMConfig(decompose_chunk_chars=chunk)
+    r = build_checker("llm", complete=complete, llm=llm).check(LONG, kb=demo_kb, name="Dick Hanley")
+    assert len(parts) == calls and r.llm_rejected.get("decompose:truncated-split", 0) == splits
+    assert len(r.groups) == 1 and r.groups[0].entity == "Dick Hanley (swimmer)"
+    assert sorted(f.text for f in r.groups[0].facts) == sorted(
+        {s for p in parts if len(p) <= truncate_above for s in p}
+    )
+    assert r.num_facts == 5 and r.llm_calls == calls + 1  # and one verify call
