@@ -345,7 +345,9 @@ def _judge(fid: str, item: dict[str, Any], lay: Layout, rejected: list[tuple[str
     if verdicts is None and "label" in item:
         verdicts = [item]  # one verdict written into the fact's entry
     if isinstance(verdicts, dict):
-        verdicts = [verdicts]
+        # {"P1": {"label": ...}}: verdicts keyed by page; else one verdict
+        keyed = all(isinstance(v, dict) for v in verdicts.values()) and "label" not in verdicts
+        verdicts = [{"page": k, **v} for k, v in verdicts.items()] if keyed else [verdicts]
     if not isinstance(verdicts, list):
         verdicts = []
     found: dict[str, dict[str, str]] = {}  # title -> label -> cited passage
@@ -354,6 +356,7 @@ def _judge(fid: str, item: dict[str, Any], lay: Layout, rejected: list[tuple[str
             rejected.append(("malformed-entry", f"{fid}: a verdict that is not an object"))
             continue
         label = re.sub(r"[\s-]+", "_", str(v.get("label", "")).strip().lower())
+        label = _INFLECTED.get(label, label)
         if label not in LABELS:
             rejected.append(("unknown-label", f"{fid}: label {str(v.get('label'))[:40]!r}"))
             continue
@@ -384,6 +387,17 @@ def _judge(fid: str, item: dict[str, Any], lay: Layout, rejected: list[tuple[str
         (out.supported_by if label == "supported" else out.refuted_by).add(title)
         out.cited[title] = passage
     return out
+
+
+# The labels' inflections a model writes ("supports"); anything else ("true", "mostly") is not a label.
+_INFLECTED = {
+    "support": "supported",
+    "supports": "supported",
+    "refute": "refuted",
+    "refutes": "refuted",
+    "nei": "not_enough_info",
+    "not_enough_information": "not_enough_info",
+}
 
 
 def normalise(text: str) -> str:

@@ -135,6 +135,20 @@ def reply(*results: tuple[str, list[dict[str, str]]]) -> str:
             ),
             {"F1": (set(), {COACH.title}), "F2": (set(), set())},
         ),
+        (  # verdicts keyed by page, a label's inflection
+            json.dumps(
+                {
+                    "results": [
+                        {
+                            "id": "F1",
+                            "verdicts": {"P1": {"label": "supports", "passage": "P1.1", "quote": "born in 1936"}},
+                        },
+                        {"id": "F2", "verdicts": {}},
+                    ]
+                }
+            ),
+            {"F1": ({SWIMMER.title}, set()), "F2": (set(), set())},
+        ),
         (  # a quote elided with "..."
             reply(("F1", [verdict("P1", "supported", "Dick Hanley ... born in 1936")]), ("F2", [])),
             {"F1": ({SWIMMER.title}, set()), "F2": (set(), set())},
