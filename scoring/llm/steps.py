@@ -48,6 +48,7 @@ from scoring.llm.verify import Page, VerifyGroup, VerifyReply, batch_groups, bui
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.protocols import KnowledgeSource, VerdictCache
 from scoring.rules import LLM
+from scoring.spans import sentence_span
 from scoring.verify import EntityVerdict
 from scoring.worthiness import classify
 
@@ -248,7 +249,7 @@ class LLMDecompose:
         subject = run.subject
         cache = JudgeCache.of(run, self.complete, DECOMPOSE_VERSION)
         lists: list[FactList] = []
-        for part in sections(run.text, self.config.decompose_chunk_chars):
+        for part in sections(_checked_text(run), self.config.decompose_chunk_chars):
             lists = _join(lists, self._decompose(part, subject, run.usage, cache))
         kept: list[FactList] = []
         for fl in lists:
@@ -286,6 +287,14 @@ class LLMDecompose:
             for half in halves:
                 out = _join(out, self._decompose(half, subject, usage, cache))
             return out
+
+
+def _checked_text(run: Run) -> str:
+    """The answer up to the end of the last sentence checked (``CheckConfig.max_sentences``): what lies beyond
+    is not decomposed."""
+    if not run.sentences or len(run.sentences) < run.config.max_sentences:
+        return run.text  # every sentence is checked
+    return run.text[: sentence_span(run.char_maps[-1])[1]]
 
 
 def sections(text: str, size: int) -> list[str]:

@@ -299,3 +299,26 @@ def test_a_long_answer_is_decomposed_in_parts_and_one_person_stays_one_group(
         {s for p in parts if len(p) <= truncate_above for s in p}
     )
     assert r.num_facts == 5 and r.llm_calls == calls + 1  # and one verify call
+
+
+def test_only_the_checked_sentences_are_decomposed(demo_kb: Any) -> None:
+    """With max_sentences 2, the judge is shown the first two sentences only (the rest is not checked)."""
+    from dataclasses import replace
+
+    from factsentry.bench.scoring import scripted_reply
+    from scoring.engines import build_checker
+    from scoring.llm.fence import blocks
+    from scoring.pipeline import default_config
+
+    shown: list[str] = []
+
+    def complete(messages: list[dict[str, str]]) -> str:
+        if "atomic facts" in messages[0]["content"]:
+            shown.append(blocks(messages[1]["content"])[-1])
+        return scripted_reply(messages)
+
+    config = replace(default_config(), max_sentences=2)
+    answer = "Dick Hanley is an American swimmer. He was born in 1936. He won a silver medal in 1956."
+    r = build_checker("llm", complete=complete, config=config).check(answer, kb=demo_kb, name="Dick Hanley")
+    assert shown == ["Dick Hanley is an American swimmer. He was born in 1936."]
+    assert len(r.sentences) == 2 and all(f.sentence_index < 2 for g in r.groups for f in g.facts)
