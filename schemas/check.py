@@ -96,6 +96,16 @@ class CheckResult(BaseModel):
     llm_tokens: int = 0
     # LLM calls that failed or whose reply could not be read, and were asked again.
     llm_errors: int = 0
+    # What the engine's validations rejected of the judge's replies, by check (a verdict whose quote is in
+    # no passage, a decomposed fact with a value the answer does not have, a refused revision, ...).
+    llm_rejected: dict[str, int] = {}
+    # Of ``llm_tokens``, the prompts' and the replies'; and the judge calls' cost in US dollars (litellm's
+    # cost map; null when the judge's model is not in it).
+    llm_prompt_tokens: int = 0
+    llm_completion_tokens: int = 0
+    llm_cost_usd: float | None = None
+    # Judge calls answered from the cache (same prompt, judge model and prompt version), not made again.
+    llm_cached_calls: int = 0
     # Only the first ``checked_chars`` characters were checked (the worker's size budget): the rest is
     # unchecked, so a partial verdict never clears an answer under block or revise.
     partial: bool = False

@@ -59,6 +59,17 @@ class Usage:
     calls: int = 0
     tokens: int = 0
     errors: int = 0
+    # Of ``tokens``, those of the prompts and of the replies, when the judge reports them; and the calls' cost
+    # in US dollars by litellm's cost map (None when the judge's model is not in it).
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float | None = None
+    # Judge calls answered from the cache (the same prompt to the same judge model and prompt version): not
+    # in ``calls``.
+    cached: int = 0
+    # What the llm steps' validations rejected of the judge's replies, by check ("verify:quote-not-found",
+    # "decompose:value-not-in-answer", "revise:refusal", ...): see scoring/llm.
+    rejected: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -231,6 +242,10 @@ class Checker:
             result.grounding = "documents" if run.kb.store is None else "documents_and_store"
         result.llm_model = self.judge
         result.llm_calls, result.llm_tokens, result.llm_errors = run.usage.calls, run.usage.tokens, run.usage.errors
+        result.llm_rejected = dict(run.usage.rejected)
+        result.llm_prompt_tokens, result.llm_completion_tokens = run.usage.prompt_tokens, run.usage.completion_tokens
+        result.llm_cost_usd = round(run.usage.cost_usd, 8) if run.usage.cost_usd is not None else None
+        result.llm_cached_calls = run.usage.cached
         return result
 
 

@@ -45,14 +45,16 @@ class LLMOutputError(ScoringError):
 
 class LLMCallError(ScoringError):
     """An LLM call that failed: ``kind`` is rate_limit, timeout, connection, server (transient: asked again),
-    auth, bad_request, truncated (the reply hit max_tokens) or other."""
+    auth, bad_request, truncated (the reply hit max_tokens), refused (a provider's content filter) or other."""
 
     TRANSIENT = frozenset({"rate_limit", "timeout", "connection", "server"})
 
-    def __init__(self, kind: str, detail: str) -> None:
+    def __init__(self, kind: str, detail: str, retry_after: float | None = None) -> None:
         super().__init__(f"LLM call failed ({kind}): {detail}")
         self.kind = kind
         self.detail = detail
+        # Seconds the provider asked to wait before the next call (its Retry-After header), if it said.
+        self.retry_after = retry_after
 
     @property
     def transient(self) -> bool:

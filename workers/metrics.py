@@ -50,6 +50,9 @@ class WorkerMetrics:
     llm_calls: Counter
     llm_tokens: Counter
     llm_errors: Counter
+    llm_rejected: Counter
+    llm_cost_usd: Counter
+    llm_cached: Counter
     llm_failures: Counter
     ready: Gauge
 
@@ -162,6 +165,25 @@ def make_metrics(registry: CollectorRegistry) -> WorkerMetrics:
         llm_errors=Counter(
             "factsentry_worker_llm_errors_total",
             "LLM judge calls that failed or whose reply could not be read (asked again within the check)",
+            ["engine", "judge"],
+            registry=registry,
+        ),
+        llm_rejected=Counter(
+            "factsentry_worker_llm_rejected_total",
+            "What the engine's validations rejected of the judge's replies, by check (verify:quote-not-found, "
+            "decompose:value-not-in-answer, revise:refusal, ...; scoring/llm)",
+            ["engine", "judge", "check"],
+            registry=registry,
+        ),
+        llm_cost_usd=Counter(
+            "factsentry_worker_llm_cost_usd_total",
+            "What the judge's calls cost in US dollars by litellm's cost map (models it knows only)",
+            ["engine", "judge"],
+            registry=registry,
+        ),
+        llm_cached=Counter(
+            "factsentry_worker_llm_cached_calls_total",
+            "Judge calls answered from the cache (same prompt, judge model and prompt version), not made",
             ["engine", "judge"],
             registry=registry,
         ),

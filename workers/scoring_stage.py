@@ -541,6 +541,11 @@ def observe(result: ResultMessage, metrics: WorkerMetrics) -> None:
         metrics.llm_calls.labels(**llm).inc(check.llm_calls)
         metrics.llm_tokens.labels(**llm).inc(check.llm_tokens)
         metrics.llm_errors.labels(**llm).inc(check.llm_errors)
+        metrics.llm_cached.labels(**llm).inc(check.llm_cached_calls)
+        if check.llm_cost_usd:
+            metrics.llm_cost_usd.labels(**llm).inc(check.llm_cost_usd)
+        for name, count in check.llm_rejected.items():
+            metrics.llm_rejected.labels(**llm, check=name).inc(count)
     if result.partial_of is not None:
         return  # a hold-back check of part of an answer: the answer is counted once, by its final check
     labels = {"source": result.source, "model": result.model}

@@ -10,8 +10,9 @@ parsed together first (``Checker.prepare``), its time shared among the batch's a
 collector runs as in a scoring worker (``workers.scoring_stage.collect_less_often``).
 
 LLM: the llm engine runs the same answers with litellm's ``mock_response`` (no network), and its
-calls and tokens per answer are set beside what the FActScore pipeline would make on the same
-answers: one decomposition call per sentence plus one verification call per fact.
+calls, tokens (prompt and completion) and cost per answer (litellm's cost map, as gpt-4o-mini) are set
+beside what the FActScore pipeline would make on the same answers: one decomposition call per sentence plus
+one verification call per fact.
 
 Length sweep (``--lengths 1000,10000,100000``): for each length and shape, one answer of that many
 characters made of AmbigBio dev answers one after another (the last one cut at a sentence end), checked by
@@ -367,24 +368,31 @@ class MockLLM:
         self.litellm = litellm
         self.model = model
 
-    def complete(self, messages: list[dict[str, str]]) -> tuple[str, int]:
+    def complete(self, messages: list[dict[str, str]]) -> Any:
+        """A :class:`scoring.llm.reply.JudgeReply`: the scripted text, its tokens, their cost as ``model``'s."""
+        from scoring.llm.client import cost
+        from scoring.llm.reply import JudgeReply
+
         reply = scripted_reply(messages)
         response = self.litellm.completion(model=self.model, messages=messages, mock_response=reply)
         text = response.choices[0].message.content or ""
-        tokens = self.litellm.token_counter(model=self.model, messages=messages)
-        tokens += self.litellm.token_counter(model=self.model, text=text)
-        return text, int(tokens)
+        prompt = int(self.litellm.token_counter(model=self.model, messages=messages))
+        completion = int(self.litellm.token_counter(model=self.model, text=text))
+        return JudgeReply(text, prompt, completion, cost(self.model, prompt, completion))
 
 
 def scripted_reply(messages: list[dict[str, str]]) -> str:
-    """What a capable judge answers to one of the llm engine's prompts (decompose, verify or revise)."""
-    system, prompt = messages[0]["content"], messages[-1]["content"]
+    """What a capable judge answers to one of the llm engine's prompts (decompose, verify or revise).
+
+    It reads the request (the first user turn; a repair turn after it asks for the same again) and its
+    fenced data (``scoring.llm.fence``), never following what the data says."""
+    system = messages[0]["content"]
+    prompt = next((m["content"] for m in messages if m["role"] == "user"), messages[-1]["content"])
     if "atomic facts" in system:
         return _scripted_decompose(prompt)
     if "fact checker" in system:
         return _scripted_verify(prompt)
-    answer = prompt.split("Answer:\n", 1)[-1].split("\n\nFact check:", 1)[0]
-    return json.dumps({"revised": answer, "edits": []})
+    return _scripted_revise(prompt)
 
 
 def _scripted_decompose(prompt: str) -> str:
@@ -392,38 +400,104 @@ def _scripted_decompose(prompt: str) -> str:
     from scoring.decompose import decompose_doc
     from scoring.decontext import decontextualize
     from scoring.grouping import group_sentences
+    from scoring.llm.fence import blocks
     from scoring.sentences import split_sentences
 
-    about = re.search(r"a question about (.+?)\.\n", prompt)
-    text = prompt.rsplit("Text: ", 1)[-1].rsplit("\nFacts:", 1)[0]
+    data = blocks(prompt)
+    about, text = (data[0], data[1]) if len(data) > 1 else ("", data[0] if data else "")
     sentences = split_sentences(text)
     docs = nlp.parse([x.text for x in sentences])
-    groups = group_sentences([x.text for x in sentences], about.group(1) if about else "", docs=docs)
-    blocks = []
+    groups = group_sentences([x.text for x in sentences], about, docs=docs)
+    out = []
     for g in groups:
         facts = [decontextualize(a.text, a.subject, g.name) for i in g.sentences for a in decompose_doc(docs[i], i)]
-        blocks.append("\n".join([f"# {g.label}", *(f"- {f}" for f in facts)]))
-    return "Here are the facts:\n\n" + "\n===\n".join(blocks)
+        if facts:
+            out.append("\n".join([f"# {g.label}", *(f"- {f}" for f in facts)]))
+    return "Here are the facts:\n\n" + "\n===\n".join(out) if out else "NO FACTS"
+
+
+def scripted_pages(prompt: str) -> dict[str, list[tuple[str, str]]]:
+    """The pages of a verify prompt: label -> [(passage id, text)]."""
+    from scoring.llm.fence import blocks
+
+    pages: dict[str, list[tuple[str, str]]] = {}
+    for block in blocks(prompt):
+        for line in block.splitlines():
+            m = re.match(r"^\[(P\d+)\.\d+\] (.*)$", line)
+            if m:
+                pages.setdefault(m.group(1), []).append((line[1 : line.index("]")], m.group(2)))
+    return pages
+
+
+def scripted_facts(prompt: str) -> list[tuple[str, str, str, list[str]]]:
+    """The facts of a verify prompt: (id, text, its group's name, its pages' labels)."""
+    out = []
+    for pages, block in re.findall(
+        r"^Group \d+ \(pages ([^)]*)\):\n<<<DATA \w+>>>\n(.*?)\n<<<END \w+>>>", prompt, re.M | re.S
+    ):
+        labels = [p.strip() for p in pages.split(",") if p.strip().startswith("P")]
+        name = re.search(r"^name: (.*)$", block, re.M)
+        for fid, fact in re.findall(r"^(F\d+): (.+)$", block, flags=re.M):
+            out.append((fid, fact, name.group(1) if name else "", labels))
+    return out
 
 
 def _scripted_verify(prompt: str) -> str:
-    pages: dict[str, set[str]] = {}
-    label = ""
-    for line in prompt.splitlines():
-        m = re.match(r"^\[(P\d+)\] ", line)
-        if m:
-            label = m.group(1)
-            pages[label] = set()
-        elif line.startswith("  - ") and label:
-            pages[label] |= _words(line)
-        elif line.startswith("Facts"):
-            break
+    """Supported where the page has most of the fact's words and all its numbers; refuted where it has most
+    of its other words but, in the sentence closest to the fact, other numbers instead of the fact's."""
+    pages = scripted_pages(prompt)
     results = []
-    for fid, fact in re.findall(r"^(F\d+): (.+)$", prompt, flags=re.M):
+    for fid, fact, name, labels in scripted_facts(prompt):
         words = _words(fact)
-        supported = [p for p, w in pages.items() if words and len(words & w) / len(words) >= 0.75]
-        results.append({"id": fid, "supported_by": supported, "refuted_by": []})
+        numbers = {w for w in words if w.isdigit()}
+        verdicts = []
+        for label in labels:
+            passages = pages.get(label, [])
+            page_words = set().union(*(_words(t) for _, t in passages)) if passages else set()
+            if not words or len(words & page_words) / len(words) < 0.75:
+                continue
+            pid, quote = scripted_quote(fact, name, passages)
+            if numbers <= page_words:
+                verdicts.append({"page": label, "label": "supported", "passage": pid, "quote": quote})
+            elif {w for w in _words(quote) if w.isdigit()} and not numbers & _words(quote):
+                verdicts.append({"page": label, "label": "refuted", "passage": pid, "quote": quote})
+        results.append({"id": fid, "verdicts": verdicts})
     return "```json\n" + json.dumps({"results": results}) + "\n```"
+
+
+def scripted_quote(fact: str, name: str, passages: list[tuple[str, str]]) -> tuple[str, str]:
+    """The passage and its sentence that share most words with ``fact`` (its person's name aside)."""
+    own = _words(fact) - _words(name)
+    best = (-1, "", "")
+    for pid, text in passages:
+        for sentence in re.split(r"(?<=[.!?])\s+", text):
+            shared = len(own & _words(sentence))
+            if shared > best[0]:
+                best = (shared, pid, sentence.strip())
+    return best[1], best[2]
+
+
+def _scripted_revise(prompt: str) -> str:
+    """Deletes each sentence of the answer that a claim found wrong came from (the one sharing most words)."""
+    from scoring.llm.fence import blocks
+    from scoring.sentences import split_sentences
+
+    data = blocks(prompt)
+    answer, check = (data[0], data[1]) if len(data) > 1 else (data[0] if data else "", "")
+    sentences = [x.text for x in split_sentences(answer)]
+    drop: set[int] = set()
+    edits = []
+    for fact in re.findall(r"^- \[(?:REFUTED|NOT SUPPORTED)\] (.+)$", check, flags=re.M):
+        words = _words(fact)
+        # Shared words, numbers twice: the person's name is in many sentences, a wrong year in one.
+        scored = [(sum(2 if w.isdigit() else 1 for w in words & _words(x)), -i) for i, x in enumerate(sentences)]
+        if scored and max(scored)[0] > 0:
+            i = -max(scored)[1]
+            if i not in drop:
+                drop.add(i)
+                edits.append({"kind": "delete", "original": sentences[i], "replacement": None})
+    revised = " ".join(x for i, x in enumerate(sentences) if i not in drop)
+    return json.dumps({"revised": revised or answer, "edits": edits})
 
 
 def _words(text: str) -> set[str]:
@@ -438,9 +512,18 @@ def _llm(rows: list[dict[str, Any]]) -> dict[str, Any]:
     stores = _stores(rows)
     mock = MockLLM()
     checker = build_checker("llm", complete=mock.complete)
+    cache = _DictCache()
     results = [
-        checker.check(row["output"], kb=store, name=row["name"]) for row, store in zip(rows, stores, strict=True)
+        checker.check(row["output"], kb=store, name=row["name"], cache=cache)
+        for row, store in zip(rows, stores, strict=True)
     ]
+    # A replay of the same answers: the judge's replies come from the cache.
+    replay = [
+        checker.check(row["output"], kb=store, name=row["name"], cache=cache)
+        for row, store in zip(rows, stores, strict=True)
+    ]
+    replay_cached = sum(r.llm_cached_calls for r in replay)
+    replay_asked = replay_cached + sum(r.llm_calls for r in replay)
     calls = sum(r.llm_calls for r in results)
     tokens = sum(r.llm_tokens for r in results)
     facts = sum(r.num_facts for r in results)
@@ -452,12 +535,22 @@ def _llm(rows: list[dict[str, Any]]) -> dict[str, Any]:
     )
     answered = [r for r in results if not r.abstained]
     n = max(1, len(rows))
+    rejected: dict[str, int] = {}
+    for r in results:
+        for check, count in r.llm_rejected.items():
+            rejected[check] = rejected.get(check, 0) + count
     return {
+        "llm_rejected": dict(sorted(rejected.items())),
+        "llm_replay_cache_hit_rate": round(replay_cached / replay_asked, 3) if replay_asked else None,
+        "llm_errors_per_answer": round(sum(r.llm_errors for r in results) / n, 2),
         "llm_calls_per_answer": round(calls / n, 2),
         "llm_max_calls_per_answer": max((r.llm_calls for r in results), default=0),
         "llm_max_calls_per_answer_upto_30_facts": max((r.llm_calls for r in results if r.num_facts <= 30), default=0),
         "llm_max_facts_per_answer": max((r.num_facts for r in answered), default=0),
         "llm_tokens_per_answer": round(tokens / n, 1),
+        "llm_prompt_tokens_per_answer": round(sum(r.llm_prompt_tokens for r in results) / n, 1),
+        "llm_completion_tokens_per_answer": round(sum(r.llm_completion_tokens for r in results) / n, 1),
+        "llm_cost_usd_per_answer": round(sum(r.llm_cost_usd or 0.0 for r in results) / n, 6),
         "llm_facts_per_answer": round(facts / n, 1),
         "factscore_pipeline_calls_per_answer": round(factscore_calls / n, 2),
         "llm_call_reduction": round(factscore_calls / max(1, calls), 1),
@@ -484,6 +577,7 @@ def _hybrid(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "hybrid_calls_per_answer": round(sum(r.llm_calls for r in results) / n, 2),
         "hybrid_tokens_per_answer": round(sum(r.llm_tokens for r in results) / n, 1),
+        "hybrid_cost_usd_per_answer": round(sum(r.llm_cost_usd or 0.0 for r in results) / n, 6),
         "hybrid_facts_to_llm_share": round(escalated / max(1, facts), 3),
         "hybrid_answers_per_s": round(len(rows) / elapsed, 1) if elapsed > 0 else None,
     }

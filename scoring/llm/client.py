@@ -8,7 +8,8 @@ as a value or ``os.environ/NAME``) are used as they are. A call that fails raise
 transient kinds with backoff and counts every failed attempt.
 
 >>> judge = LiteLLMJudge.from_model_list(yaml.safe_load(open("models.yaml")), "judge")  # doctest: +SKIP
->>> text, tokens = judge([{"role": "user", "content": "Say hi"}])  # doctest: +SKIP
+>>> reply = judge([{"role": "user", "content": "Say hi"}])  # doctest: +SKIP
+>>> reply.text, reply.prompt_tokens, reply.completion_tokens, reply.cost_usd  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ import difflib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 
 from scoring.errors import LLMCallError, ScoringError
+from scoring.llm.reply import JudgeReply
 
 
 class JudgeConfigError(ScoringError):
@@ -31,12 +34,23 @@ class JudgeConfigError(ScoringError):
 
 @dataclass(frozen=True)
 class LiteLLMJudge:
-    """``complete(messages) -> (text, tokens)`` over litellm; ``name`` is the label in results and metrics."""
+    """``complete(messages, schema=None) -> JudgeReply`` over litellm (the text, prompt and completion tokens,
+    the cost by litellm's cost map); ``name`` is the label in results and metrics.
+
+    The call's settings are the judge's defaults (``temperature`` 0, ``max_tokens``, ``timeout``, ``seed``)
+    under the model-list entry's ``litellm_params``: an entry that sets any of them wins, it does not
+    collide. With ``schema`` the reply is asked for as that JSON schema where the provider supports it
+    (``litellm.supports_response_schema``), as a JSON object (JSON mode) otherwise; parameters a provider
+    does not take are dropped (``drop_params``).
+    """
 
     name: str
     params: Mapping[str, Any] = field(default_factory=dict)
     timeout_s: float = 30.0
     max_tokens: int = 4096
+    seed: int = 0
+
+    accepts_schema: ClassVar[bool] = True
 
     @classmethod
     def from_model_list(
@@ -73,29 +87,98 @@ class LiteLLMJudge:
             raise JudgeConfigError(f"models file {path}: not a mapping with a model_list")
         return cls.from_model_list(config, name, timeout_s=timeout_s)
 
-    def __call__(self, messages: list[dict[str, str]]) -> tuple[str, int]:
+    def request(self, messages: list[dict[str, str]], schema: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The keyword arguments of the ``litellm.completion`` call."""
+        call: dict[str, Any] = {
+            "temperature": 0,
+            "max_tokens": self.max_tokens,
+            "timeout": self.timeout_s,
+            "seed": self.seed,
+            **self.params,
+            "messages": messages,
+            "max_retries": 0,  # retries are ``ask``'s, counted
+            "num_retries": 0,
+            "drop_params": True,
+        }
+        if schema is not None:
+            call["response_format"] = _response_format(str(call["model"]), schema)
+        return call
+
+    def __call__(self, messages: list[dict[str, str]], schema: Mapping[str, Any] | None = None) -> JudgeReply:
         import litellm
 
+        call = self.request(messages, schema)
         try:
-            response = litellm.completion(
-                **self.params,
-                messages=messages,
-                temperature=0,
-                max_tokens=self.max_tokens,
-                timeout=self.timeout_s,
-                max_retries=0,  # retries are ``ask``'s, counted
-                num_retries=0,
-            )
+            response = litellm.completion(**call)
         except Exception as e:  # litellm raises provider-specific errors; classify them
-            raise LLMCallError(_kind(e), f"{self.name}: {type(e).__name__}: {str(e)[:200]}") from e
+            raise LLMCallError(_kind(e), f"{self.name}: {type(e).__name__}: {str(e)[:200]}", _retry_after(e)) from e
         choice = response.choices[0]
         text = choice.message.content or ""
-        if getattr(choice, "finish_reason", None) == "length":
+        finish = getattr(choice, "finish_reason", None)
+        if finish == "length":
             # Cut at max_tokens: a fact list that stops early would silently drop facts, so the reply is not
-            # used; asking again with the same prompt would be cut again.
-            raise LLMCallError("truncated", f"{self.name}: the reply was cut at max_tokens={self.max_tokens}")
+            # used; the verify step asks again in smaller batches.
+            raise LLMCallError("truncated", f"{self.name}: the reply was cut at max_tokens={call['max_tokens']}")
+        if finish == "content_filter":
+            raise LLMCallError("refused", f"{self.name}: the provider's content filter stopped the reply")
         usage = getattr(response, "usage", None)
-        return text, int(getattr(usage, "total_tokens", 0) or 0)
+        prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
+        completion = int(getattr(usage, "completion_tokens", 0) or 0)
+        if not prompt and not completion:
+            completion = int(getattr(usage, "total_tokens", 0) or 0)
+        return JudgeReply(text, prompt, completion, cost(str(call["model"]), prompt, completion))
+
+
+def cost(model: str, prompt_tokens: int, completion_tokens: int) -> float | None:
+    """US dollars of one call by litellm's cost map; None for a model it does not know (a local one)."""
+    import litellm
+
+    try:
+        p, c = litellm.cost_per_token(model=model, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+    except Exception:  # litellm raises its own errors for unmapped models
+        return None
+    return float(p) + float(c)
+
+
+def _response_format(model: str, schema: Mapping[str, Any]) -> dict[str, Any]:
+    import litellm
+
+    try:
+        strict = bool(litellm.supports_response_schema(model=model))
+    except Exception:  # an unknown model: JSON mode
+        strict = False
+    if strict:
+        return {"type": "json_schema", "json_schema": {"name": "reply", "schema": dict(schema), "strict": True}}
+    return {"type": "json_object"}
+
+
+def _retry_after(e: Exception) -> float | None:
+    """The seconds a provider's Retry-After header (seconds or an HTTP date) asks to wait, if it sent one."""
+    headers: Any = getattr(e, "litellm_response_headers", None)
+    if headers is None:
+        response = getattr(e, "response", None)
+        headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    try:
+        value = headers.get("retry-after-ms")
+        if value is not None:
+            return max(0.0, float(value) / 1000)
+        value = headers.get("retry-after")
+    except Exception:
+        return None
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        import datetime as dt
+
+        return max(0.0, (parsedate_to_datetime(str(value)) - dt.datetime.now(dt.UTC)).total_seconds())
+    except (TypeError, ValueError):
+        return None
 
 
 def _kind(e: Exception) -> str:

@@ -133,7 +133,9 @@ async def test_a_judge_that_keeps_failing_gives_an_honest_failure_never_an_offli
     assert headers["x-factsentry-action"] == "blocked"
     assert refused.model_extra["factsentry"]["status"] == "failed"  # type: ignore[index]
     assert released_unchecked(gw) == 0
-    attempts = 1 if kind == "truncated" else 2  # a truncated reply is not asked again: it would be cut again
+    # A cut reply is not asked again as it was (it would be cut again) but for each half of the text, until a
+    # part of one sentence is cut too: the whole answer (4 sentences), its first half, that half's first sentence.
+    attempts = 3 if kind == "truncated" else 2
     assert len(judge.requests) == attempts
     assert await settled(registry, "factsentry_worker_llm_failures_total", engine="llm", judge="judge", kind=kind) == 1
     assert sample(registry, "factsentry_worker_llm_errors_total", engine="llm", judge="judge") == 0  # no result

@@ -48,10 +48,11 @@ def test_judge_comes_from_the_model_list_with_its_secrets_resolved() -> None:
 
 async def test_a_reply_and_its_tokens(judge_server: JudgeServer) -> None:
     judge = LiteLLMJudge.from_model_list(judge_server.model_list(), "judge")
-    text, tokens = await asyncio.to_thread(judge, MESSAGES)
-    facts = parse_decompose(text, "Ada Lovelace")
+    reply = await asyncio.to_thread(judge, MESSAGES)
+    facts = parse_decompose(reply.text, "Ada Lovelace")
     assert [f for g in facts for f in g.facts] == ["Ada Lovelace was born in 1815.", "Ada Lovelace died in 1852."]
-    assert tokens > 50 and judge_server.kinds() == ["decompose"]
+    assert reply.prompt_tokens > 50 and reply.completion_tokens > 5 and judge_server.kinds() == ["decompose"]
+    assert reply.cost_usd is None  # a local model: not in litellm's cost map
 
 
 @pytest.mark.parametrize(
@@ -60,6 +61,7 @@ async def test_a_reply_and_its_tokens(judge_server: JudgeServer) -> None:
         ("429", "rate_limit", True),
         ("500", "server", True),
         ("truncated", "truncated", False),
+        ("content-filter", "refused", False),
         ("slow", "timeout", True),
     ],
 )
