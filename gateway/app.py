@@ -57,10 +57,27 @@ from schemas.messages import ChatMessage, Document, GenerationMessage, ResultMes
 
 log = logging.getLogger(__name__)
 
-REFUSAL = (
-    "I can't give that answer: an automatic fact-check found that it may contain inaccurate or merged "
-    "information (D-FActScore {score:.2f} below {threshold:.2f})."
-)
+# What a refusal says happened, by why the answer was not released.
+REFUSALS = {
+    "conflated": (
+        "I can't give that answer: an automatic fact-check found that it merges different people into one "
+        "(D-FActScore {score:.2f} below {threshold:.2f})."
+    ),
+    "unsupported": (
+        "I can't give that answer: an automatic fact-check found {count} statement{s} in it that its sources do "
+        "not support (D-FActScore {score:.2f} below {threshold:.2f})."
+    ),
+    "unverifiable": (
+        "I can't give that answer: it could not be checked against the knowledge this assistant relies on."
+    ),
+    "partial": (
+        "I can't give that answer: it is longer than the fact-checker reads, and the part it could not check "
+        "cannot be released."
+    ),
+    "timeout": "I can't give that answer: it could not be fact-checked in time.",
+    "failed": "I can't give that answer: it could not be fact-checked (the check failed).",
+    "unavailable": "I can't give that answer: it could not be fact-checked (the fact-checker is unavailable).",
+}
 
 
 # /v1/factcheck: the model the checked text came from, when the caller says (a label on metrics).
@@ -373,11 +390,14 @@ def verdict_body(
     action: Action | None = None,
     status: str = "timeout",
     threshold: float | None = None,
+    revision: bool = False,
 ) -> dict[str, Any]:
     """The ``factsentry`` object attached to annotated, blocked and revised answers.
 
     ``flagged`` (as in OpenAI's moderation results): the verdict put the answer below the threshold,
-    whatever the policy then did with it; ``null`` without a verdict to judge by."""
+    whatever the policy then did with it; ``null`` without a verdict to judge by. ``revision``: whether the
+    suggested revision goes too — never for an answer that was withheld, unless the operator opted in
+    (``FACTSENTRY_SEND_REVISION``): what the client gets is the refusal, scores and ids."""
     url = f"/v1/results/{request_id}"
     if result is None:
         action_value = action.value if action else None
@@ -400,7 +420,7 @@ def verdict_body(
         "num_entities": check.num_entities,
         "conflated": any(g.conflated for g in check.groups),
         "partial": check.partial,
-        "revision": check.revision.text if check.revision else None,
+        "revision": check.revision.text if check.revision and revision else None,
     }
 
 
@@ -620,39 +640,69 @@ def _apply(
     extra: dict[str, Any] | None = None,
 ) -> Response:
     data = dict(completion.data)
-    data["factsentry"] = {**verdict_body(result, request_id, action, status, spec.threshold), **(extra or {})}
+    data["factsentry"] = {
+        **verdict_body(result, request_id, action, status, spec.threshold, shows_revision(gw, spec, action)),
+        **(extra or {}),
+    }
     if action is Action.PASS:
+        headers["x-factsentry-action"] = Action.PASS.value
         return Response(orjson.dumps(data), media_type="application/json", headers=headers)
     if action is Action.REVISE and result is not None and result.check.revision is not None:
         gw.metrics.revised.labels(model).inc()
         _set_content(data, result.check.revision.text, None)
-        headers["x-factsentry-action"] = "revised"
+        headers["x-factsentry-action"] = Action.REVISE.value
         return Response(orjson.dumps(data), media_type="application/json", headers=headers)
     gw.metrics.blocked.labels(model).inc()
-    headers["x-factsentry-action"] = "blocked"
-    message = refusal_text(spec, result)
+    headers["x-factsentry-action"] = Action.BLOCK.value
+    message = refusal_text(spec, result, status)
     if gw.settings.block_style == "error":
         return BlockedAnswer(message, code="factsentry_blocked").response(headers)
-    _set_content(data, message, "content_filter", refusal=True)
+    _set_content(data, message, "content_filter", refusal=True, in_content=gw.settings.refusal_in_content)
     return Response(orjson.dumps(data), media_type="application/json", headers=headers)
 
 
-def refusal_text(spec: PolicySpec, result: ResultMessage | None) -> str:
-    if result is not None and result.check.unverifiable:
-        return "I can't give that answer: it could not be checked against the knowledge this assistant relies on."
-    if result is None or result.check.dfactscore is None:
-        return "I can't give that answer: it could not be fact-checked."
-    return REFUSAL.format(score=result.check.dfactscore, threshold=spec.threshold)
+def shows_revision(gw: Gateway, spec: PolicySpec, action: Action) -> bool:
+    """Whether the client may see the verdict's suggested revision: when it is the answer it gets (revise),
+    under annotate (nothing is withheld there), or where the operator opted in (FACTSENTRY_SEND_REVISION)."""
+    return action is Action.REVISE or spec.mode is Policy.ANNOTATE or gw.settings.send_revision
 
 
-def _set_content(data: dict[str, Any], text: str, finish_reason: str | None, refusal: bool = False) -> None:
-    """Replace choice 0's text; a refusal also goes in ``message.refusal`` (OpenAI's field for it)."""
+def refusal_reason(result: ResultMessage | None, status: str) -> str:
+    """Why an answer is refused, as a key of ``REFUSALS``: no verdict (its status), a partial or
+    unverifiable one, merged people, or statements the sources do not support."""
+    if result is None:
+        return status if status in REFUSALS else "unavailable"
+    check = result.check
+    if check.partial:
+        return "partial"
+    if check.unverifiable:
+        return "unverifiable"
+    if check.dfactscore is None:
+        return "failed"
+    return "conflated" if any(g.conflated for g in check.groups) else "unsupported"
+
+
+def refusal_text(spec: PolicySpec, result: ResultMessage | None, status: str = "timeout") -> str:
+    """The refusal a client gets, saying what happened (see ``REFUSALS``)."""
+    reason = refusal_reason(result, status)
+    if reason not in ("conflated", "unsupported") or result is None:
+        return REFUSALS[reason]
+    count = len(unsupported_statements(result))
+    score = result.check.dfactscore or 0.0
+    return REFUSALS[reason].format(score=score, threshold=spec.threshold, count=count, s="" if count == 1 else "s")
+
+
+def _set_content(
+    data: dict[str, Any], text: str, finish_reason: str | None, refusal: bool = False, in_content: bool = False
+) -> None:
+    """Replace choice 0's text. A refusal goes in ``message.refusal`` with ``content`` null, as OpenAI sends
+    one (``in_content``: in ``content`` too, for clients that read only that)."""
     choices = data.get("choices") or [{"index": 0, "message": {"role": "assistant"}}]
     first = dict(choices[0])
     first["message"] = {
         **(first.get("message") or {}),
         "role": "assistant",
-        "content": text,
+        "content": text if not refusal or in_content else None,
         "refusal": text if refusal else None,
     }
     if finish_reason:
@@ -737,17 +787,23 @@ async def _stream(
     gw.count(x)
     if action is Action.PASS:
         out = held
+        headers["x-factsentry-action"] = Action.PASS.value
     elif action is Action.REVISE and result is not None and result.check.revision is not None:
         gw.metrics.revised.labels(model).inc()
-        headers["x-factsentry-action"] = "revised"
+        headers["x-factsentry-action"] = Action.REVISE.value
         out = sse.text_chunks(result.check.revision.text, request_id=request_id, model=model)
     else:
         gw.metrics.blocked.labels(model).inc()
-        headers["x-factsentry-action"] = "blocked"
+        headers["x-factsentry-action"] = Action.BLOCK.value
         if gw.settings.block_style == "error":
-            return BlockedAnswer(refusal_text(spec, result), code="factsentry_blocked").response(headers)
+            return BlockedAnswer(refusal_text(spec, result, status), code="factsentry_blocked").response(headers)
         out = sse.text_chunks(
-            refusal_text(spec, result), request_id=request_id, model=model, finish_reason="content_filter", refusal=True
+            refusal_text(spec, result, status),
+            request_id=request_id,
+            model=model,
+            finish_reason="content_filter",
+            refusal=True,
+            in_content=gw.settings.refusal_in_content,
         )
     # One id for the whole stream (OpenAI's convention): the upstream's when its chunks are released.
     stream_id = next((c["id"] for c in out if isinstance(c.get("id"), str)), request_id)
@@ -757,7 +813,9 @@ async def _stream(
         "created": int(created.timestamp()),
         "model": model,
         "choices": [],
-        "factsentry": verdict_body(result, request_id, action, status, spec.threshold),
+        "factsentry": verdict_body(
+            result, request_id, action, status, spec.threshold, shows_revision(gw, spec, action)
+        ),
     }
 
     async def release() -> AsyncIterator[bytes]:
@@ -811,7 +869,7 @@ def _holdback(
             gw.metrics.blocked.labels(model).inc()
         elif action is Action.REVISE:
             gw.metrics.revised.labels(model).inc()
-        verdict = verdict_body(result, checker.last_id, action, status, spec.threshold)
+        verdict = verdict_body(result, checker.last_id, action, status, spec.threshold, gw.settings.send_revision)
         verdict["holdback"] = {
             "checks": checker.checks,
             "released_sentences": len(decided.released),
@@ -830,6 +888,7 @@ def _holdback(
         model=model,
         created=int(created.timestamp()),
         on_done=on_done,
+        refusal_in_content=gw.settings.refusal_in_content,
     )
     headers["x-factsentry-stream"] = "holdback"
     return StreamingResponse(body, media_type="text/event-stream", headers=headers)

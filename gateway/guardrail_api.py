@@ -122,7 +122,7 @@ async def litellm_guardrail(request: Request) -> Response:
             *(gw.judge(spec, rid, x.model, ok) for rid, ok in zip(ids, published, strict=True))
         )
         x.wait_s = time.perf_counter() - t1
-        reply = _decision(spec, texts, dict(zip(todo, ids, strict=True)), judged)
+        reply = _decision(spec, texts, dict(zip(todo, ids, strict=True)), judged, gw.settings.send_revision)
         results = [r for r, _, _ in judged]
         x.result = results[0] if len(results) == 1 else None
         x.outcome = _outcome(judged)
@@ -137,16 +137,25 @@ def _decision(
     texts: list[str],
     ids: dict[int, str],
     judged: list[tuple[ResultMessage | None, str, Action]],
+    send_revision: bool = False,
 ) -> dict[str, Any]:
     """One action for the whole answer: any text blocked blocks it; revisions replace their own text.
-    ``ids`` maps the index of each checked text to its request id; ``judged`` follows the same order."""
+    ``ids`` maps the index of each checked text to its request id; ``judged`` follows the same order.
+    A blocked answer's reply carries no revision (unless the operator opted in): LiteLLM forwards it."""
+    blocked = any(
+        action is Action.BLOCK or (action is Action.REVISE and (result is None or result.check.revision is None))
+        for result, _, action in judged
+    )
     verdicts = [
-        verdict_body(result, rid, action, status, spec.threshold)
+        verdict_body(
+            result, rid, action, status, spec.threshold, send_revision or (action is Action.REVISE and not blocked)
+        )
         for rid, (result, status, action) in zip(ids.values(), judged, strict=True)
     ]
-    for result, _, action in judged:
+    for result, status, action in judged:
         if action is Action.BLOCK or (action is Action.REVISE and (result is None or result.check.revision is None)):
-            return {"action": "BLOCKED", "blocked_reason": refusal_text(spec, result), "factsentry": verdicts}
+            reason = refusal_text(spec, result, status)
+            return {"action": "BLOCKED", "blocked_reason": reason, "factsentry": verdicts}
     if all(action is Action.PASS for _, _, action in judged):
         return {"action": "NONE", "factsentry": verdicts}
     revised = list(texts)

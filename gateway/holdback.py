@@ -40,7 +40,23 @@ _END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
 _ABBREVIATIONS = frozenset(
     "mr mrs ms dr prof st jr sr vs etc inc ltd co corp no vol fig gen col lt sgt capt rev hon mt ft e.g i.e u.s".split()
 )
-WITHHELD = " [The rest of this answer was withheld: it could not be verified.]"
+# The marker that ends a stopped answer (a refusal delta), saying why the rest was withheld.
+WITHHELD = " [The rest of this answer was withheld: {reason}.]"
+WITHHELD_REASONS = {
+    "conflated": "it merges different people into one",
+    "unsupported": "it states facts its sources do not support",
+    "unverifiable": "it could not be checked against the knowledge this assistant relies on",
+    "partial": "it is longer than the fact-checker reads",
+    "timeout": "it could not be fact-checked in time",
+    "failed": "it could not be fact-checked (the check failed)",
+    "unavailable": "it could not be fact-checked (the fact-checker is unavailable)",
+}
+
+
+def withheld(reason: str) -> str:
+    """The marker of a stopped answer for ``reason`` (a key of ``WITHHELD_REASONS``)."""
+    return WITHHELD.format(reason=WITHHELD_REASONS.get(reason, WITHHELD_REASONS["unavailable"]))
+
 
 Judge = Callable[[str, str, bool], Awaitable[tuple[ResultMessage | None, str, Action]]]
 
@@ -66,6 +82,7 @@ class Decided:
     released: list[str] = field(default_factory=list)
     dropped: int = 0
     stopped: bool = False
+    reason: str = ""  # why the last sentence withheld was (a key of WITHHELD_REASONS)
     unchecked: int = 0  # sentences released without a verdict (on_timeout/on_unavailable open)
 
 
@@ -114,21 +131,26 @@ class Holdback:
             if getattr(self.spec, setting) == "open":
                 self.decided.unchecked += len(pieces)
                 return [True] * len(pieces)
+            self.decided.reason = status
             return [False] * len(pieces)
         check = result.check
         if check.abstained:
             return [True] * len(pieces)
         if check.unverifiable:
+            self.decided.reason = "unverifiable"
             return [self.spec.on_unverifiable != "block"] * len(pieces)
         # The checker's sentences from the first one not read before; the last one read before is read
         # again in case the new text continued it (a boundary the stream guessed wrong).
         first_new = max(0, self.seen_sentences - 1) if self.seen_sentences else 0
         supported: dict[int, list[bool]] = {}  # checker sentence -> its check-worthy facts, supported or not
+        merged: set[int] = set()  # checker sentences with a fact in a group that merges people
         for group in check.groups:
             for fact in group.facts:
                 if fact.sentence_index >= first_new and fact.worthiness is Worthiness.FACTUAL:
                     verdict = fact.verdict_linked or fact.verdict
                     supported.setdefault(fact.sentence_index, []).append(verdict is Verdict.SUPPORTED)
+                    if group.conflated:
+                        merged.add(fact.sentence_index)
         # A sentence passes as an answer does: its share of facts supported by the group's entity
         # (its D-FActScore) reaches the policy's threshold.
         failing = [False] * len(pieces)
@@ -139,8 +161,11 @@ class Holdback:
             owner = _owner(sentence, pieces)
             if owner is None:
                 if index >= self.seen_sentences:  # a new sentence not found in any piece: fail them all
+                    self.decided.reason = "conflated" if index in merged else "unsupported"
                     return [False] * len(pieces)
                 continue  # an already released sentence, read again
+            if not any(failing[: owner + 1]):
+                self.decided.reason = "conflated" if index in merged else "unsupported"
             failing[owner] = True
         return [not f for f in failing]
 
@@ -164,6 +189,7 @@ async def stream(
     model: str,
     created: int,
     on_done: Callable[[str], Awaitable[dict[str, Any]]],
+    refusal_in_content: bool = False,
 ) -> AsyncIterator[bytes]:
     """SSE bytes of the sentences released as they are decided, then the finish and verdict chunks.
 
@@ -173,7 +199,7 @@ async def stream(
 
     def content(text: str, refusal: bool = False) -> bytes:
         nonlocal sent_role
-        delta: dict[str, Any] = {"content": text}
+        delta: dict[str, Any] = {"content": text if not refusal or refusal_in_content else None}
         if refusal:
             delta["refusal"] = text
         if not sent_role:
@@ -234,7 +260,7 @@ async def stream(
                     await task
     finish = "stop"
     if holdback.decided.stopped:
-        yield content(WITHHELD, refusal=True)
+        yield content(withheld(holdback.decided.reason), refusal=True)
         finish = "content_filter"
     yield sse.event({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
     verdict = await on_done("".join(received))

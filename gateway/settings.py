@@ -22,6 +22,14 @@ class GatewaySettings(BusSettings):
     )
     publish_queue_max: int = Field(default=10_000, gt=0)
     block_style: Literal["refusal", "error"] = "refusal"
+    refusal_in_content: bool = Field(
+        default=False,
+        description="a refusal's text also in message.content / delta.content (OpenAI leaves content null)",
+    )
+    send_revision: bool = Field(
+        default=False,
+        description="under block, also send the verdict's suggested revision (factsentry.revision) to the client",
+    )
     policy_override: Literal["any", "stricter", "none"] = Field(
         default="stricter", description="what x-factsentry-policy/threshold/timeout headers may change"
     )

@@ -105,7 +105,7 @@ async def test_redis_down_is_reported_as_unavailable_and_the_policy_fails_as_con
         response = await http.post("/v1/chat/completions", json={**CHAT, "model": "mock-lean"})
         results = await http.get("/v1/results/anything")
     assert response.headers["x-factsentry-status"] == "unavailable"
-    assert response.headers["x-factsentry-action"] == "blocked"
+    assert response.headers["x-factsentry-action"] == "block"
     assert results.status_code == 503
     assert results.json()["error"]["code"] == "redis_unavailable"
 

@@ -39,7 +39,7 @@ async def test_a_corrected_rewrite_is_released_in_place_of_the_first_answer(star
     gw = await start_stack(POLICY)
     request_id, completion, headers = await ask(gw, WRONG_DATE)
     assert headers["x-factsentry-reask"] == "improved"
-    assert "x-factsentry-action" not in headers  # released: the rewrite clears the threshold
+    assert headers["x-factsentry-action"] == "pass"  # released: the rewrite clears the threshold
     text = completion.choices[0].message.content or ""
     assert text == REASK_ANSWERS[f"{WRONG_DATE.question}#2"]
     assert "1970" in text and "1982" not in text
@@ -60,7 +60,7 @@ async def test_a_rewrite_that_scores_no_better_leaves_the_first_verdict(start_st
     gw = await start_stack(POLICY)
     _, completion, headers = await ask(gw, MERGED)
     assert headers["x-factsentry-reask"] == "kept"
-    assert headers["x-factsentry-action"] == "blocked"
+    assert headers["x-factsentry-action"] == "block"
     assert completion.choices[0].finish_reason == "content_filter"
     verdict = completion.model_extra["factsentry"]  # type: ignore[index]
     assert verdict["reask"]["outcome"] == "kept" and verdict["reask"]["statements_listed"] >= 1
@@ -71,7 +71,7 @@ async def test_an_upstream_error_on_the_reask_leaves_the_first_verdict(start_sta
     gw = await start_stack(POLICY)
     _, completion, headers = await ask(gw, FAITHFUL)
     assert headers["x-factsentry-reask"] == "upstream_error"
-    assert headers["x-factsentry-action"] == "blocked"  # fails closed as without the reask
+    assert headers["x-factsentry-action"] == "block"  # fails closed as without the reask
     assert completion.choices[0].finish_reason == "content_filter"
     assert reasks(gw, "upstream_error") == 1 and released_unchecked(gw) == 0
 
