@@ -28,20 +28,14 @@ import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
+from gateway import release
 from gateway.access import exchange
-from gateway.app import (
-    MODEL_NAME,
-    UNSPECIFIED_MODEL,
-    Gateway,
-    id_headers,
-    new_request_id,
-    read_json,
-    refusal_text,
-    verdict_body,
-)
 from gateway.auth import check_model
 from gateway.errors import Forbidden, GatewayError, InvalidRequest
-from gateway.policy import Action, PolicySpec, resolve
+from gateway.policy import Action, resolve
+from gateway.release import Decision
+from gateway.request import MODEL_NAME, UNSPECIFIED_MODEL, id_headers, new_request_id, read_json
+from gateway.state import Gateway
 from schemas.enums import Policy
 from schemas.messages import GenerationMessage, ResultMessage
 
@@ -122,51 +116,22 @@ async def litellm_guardrail(request: Request) -> Response:
             *(gw.judge(spec, rid, x.model, ok) for rid, ok in zip(ids, published, strict=True))
         )
         x.wait_s = time.perf_counter() - t1
-        reply = _decision(spec, texts, dict(zip(todo, ids, strict=True)), judged, gw.settings.send_revision)
+        releases = {
+            i: gw.release(Decision(spec, result, status, action, rid), x.model)
+            for i, rid, (result, status, action) in zip(todo, ids, judged, strict=True)
+        }
+        reply = release.as_guardrail(texts, releases, gw.settings.send_revision)
         results = [r for r, _, _ in judged]
         x.result = results[0] if len(results) == 1 else None
-        x.outcome = _outcome(judged)
+        x.outcome = _outcome(judged, list(releases.values()))
         gw.count(x)
         return _reply(reply, headers)
     except GatewayError as e:
         return gw.refused(x, e, headers)
 
 
-def _decision(
-    spec: PolicySpec,
-    texts: list[str],
-    ids: dict[int, str],
-    judged: list[tuple[ResultMessage | None, str, Action]],
-    send_revision: bool = False,
-) -> dict[str, Any]:
-    """One action for the whole answer: any text blocked blocks it; revisions replace their own text.
-    ``ids`` maps the index of each checked text to its request id; ``judged`` follows the same order.
-    A blocked answer's reply carries no revision (unless the operator opted in): LiteLLM forwards it."""
-    blocked = any(
-        action is Action.BLOCK or (action is Action.REVISE and (result is None or result.check.revision is None))
-        for result, _, action in judged
-    )
-    verdicts = [
-        verdict_body(
-            result, rid, action, status, spec.threshold, send_revision or (action is Action.REVISE and not blocked)
-        )
-        for rid, (result, status, action) in zip(ids.values(), judged, strict=True)
-    ]
-    for result, status, action in judged:
-        if action is Action.BLOCK or (action is Action.REVISE and (result is None or result.check.revision is None)):
-            reason = refusal_text(spec, result, status)
-            return {"action": "BLOCKED", "blocked_reason": reason, "factsentry": verdicts}
-    if all(action is Action.PASS for _, _, action in judged):
-        return {"action": "NONE", "factsentry": verdicts}
-    revised = list(texts)
-    for i, (result, _, action) in zip(ids, judged, strict=True):
-        if action is Action.REVISE and result is not None and result.check.revision is not None:
-            revised[i] = result.check.revision.text
-    return {"action": "GUARDRAIL_INTERVENED", "texts": revised, "factsentry": verdicts}
-
-
-def _outcome(judged: list[tuple[ResultMessage | None, str, Action]]) -> str:
-    actions = {action for _, _, action in judged}
+def _outcome(judged: list[tuple[ResultMessage | None, str, Action]], releases: list[release.Release]) -> str:
+    actions = {r.action for r in releases}
     worst = Action.BLOCK if Action.BLOCK in actions else Action.REVISE if Action.REVISE in actions else Action.PASS
     missing = next((status for result, status, _ in judged if result is None), None)
     return worst.value if missing is None else missing

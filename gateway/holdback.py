@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gateway import sse
-from gateway.policy import NO_VERDICT_SETTING, Action, PolicySpec
+from gateway.policy import Action, PolicySpec
+from gateway.release import Release, final_chunks
 from schemas.enums import Policy, Verdict, Worthiness
 from schemas.messages import ResultMessage
 
@@ -109,36 +110,73 @@ class Holdback:
         rid = self.request_id if final else f"{self.request_id}.h{self.checks}"
         result, status, action = await self.judge(text, rid, final)
         self.last, self.last_id = (result, status, action), rid
-        passing = self._passing(pieces, result, status)
+        why, unchecked = self._failing(pieces, result, status, action)
         self.checked = text
         if result is not None:
             self.seen_sentences = len(result.check.sentences)
         out: list[str] = []
-        for piece, ok in zip(pieces, passing, strict=True):
-            if ok:
+        for i, (piece, reason) in enumerate(zip(pieces, why, strict=True)):
+            if reason is None:
                 out.append(piece)
-            elif self.spec.mode is Policy.BLOCK:
+                self.decided.unchecked += i in unchecked
+                continue
+            self.decided.reason = reason
+            if self.spec.mode is Policy.BLOCK:
                 self.decided.stopped = True
                 break
-            else:
-                self.decided.dropped += 1
+            self.decided.dropped += 1
         self.decided.released += out
         return out
 
-    def _passing(self, pieces: list[str], result: ResultMessage | None, status: str) -> list[bool]:
+    def _failing(
+        self, pieces: list[str], result: ResultMessage | None, status: str, action: Action
+    ) -> tuple[list[str | None], set[int]]:
+        """Why each of ``pieces`` may not go (a key of ``WITHHELD_REASONS``, None when it goes), and which of
+        them go unchecked (the operator's open setting).
+
+        ``policy.decide``'s ``action`` on the answer so far is asked first, and only then which sentences its
+        verdict clears: without a verdict, pieces go only where the operator opened it; with a partial one, a
+        sentence past what the checker read goes only on on_unavailable open, never because nothing refuted
+        it. Either way it is counted."""
+        n = len(pieces)
         if result is None:
-            setting = NO_VERDICT_SETTING.get(status, "on_unavailable")
-            if getattr(self.spec, setting) == "open":
-                self.decided.unchecked += len(pieces)
-                return [True] * len(pieces)
-            self.decided.reason = status
-            return [False] * len(pieces)
+            if action is Action.PASS:  # the operator's on_timeout / on_unavailable = open
+                return [None] * n, set(range(n))
+            return [status if status in WITHHELD_REASONS else "unavailable"] * n, set()
         check = result.check
         if check.abstained:
+            why: list[str | None] = [None] * n
+        elif check.unverifiable:
+            why = [None if self.spec.on_unverifiable != "block" else "unverifiable"] * n
+        else:
+            why = self._by_sentence(pieces, result)
+        if check.partial:
+            unread = {i for i, no in enumerate(self._unread(pieces, check.checked_chars)) if no}
+            if action is not Action.PASS:
+                for i in unread:
+                    why[i] = why[i] or "partial"
+            return why, unread
+        if action is not Action.PASS and self.spec.mode is Policy.BLOCK and not any(why):
+            # The answer so far does not clear though no new sentence fails on its own (the new text moved a
+            # group to another person, and sentences already out no longer hold): block stops here.
+            return ["conflated" if any(g.conflated for g in check.groups) else "unsupported"] * n, set()
+        return why, set()
+
+    def _unread(self, pieces: list[str], checked_chars: int | None) -> list[bool]:
+        """Which of ``pieces`` (appended to the text checked before) end past the first ``checked_chars``."""
+        if checked_chars is None:
             return [True] * len(pieces)
-        if check.unverifiable:
-            self.decided.reason = "unverifiable"
-            return [self.spec.on_unverifiable != "block"] * len(pieces)
+        offset = len(self.checked)
+        unread: list[bool] = []
+        for piece in pieces:
+            unread.append(offset + len(piece.rstrip()) > checked_chars)
+            offset += len(piece)
+        return unread
+
+    def _by_sentence(self, pieces: list[str], result: ResultMessage) -> list[str | None]:
+        """Sentence by sentence: a piece passes when, for each checker sentence in it, the share of its
+        check-worthy facts its group's entity supports (its D-FActScore) reaches the threshold."""
+        check = result.check
         # The checker's sentences from the first one not read before; the last one read before is read
         # again in case the new text continued it (a boundary the stream guessed wrong).
         first_new = max(0, self.seen_sentences - 1) if self.seen_sentences else 0
@@ -151,23 +189,19 @@ class Holdback:
                     supported.setdefault(fact.sentence_index, []).append(verdict is Verdict.SUPPORTED)
                     if group.conflated:
                         merged.add(fact.sentence_index)
-        # A sentence passes as an answer does: its share of facts supported by the group's entity
-        # (its D-FActScore) reaches the policy's threshold.
-        failing = [False] * len(pieces)
+        why: list[str | None] = [None] * len(pieces)
         for index, flags in supported.items():
             if sum(flags) / len(flags) >= self.spec.threshold:
                 continue
+            reason = "conflated" if index in merged else "unsupported"
             sentence = check.sentences[index] if index < len(check.sentences) else ""
             owner = _owner(sentence, pieces)
             if owner is None:
                 if index >= self.seen_sentences:  # a new sentence not found in any piece: fail them all
-                    self.decided.reason = "conflated" if index in merged else "unsupported"
-                    return [False] * len(pieces)
+                    return [reason] * len(pieces)
                 continue  # an already released sentence, read again
-            if not any(failing[: owner + 1]):
-                self.decided.reason = "conflated" if index in merged else "unsupported"
-            failing[owner] = True
-        return [not f for f in failing]
+            why[owner] = why[owner] or reason
+        return why
 
 
 def _owner(sentence: str, pieces: list[str]) -> int | None:
@@ -188,20 +222,18 @@ async def stream(
     stream_id: str,
     model: str,
     created: int,
-    on_done: Callable[[str], Awaitable[dict[str, Any]]],
-    refusal_in_content: bool = False,
+    on_done: Callable[[str], Awaitable[Release]],
 ) -> AsyncIterator[bytes]:
-    """SSE bytes of the sentences released as they are decided, then the finish and verdict chunks.
+    """SSE bytes of the sentences released as they are decided, then the last chunks.
 
-    ``on_done(full_text)`` returns the ``factsentry`` verdict object of the final chunk."""
+    ``on_done(full_text)`` returns what the release gate makes of the decided answer: the stop marker (a
+    refusal) if the answer was stopped, the finish and the verdict (gateway/release.py renders them)."""
     base = {"id": stream_id, "object": "chat.completion.chunk", "created": created, "model": model}
     sent_role = False
 
-    def content(text: str, refusal: bool = False) -> bytes:
+    def content(text: str) -> bytes:
         nonlocal sent_role
-        delta: dict[str, Any] = {"content": text if not refusal or refusal_in_content else None}
-        if refusal:
-            delta["refusal"] = text
+        delta: dict[str, Any] = {"content": text}
         if not sent_role:
             delta["role"] = "assistant"
             sent_role = True
@@ -258,11 +290,7 @@ async def stream(
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
-    finish = "stop"
-    if holdback.decided.stopped:
-        yield content(withheld(holdback.decided.reason), refusal=True)
-        finish = "content_filter"
-    yield sse.event({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
-    verdict = await on_done("".join(received))
-    yield sse.event({**base, "choices": [], "factsentry": verdict})
+    rel = await on_done("".join(received))
+    for chunk in final_chunks(rel, base, with_role=not sent_role):
+        yield sse.event(chunk)
     yield sse.DONE

@@ -46,6 +46,17 @@ RAG_ANSWERS = {
 }
 
 
+# Answers longer than a worker's check limit in tests/gateway/test_release.py: the singer's true biography, then
+# wrong facts in the tail the checker does not read (the limit is set just past the true part).
+LONG_ANSWERS = {
+    "Tell me everything about the singer John Stewart.": (
+        next(c.answer for c in CONVERSATIONS if c.model == "demo-single-bio")
+        + " He was born in 1950 in Chicago, Illinois. He won three Grammy Awards for Best Country Album. "
+        "He was elected mayor of San Diego in 1988."
+    ),
+}
+
+
 # The upstream's second turn, when a reask policy sends an answer back (tests/gateway/test_reask.py): the
 # explorer's wrong publication year corrected, the merged biography merged again, the singer's rewrite refused.
 REASK_ANSWERS = {
@@ -69,7 +80,7 @@ class RunningGateway:
 @pytest.fixture(scope="session")
 async def upstream_url() -> AsyncIterator[str]:
     port = free_port()
-    answers = {**{c.question: c.answer for c in CONVERSATIONS}, **RAG_ANSWERS, **REASK_ANSWERS}
+    answers = {**{c.question: c.answer for c in CONVERSATIONS}, **RAG_ANSWERS, **REASK_ANSWERS, **LONG_ANSWERS}
     server = await mock_upstream.serve("127.0.0.1", port, answers, default=UPSTREAM_ANSWER)
     try:
         yield f"http://127.0.0.1:{port}/v1"

@@ -14,9 +14,11 @@ from prometheus_client import CollectorRegistry
 
 from bus.results import Outcome
 from factsentry.demo_data import CONVERSATIONS
-from gateway.app import REASK_PROMPT, About, _reask
+from gateway.access import Exchange
 from gateway.metrics import build_metrics
 from gateway.policy import PolicySpec
+from gateway.reask import REASK_PROMPT, reask
+from gateway.request import About, ChatCall
 from gateway.upstream import Completion
 from schemas.check import CheckResult, FactGroup, FactResult
 from schemas.enums import Policy, Stance, Verdict
@@ -118,18 +120,18 @@ async def test_a_rewrite_with_a_partial_verdict_never_replaces_the_first_answer(
     )
     spec = PolicySpec(mode=Policy.BLOCK, threshold=0.9, on_unavailable="open", on_timeout="open", reask=True)
     messages = [{"role": "user", "content": "Who is X?"}]
-    again = await _reask(
-        gw,  # type: ignore[arg-type]
+    x = Exchange(source="proxy", request_id="fs-1", model="m")
+    call = ChatCall(
+        "fs-1",
+        datetime.now(UTC),
+        {},
+        x,
         Upstream(),  # type: ignore[arg-type]
-        {"messages": messages},
-        messages,
-        completion("X won a prize."),
-        first,
         spec,
         About(),
-        datetime.now(UTC),
-        None,
-        "m",
+        {"messages": messages},
+        messages,
     )
+    again = await reask(gw, call, completion("X won a prize."), first)  # type: ignore[arg-type]
     assert (again.outcome, again.won, again.listed) == ("no_verdict", None, 1)
     assert registry.get_sample_value("factsentry_gateway_reasks_total", {"model": "m", "outcome": "no_verdict"}) == 1

@@ -12,9 +12,9 @@ import httpx
 import orjson
 import pytest
 
-from gateway.app import refusal_text
 from gateway.holdback import split_complete, withheld
 from gateway.policy import PolicySpec
+from gateway.release import refusal_text
 from schemas.check import CheckResult, FactGroup, FactResult, Revision
 from schemas.enums import Policy, Stance, Verdict, Worthiness
 from schemas.messages import ResultMessage
