@@ -141,7 +141,9 @@ async def _stream(gw: Gateway, call: ChatCall) -> Response:
     headers.update(rel.headers)
     if rel.error:
         return release.as_json(rel, {}, headers)
-    out = release.as_chunks(rel, held, request_id=call.request_id, model=model, created=int(call.created.timestamp()))
+    created = int(call.created.timestamp())
+    usage_out = usage if call.usage_requested else None
+    out = release.as_chunks(rel, held, request_id=call.request_id, model=model, created=created, usage=usage_out)
 
     async def replay() -> AsyncIterator[bytes]:
         for chunk in out:
@@ -235,6 +237,7 @@ def _holdback(
         model=model,
         created=int(call.created.timestamp()),
         on_done=on_done,
+        usage=lambda: usage if call.usage_requested else None,
     )
     call.headers["x-factsentry-stream"] = "holdback"
     return StreamingResponse(body, media_type="text/event-stream", headers=call.headers)

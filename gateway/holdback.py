@@ -223,11 +223,13 @@ async def stream(
     model: str,
     created: int,
     on_done: Callable[[str], Awaitable[Release]],
+    usage: Callable[[], dict[str, Any] | None] = lambda: None,
 ) -> AsyncIterator[bytes]:
     """SSE bytes of the sentences released as they are decided, then the last chunks.
 
     ``on_done(full_text)`` returns what the release gate makes of the decided answer: the stop marker (a
-    refusal) if the answer was stopped, the finish and the verdict (gateway/release.py renders them)."""
+    refusal) if the answer was stopped, the finish and the verdict (gateway/release.py renders them); ``usage()``
+    the upstream's usage for the last chunk, when the client asked for it."""
     base = {"id": stream_id, "object": "chat.completion.chunk", "created": created, "model": model}
     sent_role = False
 
@@ -291,6 +293,6 @@ async def stream(
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
     rel = await on_done("".join(received))
-    for chunk in final_chunks(rel, base, with_role=not sent_role):
+    for chunk in final_chunks(rel, base, with_role=not sent_role, usage=usage()):
         yield sse.event(chunk)
     yield sse.DONE

@@ -215,11 +215,18 @@ def as_json(rel: Release, completion: dict[str, Any], headers: dict[str, str]) -
 
 
 def as_chunks(
-    rel: Release, held: list[dict[str, Any]], *, request_id: str, model: str, created: int
+    rel: Release,
+    held: list[dict[str, Any]],
+    *,
+    request_id: str,
+    model: str,
+    created: int,
+    usage: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """A buffered stream's chunks: the held upstream chunks (pass) or the replacement, then the verdict."""
+    """A buffered stream's chunks: the held upstream chunks that have a choice (pass) or the replacement, the
+    verdict on the finishing chunk, then the usage chunk when the client asked for it (``usage``)."""
     if not rel.replaced:
-        out = held
+        out = [c for c in held if c.get("choices")]
     elif rel.refusal is not None:
         out = sse.text_chunks(
             rel.refusal,
@@ -234,12 +241,15 @@ def as_chunks(
         out = sse.text_chunks(rel.content or "", request_id=request_id, model=model, created=created)
     # One id for the whole stream (OpenAI's convention): the upstream's when its chunks are released.
     stream_id = next((c["id"] for c in out if isinstance(c.get("id"), str)), request_id)
-    return [*out, verdict_chunk(rel, stream_id, model, created)]
+    base = {"id": stream_id, "object": "chat.completion.chunk", "created": created, "model": model}
+    return [*with_verdict(out, rel, base), *usage_chunk(base, usage)]
 
 
-def final_chunks(rel: Release, base: dict[str, Any], with_role: bool) -> list[dict[str, Any]]:
+def final_chunks(
+    rel: Release, base: dict[str, Any], with_role: bool, usage: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """The last chunks of a hold-back stream: the stop marker (a refusal delta) if the release has one, the
-    finishing chunk, then the verdict."""
+    finishing chunk with the verdict, then the usage chunk when the client asked for it."""
     out: list[dict[str, Any]] = []
     if rel.refusal is not None:
         delta: dict[str, Any] = {"content": rel.content, "refusal": rel.refusal}
@@ -248,19 +258,25 @@ def final_chunks(rel: Release, base: dict[str, Any], with_role: bool) -> list[di
         out.append({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
     finish = rel.finish_reason or "stop"
     out.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
-    out.append(verdict_chunk(rel, base["id"], base["model"], base["created"]))
-    return out
+    return [*with_verdict(out, rel, base), *usage_chunk(base, usage)]
 
 
-def verdict_chunk(rel: Release, stream_id: str, model: str, created: int) -> dict[str, Any]:
-    return {
-        "id": stream_id,
-        "object": "chat.completion.chunk",
-        "created": created,
-        "model": model,
-        "choices": [],
-        "factsentry": rel.factsentry,
-    }
+def with_verdict(chunks: list[dict[str, Any]], rel: Release, base: dict[str, Any]) -> list[dict[str, Any]]:
+    """``chunks`` with the ``factsentry`` object on the one that finishes choice 0: a chunk every client reads
+    (the canonical loop reads ``chunk.choices[0]`` of every chunk). Without a finishing chunk, one is added."""
+    last = next(
+        (i for i in range(len(chunks) - 1, -1, -1) if (chunks[i].get("choices") or [{}])[0].get("finish_reason")),
+        None,
+    )
+    if last is None:
+        finish = {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}], "factsentry": rel.factsentry}
+        return [*chunks, finish]
+    return [*chunks[:last], {**chunks[last], "factsentry": rel.factsentry}, *chunks[last + 1 :]]
+
+
+def usage_chunk(base: dict[str, Any], usage: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The usage chunk OpenAI sends last for ``stream_options.include_usage`` (no choices), in every mode."""
+    return [{**base, "choices": [], "usage": usage}] if usage else []
 
 
 def as_guardrail(texts: list[str], checked: dict[int, Release], send_revision: bool) -> dict[str, Any]:

@@ -116,9 +116,9 @@ async def test_revise_returns_the_revision_and_streaming_holds_text_until_the_ve
     )
     pieces, verdicts = [], []
     async for chunk in stream:
-        if chunk.choices:
-            pieces.append(chunk.choices[0].delta.content or "")
-        elif chunk.model_extra and "factsentry" in chunk.model_extra:
+        pieces.append(chunk.choices[0].delta.content or "")  # every chunk has a choice: no usage was asked for
+        if chunk.model_extra and "factsentry" in chunk.model_extra:
+            assert chunk.choices[0].finish_reason == "stop"  # the verdict rides on the finishing chunk
             verdicts.append(chunk.model_extra["factsentry"])
     await client.close()
     assert "".join(pieces).strip() == text.strip()
