@@ -72,7 +72,7 @@ async def litellm_guardrail(request: Request) -> Response:
         if not isinstance(model, str) or not MODEL_NAME.fullmatch(model):
             raise InvalidRequest("'model' must be a model name", param="model", code="invalid_type")
         check_model(key, model)
-        x.model = gw.checked_models(model)
+        x.model = gw.model_label(model)
         overrides = {h: str(params[p]) for p, h in PARAM_HEADERS.items() if params.get(p) is not None}
         try:
             spec = resolve(gw.policies, model, overrides, gw.override_for(key))
@@ -95,7 +95,7 @@ async def litellm_guardrail(request: Request) -> Response:
             gw.publisher.publish(
                 GenerationMessage(
                     request_id=rid,
-                    model=model,
+                    model=x.model,
                     answer=texts[i],
                     created_at=now,
                     completed_at=now,

@@ -76,7 +76,7 @@ async def factcheck(request: Request) -> Response:
                 param="model",
                 code="invalid_type",
             )
-        x.model = gw.checked_models(model)
+        x.model = gw.model_label(model)
         engine = _factcheck_engine(body.get("engine"), gw, model)
         policy = gw.policies.for_model(model)
         documents = allowed_documents(
@@ -89,7 +89,7 @@ async def factcheck(request: Request) -> Response:
         messages = [{"role": "user", "content": question}] if question else []
         message = GenerationMessage(
             request_id=request_id,
-            model=model,
+            model=x.model,
             messages=[ChatMessage.model_validate(m) for m in messages],
             answer=text,
             created_at=now,

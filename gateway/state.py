@@ -8,7 +8,7 @@ import redis.asyncio as aioredis
 from prometheus_client import CollectorRegistry
 from starlette.responses import Response
 
-from bus.labels import LabelGuard
+from bus.labels import OTHER, LabelGuard
 from bus.results import Outcome, ResultStore, VerdictListener
 from gateway.access import Exchange
 from gateway.auth import ApiKey, KeyRing
@@ -17,6 +17,7 @@ from gateway.metrics import GatewayMetrics, build_metrics
 from gateway.policy import Action, Override, PolicySpec, PolicyTable, decide
 from gateway.publisher import Publisher
 from gateway.release import Decision, Release, release
+from gateway.request import UNSPECIFIED_MODEL
 from gateway.settings import GatewaySettings
 from gateway.upstream import ModelRegistry
 from schemas.enums import Policy
@@ -64,8 +65,11 @@ class Gateway:
         self.results = ResultStore(self.redis, settings.redis_prefix, settings.result_ttl_s)
         self.listener = VerdictListener(self.results)
         self.keys = KeyRing(settings.keys_file)
-        # Model names a caller chose (/v1/factcheck, guardrail calls, wildcard routes): labels while under 50.
+        # Model names a wildcard route matched: labels while under 50 (the operator's routes).
         self.checked_models = LabelGuard(50, models.configured)
+        # The model a /v1/factcheck or guardrail caller names is free text: only the operator's names (the model
+        # list and the policy file) are labels, and what is published; any other is one label, ``other``.
+        self.known_models = frozenset({*models.configured, *policies.models, UNSPECIFIED_MODEL})
 
     async def judge(
         self, spec: PolicySpec, request_id: str, model: str, published: bool
@@ -84,6 +88,11 @@ class Gateway:
             elif outcome.result.check.partial:
                 self.metrics.released_unchecked.labels(model, "partial").inc()
         return outcome.result, outcome.status, action
+
+    def model_label(self, name: str) -> str:
+        """A caller-chosen model name as a metric label and as the published ``model``: an operator's name, or
+        ``other`` (so a client naming 1,000 models adds one label value, at the gateway and in the workers)."""
+        return name if name in self.known_models else OTHER
 
     def release(self, decision: Decision, model: str) -> Release:
         """What leaves the gateway for ``decision`` (gateway/release.py), counted by action."""
