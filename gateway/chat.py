@@ -27,7 +27,6 @@ from gateway.request import (
     for_upstream,
     id_headers,
     new_request_id,
-    read_json,
     request_documents,
     subject_name,
     validate_chat,
@@ -47,7 +46,7 @@ async def chat_completions(request: Request) -> Response:
     try:
         key = gw.keys.authenticate(request.headers)
         x.tenant = key.tenant if key else None
-        body = await read_json(request, gw.settings.max_body_bytes, gw.settings.max_json_depth)
+        body = await gw.read_body(request)
         requested, messages = validate_chat(body)
         check_model(key, requested)  # before the lookup: a key learns nothing of models it may not use
         upstream = gw.models.get(requested)

@@ -34,7 +34,7 @@ from gateway.auth import check_model
 from gateway.errors import Forbidden, GatewayError, InvalidRequest
 from gateway.policy import Action, resolve
 from gateway.release import Decision
-from gateway.request import MODEL_NAME, UNSPECIFIED_MODEL, id_headers, new_request_id, read_json
+from gateway.request import MODEL_NAME, UNSPECIFIED_MODEL, id_headers, new_request_id
 from gateway.state import Gateway
 from schemas.enums import Policy
 from schemas.messages import GenerationMessage, ResultMessage
@@ -61,7 +61,7 @@ async def litellm_guardrail(request: Request) -> Response:
             raise Forbidden(
                 f"the API key of tenant {key.tenant!r} may not submit texts for checking", code="factcheck_not_allowed"
             )
-        body = await read_json(request, gw.settings.max_body_bytes, gw.settings.max_json_depth)
+        body = await gw.read_body(request)
         texts = _texts(body)
         params = body.get("additional_provider_specific_params") or {}
         if not isinstance(params, dict):

@@ -30,7 +30,6 @@ from gateway.request import (
     id_headers,
     new_request_id,
     parse_documents,
-    read_json,
 )
 from gateway.state import Gateway
 from schemas.enums import ENGINE_NAMES, Policy
@@ -61,7 +60,7 @@ async def factcheck(request: Request) -> Response:
             raise Forbidden(
                 f"the API key of tenant {key.tenant!r} may not use /v1/factcheck", code="factcheck_not_allowed"
             )
-        body = await read_json(request, gw.settings.max_body_bytes, gw.settings.max_json_depth)
+        body = await gw.read_body(request)
         text = body.get("text")
         if not isinstance(text, str) or not text.strip():
             raise InvalidRequest("'text' must be a non-empty string", param="text", code="missing_text")

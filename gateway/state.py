@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import redis.asyncio as aioredis
 from prometheus_client import CollectorRegistry
+from starlette.requests import Request
 from starlette.responses import Response
 
 from bus.labels import OTHER, LabelGuard
@@ -17,7 +19,7 @@ from gateway.metrics import GatewayMetrics, build_metrics
 from gateway.policy import Action, Override, PolicySpec, PolicyTable, decide
 from gateway.publisher import Publisher
 from gateway.release import Decision, Release, release
-from gateway.request import UNSPECIFIED_MODEL
+from gateway.request import UNSPECIFIED_MODEL, read_json
 from gateway.settings import GatewaySettings
 from gateway.upstream import ModelRegistry
 from schemas.enums import Policy
@@ -88,6 +90,11 @@ class Gateway:
             elif outcome.result.check.partial:
                 self.metrics.released_unchecked.labels(model, "partial").inc()
         return outcome.result, outcome.status, action
+
+    async def read_body(self, request: Request) -> dict[str, Any]:
+        """The request's JSON body within the settings' size, depth and time limits (gateway/request.py)."""
+        s = self.settings
+        return await read_json(request, s.max_body_bytes, s.max_json_depth, s.body_timeout_s)
 
     def model_label(self, name: str) -> str:
         """A caller-chosen model name as a metric label and as the published ``model``: an operator's name, or

@@ -21,6 +21,7 @@ from factsentry.embedded import free_port
 from factsentry.mock_upstream import RATE_LIMITED
 from factsentry.stack import build_demo_kb
 from gateway.app import Gateway, create_app
+from gateway.server import protocol
 from gateway.settings import GatewaySettings
 from gateway.upstream import ModelRegistry
 from workers.settings import load_settings
@@ -141,7 +142,9 @@ async def start_gateway(
         )
         models = ModelRegistry.from_config(model_list(upstream_url), env={})
         app = create_app(settings, models=models, registry=CollectorRegistry())
-        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+        # the protocol `factsentry gateway` serves with (httptools, with a header read timeout)
+        http = protocol(settings.header_timeout_s)
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", http=http)
         server = uvicorn.Server(config)
         task = asyncio.create_task(server.serve())
         servers.append((server, task))
