@@ -62,6 +62,14 @@ async def litellm_guardrail(request: Request) -> Response:
                 f"the API key of tenant {key.tenant!r} may not submit texts for checking", code="factcheck_not_allowed"
             )
         body = await gw.read_body(request)
+        input_type = body.get("input_type")
+        if input_type not in ("request", "response"):
+            # Without it the call cannot say whether it carries an answer: refused, never passed unchecked.
+            raise InvalidRequest(
+                f"'input_type' must be 'request' or 'response', not {input_type!r}",
+                param="input_type",
+                code="invalid_input_type",
+            )
         texts = _texts(body)
         params = body.get("additional_provider_specific_params") or {}
         if not isinstance(params, dict):
@@ -85,7 +93,7 @@ async def litellm_guardrail(request: Request) -> Response:
             raise
         x.mode = spec.mode.value
         todo = [i for i, text in enumerate(texts) if text.strip()]  # blank choices have nothing to check
-        if body.get("input_type") != "response" or not todo:
+        if input_type == "request" or not todo:
             gw.count(x)  # prompts are not fact-checked; nothing to check is nothing to act on
             return _reply({"action": "NONE"}, headers)
         name = params.get("name") if isinstance(params.get("name"), str) else None
