@@ -226,6 +226,18 @@ def _holdback(
         gw.count(x)
         return rel
 
+    def on_closed(text: str, final_check_started: bool, outcome: str) -> None:
+        """The client dropped the stream before its end: what was received is still published as the
+        answer under the request's own id (marked truncated), so it gets its whole-answer verdict, and the
+        request is counted by ``outcome`` (client_closed; the final check, if it began, publishes it already)."""
+        x.upstream_s = time.perf_counter() - t0
+        if not final_check_started:
+            message = call.generation(text, usage, stream=True)
+            message.truncated = True
+            gw.publisher.publish(message)
+        x.outcome = outcome
+        gw.count(x)
+
     upstream_id = (first or {}).get("id")
     stream_id = upstream_id if isinstance(upstream_id, str) else call.request_id
     body = holdback.stream(
@@ -237,6 +249,7 @@ def _holdback(
         created=int(call.created.timestamp()),
         on_done=on_done,
         usage=lambda: usage if call.usage_requested else None,
+        on_closed=on_closed,
     )
     call.headers["x-factsentry-stream"] = "holdback"
     return StreamingResponse(body, media_type="text/event-stream", headers=call.headers)

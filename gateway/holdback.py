@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gateway import sse
+from gateway.errors import GatewayError
 from gateway.policy import Action, PolicySpec
 from gateway.release import Release, final_chunks
 from schemas.enums import Policy, Verdict, Worthiness
@@ -224,12 +225,15 @@ async def stream(
     created: int,
     on_done: Callable[[str], Awaitable[Release]],
     usage: Callable[[], dict[str, Any] | None] = lambda: None,
+    on_closed: Callable[[str, bool, str], None] = lambda text, checked, outcome: None,
 ) -> AsyncIterator[bytes]:
     """SSE bytes of the sentences released as they are decided, then the last chunks.
 
     ``on_done(full_text)`` returns what the release gate makes of the decided answer: the stop marker (a
     refusal) if the answer was stopped, the finish and the verdict (gateway/release.py renders them); ``usage()``
-    the upstream's usage for the last chunk, when the client asked for it."""
+    the upstream's usage for the last chunk, when the client asked for it. ``on_closed(text_received,
+    final_check_started, outcome)`` runs instead of ``on_done`` when the stream ends early: the client went away
+    (``client_closed``) or the upstream failed (that error's outcome)."""
     base = {"id": stream_id, "object": "chat.completion.chunk", "created": created, "model": model}
     sent_role = False
 
@@ -254,6 +258,8 @@ async def stream(
     if first is not None:
         received.append(sse.delta_text(first))
         pending = received[-1]
+    finished = final_started = False
+    outcome = "client_closed"
     try:
         while True:
             pieces, pending = split_complete(pending)
@@ -284,9 +290,16 @@ async def stream(
         if not holdback.decided.stopped:
             # The end: the sentences still waiting and the unfinished tail, checked with the whole answer.
             tail = [*waiting, pending] if pending.strip() else waiting
+            final_started = True
             for piece in await holdback.check(tail, final=True):
                 yield content(piece)
+        finished = True
+    except GatewayError as e:
+        outcome = e.outcome
+        raise
     finally:
+        if not finished:  # the client went away (or the upstream failed): the answer is still accounted for
+            on_closed("".join(received), final_started, outcome)
         for task in (checking, reading):
             if task is not None and not task.done():
                 task.cancel()

@@ -3,8 +3,10 @@ is left out (revise), and without verdicts nothing unchecked leaves unless the o
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+import httpx
 import openai
 import pytest
 
@@ -115,3 +117,30 @@ async def test_a_merged_biography_is_stopped_where_the_second_person_begins(star
     assert refusal_of(chunks) == withheld("conflated")
     assert released < len(parts)
     assert "1922" not in text or "1936" not in text  # never both lives as one person
+
+
+async def test_a_dropped_stream_is_still_published_as_the_answer_and_counted(
+    start_gateway: GatewayFactory, kafka_bootstrap: str
+) -> None:
+    """The client goes away while the first check waits: the text received is published under the request's
+    own id (its whole-answer verdict will be stored there) and the request is counted as client_closed."""
+    from tests.gateway.test_proxy import published
+
+    gw = await start_gateway({"default": {"mode": "block", **HOLDBACK, "timeout_s": 5}})
+    body = {"model": "mock-lean", "messages": [{"role": "user", "content": FAITHFUL.question}], "stream": True}
+    async with httpx.AsyncClient(base_url=gw.base_url, timeout=30) as http:
+        async with http.stream("POST", "/v1/chat/completions", json=body) as response:
+            request_id = response.headers["x-request-id"]
+    messages = await published(kafka_bootstrap, gw.settings.generations_topic, request_id)
+    whole = [m for m in messages if m.partial_of is None]
+    assert len(whole) == 1 and whole[0].truncated and whole[0].answer
+    assert FAITHFUL.answer.startswith(whole[0].answer)
+    for _ in range(50):
+        counted = gw.gateway.registry.get_sample_value(
+            "factsentry_gateway_requests_total",
+            {"source": "proxy", "model": "mock-lean", "mode": "block", "outcome": "client_closed"},
+        )
+        if counted:
+            break
+        await asyncio.sleep(0.1)
+    assert counted == 1
