@@ -21,6 +21,10 @@ DEFAULT_ANSWER = "Paris is the capital of France."
 RATE_LIMITED = "<rate-limited>"
 
 
+def usage(answer: str) -> dict[str, int]:
+    return {"prompt_tokens": 12, "completion_tokens": len(answer.split()), "total_tokens": 12 + len(answer.split())}
+
+
 def completion(answer: str, model: str) -> dict[str, object]:
     return {
         "id": "chatcmpl-" + uuid.uuid4().hex[:12],
@@ -28,20 +32,17 @@ def completion(answer: str, model: str) -> dict[str, object]:
         "created": int(time.time()),
         "model": model,
         "choices": [{"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}],
-        "usage": {
-            "prompt_tokens": 12,
-            "completion_tokens": len(answer.split()),
-            "total_tokens": 12 + len(answer.split()),
-        },
+        "usage": usage(answer),
     }
 
 
-def stream_events(answer: str, model: str) -> bytes:
-    return b"".join(event_list(answer, model))
+def stream_events(answer: str, model: str, include_usage: bool = False) -> bytes:
+    return b"".join(event_list(answer, model, include_usage))
 
 
-def event_list(answer: str, model: str) -> list[bytes]:
-    """The SSE events of ``answer``: one word (token) a chunk, the finishing chunk, ``[DONE]``."""
+def event_list(answer: str, model: str, include_usage: bool = False) -> list[bytes]:
+    """The SSE events of ``answer``: one word (token) a chunk, the finishing chunk, then (``include_usage``, as
+    OpenAI sends it for ``stream_options.include_usage``) a chunk with no choices and the usage, ``[DONE]``."""
     cid = "chatcmpl-" + uuid.uuid4().hex[:12]
     created = int(time.time())
     words = answer.split(" ")
@@ -66,6 +67,9 @@ def event_list(answer: str, model: str) -> list[bytes]:
         "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
     }
     out.append(b"data: " + orjson.dumps(final) + b"\n\n")
+    if include_usage:
+        last = {**final, "choices": [], "usage": usage(answer)}
+        out.append(b"data: " + orjson.dumps(last) + b"\n\n")
     out.append(b"data: [DONE]\n\n")
     return out
 
@@ -160,10 +164,13 @@ class _Protocol(asyncio.Protocol):
             self.send(400, orjson.dumps({"error": error}))
             return
         answer = self._answer_for(request)
+        options = request.get("stream_options")
+        include_usage = isinstance(options, dict) and options.get("include_usage") is True
         if request.get("stream") and self.tokens_per_s:
-            asyncio.get_running_loop().create_task(self._paced(event_list(answer, model), 1 / self.tokens_per_s))
+            events = event_list(answer, model, include_usage)
+            asyncio.get_running_loop().create_task(self._paced(events, 1 / self.tokens_per_s))
         elif request.get("stream"):
-            self.send(200, stream_events(answer, model), "text/event-stream")
+            self.send(200, stream_events(answer, model, include_usage), "text/event-stream")
         else:
             self.send(200, orjson.dumps(completion(answer, model)))
 

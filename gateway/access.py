@@ -10,6 +10,7 @@ Outcomes (the ``outcome`` label of ``factsentry_gateway_requests_total``):
 - ``ok`` — served without a verdict to act on (observe mode, a finished ``/v1/factcheck``);
 - ``pass`` / ``block`` / ``revise`` — the policy's action on a verdict;
 - ``timeout`` / ``failed`` / ``unavailable`` — no verdict; the policy's on_timeout/on_unavailable acted;
+- ``partial`` — released under on_unavailable open with a verdict that checked only part of the answer;
 - ``pending`` — ``/v1/factcheck`` answered 202, the verdict will be at the result URL;
 - ``client_error`` — the request was refused (4xx: bad body, key, model, size), or the upstream refused it;
 - ``upstream_error`` — the model provider failed (5xx, 429, its own auth, timeout, unreachable);

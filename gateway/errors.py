@@ -8,6 +8,8 @@ GatewayError
 ├── ModelNotFound           404
 ├── ResultNotFound          404
 ├── UpstreamError           upstream's own status and message
+├── ClientClosed            499 (the client hung up before its request was read; nobody reads the answer)
+├── BodyTimeout             408 (the body did not arrive within FACTSENTRY_BODY_TIMEOUT_S)
 ├── BlockedAnswer           422 (block policy, error style)
 ├── CheckFailed             422 (the pipeline could not check a text: dead-lettered, over budget)
 └── ConfigError             startup: a bad models or policy file
@@ -92,6 +94,20 @@ class UpstreamError(GatewayError):
 
     def response(self, headers: dict[str, str] | None = None) -> Response:
         return error_response(self.upstream_status, self.body(), headers)
+
+
+class ClientClosed(GatewayError):
+    """The client hung up while its request was read: counted and logged as ``client_closed``, no traceback."""
+
+    status = 499
+    type = "invalid_request_error"
+    outcome = "client_closed"
+
+
+class BodyTimeout(GatewayError):
+    outcome = "client_error"
+    status = 408
+    type = "invalid_request_error"
 
 
 class Unavailable(GatewayError):

@@ -28,20 +28,14 @@ import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
+from gateway import release
 from gateway.access import exchange
-from gateway.app import (
-    MODEL_NAME,
-    UNSPECIFIED_MODEL,
-    Gateway,
-    id_headers,
-    new_request_id,
-    read_json,
-    refusal_text,
-    verdict_body,
-)
 from gateway.auth import check_model
 from gateway.errors import Forbidden, GatewayError, InvalidRequest
-from gateway.policy import Action, PolicySpec, resolve
+from gateway.policy import Action, resolve
+from gateway.release import Decision
+from gateway.request import MODEL_NAME, UNSPECIFIED_MODEL, id_headers, new_request_id
+from gateway.state import Gateway
 from schemas.enums import Policy
 from schemas.messages import GenerationMessage, ResultMessage
 
@@ -67,7 +61,15 @@ async def litellm_guardrail(request: Request) -> Response:
             raise Forbidden(
                 f"the API key of tenant {key.tenant!r} may not submit texts for checking", code="factcheck_not_allowed"
             )
-        body = await read_json(request, gw.settings.max_body_bytes, gw.settings.max_json_depth)
+        body = await gw.read_body(request)
+        input_type = body.get("input_type")
+        if input_type not in ("request", "response"):
+            # Without it the call cannot say whether it carries an answer: refused, never passed unchecked.
+            raise InvalidRequest(
+                f"'input_type' must be 'request' or 'response', not {input_type!r}",
+                param="input_type",
+                code="invalid_input_type",
+            )
         texts = _texts(body)
         params = body.get("additional_provider_specific_params") or {}
         if not isinstance(params, dict):
@@ -78,7 +80,7 @@ async def litellm_guardrail(request: Request) -> Response:
         if not isinstance(model, str) or not MODEL_NAME.fullmatch(model):
             raise InvalidRequest("'model' must be a model name", param="model", code="invalid_type")
         check_model(key, model)
-        x.model = gw.checked_models(model)
+        x.model = gw.model_label(model)
         overrides = {h: str(params[p]) for p, h in PARAM_HEADERS.items() if params.get(p) is not None}
         try:
             spec = resolve(gw.policies, model, overrides, gw.override_for(key))
@@ -91,7 +93,7 @@ async def litellm_guardrail(request: Request) -> Response:
             raise
         x.mode = spec.mode.value
         todo = [i for i, text in enumerate(texts) if text.strip()]  # blank choices have nothing to check
-        if body.get("input_type") != "response" or not todo:
+        if input_type == "request" or not todo:
             gw.count(x)  # prompts are not fact-checked; nothing to check is nothing to act on
             return _reply({"action": "NONE"}, headers)
         name = params.get("name") if isinstance(params.get("name"), str) else None
@@ -101,7 +103,7 @@ async def litellm_guardrail(request: Request) -> Response:
             gw.publisher.publish(
                 GenerationMessage(
                     request_id=rid,
-                    model=model,
+                    model=x.model,
                     answer=texts[i],
                     created_at=now,
                     completed_at=now,
@@ -122,42 +124,22 @@ async def litellm_guardrail(request: Request) -> Response:
             *(gw.judge(spec, rid, x.model, ok) for rid, ok in zip(ids, published, strict=True))
         )
         x.wait_s = time.perf_counter() - t1
-        reply = _decision(spec, texts, dict(zip(todo, ids, strict=True)), judged)
+        releases = {
+            i: gw.release(Decision(spec, result, status, action, rid), x.model)
+            for i, rid, (result, status, action) in zip(todo, ids, judged, strict=True)
+        }
+        reply = release.as_guardrail(texts, releases, gw.settings.send_revision)
         results = [r for r, _, _ in judged]
         x.result = results[0] if len(results) == 1 else None
-        x.outcome = _outcome(judged)
+        x.outcome = _outcome(judged, list(releases.values()))
         gw.count(x)
         return _reply(reply, headers)
     except GatewayError as e:
         return gw.refused(x, e, headers)
 
 
-def _decision(
-    spec: PolicySpec,
-    texts: list[str],
-    ids: dict[int, str],
-    judged: list[tuple[ResultMessage | None, str, Action]],
-) -> dict[str, Any]:
-    """One action for the whole answer: any text blocked blocks it; revisions replace their own text.
-    ``ids`` maps the index of each checked text to its request id; ``judged`` follows the same order."""
-    verdicts = [
-        verdict_body(result, rid, action, status, spec.threshold)
-        for rid, (result, status, action) in zip(ids.values(), judged, strict=True)
-    ]
-    for result, _, action in judged:
-        if action is Action.BLOCK or (action is Action.REVISE and (result is None or result.check.revision is None)):
-            return {"action": "BLOCKED", "blocked_reason": refusal_text(spec, result), "factsentry": verdicts}
-    if all(action is Action.PASS for _, _, action in judged):
-        return {"action": "NONE", "factsentry": verdicts}
-    revised = list(texts)
-    for i, (result, _, action) in zip(ids, judged, strict=True):
-        if action is Action.REVISE and result is not None and result.check.revision is not None:
-            revised[i] = result.check.revision.text
-    return {"action": "GUARDRAIL_INTERVENED", "texts": revised, "factsentry": verdicts}
-
-
-def _outcome(judged: list[tuple[ResultMessage | None, str, Action]]) -> str:
-    actions = {action for _, _, action in judged}
+def _outcome(judged: list[tuple[ResultMessage | None, str, Action]], releases: list[release.Release]) -> str:
+    actions = {r.action for r in releases}
     worst = Action.BLOCK if Action.BLOCK in actions else Action.REVISE if Action.REVISE in actions else Action.PASS
     missing = next((status for result, status, _ in judged if result is None), None)
     return worst.value if missing is None else missing

@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gateway import sse
-from gateway.policy import NO_VERDICT_SETTING, Action, PolicySpec
+from gateway.errors import GatewayError
+from gateway.policy import Action, PolicySpec
+from gateway.release import Release, final_chunks
 from schemas.enums import Policy, Verdict, Worthiness
 from schemas.messages import ResultMessage
 
@@ -40,7 +42,23 @@ _END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
 _ABBREVIATIONS = frozenset(
     "mr mrs ms dr prof st jr sr vs etc inc ltd co corp no vol fig gen col lt sgt capt rev hon mt ft e.g i.e u.s".split()
 )
-WITHHELD = " [The rest of this answer was withheld: it could not be verified.]"
+# The marker that ends a stopped answer (a refusal delta), saying why the rest was withheld.
+WITHHELD = " [The rest of this answer was withheld: {reason}.]"
+WITHHELD_REASONS = {
+    "conflated": "it merges different people into one",
+    "unsupported": "it states facts its sources do not support",
+    "unverifiable": "it could not be checked against the knowledge this assistant relies on",
+    "partial": "it is longer than the fact-checker reads",
+    "timeout": "it could not be fact-checked in time",
+    "failed": "it could not be fact-checked (the check failed)",
+    "unavailable": "it could not be fact-checked (the fact-checker is unavailable)",
+}
+
+
+def withheld(reason: str) -> str:
+    """The marker of a stopped answer for ``reason`` (a key of ``WITHHELD_REASONS``)."""
+    return WITHHELD.format(reason=WITHHELD_REASONS.get(reason, WITHHELD_REASONS["unavailable"]))
+
 
 Judge = Callable[[str, str, bool], Awaitable[tuple[ResultMessage | None, str, Action]]]
 
@@ -66,6 +84,7 @@ class Decided:
     released: list[str] = field(default_factory=list)
     dropped: int = 0
     stopped: bool = False
+    reason: str = ""  # why the last sentence withheld was (a key of WITHHELD_REASONS)
     unchecked: int = 0  # sentences released without a verdict (on_timeout/on_unavailable open)
 
 
@@ -92,57 +111,98 @@ class Holdback:
         rid = self.request_id if final else f"{self.request_id}.h{self.checks}"
         result, status, action = await self.judge(text, rid, final)
         self.last, self.last_id = (result, status, action), rid
-        passing = self._passing(pieces, result, status)
+        why, unchecked = self._failing(pieces, result, status, action)
         self.checked = text
         if result is not None:
             self.seen_sentences = len(result.check.sentences)
         out: list[str] = []
-        for piece, ok in zip(pieces, passing, strict=True):
-            if ok:
+        for i, (piece, reason) in enumerate(zip(pieces, why, strict=True)):
+            if reason is None:
                 out.append(piece)
-            elif self.spec.mode is Policy.BLOCK:
+                self.decided.unchecked += i in unchecked
+                continue
+            self.decided.reason = reason
+            if self.spec.mode is Policy.BLOCK:
                 self.decided.stopped = True
                 break
-            else:
-                self.decided.dropped += 1
+            self.decided.dropped += 1
         self.decided.released += out
         return out
 
-    def _passing(self, pieces: list[str], result: ResultMessage | None, status: str) -> list[bool]:
+    def _failing(
+        self, pieces: list[str], result: ResultMessage | None, status: str, action: Action
+    ) -> tuple[list[str | None], set[int]]:
+        """Why each of ``pieces`` may not go (a key of ``WITHHELD_REASONS``, None when it goes), and which of
+        them go unchecked (the operator's open setting).
+
+        ``policy.decide``'s ``action`` on the answer so far is asked first, and only then which sentences its
+        verdict clears: without a verdict, pieces go only where the operator opened it; with a partial one, a
+        sentence past what the checker read goes only on on_unavailable open, never because nothing refuted
+        it. Either way it is counted."""
+        n = len(pieces)
         if result is None:
-            setting = NO_VERDICT_SETTING.get(status, "on_unavailable")
-            if getattr(self.spec, setting) == "open":
-                self.decided.unchecked += len(pieces)
-                return [True] * len(pieces)
-            return [False] * len(pieces)
+            if action is Action.PASS:  # the operator's on_timeout / on_unavailable = open
+                return [None] * n, set(range(n))
+            return [status if status in WITHHELD_REASONS else "unavailable"] * n, set()
         check = result.check
         if check.abstained:
+            why: list[str | None] = [None] * n
+        elif check.unverifiable:
+            why = [None if self.spec.on_unverifiable != "block" else "unverifiable"] * n
+        else:
+            why = self._by_sentence(pieces, result)
+        if check.partial:
+            unread = {i for i, no in enumerate(self._unread(pieces, check.checked_chars)) if no}
+            if action is not Action.PASS:
+                for i in unread:
+                    why[i] = why[i] or "partial"
+            return why, unread
+        if action is not Action.PASS and self.spec.mode is Policy.BLOCK and not any(why):
+            # The answer so far does not clear though no new sentence fails on its own (the new text moved a
+            # group to another person, and sentences already out no longer hold): block stops here.
+            return ["conflated" if any(g.conflated for g in check.groups) else "unsupported"] * n, set()
+        return why, set()
+
+    def _unread(self, pieces: list[str], checked_chars: int | None) -> list[bool]:
+        """Which of ``pieces`` (appended to the text checked before) end past the first ``checked_chars``."""
+        if checked_chars is None:
             return [True] * len(pieces)
-        if check.unverifiable:
-            return [self.spec.on_unverifiable != "block"] * len(pieces)
+        offset = len(self.checked)
+        unread: list[bool] = []
+        for piece in pieces:
+            unread.append(offset + len(piece.rstrip()) > checked_chars)
+            offset += len(piece)
+        return unread
+
+    def _by_sentence(self, pieces: list[str], result: ResultMessage) -> list[str | None]:
+        """Sentence by sentence: a piece passes when, for each checker sentence in it, the share of its
+        check-worthy facts its group's entity supports (its D-FActScore) reaches the threshold."""
+        check = result.check
         # The checker's sentences from the first one not read before; the last one read before is read
         # again in case the new text continued it (a boundary the stream guessed wrong).
         first_new = max(0, self.seen_sentences - 1) if self.seen_sentences else 0
         supported: dict[int, list[bool]] = {}  # checker sentence -> its check-worthy facts, supported or not
+        merged: set[int] = set()  # checker sentences with a fact in a group that merges people
         for group in check.groups:
             for fact in group.facts:
                 if fact.sentence_index >= first_new and fact.worthiness is Worthiness.FACTUAL:
                     verdict = fact.verdict_linked or fact.verdict
                     supported.setdefault(fact.sentence_index, []).append(verdict is Verdict.SUPPORTED)
-        # A sentence passes as an answer does: its share of facts supported by the group's entity
-        # (its D-FActScore) reaches the policy's threshold.
-        failing = [False] * len(pieces)
+                    if group.conflated:
+                        merged.add(fact.sentence_index)
+        why: list[str | None] = [None] * len(pieces)
         for index, flags in supported.items():
             if sum(flags) / len(flags) >= self.spec.threshold:
                 continue
+            reason = "conflated" if index in merged else "unsupported"
             sentence = check.sentences[index] if index < len(check.sentences) else ""
             owner = _owner(sentence, pieces)
             if owner is None:
                 if index >= self.seen_sentences:  # a new sentence not found in any piece: fail them all
-                    return [False] * len(pieces)
+                    return [reason] * len(pieces)
                 continue  # an already released sentence, read again
-            failing[owner] = True
-        return [not f for f in failing]
+            why[owner] = why[owner] or reason
+        return why
 
 
 def _owner(sentence: str, pieces: list[str]) -> int | None:
@@ -163,19 +223,23 @@ async def stream(
     stream_id: str,
     model: str,
     created: int,
-    on_done: Callable[[str], Awaitable[dict[str, Any]]],
+    on_done: Callable[[str], Awaitable[Release]],
+    usage: Callable[[], dict[str, Any] | None] = lambda: None,
+    on_closed: Callable[[str, bool, str], None] = lambda text, checked, outcome: None,
 ) -> AsyncIterator[bytes]:
-    """SSE bytes of the sentences released as they are decided, then the finish and verdict chunks.
+    """SSE bytes of the sentences released as they are decided, then the last chunks.
 
-    ``on_done(full_text)`` returns the ``factsentry`` verdict object of the final chunk."""
+    ``on_done(full_text)`` returns what the release gate makes of the decided answer: the stop marker (a
+    refusal) if the answer was stopped, the finish and the verdict (gateway/release.py renders them); ``usage()``
+    the upstream's usage for the last chunk, when the client asked for it. ``on_closed(text_received,
+    final_check_started, outcome)`` runs instead of ``on_done`` when the stream ends early: the client went away
+    (``client_closed``) or the upstream failed (that error's outcome)."""
     base = {"id": stream_id, "object": "chat.completion.chunk", "created": created, "model": model}
     sent_role = False
 
-    def content(text: str, refusal: bool = False) -> bytes:
+    def content(text: str) -> bytes:
         nonlocal sent_role
         delta: dict[str, Any] = {"content": text}
-        if refusal:
-            delta["refusal"] = text
         if not sent_role:
             delta["role"] = "assistant"
             sent_role = True
@@ -194,6 +258,8 @@ async def stream(
     if first is not None:
         received.append(sse.delta_text(first))
         pending = received[-1]
+    finished = final_started = False
+    outcome = "client_closed"
     try:
         while True:
             pieces, pending = split_complete(pending)
@@ -224,19 +290,22 @@ async def stream(
         if not holdback.decided.stopped:
             # The end: the sentences still waiting and the unfinished tail, checked with the whole answer.
             tail = [*waiting, pending] if pending.strip() else waiting
+            final_started = True
             for piece in await holdback.check(tail, final=True):
                 yield content(piece)
+        finished = True
+    except GatewayError as e:
+        outcome = e.outcome
+        raise
     finally:
+        if not finished:  # the client went away (or the upstream failed): the answer is still accounted for
+            on_closed("".join(received), final_started, outcome)
         for task in (checking, reading):
             if task is not None and not task.done():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
-    finish = "stop"
-    if holdback.decided.stopped:
-        yield content(WITHHELD, refusal=True)
-        finish = "content_filter"
-    yield sse.event({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
-    verdict = await on_done("".join(received))
-    yield sse.event({**base, "choices": [], "factsentry": verdict})
+    rel = await on_done("".join(received))
+    for chunk in final_chunks(rel, base, with_role=not sent_role, usage=usage()):
+        yield sse.event(chunk)
     yield sse.DONE

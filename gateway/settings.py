@@ -22,12 +22,26 @@ class GatewaySettings(BusSettings):
     )
     publish_queue_max: int = Field(default=10_000, gt=0)
     block_style: Literal["refusal", "error"] = "refusal"
+    refusal_in_content: bool = Field(
+        default=False,
+        description="a refusal's text also in message.content / delta.content (OpenAI leaves content null)",
+    )
+    send_revision: bool = Field(
+        default=False,
+        description="under block, also send the verdict's suggested revision (factsentry.revision) to the client",
+    )
     policy_override: Literal["any", "stricter", "none"] = Field(
         default="stricter", description="what x-factsentry-policy/threshold/timeout headers may change"
     )
     publish_queue_max_bytes: int = Field(default=256 * 1024 * 1024, gt=0, description="bytes held for Kafka at most")
     redis_max_connections: int = Field(default=64, ge=2, description="Redis connections per gateway process")
     redis_pool_timeout_s: float = Field(default=5.0, gt=0, description="longest wait for a free Redis connection")
+    header_timeout_s: float = Field(
+        default=10.0, gt=0, le=3600, description="longest a request's headers may take to arrive (then a 408)"
+    )
+    body_timeout_s: float = Field(
+        default=30.0, gt=0, le=3600, description="longest a request body may take to arrive (then a 408)"
+    )
     max_json_depth: int = Field(default=32, ge=4, le=200, description="deepest nesting accepted in a request body")
     max_record_bytes: int = Field(default=4 * 1024 * 1024, gt=0, description="largest Kafka record the broker takes")
     topic_partitions: int = Field(default=4, ge=1, description="partitions of the generations topic if re-created")

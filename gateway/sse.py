@@ -35,16 +35,18 @@ def text_chunks(
     finish_reason: str = "stop",
     created: int | None = None,
     refusal: bool = False,
+    in_content: bool = False,
 ) -> list[dict[str, Any]]:
     """``text`` as chat.completion.chunk objects, one per sentence, then a finishing chunk.
 
-    ``refusal``: the text is a refusal, streamed as ``delta.refusal`` too (OpenAI's refusal delta)."""
+    ``refusal``: the text is a refusal, streamed as ``delta.refusal`` with ``content`` null (OpenAI's refusal
+    delta); ``in_content``: in ``delta.content`` too, for clients that read only that."""
     created = created or int(time.time())
     base = {"id": request_id, "object": "chat.completion.chunk", "created": created, "model": model}
     parts = [p for p in _SENTENCE_END.split(text) if p]  # the white space stays with the next sentence
     chunks = []
     for i, piece in enumerate(parts):
-        delta: dict[str, Any] = {"content": piece}
+        delta: dict[str, Any] = {"content": piece if not refusal or in_content else None}
         if refusal:
             delta["refusal"] = piece
         if i == 0:

@@ -39,8 +39,32 @@ LEAN_PROVIDERS = ("openai/", "hosted_vllm/")
 MAX_ROUTES = 1000  # names kept routed (configured ones and wildcard matches)
 
 
+# The deepest upstream reply the gateway takes: deeper ones are a 502, not a failure to write them out again
+# (orjson writes at most 255 levels) or a hazard to every parser downstream.
+MAX_REPLY_DEPTH = 64
+
+
+def json_depth_over(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests deeper than ``limit`` (iterative: a hostile body cannot exhaust the stack)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
 def completion_shape_error(data: dict[str, Any]) -> str | None:
     """Why ``data`` is not a chat completion the gateway can read, or None if it is."""
+    if json_depth_over(data, MAX_REPLY_DEPTH):
+        return f"it nests deeper than {MAX_REPLY_DEPTH} levels"
     choices = data.get("choices")
     if choices is None:
         return None
@@ -247,6 +271,8 @@ class LiteLLMUpstream:
             raise _litellm_error(e) from e
         data = response.model_dump(exclude_none=True)
         data["model"] = self.name
+        if (why := completion_shape_error(data)) is not None:
+            raise UpstreamError(f"upstream returned a completion of the wrong shape: {why}", status=502)
         return Completion(orjson.dumps(data), data)
 
     async def stream(self, body: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
@@ -255,7 +281,11 @@ class LiteLLMUpstream:
             async for chunk in chunks:
                 data = chunk.model_dump(exclude_none=True)
                 data["model"] = self.name
+                if (why := completion_shape_error(data)) is not None:
+                    raise UpstreamError(f"upstream sent a stream chunk of the wrong shape: {why}", status=502)
                 yield data
+        except UpstreamError:
+            raise
         except Exception as e:
             raise _litellm_error(e) from e
 

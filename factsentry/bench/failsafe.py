@@ -130,7 +130,7 @@ async def _probes(base_url: str, stack: Any, args: argparse.Namespace, answers: 
         wall = time.perf_counter() - started
         figures["load"] = _summary(load) | {
             "concurrency": args.concurrency,
-            "merged_blocked": sum(r["action"] == "blocked" for i, r in enumerate(load) if i % 2),
+            "merged_blocked": sum(r["action"] == "block" for i, r in enumerate(load) if i % 2),
             "faithful_passed": sum(r["action"] == "pass" for i, r in enumerate(load) if not i % 2),
             "requests_per_s": round(len(load) / wall, 1),
         }
@@ -145,7 +145,7 @@ async def _probes(base_url: str, stack: Any, args: argparse.Namespace, answers: 
         junk = await _gather(n, 16, lambda i: probe.ask(merged.model, merged.question, merged.name, junk=deep))
         figures["deep_body"] = _summary(junk) | {"refused_400": sum(r["http"] == 400 for r in junk)}
         huge = await _gather(5, 5, lambda i: probe.ask(HUGE_MODEL, "Tell me everything.", "Nobody"))
-        figures["oversized"] = _summary(huge) | {"blocked": sum(r["action"] == "blocked" for r in huge)}
+        figures["oversized"] = _summary(huge) | {"blocked": sum(r["action"] == "block" for r in huge)}
 
         # Broker: kill -9 a third of the way into a load, let the supervisor restart it empty.
         async def killer() -> None:

@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from gateway.app import create_app
     from gateway.auth import check_exposure
     from gateway.errors import GatewayError
+    from gateway.server import protocol
     from workers.metrics import MetricsServer
 
     settings = settings_from(args)
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
             log_level=settings.log_level,
             access_log=False,
             loop="uvloop",
-            http="httptools",
+            http=protocol(settings.header_timeout_s),  # httptools, with a header read timeout
             lifespan="on",
         )
     finally:

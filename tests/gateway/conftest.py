@@ -21,6 +21,7 @@ from factsentry.embedded import free_port
 from factsentry.mock_upstream import RATE_LIMITED
 from factsentry.stack import build_demo_kb
 from gateway.app import Gateway, create_app
+from gateway.server import protocol
 from gateway.settings import GatewaySettings
 from gateway.upstream import ModelRegistry
 from workers.settings import load_settings
@@ -42,6 +43,17 @@ RAG_ANSWERS = {
     "Who is Tomas Ebbeson?": (
         "Tomas Ebbeson is a Swedish cellist born in 1971 in Uppsala. He studied at the Royal College of Music "
         "in Stockholm. He won an Olympic bronze medal in the coxless four in 2000."
+    ),
+}
+
+
+# Answers longer than a worker's check limit in tests/gateway/test_release.py: the singer's true biography, then
+# wrong facts in the tail the checker does not read (the limit is set just past the true part).
+LONG_ANSWERS = {
+    "Tell me everything about the singer John Stewart.": (
+        next(c.answer for c in CONVERSATIONS if c.model == "demo-single-bio")
+        + " He was born in 1950 in Chicago, Illinois. He won three Grammy Awards for Best Country Album. "
+        "He was elected mayor of San Diego in 1988."
     ),
 }
 
@@ -69,7 +81,7 @@ class RunningGateway:
 @pytest.fixture(scope="session")
 async def upstream_url() -> AsyncIterator[str]:
     port = free_port()
-    answers = {**{c.question: c.answer for c in CONVERSATIONS}, **RAG_ANSWERS, **REASK_ANSWERS}
+    answers = {**{c.question: c.answer for c in CONVERSATIONS}, **RAG_ANSWERS, **REASK_ANSWERS, **LONG_ANSWERS}
     server = await mock_upstream.serve("127.0.0.1", port, answers, default=UPSTREAM_ANSWER)
     try:
         yield f"http://127.0.0.1:{port}/v1"
@@ -130,7 +142,9 @@ async def start_gateway(
         )
         models = ModelRegistry.from_config(model_list(upstream_url), env={})
         app = create_app(settings, models=models, registry=CollectorRegistry())
-        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+        # the protocol `factsentry gateway` serves with (httptools, with a header read timeout)
+        http = protocol(settings.header_timeout_s)
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", http=http)
         server = uvicorn.Server(config)
         task = asyncio.create_task(server.serve())
         servers.append((server, task))

@@ -85,7 +85,7 @@ async def test_requests_waiting_when_the_broker_lost_its_log_follow_on_unavailab
     responses = await asyncio.gather(*waits)
     assert time.monotonic() - started < 30  # the reset was noticed, not the 120 s timeout
     assert [r.headers["x-factsentry-status"] for r in responses] == ["failed"] * 3
-    assert [r.headers["x-factsentry-action"] for r in responses] == ["blocked"] * 3
+    assert [r.headers["x-factsentry-action"] for r in responses] == ["block"] * 3
     assert released_unchecked(gw) == 0
     lost = gw.gateway.registry.get_sample_value("factsentry_gateway_publish_lost_total", {"reason": "broker_reset"})
     assert lost == 3

@@ -86,7 +86,7 @@ async def check_of(gw: RunningGateway, request_id: str) -> dict[str, Any]:
 async def test_an_answer_is_judged_against_the_documents_its_request_carried(start_stack: StartStack) -> None:
     gw = await start_stack({"default": BLOCK})
     rid, good, headers = await ask_with(gw, GOOD, L7_DOCUMENTS)
-    assert "x-factsentry-action" not in headers
+    assert headers["x-factsentry-action"] == "pass"
     assert good.choices[0].message.content == RAG_ANSWERS[GOOD]
     check = await check_of(gw, rid)
     assert check["status"] == "checked" and check["grounding"] == "documents"
@@ -95,7 +95,7 @@ async def test_an_answer_is_judged_against_the_documents_its_request_carried(sta
     assert [g["entity"] for g in check["groups"]] == ["Larkspur L7"] and check["num_entities"] == 1
 
     rid, bad, headers = await ask_with(gw, BAD, L7_DOCUMENTS)
-    assert headers["x-factsentry-action"] == "blocked" and bad.choices[0].finish_reason == "content_filter"
+    assert headers["x-factsentry-action"] == "block" and bad.choices[0].finish_reason == "content_filter"
     check = await check_of(gw, rid)
     assert check["grounding"] == "documents" and check["dfactscore"] < 0.5
     wrong = [f["text"] for g in check["groups"] for f in g["facts"] if f["verdict"] == "not_supported"]
@@ -105,7 +105,7 @@ async def test_an_answer_is_judged_against_the_documents_its_request_carried(sta
 
     # Without its documents the same answer is about a product no store holds: unverifiable, released.
     rid, plain, headers = await ask_with(gw, BAD, None)
-    assert "x-factsentry-action" not in headers and plain.choices[0].message.content == RAG_ANSWERS[BAD]
+    assert headers["x-factsentry-action"] == "pass" and plain.choices[0].message.content == RAG_ANSWERS[BAD]
     check = await check_of(gw, rid)
     assert check["status"] == "unverifiable" and check["grounding"] == "store" and check["dfactscore"] is None
     assert released_unchecked(gw) == 0
@@ -116,7 +116,7 @@ async def test_documents_about_namesakes_are_two_entities_and_a_merged_answer_is
 ) -> None:
     gw = await start_stack({"default": BLOCK})
     rid, _, headers = await ask_with(gw, NAMESAKES, NAMESAKE_DOCUMENTS)
-    assert headers["x-factsentry-action"] == "blocked"
+    assert headers["x-factsentry-action"] == "block"
     check = await check_of(gw, rid)
     # Every fact is true of one of the two, so FActScore is perfect; D-FActScore sees the merge.
     assert check["factscore"] == 1.0 and check["dfactscore"] < 0.75
@@ -131,7 +131,7 @@ async def test_the_policy_decides_whether_the_store_is_used_beside_the_documents
         {"default": {**BLOCK, "grounding": "store"}, "models": {"mock-lean": {"grounding": "documents"}}}
     )
     rid, _, headers = await ask_with(gw, FAITHFUL.question, L7_DOCUMENTS[:1])
-    assert headers["x-factsentry-action"] == "blocked"  # nothing in the documents grounds a word of it
+    assert headers["x-factsentry-action"] == "block"  # nothing in the documents grounds a word of it
     check = await check_of(gw, rid)
     assert check["grounding"] == "documents" and check["factscore"] == 0.0
 
@@ -139,7 +139,7 @@ async def test_the_policy_decides_whether_the_store_is_used_beside_the_documents
 async def test_documents_and_store_grounding_checks_against_both(start_stack: StartStack) -> None:
     gw = await start_stack({"default": {**BLOCK, "grounding": "documents_and_store"}})
     rid, answer, headers = await ask_with(gw, FAITHFUL.question, L7_DOCUMENTS[:1])
-    assert "x-factsentry-action" not in headers and answer.choices[0].message.content == FAITHFUL.answer
+    assert headers["x-factsentry-action"] == "pass" and answer.choices[0].message.content == FAITHFUL.answer
     check = await check_of(gw, rid)
     assert check["grounding"] == "documents_and_store" and check["dfactscore"] >= 0.75
     assert check["groups"][0]["entity"].startswith("John Stewart")

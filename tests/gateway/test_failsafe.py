@@ -60,12 +60,12 @@ async def test_block_at_concurrency_256_releases_nothing_unchecked(start_stack: 
     assert [r.status_code for r in responses] == [200] * 256
     assert statuses == ["checked"] * 256, {s: statuses.count(s) for s in set(statuses)}
     for conv, response in zip(convs, responses, strict=True):
-        content = response.json()["choices"][0]["message"]["content"]
+        content = response.json()["choices"][0]["message"]["content"] or ""
         if conv is MERGED:
-            assert response.headers["x-factsentry-action"] == "blocked"
+            assert response.headers["x-factsentry-action"] == "block"
             assert content != MERGED.answer
         else:
-            assert "x-factsentry-action" not in response.headers
+            assert response.headers["x-factsentry-action"] == "pass"
             assert content == FAITHFUL.answer
     assert released_unchecked(gw) == 0
     assert sample(gw, "factsentry_gateway_verdict_unavailable_total") == 0
@@ -160,7 +160,7 @@ async def test_broker_down_blocks_at_once_instead_of_waiting_out_the_timeout(sta
     gw = await start_gateway(BLOCK_OPEN, kafka_bootstrap=f"127.0.0.1:{free_port()}")
     response, elapsed = await post_chat(gw, chat())
     assert elapsed < 30, "must not wait out the 120 s timeout"
-    assert response.headers["x-factsentry-action"] == "blocked"
+    assert response.headers["x-factsentry-action"] == "block"
     assert response.headers["x-factsentry-status"] == "failed"
     assert response.json()["choices"][0]["message"]["content"] != MERGED.answer
     assert sample(gw, "factsentry_gateway_publish_lost_total", reason="broker_down") >= 1
@@ -173,7 +173,7 @@ async def test_redis_down_blocks_at_once_and_open_is_counted(start_gateway: Gate
     response, elapsed = await post_chat(gw, chat())
     assert elapsed < 10
     assert response.headers["x-factsentry-status"] == "unavailable"
-    assert response.headers["x-factsentry-action"] == "blocked"
+    assert response.headers["x-factsentry-action"] == "block"
     opened = await start_gateway({"default": {**BLOCK_OPEN["default"], "on_unavailable": "open"}}, redis_url=dead)
     response, _ = await post_chat(opened, chat())
     assert response.json()["choices"][0]["message"]["content"] == MERGED.answer
@@ -192,7 +192,7 @@ async def test_a_check_over_the_workers_budget_blocks_at_once(start_stack: Start
     response, elapsed = await post_chat(gw, chat(), **{"x-factsentry-name": MERGED.name})
     assert elapsed < 60, "must not wait out the 120 s timeout"
     assert response.headers["x-factsentry-status"] == "failed"
-    assert response.headers["x-factsentry-action"] == "blocked"
+    assert response.headers["x-factsentry-action"] == "block"
     assert released_unchecked(gw) == 0
 
 
@@ -244,13 +244,14 @@ async def test_an_answer_the_store_cannot_judge_follows_on_unverifiable(start_st
     question = {"role": "user", "content": "Who was Marie Curie?"}
     passed, _ = await post_chat(gw, {"model": "mock-lean", "messages": [question]})
     assert passed.headers["x-factsentry-status"] == "unverifiable"
-    assert "x-factsentry-action" not in passed.headers
+    assert passed.headers["x-factsentry-action"] == "pass"
     body = passed.json()
     assert body["choices"][0]["message"]["content"].startswith("Marie Curie was a physicist")
     assert body["factsentry"]["status"] == "unverifiable" and body["factsentry"]["factscore"] is None
     assert body["factsentry"]["coverage"] == 0.0
     blocked, _ = await post_chat(gw, {"model": "mock-litellm", "messages": [question]})
     assert blocked.headers["x-factsentry-status"] == "unverifiable"
-    assert blocked.headers["x-factsentry-action"] == "blocked"
-    assert "could not be checked against the knowledge" in blocked.json()["choices"][0]["message"]["content"]
+    assert blocked.headers["x-factsentry-action"] == "block"
+    message = blocked.json()["choices"][0]["message"]
+    assert "could not be checked against the knowledge" in message["refusal"] and message["content"] is None
     assert released_unchecked(gw) == 0

@@ -37,6 +37,9 @@ async def test_prompts_and_observe_pass_at_once_and_bad_calls_get_openai_errors(
         not_list = await http.post(PATH, json={**call(None), "texts": "one text"})
         too_many = await http.post(PATH, json=call(["a"] * 17))
         bad_params = await http.post(PATH, json=call(["a"], additional_provider_specific_params=[1]))
+        # a call that does not say what it carries is refused, never passed unchecked (it was 'NONE')
+        no_type = await http.post(PATH, json={k: v for k, v in call([MERGED.answer]).items() if k != "input_type"})
+        odd_type = await http.post(PATH, json=call([MERGED.answer], input_type="answer"))
     assert prompt.json() == {"action": "NONE"}
     assert blank.json() == {"action": "NONE"}
     assert observed.json()["action"] == "NONE"
@@ -46,6 +49,9 @@ async def test_prompts_and_observe_pass_at_once_and_bad_calls_get_openai_errors(
         assert bad.status_code == 400 and bad.json()["error"]["code"] == code
     assert bad_params.status_code == 400
     assert bad_params.json()["error"]["param"] == "additional_provider_specific_params"
+    for refused in (no_type, odd_type):
+        assert refused.status_code == 400 and refused.json()["error"]["code"] == "invalid_input_type"
+        assert refused.json()["error"]["param"] == "input_type"
 
 
 async def test_no_verdict_blocks_unless_the_operator_opened_it(start_gateway: GatewayFactory) -> None:

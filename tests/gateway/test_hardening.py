@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
 from datetime import UTC, datetime
 
 import httpx
@@ -105,7 +108,7 @@ async def test_redis_down_is_reported_as_unavailable_and_the_policy_fails_as_con
         response = await http.post("/v1/chat/completions", json={**CHAT, "model": "mock-lean"})
         results = await http.get("/v1/results/anything")
     assert response.headers["x-factsentry-status"] == "unavailable"
-    assert response.headers["x-factsentry-action"] == "blocked"
+    assert response.headers["x-factsentry-action"] == "block"
     assert results.status_code == 503
     assert results.json()["error"]["code"] == "redis_unavailable"
 
@@ -161,3 +164,77 @@ def test_headers_may_only_make_the_policy_stricter(headers: dict[str, str], allo
             resolve(table, "m", headers)
         assert caught.value.code == "policy_override_not_allowed"
         assert resolve(table, "m", headers, "none").mode.value == "revise"
+
+
+async def partial_body(port: int, path: str, hang_up: bool) -> bytes:
+    """A request whose body promises 1,000 bytes and sends 20; then hang up, or wait for the answer."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    head = f"POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n"
+    writer.write(head.encode() + b'{"model": "mock-lean"')
+    await writer.drain()
+    if hang_up:
+        await asyncio.sleep(0.2)
+        writer.close()
+        return b""
+    answer = await asyncio.wait_for(reader.read(4096), 20)
+    writer.close()
+    return answer
+
+
+@pytest.mark.parametrize("path", ["/v1/chat/completions", "/v1/factcheck", "/beta/litellm_basic_guardrail_api"])
+async def test_client_hang_ups_mid_body_are_499s_without_tracebacks(
+    start_gateway: GatewayFactory, caplog: pytest.LogCaptureFixture, path: str
+) -> None:
+    caplog.set_level(logging.INFO)
+    gw = await start_gateway()
+    for _ in range(20):
+        await partial_body(gw.settings.port, path, hang_up=True)
+    await asyncio.sleep(0.5)
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+    lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "factsentry.access"]
+    assert [(line["status"], line["outcome"]) for line in lines] == [(499, "client_closed")] * 20
+    counted = [
+        (sample.labels["source"], sample.labels["outcome"], sample.value)
+        for metric in gw.gateway.registry.collect()
+        for sample in metric.samples
+        if sample.name == "factsentry_gateway_requests_total"
+    ]
+    assert counted == [(SOURCES[path], "client_closed", 20.0)]
+
+
+SOURCES = {
+    "/v1/chat/completions": "proxy",
+    "/v1/factcheck": "factcheck",
+    "/beta/litellm_basic_guardrail_api": "guardrail_api",
+}
+
+
+async def test_a_body_that_does_not_arrive_in_time_is_a_408(start_gateway: GatewayFactory) -> None:
+    gw = await start_gateway(body_timeout_s=1.0)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    answer = await partial_body(gw.settings.port, "/v1/chat/completions", hang_up=False)
+    assert answer.startswith(b"HTTP/1.1 408 ")
+    assert b'"code":"body_timeout"' in answer
+    assert loop.time() - started < 5
+
+
+async def test_headers_that_do_not_arrive_in_time_are_a_408_and_the_connection_closes(
+    start_gateway: GatewayFactory,
+) -> None:
+    """A slow-loris: the request line and one header, then nothing more."""
+    gw = await start_gateway(header_timeout_s=1.0)
+    loop = asyncio.get_running_loop()
+    held = []
+    for _ in range(50):
+        reader, writer = await asyncio.open_connection("127.0.0.1", gw.settings.port)
+        writer.write(b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\n")
+        held.append((reader, writer))
+    started = loop.time()
+    answers = await asyncio.gather(*(asyncio.wait_for(r.read(), 10) for r, _ in held))  # read() ends at the close
+    assert loop.time() - started < 5
+    assert all(a.startswith(b"HTTP/1.1 408 ") and b'"code":"header_timeout"' in a for a in answers)
+    for _, writer in held:
+        writer.close()
+    async with httpx.AsyncClient(base_url=gw.base_url) as http:  # whole requests are served as before
+        assert (await http.get("/healthz")).status_code == 200

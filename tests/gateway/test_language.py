@@ -54,10 +54,13 @@ async def test_answers_in_other_languages_follow_on_unverifiable_under_block(sta
         response = await _ask(gw, "mock-lean", question)
         assert response.status_code == 200
         assert response.headers["x-factsentry-status"] == "unverifiable"
-        assert response.headers["x-factsentry-action"] == "blocked"
+        assert response.headers["x-factsentry-action"] == "block"
         assert "x-factsentry-dfactscore" not in response.headers
         body = response.json()
-        assert body["factsentry"]["status"] == "unverifiable"
+        assert body["choices"][0]["message"]["content"] is None  # a refusal, as OpenAI gives one
+        assert body["choices"][0]["message"]["refusal"]
+        assert (body["factsentry"]["status"], body["factsentry"]["reason"]) == ("unverifiable", "language")
+        assert body["factsentry"]["language"] == code
         assert body["factsentry"]["factscore"] is None and body["factsentry"]["dfactscore"] is None
         assert ANSWERS[question] not in response.text
         async with httpx.AsyncClient(base_url=gw.base_url, timeout=30) as http:
@@ -85,7 +88,8 @@ async def test_answers_in_other_languages_pass_where_the_operator_lets_unverifia
     question = "Wer war Dick Hanley?"  # Dick Hanley is in the demo store: in English he would be scored
     response = await _ask(gw, "mock-lean", question)
     assert response.headers["x-factsentry-status"] == "unverifiable"
-    assert "x-factsentry-action" not in response.headers
+    assert response.headers["x-factsentry-action"] == "pass"
     body = response.json()
     assert body["choices"][0]["message"]["content"] == ANSWERS[question]
+    assert (body["factsentry"]["reason"], body["factsentry"]["language"]) == ("language", "de")
     assert body["factsentry"]["dfactscore"] is None

@@ -25,9 +25,11 @@ from factsentry.embedded import free_port
 from tests.gateway.conftest import FAITHFUL, MERGED, StartStack
 
 LITELLM = Path(sys.executable).parent / "litellm"
+# The provider models LiteLLM names are the operator's: in the policy file, so they are label values of their
+# own (a name the operator never configured is counted as "other", tests/gateway/test_labels.py).
 POLICIES = {
     "default": {"mode": "block", "threshold": 0.75, "timeout_s": 120},
-    "models": {"mock-revise": {"mode": "revise"}},
+    "models": {"mock-block": {"mode": "block"}, "mock-revise": {"mode": "revise"}},
 }
 
 

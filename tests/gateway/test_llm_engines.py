@@ -66,10 +66,10 @@ async def test_llm_engine_blocks_the_merged_biography_and_passes_the_faithful_on
         {"default": BLOCK}, worker=judge_worker(judge, tmp_path, engine="llm"), worker_registry=registry
     )
     rid, blocked, headers = await ask(gw, MERGED)
-    assert headers["x-factsentry-action"] == "blocked"
+    assert headers["x-factsentry-action"] == "block"
     assert blocked.choices[0].finish_reason == "content_filter"
     _, passed, headers = await ask(gw, FAITHFUL)
-    assert "x-factsentry-action" not in headers and passed.choices[0].message.content == FAITHFUL.answer
+    assert headers["x-factsentry-action"] == "pass" and passed.choices[0].message.content == FAITHFUL.answer
     check = (await result_of(gw, rid))["check"]
     assert check["engine"] == "llm" and check["llm_model"] == "judge" and check["llm_calls"] >= 2
     facts = [f for g in check["groups"] for f in g["facts"] if f["worthiness"] == "factual"]
@@ -89,7 +89,7 @@ async def test_a_model_policy_picks_hybrid_and_only_uncertain_facts_reach_the_ju
     policies = {"default": BLOCK, "models": {"mock-lean": {"engine": "hybrid"}}}
     gw = await start_stack(policies, worker=judge_worker(judge, tmp_path), worker_registry=registry)
     rid, _, headers = await ask(gw, MERGED)
-    assert headers["x-factsentry-action"] == "blocked"
+    assert headers["x-factsentry-action"] == "block"
     check = (await result_of(gw, rid))["check"]
     assert check["engine"] == "hybrid" and check["llm_model"] == "judge"
     facts = [f for g in check["groups"] for f in g["facts"] if f["worthiness"] == "factual"]
@@ -107,7 +107,7 @@ async def test_malformed_replies_and_rate_limits_are_retried_and_counted(
     worker = judge_worker(judge, tmp_path, engine="llm")
     gw = await start_stack({"default": BLOCK}, worker=worker, worker_registry=registry)
     rid, _, headers = await ask(gw, MERGED)
-    assert headers["x-factsentry-action"] == "blocked"
+    assert headers["x-factsentry-action"] == "block"
     check = (await result_of(gw, rid))["check"]
     assert check["engine"] == "llm" and check["llm_errors"] == 3 and check["num_entities"] == 2
     labels = {"engine": "llm", "judge": "judge"}
@@ -130,7 +130,7 @@ async def test_a_judge_that_keeps_failing_gives_an_honest_failure_never_an_offli
     )
     gw = await start_stack({"default": BLOCK}, worker=worker, worker_registry=registry)
     _, refused, headers = await ask(gw, FAITHFUL)
-    assert headers["x-factsentry-action"] == "blocked"
+    assert headers["x-factsentry-action"] == "block"
     assert refused.model_extra["factsentry"]["status"] == "failed"  # type: ignore[index]
     assert released_unchecked(gw) == 0
     # A cut reply is not asked again as it was (it would be cut again) but for each half of the text, until a
@@ -163,6 +163,6 @@ async def test_a_worker_without_a_judge_fails_an_llm_record_at_once(start_stack:
     the waiter is told at once, and block refuses the answer."""
     gw = await start_stack({"default": {**BLOCK, "engine": "llm"}})
     _, refused, headers = await ask(gw, FAITHFUL)
-    assert headers["x-factsentry-action"] == "blocked"
+    assert headers["x-factsentry-action"] == "block"
     assert refused.model_extra["factsentry"]["status"] == "failed"  # type: ignore[index]
     assert released_unchecked(gw) == 0

@@ -99,8 +99,13 @@ async def test_block_fails_closed_when_configured(start_gateway: GatewayFactory)
     assert response.status_code == 200
     body = response.json()
     assert body["choices"][0]["finish_reason"] == "content_filter"
-    assert UPSTREAM_ANSWER not in body["choices"][0]["message"]["content"]
-    assert response.headers["x-factsentry-action"] == "blocked"
+    message = body["choices"][0]["message"]
+    assert (
+        message["content"] is None
+        and message["refusal"] == "I can't give that answer: it could not be fact-checked in time."
+    )
+    assert UPSTREAM_ANSWER not in response.text
+    assert response.headers["x-factsentry-action"] == "block"
 
 
 BAD_REQUESTS = [

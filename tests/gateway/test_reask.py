@@ -14,9 +14,11 @@ from prometheus_client import CollectorRegistry
 
 from bus.results import Outcome
 from factsentry.demo_data import CONVERSATIONS
-from gateway.app import REASK_PROMPT, About, _reask
+from gateway.access import Exchange
 from gateway.metrics import build_metrics
 from gateway.policy import PolicySpec
+from gateway.reask import REASK_PROMPT, reask
+from gateway.request import About, ChatCall
 from gateway.upstream import Completion
 from schemas.check import CheckResult, FactGroup, FactResult
 from schemas.enums import Policy, Stance, Verdict
@@ -39,7 +41,7 @@ async def test_a_corrected_rewrite_is_released_in_place_of_the_first_answer(star
     gw = await start_stack(POLICY)
     request_id, completion, headers = await ask(gw, WRONG_DATE)
     assert headers["x-factsentry-reask"] == "improved"
-    assert "x-factsentry-action" not in headers  # released: the rewrite clears the threshold
+    assert headers["x-factsentry-action"] == "pass"  # released: the rewrite clears the threshold
     text = completion.choices[0].message.content or ""
     assert text == REASK_ANSWERS[f"{WRONG_DATE.question}#2"]
     assert "1970" in text and "1982" not in text
@@ -60,7 +62,7 @@ async def test_a_rewrite_that_scores_no_better_leaves_the_first_verdict(start_st
     gw = await start_stack(POLICY)
     _, completion, headers = await ask(gw, MERGED)
     assert headers["x-factsentry-reask"] == "kept"
-    assert headers["x-factsentry-action"] == "blocked"
+    assert headers["x-factsentry-action"] == "block"
     assert completion.choices[0].finish_reason == "content_filter"
     verdict = completion.model_extra["factsentry"]  # type: ignore[index]
     assert verdict["reask"]["outcome"] == "kept" and verdict["reask"]["statements_listed"] >= 1
@@ -71,7 +73,7 @@ async def test_an_upstream_error_on_the_reask_leaves_the_first_verdict(start_sta
     gw = await start_stack(POLICY)
     _, completion, headers = await ask(gw, FAITHFUL)
     assert headers["x-factsentry-reask"] == "upstream_error"
-    assert headers["x-factsentry-action"] == "blocked"  # fails closed as without the reask
+    assert headers["x-factsentry-action"] == "block"  # fails closed as without the reask
     assert completion.choices[0].finish_reason == "content_filter"
     assert reasks(gw, "upstream_error") == 1 and released_unchecked(gw) == 0
 
@@ -118,18 +120,18 @@ async def test_a_rewrite_with_a_partial_verdict_never_replaces_the_first_answer(
     )
     spec = PolicySpec(mode=Policy.BLOCK, threshold=0.9, on_unavailable="open", on_timeout="open", reask=True)
     messages = [{"role": "user", "content": "Who is X?"}]
-    again = await _reask(
-        gw,  # type: ignore[arg-type]
+    x = Exchange(source="proxy", request_id="fs-1", model="m")
+    call = ChatCall(
+        "fs-1",
+        datetime.now(UTC),
+        {},
+        x,
         Upstream(),  # type: ignore[arg-type]
-        {"messages": messages},
-        messages,
-        completion("X won a prize."),
-        first,
         spec,
         About(),
-        datetime.now(UTC),
-        None,
-        "m",
+        {"messages": messages},
+        messages,
     )
+    again = await reask(gw, call, completion("X won a prize."), first)  # type: ignore[arg-type]
     assert (again.outcome, again.won, again.listed) == ("no_verdict", None, 1)
     assert registry.get_sample_value("factsentry_gateway_reasks_total", {"model": "m", "outcome": "no_verdict"}) == 1

@@ -19,13 +19,25 @@ from gateway.app import create_app
 from gateway.settings import GatewaySettings
 from gateway.upstream import ModelRegistry
 
+
+def nested(depth: int) -> Any:
+    value: Any = "deep"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+ANSWER = {"index": 0, "message": {"role": "assistant", "content": "Hi."}, "finish_reason": "stop"}
 BODIES: dict[str, Any] = {
+    # an otherwise fine completion carrying a field nested 600 deep (the gateway cannot write it out again)
+    "nested-600": {"choices": [ANSWER], "x": nested(600)},
     "choices-string": {"choices": "oops"},
     "choices-of-strings": {"choices": ["a", "b"]},
     "message-string": {"choices": [{"index": 0, "message": "hello"}]},
     "content-object": {"choices": [{"index": 0, "message": {"role": "assistant", "content": {"x": 1}}}]},
 }
 STREAMS: dict[str, list[Any]] = {
+    "stream-nested-600": [{"choices": [{"index": 0, "delta": {"content": "Hi."}}], "x": nested(600)}],
     "delta-string": [{"choices": [{"index": 0, "delta": "hello"}]}],
     "stream-choices-string": [
         {"choices": [{"index": 0, "delta": {"content": "Fine so far. "}}]},
@@ -106,8 +118,9 @@ async def test_a_completion_of_the_wrong_shape_is_a_502(faulty_gateway: str, mod
     assert response.headers["x-request-id"].startswith("fs-")
 
 
-async def test_a_stream_chunk_of_the_wrong_shape_before_any_text_is_a_502(faulty_gateway: str) -> None:
-    body = {"model": "delta-string", "stream": True, "messages": [{"role": "user", "content": "hi"}]}
+@pytest.mark.parametrize("model", ["delta-string", "stream-nested-600"])
+async def test_a_stream_chunk_of_the_wrong_shape_before_any_text_is_a_502(faulty_gateway: str, model: str) -> None:
+    body = {"model": model, "stream": True, "messages": [{"role": "user", "content": "hi"}]}
     async with httpx.AsyncClient(base_url=faulty_gateway) as http:
         response = await http.post("/v1/chat/completions", json=body)
     assert response.status_code == 502
