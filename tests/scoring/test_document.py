@@ -1,0 +1,258 @@
+"""The answer read as a document (scoring/segment): blocks with spans, person scopes from structure, fenced profiles,
+sources and labels that claim nothing, and the sentence cues that must not open biographies."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.store import Store
+from scoring.grouping import find_mention, group_sentences
+from scoring.nlp import parse_one
+from scoring.pipeline import check
+from scoring.segment.document import FENCE, HEADING, PARAGRAPH, SOURCES, TABLE, parse
+from scoring.segment.scopes import scopes
+from scoring.sentences import split_sentences
+
+PAGES = [
+    (
+        "Kenji Sato (potter)",
+        "Kenji Sato (born 1951) is a Japanese potter. He was born in Mashiko, Tochigi. He studied ceramics at the "
+        "Kyoto City University of Arts. In 1988 he won the Mashiko Ceramics Prize. He built a climbing kiln in "
+        "Mashiko in 1979. His work is held by the Tokyo National Museum.",
+        [],
+    ),
+    (
+        "Kenji Sato (sprinter)",
+        "Kenji Sato (born 1990) is a Japanese sprinter. He was born in Osaka. He ran the 100 metres for Japan at the "
+        "2012 Summer Olympics. He won the 200 metres at the 2014 Asian Games. He studied at Waseda University. He "
+        "retired in 2021.",
+        [],
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def kb() -> Store:
+    store = Store.in_memory()
+    store.add_pages(PAGES)
+    return store
+
+
+def _groups(text: str, subject: str = "Kenji Sato") -> list[list[str]]:
+    sentences = split_sentences(text, frozenset())
+    groups = group_sentences(
+        [s.text for s in sentences],
+        subject,
+        list_items=[s.list_item for s in sentences],
+        rules_off=frozenset(),
+        scopes=[s.scope for s in sentences],
+        labels=[s.label for s in sentences],
+    )
+    return [[sentences[i].text for i in g.sentences] for g in groups]
+
+
+# --- the document ---------------------------------------------------------------------------------------------
+
+
+def test_blocks_keep_their_spans_nesting_cells_and_language() -> None:
+    text = (
+        "## Kenji Sato\n\n> He is a *potter*.\n\n- Born in 1951\n  - in Mashiko\n\n"
+        "| Field | Value |\n|---|---|\n| Prize | Mashiko (1988) |\n\n```yaml\nborn: 1951\n```\n"
+    )
+    doc = parse(text)
+    assert [(b.kind, b.depth, b.quoted) for b in doc.blocks] == [
+        (HEADING, 0, False),
+        (PARAGRAPH, 0, True),
+        (PARAGRAPH, 1, False),
+        (PARAGRAPH, 2, False),
+        (TABLE, 0, False),
+        (FENCE, 0, False),
+    ]
+    assert [text[slice(*b.span)].strip() for b in doc.blocks[:3]] == [
+        "## Kenji Sato",
+        "> He is a *potter*.",
+        "- Born in 1951",
+    ]
+    assert doc.blocks[4].rows == (("Field", "Value"), ("Prize", "Mashiko (1988)"))
+    assert (doc.blocks[5].info, doc.blocks[5].text) == ("yaml", "born: 1951\n")
+    assert doc.blocks[2].items[0] in doc.blocks[3].items  # the nested item is inside its parent
+    assert all(b.section == 0 for b in doc.blocks[1:])
+
+
+# --- person scopes from structure -----------------------------------------------------------------------------
+
+HEADINGS = [
+    "### Kenji Sato, potter\n\nKenji Sato was born in 1951 in Mashiko. He won the Mashiko Ceramics Prize in 1988.\n\n"
+    "### Kenji Sato, sprinter\n\nKenji Sato was born in 1990 in Osaka. He won the 200 metres at the 2014 Asian Games.",
+    "Two people share this name.\n\n## Kenji Sato (potter)\n\nBorn in Mashiko in 1951, he studied ceramics in Kyoto."
+    "\n\n## Kenji Sato (sprinter)\n\nBorn in Osaka in 1990, he ran the 100 metres at the 2012 Summer Olympics.",
+    "# Kenji Sato — potter\nHe built a climbing kiln in Mashiko in 1979.\n# Kenji Sato — sprinter\n"
+    "He retired in 2021 after winning the 200 metres at the 2014 Asian Games.",
+]
+LEAD_INS = [
+    "**Kenji Sato, potter (b. 1951).** He was born in Mashiko and won the Mashiko Ceramics Prize in 1988.\n\n"
+    "**Kenji Sato, sprinter (b. 1990).** He was born in Osaka and won the 200 metres at the 2014 Asian Games.",
+    "**Kenji Sato (potter)**: born in 1951, he built a climbing kiln in Mashiko.\n\nHis work is held by the Tokyo "
+    "National Museum.\n\n**Kenji Sato (sprinter)**: born in 1990, he retired in 2021.",
+    "**Kenji Sato**, potter: He studied ceramics in Kyoto.\n\n**Kenji Sato**, sprinter: He studied at Waseda "
+    "University.",
+]
+ROWS = [
+    "| Name | Occupation | Born | Known for |\n|---|---|---|---|\n| Kenji Sato | Potter | 1951 | Mashiko Ceramics "
+    "Prize |\n| Kenji Sato | Sprinter | 1990 | 200 metres, 2014 Asian Games |",
+    "| Person | Field | Birthplace |\n|---|---|---|\n| Kenji Sato (potter) | ceramics | Mashiko |\n"
+    "| Kenji Sato (sprinter) | athletics | Osaka |",
+    "| Kenji Sato | Role | Education |\n|---|---|---|\n| Kenji Sato | potter | Kyoto City University of Arts |\n"
+    "| Kenji Sato | sprinter | Waseda University |",
+]
+ITEMS = [
+    "There are two:\n\n- **Kenji Sato (potter)**: born in 1951 in Mashiko.\n  - Won the Mashiko Ceramics Prize.\n"
+    "- **Kenji Sato (sprinter)**: born in 1990 in Osaka.\n  - Won the 200 metres.",
+    "1. Kenji Sato, potter: He built a kiln in Mashiko in 1979.\n2. Kenji Sato, sprinter: He retired in 2021.",
+    "* **Kenji Sato, potter** — studied ceramics in Kyoto.\n* **Kenji Sato, sprinter** — studied at Waseda.",
+]
+
+
+@pytest.mark.parametrize("text", HEADINGS + LEAD_INS + ROWS + ITEMS)
+def test_each_namesake_laid_out_by_structure_is_one_group(text: str) -> None:
+    groups = _groups(text)
+    scoped = [g for g in groups if any(w in " ".join(g) for w in ("1951", "Mashiko", "ceramics", "potter", "kiln"))]
+    other = [g for g in groups if any(w in " ".join(g) for w in ("1990", "Osaka", "Waseda", "200 metres", "retired"))]
+    assert len(scoped) == 1 and len(other) == 1 and scoped != other, groups
+
+
+@pytest.mark.parametrize("text", [HEADINGS[0], LEAD_INS[0], ROWS[0], ITEMS[0]])
+def test_a_correct_answer_about_namesakes_by_layout_is_not_conflated(kb: Store, text: str) -> None:
+    result = check(text, kb=kb, name="Kenji Sato", question="Who is Kenji Sato?")
+    assert sorted(g.entity or "" for g in result.groups) == ["Kenji Sato (potter)", "Kenji Sato (sprinter)"]
+    assert not any(g.conflated for g in result.groups)
+    assert result.dfactscore is not None and result.dfactscore >= 0.75
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "## Early life\n\nKenji Sato was born in Mashiko.\n\n## Career\n\nHe won the Mashiko Ceramics Prize.",
+        "### Kenji Sato\n\nHe is a potter. He was born in Mashiko.",  # one lead: no boundary to draw
+        "**Born:** 1951\n\n**Prize:** Mashiko Ceramics Prize",
+    ],
+)
+def test_labels_and_a_single_lead_open_no_scope(text: str) -> None:
+    assert scopes(parse(text)).scopes == ()
+
+
+def test_a_scope_keeps_its_sentences_together_whatever_their_cues() -> None:
+    text = (
+        "### Kenji Sato, potter\n\nKenji Sato was born in 1951. Another Kenji Sato taught him glazing.\n\n"
+        "### Kenji Sato, sprinter\n\nHe was born in 1990."
+    )
+    groups = _groups(text)
+    assert len(groups) == 2
+    assert "Another Kenji Sato taught him glazing." in groups[0]
+
+
+# --- fenced profiles ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            '```json\n{"name": "Kenji Sato", "born": 1951, "occupation": "potter",\n'
+            ' "awards": ["Mashiko Prize (1988)"]}\n```',
+            ["Kenji Sato", "Born: 1951", "Occupation: potter", "Awards: Mashiko Prize (1988)"],
+        ),
+        (
+            "```yaml\nname: Kenji Sato\nbirth_place: Mashiko, Tochigi\neducation:\n"
+            "  - Kyoto City University of Arts\n```",
+            ["Kenji Sato", "Birth place: Mashiko, Tochigi", "Education: Kyoto City University of Arts"],
+        ),
+        (
+            '```\n{"person": {"fullName": "Kenji Sato", "dateOfBirth": "1951"}}\n```',
+            ["Kenji Sato", "Date of birth: 1951"],
+        ),
+    ],
+)
+def test_a_fenced_profile_is_read_as_records(text: str, expected: list[str]) -> None:
+    assert [s.text for s in split_sentences(text, frozenset())] == expected
+
+
+def test_a_list_of_fenced_profiles_is_a_scope_per_person() -> None:
+    text = (
+        '```json\n[{"name": "Kenji Sato", "occupation": "potter", "born": 1951},\n'
+        ' {"name": "Kenji Sato", "occupation": "sprinter", "born": 1990}]\n```'
+    )
+    assert len(_groups(text)) == 2
+
+
+def test_a_json_profile_of_a_correct_answer_scores_as_its_facts(kb: Store) -> None:
+    text = (
+        'Here is his profile:\n\n```json\n{\n  "name": "Kenji Sato",\n  "born": 1951,\n  "birthplace": "Mashiko",\n'
+        '  "occupation": "potter",\n  "awards": ["Mashiko Ceramics Prize (1988)"]\n}\n```'
+    )
+    result = check(text, kb=kb, name="Kenji Sato", question="Who is Kenji Sato?")
+    assert result.factscore is not None and result.factscore >= 0.8
+    assert result.num_facts >= 4
+
+
+def test_code_that_is_no_profile_stays_text() -> None:
+    assert [s.text for s in split_sentences("```python\nprint('hi')\n```", frozenset())] == ["print('hi')"]
+
+
+# --- what claims nothing -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "He won the Mashiko Ceramics Prize [1].\n\nSources:\n1. Japan Ceramics Society, 2015.\n2. Tokyo Museum.",
+        "He won the Mashiko Ceramics Prize.\n\n## References\n\n- Japan Ceramics Society, 2015\n\nTokyo Museum.",
+        "He won the Mashiko Ceramics Prize.[^1]\n\nhttps://example.org/sato\n\n[^1]: Japan Ceramics Society (2015).",
+        "He won the Mashiko Ceramics Prize.\n\n**Further reading:** Japan Ceramics Society, Mashiko potters.",
+    ],
+)
+def test_sources_footnotes_and_citation_markers_are_not_claims(text: str) -> None:
+    assert [s.text for s in split_sentences(text, frozenset())] == ["He won the Mashiko Ceramics Prize."]
+    assert any(b.kind == SOURCES for b in parse(text).blocks) or "[^1]:" in text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kenji Sato is a Japanese potter.\n\n## Recognition\n\nIn 1988 he won the Mashiko Ceramics Prize.",
+        "**Short answer:**\n\nKenji Sato is a Japanese potter.\n\n**Details:**\n\nHe won the Mashiko Ceramics Prize.",
+        "### TL;DR\nKenji Sato is a potter.\n### Legacy\nHis work is held by the Tokyo National Museum.",
+    ],
+)
+def test_labels_are_not_subjects(text: str) -> None:
+    assert len(_groups(text)) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kenji Sato is a potter. First, he was born in Mashiko. Second, he studied in Kyoto. Third, he won a prize.",
+        "Kenji Sato is a potter. Secondly, he built a kiln. Thirdly, he taught. Finally, he retired.",
+        "Kenji Sato is a sprinter. First, she ran in 2012. Second, she won in 2014. Lastly, she retired in 2021.",
+    ],
+)
+def test_ordinals_before_a_pronoun_do_not_open_biographies(text: str) -> None:
+    assert len(_groups(text)) == 1
+
+
+def test_an_ordinal_before_a_name_still_presents_another() -> None:
+    text = "Kenji Sato is a potter born in 1951. Second, there is also a Kenji Sato who is a sprinter born in 1990."
+    assert len(_groups(text)) == 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Born on 2 May 1997 in Kano, "Swift" is the nickname of Amara Okafor, a Nigerian sprinter.',
+        'Raised in Lagos, "Swift" won the 100 metres in 2019.',
+        "After years of training in Ibadan, “Swift” became the national champion.",
+    ],
+)
+def test_an_opening_phrase_before_a_quoted_nickname_is_not_the_subject(text: str) -> None:
+    mention = find_mention(parse_one(text))
+    assert mention is None or mention.name == "Amara Okafor"
