@@ -282,6 +282,7 @@ def group_sentences(
         if scope is not None:
             current = _scoped(individuals, scoped, scope, subject)
             current.sentences.append(i)
+            announced = announced or len(scoped) >= 2  # a layout of two people says the name is shared
             gender = _subject_gender(doc, possessive=True)
             if gender and current.gender is None:
                 current.gender = gender
@@ -361,7 +362,8 @@ def _scoped(individuals: _Individuals, scoped: dict[int, PerceivedGroup], scope:
         dates=scope.dates,
         from_text=scope.name is not None,
         introduced=True,
-        role=None if scope.name else scope.description,
+        # "The boxer …" after a table of "Theodore Vance (boxer)" and "… (politician)" turns to that row's person.
+        role=scope.description.split()[-1].lower() if scope.description else None,
     )
     group.forms.add(fold(name))
     individuals.add(group)

@@ -29,6 +29,7 @@ from scoring.inflect import past, present
 from scoring.parentheticals import ORG_WORDS
 from scoring.rules import rule
 from scoring.sentences import strip_markdown
+from vocabulary.records import RECORD_PREDICATES
 
 LABEL_RECORDS = rule(
     "label-records",
@@ -57,33 +58,8 @@ TITLED_ITEMS = rule(
     "Ninth Window (2013) was a psychological thriller that won …', 'Kite Season (2019) premiered at …')",
 )
 
-# What a record's label says of its person: the predicate its value completes. Labels are matched
-# folded to lower case, without a trailing colon or plural "s".
-_PREDICATES: dict[str, str] = {
-    **dict.fromkeys(("born", "birth", "date of birth", "place of birth", "birthplace"), "was born"),
-    **dict.fromkeys(("died", "death", "date of death", "place of death"), "died"),
-    **dict.fromkeys(("occupation", "profession", "career", "role", "current role", "position", "job"), "was"),
-    **dict.fromkeys(("nationality", "citizenship"), "was"),
-    **dict.fromkeys(("known for", "famous for", "best known for"), "is known for"),
-    **dict.fromkeys(
-        ("education", "alma mater", "studied", "college", "university", "school", "training", "trained"), "studied at"
-    ),
-    **dict.fromkeys(("phd", "doctorate", "degree", "ba", "ma", "msc", "bsc", "mba", "md"), "received a {label} from"),
-    **dict.fromkeys(("spouse", "married", "partner", "wife", "husband"), "was married to"),
-    **dict.fromkeys(("children",), "had"),
-    **dict.fromkeys(
-        ("award", "awards", "honour", "honor", "honours", "honors", "prize", "prizes", "title", "national title"),
-        "won",
-    ),
-    **dict.fromkeys(
-        ("notable work", "work", "book", "novel", "memoir", "publication", "album", "selected work"), "wrote"
-    ),
-    **dict.fromkeys(("film", "films", "movie", "movies", "filmography"), "made"),
-    **dict.fromkeys(("team", "club", "teams", "clubs"), "played for"),
-    **dict.fromkeys(("employer", "institution", "post", "posts", "hospital", "teaching", "affiliation"), "worked at"),
-    **dict.fromkeys(("ensemble", "band", "group"), "played with"),
-    **dict.fromkeys(("hometown", "origin", "from"), "came from"),
-}
+# What a record's label says of its person (vocabulary/records.py): the predicate its value completes.
+_PREDICATES = RECORD_PREDICATES
 # Values of these predicates are lists of items: "A (2008–2013), B" → "A (2008–2013) and B".
 _LISTING = frozenset({"played for", "won", "wrote", "made", "worked at", "played with", "studied at"})
 # Predicates whose value is a description: its first word loses its capital ("was Composer" → "was composer").

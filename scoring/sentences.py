@@ -27,8 +27,6 @@ from vocabulary.document import PART_LABELS
 if TYPE_CHECKING:
     import pysbd
 
-# "[4]", "[1, 2]", "[citation needed]", and a footnote's marker "[^1]".
-_CITATION = re.compile(r"\s*\[(?:\d+(?:\s*[,–-]\s*\d+)*|citation needed|[a-z]\]|\^[\w-]{1,20})\]", re.IGNORECASE)
 _SPACES = re.compile(r"[ \t\u00a0]+")
 _PARAGRAPH = re.compile(r"\n\s*\n|\n(?=\s*(?:\d+[.)]|[-*•])\s)")
 # A line this short without end punctuation, followed by a capital, is a heading ("John Smith (poet)").
@@ -58,7 +56,7 @@ class Sentence:
 
 def strip_citations(text: str) -> str:
     """Remove citation markers such as ``[4]``, ``[1][2]`` and ``[citation needed]``."""
-    return _CITATION.sub("", text)
+    return document.CITATION.sub("", text)
 
 
 def _segmenter() -> pysbd.Segmenter:
@@ -316,7 +314,7 @@ def _record_scope(record: Record, index: int, key: str) -> Scope:
     Theodore Vance, a boxer), its description and dates where the cells give them."""
     lead = person_lead(record.name) if record.name else None
     name = lead.name if lead is not None else record.name
-    description = record.description or (lead.description if lead is not None else None)
+    description = (lead.description if lead is not None else None) or record.description
     dates = record.dates or (lead.dates if lead is not None else None)
     return Scope(index, name, description, dates, key.split(":")[0])
 

@@ -19,6 +19,7 @@ Every block names the heading whose section it is in. Person scopes (``scoring.s
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -68,11 +69,17 @@ class Document:
 
     text: str
     blocks: tuple[Block, ...]
+    # The spans of the answer's citation markers (with the space before one).
+    citations: tuple[Span, ...] = ()
 
     def claims(self) -> tuple[Block, ...]:
         """The blocks that may make claims: all but footnotes and the answer's sources."""
         return tuple(b for b in self.blocks if b.kind not in (FOOTNOTE, SOURCES))
 
+
+# A citation marker: "[4]", "[1, 2]", "[citation needed]", a footnote's "[^1]". Markdown has no syntax for the first
+# three, so they are found in the text; none is a claim.
+CITATION = re.compile(r"\s*\[(?:\d+(?:\s*[,–-]\s*\d+)*|citation needed|[a-z]\]|\^[\w-]{1,20})\]", re.IGNORECASE)
 
 _parser: MarkdownIt | None = None
 
@@ -95,7 +102,8 @@ def parse(text: str) -> Document:
     for k, ch in enumerate(text):
         if ch == "\n":
             starts.append(k + 1)
-    return Document(text, tuple(_sources(_Walk(text, starts).blocks(tokens))))
+    citations = tuple(m.span() for m in CITATION.finditer(text))
+    return Document(text, tuple(_sources(_Walk(text, starts).blocks(tokens))), citations)
 
 
 class _Walk:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.rules import rule
+from vocabulary.records import RECORD_PREDICATES
 
 MARKDOWN_TABLES = rule(
     "markdown-tables",
@@ -30,7 +31,7 @@ _NAME_HEADERS = frozenset("name names person people who individual namesake full
 ROLE_HEADERS = frozenset(
     "occupation profession role field sport discipline known as description job career occupation/field".split()
 )
-_DATE_HEADERS = frozenset("born birth year of birth dates years lifespan life".split())
+_DATE_HEADERS = frozenset(("born", "birth", "year of birth", "dates", "years", "lifespan", "life", "lived"))
 # A table of works: its first column names them ("| Film | Year | My confidence |"). A column of the
 # assistant's own confidence or notes says nothing about them.
 _WORK_HEADERS = frozenset(
@@ -120,9 +121,10 @@ def records(rows: tuple[tuple[str, ...], ...]) -> list[Record]:
             if description is None:  # the first other cell that is no date tells the rows apart
                 description = next((c for k, c in enumerate(cells) if k != named and c and not year_cell(c)), None)
             out.extend(
-                Record(f"{header[k]}: {cell}", f"row:{r}", name or None, description, dates)
+                Record(text, f"row:{r}", name or None, description, dates)
                 for k, cell in enumerate(cells)
-                if k != named and k < len(header) and header[k] and cell
+                if k != named and k < len(header) and cell
+                for text in _cell_records(header[k], cell)
             )
         return out
     works = _works_records(header, body)
@@ -130,6 +132,24 @@ def records(rows: tuple[tuple[str, ...], ...]) -> list[Record]:
         return works
     # Any other table: a row a line, its cells joined.
     return [Record(", ".join(c for c in cells if c)) for cells in body]
+
+
+def _cell_records(header: str, cell: str) -> list[str]:
+    """A cell of a person's row: under a header that says what it tells of them ("Born", "Education"), a record with
+    that label; a span of years under a header of dates ("Lived", "Years": "1909–1971", "b. 1952") the birth and death
+    it gives; under any other header ("Highlights", "Family"), an item about the person, as a list item is read."""
+    label = header.strip().lower()
+    if label in RECORD_PREDICATES or label.rstrip("s") in RECORD_PREDICATES:
+        return [f"{header}: {cell}"]
+    if label in _DATE_HEADERS:
+        text = cell.strip()
+        for mark, word in (("b.", "Born"), ("born", "Born"), ("d.", "Died"), ("died", "Died")):
+            if text.lower().startswith(mark) and year_cell(text[len(mark) :]):
+                return [f"{word}: {text[len(mark) :].strip()}"]
+        born, _, died = text.replace("–", "-").partition("-")
+        if year_cell(born) and year_cell(died) and len(died.strip()) == 4:
+            return [f"Born: {born.strip()}", f"Died: {died.strip()}"]
+    return [f"- {cell}"] if header else [cell]
 
 
 def _works_records(header: tuple[str, ...], body: list[tuple[str, ...]]) -> list[Record] | None:

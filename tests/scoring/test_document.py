@@ -79,6 +79,12 @@ def test_blocks_keep_their_spans_nesting_cells_and_language() -> None:
     assert all(b.section == 0 for b in doc.blocks[1:])
 
 
+def test_citation_markers_are_found_with_their_spans() -> None:
+    text = "He won the prize [1]. He retired.[^2][citation needed] See [a]."
+    doc = parse(text)
+    assert [text[a:b] for a, b in doc.citations] == [" [1]", "[^2]", "[citation needed]"]
+
+
 # --- person scopes from structure -----------------------------------------------------------------------------
 
 HEADINGS = [
@@ -256,3 +262,112 @@ def test_an_ordinal_before_a_name_still_presents_another() -> None:
 def test_an_opening_phrase_before_a_quoted_nickname_is_not_the_subject(text: str) -> None:
     mention = find_mention(parse_one(text))
     assert mention is None or mention.name == "Amara Okafor"
+
+
+VANCE_TABLE = (
+    "| Name | Lived | Occupation | Highlights |\n|---|---|---|---|\n"
+    "| Theodore Vance (boxer) | 1909–1971 | Middleweight boxer | Won the national title in 1936 |\n"
+    "| Theodore R. Vance (politician) | b. 1952 | Politician | Mayor of Linden Falls (1999–2007) |\n\n"
+)
+
+
+def test_a_row_per_person_is_read_as_records_under_its_headers() -> None:
+    assert [(s.text, s.list_item) for s in split_sentences(VANCE_TABLE, frozenset())] == [
+        ("Born: 1909", False),
+        ("Died: 1971", False),
+        ("Occupation: Middleweight boxer", False),
+        ("Won the national title in 1936", True),  # no label a predicate: an item about the person
+        ("Born: 1952", False),
+        ("Occupation: Politician", False),
+        ("Mayor of Linden Falls (1999–2007)", True),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("after", "role"),
+    [
+        ("The boxer later trained young fighters.", "boxer"),
+        ("The politician wrote a book on water policy.", "politician"),
+        ("And the boxer? He retired in 1941.", "boxer"),
+    ],
+)
+def test_a_role_after_a_table_of_people_turns_to_that_rows_person(after: str, role: str) -> None:
+    groups = _groups(VANCE_TABLE + after, "Theodore Vance")
+    assert len(groups) == 2
+    mine = next(g for g in groups if after.split("?")[0] in " ".join(g) or after in g)
+    assert any(("Middleweight" if role == "boxer" else "Politician") in s for s in mine)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a column per person
+        "| | Kenji Sato (potter) | Kenji Sato (sprinter) |\n|---|---|---|\n| Born | 1951 | 1990 |\n"
+        "| Birthplace | Mashiko | Osaka |",
+        # timelines under bold labels
+        "**Kenji Sato, potter**\n\n- 1951: born in Mashiko\n- 1988: Mashiko Ceramics Prize\n\n"
+        "**Kenji Sato, sprinter**\n\n- 1990: born in Osaka\n- 2014: 200 metres at the Asian Games",
+        # nested bullets
+        "- Kenji Sato (potter):\n  - born in 1951 in Mashiko\n  - Mashiko Ceramics Prize, 1988\n"
+        "- Kenji Sato (sprinter):\n  - born in 1990 in Osaka\n  - 200 metres, 2014 Asian Games",
+    ],
+)
+def test_more_layouts_keep_namesakes_apart(text: str) -> None:
+    groups = _groups(text)
+    assert len(groups) == 2, groups
+    assert any("1951" in s for s in groups[0]) and not any("1990" in s for s in groups[0])
+
+
+# --- the subject from the question, for any kind of answer --------------------------------------------------------
+
+PRODUCT_PAGES = [
+    (
+        "Acme X2",
+        "The Acme X2 is a Wi-Fi 6 router made by Acme Networks and released in 2022. It has four gigabit LAN ports and "
+        "one 2.5-gigabit WAN port. It launched at $129 and has a two-year warranty.",
+        [],
+    ),
+    (
+        "Acme Networks",
+        "Acme Networks is a networking company founded in 2009 in Leeds by Priya Mehta. It makes routers, switches and "
+        "mesh systems, including the Acme X2 router.",
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        (
+            "What are the specs of the Acme X2?",
+            "| Spec | Value |\n|---|---|\n| Wi-Fi | Wi-Fi 6 |\n| LAN ports | four gigabit ports |\n"
+            "| Launch price | $129 |\n| Warranty | two years |",
+        ),
+        ("How many LAN ports does the Acme X2 have?", "It has four gigabit LAN ports and one 2.5-gigabit WAN port."),
+        ("When did the Acme X2 come out?", "Acme Networks released it in 2022, at a launch price of $129."),
+    ],
+)
+def test_without_a_name_the_question_says_what_the_answer_is_about(question: str, answer: str) -> None:
+    kb = Store.in_memory()
+    kb.add_pages(PRODUCT_PAGES)
+    result = check(answer, kb=kb, question=question)
+    assert result.status == "checked"
+    assert {g.entity for g in result.groups} == {"Acme X2"}
+    assert result.factscore is not None and result.factscore >= 0.6
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("Who founded Corvane?", "Corvane"),
+        ("How many LAN ports does the Corvane Nimbus AX3200 have?", "Corvane Nimbus AX3200"),
+        ("What does the OrbiSync Pro plan cost per month?", "OrbiSync Pro"),
+        ("Where was Kenji Sato born?", "Kenji Sato"),
+        ("how do i reset it?", ""),
+    ],
+)
+def test_the_subject_of_a_question(question: str, subject: str) -> None:
+    from scoring.segment.question import question_subject
+
+    assert question_subject(question) == subject
