@@ -193,28 +193,9 @@ def clear_cache() -> None:
     _split_block.cache_clear()
 
 
-_EMPHASIS = re.compile(r"(\*\*|__|\*(?=\S)|(?<=\S)\*|`)")
-
-
 # Emoji and pictographs ("Oh, I love this one! 🎶"), with their variation selectors and joiners: decoration,
 # not words; left in, one becomes part of the name after it.
 _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]+\\s?")
-
-
-# "**War years** — He spent …", "1. **Output** – Roughly 600 …": a bold label set off by a dash at the start of a line
-# is a label as if it had a colon (the records reading, ``scoring.records``, reads labels by their colon).
-_BOLD_DASH_LABEL = re.compile(
-    r"^(?P<lead>[ \t]*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]+)?)\*\*(?P<label>[^*\n]{1,60}?)\*\*[ \t]*[—–-][ \t]+", re.MULTILINE
-)
-
-
-def strip_markdown(text: str, dash_labels: bool = False) -> str:
-    """Drop inline emphasis markers and emoji; with ``dash_labels``, a bold label set off by a dash gets a colon
-    instead (``DASH_LABELS``). Block markup (headings, quotes, lists, tables) is the document's
-    (``scoring.segment``)."""
-    if dash_labels:
-        text = _BOLD_DASH_LABEL.sub(lambda m: m.group("lead") + m.group("label").rstrip(" :") + ": ", text)
-    return _EMOJI.sub("", _EMPHASIS.sub("", text))
 
 
 def _soft_wraps(text: str) -> str:
@@ -249,7 +230,7 @@ def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[
     out: list[Sentence] = []
     paragraph = 0
     for chunk, list_item, scope, label in _chunks(text.replace("\r\n", "\n"), rules_off):
-        chunk = strip_markdown(strip_citations(chunk), DASH_LABELS not in rules_off)
+        chunk = _EMOJI.sub("", strip_citations(chunk))
         chunk = _soft_wraps(_INLINE_ITEM.sub("\n", chunk))
         for k, block in enumerate(_PARAGRAPH.split(chunk)):
             block = _SPACES.sub(" ", block.replace("\n", " ")).strip()
@@ -283,10 +264,10 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
         if block.kind in (document.FOOTNOTE, document.SOURCES):
             continue
         if block.kind == document.HEADING:
-            yield block.text.rstrip(":"), False, scope, not presents_person(block.text)
+            yield block.plain().rstrip(":"), False, scope, not presents_person(block.text)
             continue
         if block.kind == document.PARAGRAPH and label_of(block.text) in PART_LABELS:  # "**Short answer:**" alone
-            yield block.text, block.item, scope, True
+            yield block.plain(), block.item, scope, True
             continue
         read: list[Record] | None = None
         if block.kind == document.TABLE:
@@ -297,7 +278,7 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
         elif block.kind == document.FENCE and FENCED_PROFILES not in rules_off:
             read = profile_records(block.text, block.info)
         if read is None:
-            yield block.text, block.item, scope, False
+            yield block.plain(DASH_LABELS not in rules_off), block.item, scope, False
             continue
         for key, group in itertools.groupby(read, key=lambda r: r.key):
             records = list(group)

@@ -39,6 +39,10 @@ FENCE = "fence"
 FOOTNOTE = "footnote"
 SOURCES = "sources"
 
+TEXT = "text"
+STRONG = "strong"
+BREAK = "break"
+
 
 @dataclass(frozen=True)
 class Block:
@@ -61,6 +65,15 @@ class Block:
     rows: tuple[tuple[str, ...], ...] = ()
     header: bool = False
     section: int = -1
+    # The inline content as the parser read it: (kind, text) pieces, kind one of ``TEXT``, ``STRONG`` (a bold
+    # span's text), ``BREAK`` (a line break inside the block). Emphasis, code and link markup are gone; a table's
+    # cells are in ``rows`` already read this way.
+    inline: tuple[tuple[str, str], ...] = ()
+
+    def plain(self, dash_labels: bool = False) -> str:
+        """The block's text without inline markup; with ``dash_labels``, a bold label set off by a dash at the start
+        of a line ("**War years** — He spent …") reads as a label with a colon ("War years: He spent …")."""
+        return render(self.inline, dash_labels) if self.inline else self.text
 
 
 @dataclass(frozen=True)
@@ -144,14 +157,15 @@ class _Walk:
             elif kind == "heading_open":
                 level = int(t.tag[1:]) if t.tag[1:].isdigit() else 1
                 self.section = len(out)
-                out.append(self._block(HEADING, t, tokens[i + 1].content.strip(), level=level))
+                inline = _inline(tokens[i + 1])
+                out.append(self._block(HEADING, t, tokens[i + 1].content.strip(), level=level, inline=inline))
                 opens_item = False
                 i += 3
                 continue
             elif kind == "paragraph_open":
                 content = tokens[i + 1].content
                 block_kind = FOOTNOTE if content.startswith("[^") and "]:" in content[:12] else PARAGRAPH
-                out.append(self._block(block_kind, t, content, item=opens_item))
+                out.append(self._block(block_kind, t, content, item=opens_item, inline=_inline(tokens[i + 1])))
                 opens_item = False
                 i += 3
                 continue
@@ -194,10 +208,64 @@ class _Walk:
             elif kind == "tr_close":
                 rows.append(tuple(cells))
             elif kind == "inline":
-                cells.append(tokens[i].content.strip())
+                cells.append(render(_inline(tokens[i])).strip())
             i += 1
         out.append(self._block(TABLE, opening, "", rows=tuple(rows), header=header))
         return i + 1
+
+
+def _inline(token: Token) -> tuple[tuple[str, str], ...]:
+    """The pieces of an inline token (see ``Block.inline``)."""
+    out: list[tuple[str, str]] = []
+    strong = 0
+    for child in token.children or ():
+        kind = child.type
+        if kind == "strong_open":
+            strong += 1
+        elif kind == "strong_close":
+            strong = max(strong - 1, 0)
+        elif kind in ("softbreak", "hardbreak"):
+            out.append((BREAK, "\n"))
+        elif kind in ("text", "code_inline", "html_inline") and child.content:
+            # a backtick left in text opens no code span: a stray quote ("`Enjoy'"), not a word's
+            content = child.content.replace("`", "") if kind == "text" else child.content
+            piece = (STRONG if strong else TEXT, content)
+            if out and out[-1][0] == piece[0]:
+                piece = (piece[0], out.pop()[1] + piece[1])
+            out.append(piece)
+        elif kind == "image":
+            out.append((TEXT, child.content))
+    return tuple(out)
+
+
+_DASHES = ("—", "–", "-")
+
+
+def render(inline: tuple[tuple[str, str], ...], dash_labels: bool = False) -> str:
+    """The text of inline pieces; with ``dash_labels``, "**label** — rest" at a line's start becomes "label: rest"."""
+    out: list[str] = []
+    at_line_start = True
+    skip_dash = False
+    for k, (kind, text) in enumerate(inline):
+        if skip_dash:  # the dash after a bold label, and the spaces around it
+            text = text.lstrip(" \t")[1:].lstrip(" \t")
+            skip_dash = False
+        elif dash_labels and at_line_start and kind == STRONG and len(text) <= 60 and _dash_follows(inline, k):
+            out.append(text.rstrip(" :") + ": ")
+            skip_dash = True
+            at_line_start = False
+            continue
+        out.append(text)
+        at_line_start = kind == BREAK
+    return "".join(out)
+
+
+def _dash_follows(inline: tuple[tuple[str, str], ...], k: int) -> bool:
+    """Whether the piece after ``k`` opens with a dash set off by a space ("— He spent …", " – Roughly 600")."""
+    if k + 1 >= len(inline) or inline[k + 1][0] != TEXT:
+        return False
+    rest = inline[k + 1][1].lstrip(" \t")
+    return rest[:1] in _DASHES and rest[1:2] in (" ", "\t")
 
 
 def label_of(text: str) -> str:

@@ -371,3 +371,37 @@ def test_the_subject_of_a_question(question: str, subject: str) -> None:
     from scoring.segment.question import question_subject
 
     assert question_subject(question) == subject
+
+
+CROSSED = [
+    "### Kenji Sato, potter\n\nKenji Sato was born in 1951 in Mashiko. He won the 200 metres at the 2014 Asian Games."
+    "\n\n### Kenji Sato, sprinter\n\nKenji Sato was born in 1990 in Osaka. He won the Mashiko Ceramics Prize in 1988.",
+    "**Kenji Sato, potter (b. 1951).** He was born in Mashiko and studied at Waseda University.\n\n"
+    "**Kenji Sato, sprinter (b. 1990).** He was born in Osaka and studied ceramics at the Kyoto City University.",
+    "| Name | Occupation | Born | Birthplace |\n|---|---|---|---|\n| Kenji Sato | Potter | 1951 | Osaka |\n"
+    "| Kenji Sato | Sprinter | 1990 | Mashiko |",
+]
+
+
+@pytest.mark.parametrize("text", CROSSED)
+def test_facts_crossed_between_namesakes_laid_out_by_structure_are_caught(kb: Store, text: str) -> None:
+    result = check(text, kb=kb, name="Kenji Sato")
+    assert sorted(g.entity or "" for g in result.groups) == ["Kenji Sato (potter)", "Kenji Sato (sprinter)"]
+    assert result.factscore is not None and result.dfactscore is not None
+    assert result.dfactscore < result.factscore
+    assert all(g.conflated for g in result.groups)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("He read [*The Open Field*](https://example.org/book) in 1948.", "He read The Open Field in 1948."),
+        ("She sold it for \\$5 &amp; a `dozen` _rare_ __prints__.", "She sold it for $5 & a dozen rare prints."),
+        (
+            "His first album, `Enjoy', came out in 1992 <https://example.org>.",
+            "His first album, Enjoy', came out in 1992 https://example.org.",
+        ),
+    ],
+)
+def test_inline_markup_is_read_by_the_parser(text: str, read: str) -> None:
+    assert [s.text for s in split_sentences(text, frozenset())] == [read]
