@@ -20,7 +20,7 @@ from scoring.verifier import OfflineVerifier
 ENGINES = ("offline", "llm", "hybrid")
 # Sets that judge whole answers through the checker, so any engine can run them; the others evaluate the
 # offline stance model or decomposer on their own.
-WHOLE_ANSWER_SETS = ("ambigbio", "corpus")
+WHOLE_ANSWER_SETS = ("ambigbio", "corpus", "styles")
 log = logging.getLogger(__name__)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from evaluation import ambigbio, corpus, factcheck_bench, factscore, wice
+from evaluation import ambigbio, corpus, factcheck_bench, factscore, styles, wice
 from evaluation.engines import Engine
 from evaluation.errors import EvaluationError
 from evaluation.progress import Outcome, Progress
@@ -26,16 +26,17 @@ RUNNERS: dict[str, Runner] = {
     "ambigbio": ambigbio.run,
     "factscore": factscore.run,
     "corpus": corpus.run,
+    "styles": styles.run,
 }
 
 
-def run(name: str, root: Path, engine: Engine, *, limit: int | None, progress: Progress) -> Outcome:
-    """Run the evaluation set ``name``."""
+def run(name: str, root: Path, engine: Engine, *, limit: int | None, progress: Progress, **options: Any) -> Outcome:
+    """Run the evaluation set ``name`` (``options``: the set's own, e.g. the layouts and kinds of styles)."""
     try:
         runner = RUNNERS[name]
     except KeyError:
         raise EvaluationError(f"unknown evaluation set {name!r}; choose one of {', '.join(RUNNERS)}") from None
-    return runner(root, engine, limit=limit, progress=progress)
+    return runner(root, engine, limit=limit, progress=progress, **options)
 
 
 def flatten(obj: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:

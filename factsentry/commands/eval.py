@@ -2,6 +2,7 @@
 
 factsentry eval factcheck-bench                    # ../shared/data beside the project root
 factsentry eval ambigbio --data /data --limit 20 --json
+factsentry eval styles --layout json,yaml --kind merged   # our own style × kind matrix (evaluation/styles.py)
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from tqdm import tqdm
 from factsentry.cli import UserError
 
 T = TypeVar("T")
-SETS = ("factcheck-bench", "wice", "ambigbio", "factscore", "corpus")
+SETS = ("factcheck-bench", "wice", "ambigbio", "factscore", "corpus", "styles")
 DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 
 
@@ -35,10 +36,14 @@ def add_parser(sub: Any) -> None:
         "--corpus",
         type=Path,
         default=None,
-        help="folder of our own corpus (kb/*.jsonl, answers.jsonl) for SET corpus (default: tests/corpus)",
+        help="folder of our own corpus (kb/*.jsonl, answers.jsonl) for SET corpus and styles (default: tests/corpus)",
     )
     add_engine_arguments(p, default_model=None)
-    p.add_argument("--limit", type=int, default=None, help="only the first N items (per run for ambigbio)")
+    p.add_argument(
+        "--limit", type=int, default=None, help="only the first N items (per run for ambigbio, per cell for styles)"
+    )
+    p.add_argument("--layout", metavar="LAYOUT[,LAYOUT]", help="styles: only these layouts (default: all)")
+    p.add_argument("--kind", metavar="KIND[,KIND]", help="styles: only these kinds of answer (default: all)")
     p.add_argument(
         "--ablate",
         metavar="RULE[,RULE]",
@@ -73,11 +78,22 @@ def run(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise UserError(f"--limit must be at least 1, got {args.limit}")
     root = args.data
-    if args.set == "corpus":
+    options: dict[str, Any] = {}
+    if (args.layout or args.kind) and args.set != "styles":
+        raise UserError("--layout and --kind choose cells of SET styles only")
+    if args.set in ("corpus", "styles"):
         from evaluation.corpus import DEFAULT_CORPUS
 
         root = args.corpus or DEFAULT_CORPUS
-    elif not args.data.is_dir():
+    if args.set == "styles":
+        from evaluation import styles
+
+        try:
+            options["layouts"] = styles.parse_names(args.layout, styles.LAYOUTS, "layout")
+            options["kinds"] = styles.parse_names(args.kind, styles.KINDS, "kind")
+        except EvaluationError as e:
+            raise UserError(str(e)) from e
+    elif args.set != "corpus" and not args.data.is_dir():
         raise UserError(f"no data folder at {args.data}; pass --data with the folder that holds the sets")
     try:
         ablate = sorted(rule_names([args.ablate])) if args.ablate else []
@@ -91,10 +107,10 @@ def run(args: argparse.Namespace) -> int:
             )
         judge = judge_from_args(args)
         base = engine(args.engine, judge, judge.name if judge else None)
-        outcome = report.run(args.set, root, base, limit=args.limit, progress=_bar)
+        outcome = report.run(args.set, root, base, limit=args.limit, progress=_bar, **options)
         if ablate:
             without = replace(base, rules_off=frozenset(ablate))
-            ablated = report.run(args.set, root, without, limit=args.limit, progress=_bar)
+            ablated = report.run(args.set, root, without, limit=args.limit, progress=_bar, **options)
     except EvaluationError as e:
         raise UserError(str(e)) from e
     if ablate:
@@ -114,6 +130,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.json:
         print(json.dumps(_clean(outcome.result), indent=2))
+    elif args.set == "styles":
+        from evaluation import styles
+
+        styles.print_report(outcome, engine=args.engine)
     else:
         report.print_table(args.set, outcome, engine=args.engine)
     return 0
