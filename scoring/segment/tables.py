@@ -65,14 +65,16 @@ def year_cell(cell: str) -> bool:
 
 
 def person_rows(header: tuple[str, ...], body: list[tuple[str, ...]]) -> int | None:
-    """The column naming the person of each row of a table with a row per person (two rows or more, more than two
-    columns), or None. A column is such when its header says so ("Name") or when every row holds the same name (a
-    table of namesakes)."""
-    if len(body) < 2 or len(header) < 3:
+    """The column naming the person of each row of a table with a row per person (more than two columns), or None. A
+    column is such when its header says so ("Name") or when each of two rows or more holds the same name (a table of
+    namesakes)."""
+    if not body or len(header) < 3:
         return None
     for k, h in enumerate(header):
         if h.lower() in _NAME_HEADERS:
-            return k
+            return k  # one row is one person's profile, read the same way
+    if len(body) < 2:
+        return None
     first = {cells[0].strip().lower() for cells in body if cells}
     if len(first) == 1 and next(iter(first)) and not year_cell(body[0][0]):
         word = next(iter(first)).split()
@@ -115,13 +117,14 @@ def records(rows: tuple[tuple[str, ...], ...]) -> list[Record]:
         role = next((k for k, h in enumerate(header) if h.lower() in ROLE_HEADERS), None)
         born = next((k for k, h in enumerate(header) if h.lower() in _DATE_HEADERS), None)
         for r, cells in enumerate(body, start=1):
+            key = f"row:{r}" if len(body) > 1 else ""  # one row is the answer's one person: no boundary to draw
             name = cells[named] if named < len(cells) else ""
             description = cells[role] if role is not None and role < len(cells) else None
             dates = cells[born] if born is not None and born < len(cells) else None
             if description is None:  # the first other cell that is no date tells the rows apart
                 description = next((c for k, c in enumerate(cells) if k != named and c and not year_cell(c)), None)
             out.extend(
-                Record(text, f"row:{r}", name or None, description, dates)
+                Record(text, key, name or None, description, dates)
                 for k, cell in enumerate(cells)
                 if k != named and k < len(header) and cell
                 for text in _cell_records(header[k], cell)

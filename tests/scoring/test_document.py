@@ -405,3 +405,39 @@ def test_facts_crossed_between_namesakes_laid_out_by_structure_are_caught(kb: St
 )
 def test_inline_markup_is_read_by_the_parser(text: str, read: str) -> None:
     assert [s.text for s in split_sentences(text, frozenset())] == [read]
+
+
+def test_a_one_row_profile_table_is_read_as_records_of_its_person() -> None:
+    text = (
+        "| Name | Description | Born | Highlights |\n|---|---|---|---|\n"
+        "| Mary Ellen Castellane | American labor organizer | 1888, Lowell | Leader, Ashgrove Mills strike (1919) |"
+    )
+    sentences = split_sentences(text, frozenset())
+    assert [(s.text, s.list_item) for s in sentences] == [
+        ("American labor organizer", True),
+        ("Born: 1888, Lowell", False),
+        ("Leader, Ashgrove Mills strike (1919)", True),
+    ]
+    assert all(s.scope is None for s in sentences)  # one person: no boundary to draw
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "He was mayor of Linden Falls, Ohio (1999–2007).",
+        "He was organist, Elverhøy Church, Tromsø (1939–1950).",
+        "She lived in Lagos, Nigeria (2001–2009).",
+    ],
+)
+def test_years_after_a_place_are_a_term_not_a_life(sentence: str) -> None:
+    from scoring.decompose import decompose_sentence
+
+    facts = [f.text for f in decompose_sentence(sentence)]
+    assert not any(" was born " in f or " died " in f for f in facts), facts
+
+
+def test_years_after_a_person_are_still_a_life() -> None:
+    from scoring.decompose import decompose_sentence
+
+    facts = [f.text for f in decompose_sentence("She married Paul Weller (1950–2019) in 1975.")]
+    assert "Paul Weller was born in 1950." in facts and "Paul Weller died in 2019." in facts
