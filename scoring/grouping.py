@@ -85,8 +85,8 @@ NAMED_AFTER = rule(
 ORDINAL_PRONOUN = rule(
     "ordinal-pronoun",
     "group",
-    "'First, … Second, he … Third, she …': an ordinal followed by a pronoun counts the points of one story and "
-    "continues the current individual; only a name or a role after it presents another",
+    "'First, … Second, he … Third, Castelvecchi …': an ordinal followed by a pronoun, or by the current individual's "
+    "name where the answer never said the name is shared, counts the points of one story and continues that individual",
 )
 LABEL_SENTENCES = rule(
     "label-sentences",
@@ -312,7 +312,7 @@ def group_sentences(
         if mention is None and cues and _NAMED_CUE.search(text):
             mention = _after_named(doc)
         cue_new = cues and bool(_NEW_CUE.match(text) or _NAMED_CUE.search(text)) and not _CONTINUE_CUE.match(text)
-        if cue_new and ORDINAL_PRONOUN not in rules_off and _ordinal_then_pronoun(doc):
+        if cue_new and ORDINAL_PRONOUN not in rules_off and _ordinal_continues(doc, mention, current, announced):
             cue_new = False
         if CONTRAST_CUE not in rules_off and mention is not None and mention.introduces and _CONTRAST_CUE.match(text):
             cue_new = True
@@ -341,12 +341,19 @@ def group_sentences(
     return [g for g in groups if g.sentences]
 
 
-def _ordinal_then_pronoun(doc: Doc) -> bool:
-    """ "Second, he studied …", "Finally, she …": an ordinal that counts the points of one story, its subject a
-    pronoun, continues the individual the pronoun refers to (a new namesake is presented by name or role)."""
+def _ordinal_continues(doc: Doc, mention: Mention | None, current: PerceivedGroup, announced: bool) -> bool:
+    """ "Second, he studied …", "Finally, she …", "Third, Castelvecchi won …": an ordinal that counts the points of
+    one story continues the individual its subject refers to: a pronoun always; a form of the current individual's
+    name unless the answer said the name is shared (then "Second, Kenji Sato the sprinter …" presents another)."""
     if len(doc) < 3 or doc[0].lower_ not in _ORDINAL_WORDS or doc[1].text != ",":
         return False
-    return doc[2].lower_ in _THIRD_PERSON
+    if doc[2].lower_ in _THIRD_PERSON:
+        return True
+    if announced:
+        return False
+    if mention is not None:  # the name right after the ordinal ("Second, there is also a …" is a cue of its own)
+        return mention.name.split()[0] == doc[2].text and compatible(mention.name, current.name)
+    return doc[2].pos_ == "PROPN" and fold(doc[2].text) in name_parts(current.name)  # a bare surname
 
 
 def _scoped(individuals: _Individuals, scoped: dict[int, PerceivedGroup], scope: Scope, subject: str) -> PerceivedGroup:

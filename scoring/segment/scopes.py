@@ -152,6 +152,14 @@ def item_lead(text: str) -> str | None:
     return head if colon and len(head.split()) <= 8 else None
 
 
+def _introduces_list(blocks: tuple[Block, ...], i: int) -> bool:
+    """A one-line paragraph ending in a colon, followed by a list."""
+    text = blocks[i].text.strip()
+    return (
+        text.endswith(":") and "\n" not in text and len(text) <= 120 and i + 1 < len(blocks) and blocks[i + 1].depth > 0
+    )
+
+
 @dataclass(frozen=True)
 class Scopes:
     """The scopes of one answer: each block's scope (-1 for none) and the scopes themselves."""
@@ -180,6 +188,8 @@ def _scopes(doc: Document) -> Scopes:
             kind = f"item:{b.depth}"
         elif b.kind == PARAGRAPH and not b.depth:
             text = bold_lead(b.text)
+            if text is None and _introduces_list(blocks, i):
+                text = b.text  # "Rafael Oduya, the sprinter:" then a list: the line presents whom the list is about
             lead = person_lead(text) if text is not None else None
             kind = "lead-in"
         else:

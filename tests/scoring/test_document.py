@@ -441,3 +441,56 @@ def test_years_after_a_person_are_still_a_life() -> None:
 
     facts = [f.text for f in decompose_sentence("She married Paul Weller (1950–2019) in 1975.")]
     assert "Paul Weller was born in 1950." in facts and "Paul Weller died in 2019." in facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "There are two.\n\nKenji Sato, the potter:\n- He was born in 1951.\n- He built a kiln in Mashiko.\n\n"
+        "Kenji Sato, the sprinter:\n- He was born in 1990.\n- He retired in 2021.",
+        "Kenji Sato (potter):\n\n1. Born in 1951.\n2. Built a kiln in Mashiko.\n\nKenji Sato (sprinter):\n\n"
+        "1. Born in 1990.\n2. Retired in 2021.",
+        "Kenji Sato — potter:\n* born in 1951\n* built a kiln in Mashiko\n\nKenji Sato — sprinter:\n* born in 1990\n"
+        "* retired in 2021",
+    ],
+)
+def test_a_line_that_presents_a_person_before_a_list_scopes_the_list(text: str) -> None:
+    groups = _groups(text)
+    potter = [g for g in groups if any("1951" in s for s in g)]
+    sprinter = [g for g in groups if any("1990" in s for s in g)]
+    assert len(potter) == 1 and len(sprinter) == 1 and potter != sprinter
+    assert any("Mashiko" in s for s in potter[0]) and any("2021" in s for s in sprinter[0])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Oona Castelvecchi is a writer. First, she was born in 1966. Second, Castelvecchi published a novel in 1997. "
+        "Third, Castelvecchi won a prize.",
+        "Oona Castelvecchi is a writer. Second, Oona Castelvecchi moved to Boston. Finally, Castelvecchi retired.",
+        "Kenji Sato is a potter. Next, Sato built a kiln. Lastly, Kenji Sato taught in Kyoto.",
+    ],
+)
+def test_ordinals_before_the_current_persons_name_do_not_open_biographies(text: str) -> None:
+    subject = "Kenji Sato" if "Kenji" in text else "Oona Castelvecchi"
+    assert len(_groups(text, subject)) == 1
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        ("First, he was born in Mashiko.", "He was born in Mashiko."),
+        ("Third, Castelvecchi won the Gilded Quill Award.", "Castelvecchi won the Gilded Quill Award."),
+        ("Finally, she retired in 2021.", "She retired in 2021."),
+    ],
+)
+def test_an_ordinal_that_counts_the_points_is_no_part_of_the_fact(sentence: str, fact: str) -> None:
+    from scoring.decompose import decompose_sentence
+
+    assert fact in [f.text for f in decompose_sentence(sentence)]
+
+
+def test_an_ordinal_inside_a_claim_stays() -> None:
+    from scoring.decompose import decompose_sentence
+
+    assert "He first won the prize in 1990." in [f.text for f in decompose_sentence("He first won the prize in 1990.")]
