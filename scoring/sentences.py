@@ -19,7 +19,7 @@ from scoring.rules import env_rules_off, rule
 from scoring.segment import document
 from scoring.segment.document import label_of
 from scoring.segment.fenced import FENCED_PROFILES, profile_records
-from scoring.segment.scopes import STRUCTURE_SCOPES, Scope, person_lead, presents_person, scopes
+from scoring.segment.scopes import STRUCTURE_SCOPES, Scope, bold_lead, person_lead, presents_person, scopes
 from scoring.segment.tables import MARKDOWN_TABLES, Record
 from scoring.segment.tables import records as table_records
 from vocabulary.document import PART_LABELS
@@ -247,14 +247,17 @@ def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[
                     semicolon_list(cleaned, 2 if first_item else 3) if SEMICOLON_LISTS not in rules_off else [cleaned]
                 )
                 for j, piece in enumerate(pieces):
-                    out.append(Sentence(len(out), piece, paragraph, first_item or j > 0, scope, label))
+                    # a bold label of its own ("**Book.** He wrote …"): its sentence labels the paragraph
+                    labels = label is True or (bool(label) and k == i == j == 0 and piece == label)
+                    out.append(Sentence(len(out), piece, paragraph, first_item or j > 0, scope, labels))
             paragraph += 1
     return out
 
 
-def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, Scope | None, bool]]:
+def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, Scope | None, bool | str]]:
     """The pieces of text the blocks of ``text`` are read from: each with whether it opens a list item, its
-    person scope and whether it only labels a part of the answer (a heading that presents no one). A table or a
+    person scope and whether it only labels a part of the answer (a heading that presents no one), or the sentence that
+    labels it (a bold label that opens a paragraph: "**Book.** He wrote …"). A table or a
     fenced profile gives its records, a piece for each scope they are in."""
     doc = document.parse(text)
     found = scopes(doc) if STRUCTURE_SCOPES not in rules_off else None
@@ -278,7 +281,7 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
         elif block.kind == document.FENCE and FENCED_PROFILES not in rules_off:
             read = profile_records(block.text, block.info)
         if read is None:
-            yield block.plain(DASH_LABELS not in rules_off), block.item, scope, False
+            yield block.plain(DASH_LABELS not in rules_off), block.item, scope, _bold_label(block)
             continue
         for key, group in itertools.groupby(read, key=lambda r: r.key):
             records = list(group)
@@ -288,6 +291,19 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
                 if own is None:
                     own = extra[(b, key)] = _record_scope(records[0], len(found.scopes) + len(extra), key)
             yield "\n\n".join(r.text for r in records), False, own, False  # a record a paragraph
+
+
+# A bold label that opens a paragraph as a sentence of its own is this short ("**Race debut.**").
+_LABEL_WORDS = 5
+
+
+def _bold_label(block: document.Block) -> str:
+    """The bold label that opens a paragraph as a sentence of its own and presents no one ("**Book.** He wrote …",
+    "**Harwick College.** He coached …"), or ""."""
+    lead = bold_lead(block.text)
+    if lead is None or not lead.endswith(".") or len(lead.split()) > _LABEL_WORDS or presents_person(lead):
+        return ""
+    return lead.replace("*", "").strip()
 
 
 def _record_scope(record: Record, index: int, key: str) -> Scope:

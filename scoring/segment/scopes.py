@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from scoring import nlp
+from scoring.parentheticals import ORG_WORDS
 from scoring.rules import rule
 from scoring.segment.document import HEADING, PARAGRAPH, Block, Document, label_of
 from vocabulary.document import PART_LABELS, SOURCE_LABELS
@@ -234,6 +235,8 @@ def _a_person(lead: Lead, others: list[Lead]) -> bool:
     entity recogniser says so."""
     if lead.name is None:
         return True
+    if any(w in ORG_WORDS for w in lead.name.lower().split()):
+        return False  # "Harwick College", "Team Velora": an organisation's name
     if sum(o.name == lead.name for o in others) >= 2:
         return True
     doc = nlp.parse_one(f"{lead.name} was there.")

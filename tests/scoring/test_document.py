@@ -494,3 +494,20 @@ def test_an_ordinal_inside_a_claim_stays() -> None:
     from scoring.decompose import decompose_sentence
 
     assert "He first won the prize in 1990." in [f.text for f in decompose_sentence("He first won the prize in 1990.")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Kenji Sato** is a potter.\n\n**Born.** He was born in 1951.\n\n**Book.** He wrote Clay Days.\n\n"
+        "**Family.** He is married to Aiko Mori.",
+        "**Kenji Sato** is a potter.\n\n**Mashiko Pottery School.** He taught there from 1980.\n\n"
+        "**Kiln.** He built a climbing kiln in 1979.",
+        "**Kenji Sato** is a potter.\n\n**Race debut.** He never raced.\n\n**Legacy.** His work is held in Tokyo.",
+    ],
+)
+def test_bold_labels_that_open_paragraphs_present_no_one(text: str) -> None:
+    groups = _groups(text)
+    assert len(groups) == 1, groups
+    labelled = [s for s in split_sentences(text, frozenset()) if s.label]
+    assert labelled and all(len(s.text.split()) <= 3 for s in labelled)
