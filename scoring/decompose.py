@@ -545,7 +545,7 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
         if _title_word(c):
             titles.append(c.i)
         elif c.dep_ == "advmod":
-            if c.lower_ not in _DISCOURSE and c.tag_ not in ("WRB",):
+            if c.lower_ not in _DISCOURSE and c.tag_ not in ("WRB",) and not _counts_a_point(doc, c):
                 core.add_tokens(doc, ids)
         elif c.dep_ in _CORE:
             comps.append(ids)
@@ -758,6 +758,15 @@ def _split_nationality(doc: Doc, comps: list[set[int]], variants: list[Phrase]) 
         if any(doc[int(k)].pos_ in ("NOUN", "PROPN") for k in w.pieces if k == int(k)):
             stripped.append(w)
     return nat, stripped
+
+
+def _counts_a_point(doc: Doc, tok: Token) -> bool:
+    """ "First, she was born …", "Third, she won …": an ordinal that opens the sentence counts the answer's points,
+    and is no part of what it claims ("He first won it in 1990" keeps its "first")."""
+    return tok.i == 0 and len(doc) > 1 and doc[1].text == "," and tok.lower_ in _POINT_ORDINALS
+
+
+_POINT_ORDINALS = frozenset("first firstly second secondly third thirdly fourth fifth next lastly finally".split())
 
 
 def _is_discourse_prep(prep: Token) -> bool:

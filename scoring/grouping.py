@@ -82,12 +82,27 @@ NAMED_AFTER = rule(
     "is named after him', '… named in her honour') is a thing, not a namesake: its sentence stays with the current "
     "individual",
 )
+ORDINAL_PRONOUN = rule(
+    "ordinal-pronoun",
+    "group",
+    "'First, … Second, he … Third, Castelvecchi …': an ordinal followed by a pronoun, or by the current individual's "
+    "name where the answer never said the name is shared, counts the points of one story and continues that individual",
+)
+LABEL_SENTENCES = rule(
+    "label-sentences",
+    "group",
+    "a heading or a line that only labels a part of the answer ('## Recognition', '**Short answer:**', 'TL;DR') "
+    "names no one: it stays with the current individual and never opens another",
+)
+_ORDINAL_WORDS = frozenset("first second secondly third thirdly fourth fifth next then finally lastly".split())
 PRONOUN_GENDER = rule(
     "pronoun-gender", "group", "a subject pronoun of the other gender goes back to the latest individual it fits"
 )
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
+
+    from scoring.segment.scopes import Scope
 
 _TITLES = TITLES
 _SUFFIXES = NAME_SUFFIXES
@@ -242,9 +257,13 @@ def group_sentences(
     docs: Sequence[Doc] | None = None,
     list_items: Sequence[bool] | None = None,
     rules_off: frozenset[str] | None = None,
+    scopes: Sequence[Scope | None] | None = None,
+    labels: Sequence[bool] | None = None,
 ) -> list[PerceivedGroup]:
     """Assign each sentence to a perceived individual; groups come in order of first appearance.
 
+    ``scopes``: the person scope of each sentence from the answer's structure (``scoring.segment.scopes``): a
+    sentence in a scope goes to that scope's individual, whatever its words; the cues below decide the others.
     ``rules_off``: names of grouping rules (``scoring.rules``) switched off (default: FACTSENTRY_RULES_OFF)."""
     if rules_off is None:
         rules_off = env_rules_off()
@@ -257,7 +276,21 @@ def group_sentences(
     groups = individuals.groups
     current = groups[0]
     announced = False
+    scoped: dict[int, PerceivedGroup] = {}  # scope index → its individual
     for i, (text, doc) in enumerate(zip(sentences, docs, strict=True)):
+        scope = scopes[i] if scopes is not None and i < len(scopes) else None
+        if scope is not None:
+            current = _scoped(individuals, scoped, scope, subject)
+            current.sentences.append(i)
+            announced = announced or len(scoped) >= 2  # a layout of two people says the name is shared
+            gender = _subject_gender(doc, possessive=True)
+            if gender and current.gender is None:
+                current.gender = gender
+                individuals.update(current)
+            continue
+        if labels is not None and i < len(labels) and labels[i] and LABEL_SENTENCES not in rules_off:
+            current.sentences.append(i)
+            continue
         # A transcript's question ("Q: Which Declan Fairweather is this about?") presents no one: at most it
         # turns to a namesake by role ("Q: And the sailor?"). Its "Q" is no name.
         mention = None if _QUESTION_LABEL.match(text) else find_mention(doc)
@@ -279,6 +312,8 @@ def group_sentences(
         if mention is None and cues and _NAMED_CUE.search(text):
             mention = _after_named(doc)
         cue_new = cues and bool(_NEW_CUE.match(text) or _NAMED_CUE.search(text)) and not _CONTINUE_CUE.match(text)
+        if cue_new and ORDINAL_PRONOUN not in rules_off and _ordinal_continues(doc, mention, current, announced):
+            cue_new = False
         if CONTRAST_CUE not in rules_off and mention is not None and mention.introduces and _CONTRAST_CUE.match(text):
             cue_new = True
         target = current
@@ -304,6 +339,43 @@ def group_sentences(
         target.sentences.append(i)
         current = target
     return [g for g in groups if g.sentences]
+
+
+def _ordinal_continues(doc: Doc, mention: Mention | None, current: PerceivedGroup, announced: bool) -> bool:
+    """ "Second, he studied …", "Finally, she …", "Third, Castelvecchi won …": an ordinal that counts the points of
+    one story continues the individual its subject refers to: a pronoun always; a form of the current individual's
+    name unless the answer said the name is shared (then "Second, Kenji Sato the sprinter …" presents another)."""
+    if len(doc) < 3 or doc[0].lower_ not in _ORDINAL_WORDS or doc[1].text != ",":
+        return False
+    if doc[2].lower_ in _THIRD_PERSON:
+        return True
+    if announced:
+        return False
+    if mention is not None:  # the name right after the ordinal ("Second, there is also a …" is a cue of its own)
+        return mention.name.split()[0] == doc[2].text and compatible(mention.name, current.name)
+    return doc[2].pos_ == "PROPN" and fold(doc[2].text) in name_parts(current.name)  # a bare surname
+
+
+def _scoped(individuals: _Individuals, scoped: dict[int, PerceivedGroup], scope: Scope, subject: str) -> PerceivedGroup:
+    """The individual a structure scope presents (``STRUCTURE_SCOPES``): one per scope, named by its lead (the
+    answer's subject for a lead by role), told apart by its description."""
+    found = scoped.get(scope.index)
+    if found is not None:
+        return found
+    name = scope.name or subject
+    group = PerceivedGroup(
+        name,
+        disambiguator=scope.description,
+        dates=scope.dates,
+        from_text=scope.name is not None,
+        introduced=True,
+        # "The boxer …" after a table of "Theodore Vance (boxer)" and "… (politician)" turns to that row's person.
+        role=scope.description.split()[-1].lower() if scope.description else None,
+    )
+    group.forms.add(fold(name))
+    individuals.add(group)
+    scoped[scope.index] = group
+    return group
 
 
 # "… is named after him", "… was named for her", "… named in his honour".
@@ -637,6 +709,10 @@ def _mention(doc: Doc, head: Token, introduces: bool) -> Mention | None:
     ):
         if doc[j].dep_ == "compound" and doc[j].pos_ not in ("PROPN",) and not quoted:
             break
+        if quoted and not (doc[j].pos_ == "PROPN" or doc[j].is_quote):
+            # a quote that closes no nickname inside a name ('… in Kano, "Swift" is …'): the name ends there
+            ids = [i for i in ids if not doc[i].is_quote] or [head.i]
+            break
         if doc[j].is_quote:
             # a nickname in quotes inside the name: Robert Burr "Bob" Livingston
             quoted = not quoted
@@ -658,6 +734,8 @@ def _mention(doc: Doc, head: Token, introduces: bool) -> Mention | None:
     if k + 1 < len(doc) and doc[k].lower_ == "the" and doc[k + 1].text[:1].isupper() and doc[k + 1].pos_ != "VERB":
         ids += [k, k + 1]
         k += 2
+    if head.i > 0 and doc[head.i - 1].is_quote and ids[0] == head.i and k < len(doc) and doc[k].is_quote:
+        return None  # a nickname in quotes ('"Swift" is …') names whoever the answer is about, not a new person
     text = doc[ids[0] : ids[-1] + 1].text
     text = re.sub(r'\s*["“”][^"“”]*["“”]\s*', " ", text).strip()
     if not name_parts(text) or (head.ent_type_ and head.ent_type_ not in ("PERSON", "ORG", "GPE", "NORP")):

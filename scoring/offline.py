@@ -89,6 +89,8 @@ def decompose(run: Run) -> list[PlannedGroup]:
         docs=docs,
         list_items=[s.list_item for s in sentences],
         rules_off=run.config.rules_off,
+        scopes=[s.scope for s in sentences],
+        labels=[s.label for s in sentences],
     )
     atoms = [decompose_doc(doc, i) for i, doc in enumerate(docs)]
     # What each sentence says for the worthiness rules: without its hedges ("If I recall correctly, …" is no

@@ -301,6 +301,11 @@ def _not_a_person(tok: Token) -> bool:
         return True
     if tok.ent_type_ == "PERSON":
         return False  # "the ring name of Theodore Vance (1909–1971)": a life, whatever governs the name
+    if tok.ent_type_ in ("GPE", "LOC", "FAC"):
+        return True  # "mayor of Linden Falls, Ohio (1999–2007)": a place's years are a term held there
+    first = tok.left_edge.i if tok.left_edge.i <= tok.i else tok.i
+    if first >= 2 and tok.doc[first - 1].text == "," and tok.doc[first - 2].pos_ == "PROPN":
+        return True  # "organist, Elverhøy Church, Tromsø (1939–1950)": the last part of an address
     head = tok
     while head.dep_ == "conj" and head.head is not head:
         head = head.head

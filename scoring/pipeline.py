@@ -32,6 +32,7 @@ from scoring.metrics import dfactscore, factscore
 from scoring.plan import PlannedFact, PlannedGroup, by_sentence
 from scoring.protocols import KnowledgeSource, StanceModel, VerdictCache
 from scoring.rules import env_rules_off, rule_names
+from scoring.segment.question import question_subject
 from scoring.sentences import split_sentences
 from scoring.verify import NO_SHARED_CONTENT, VerifyConfig
 
@@ -107,7 +108,8 @@ def warm_up() -> None:
 
 
 def infer_subject(text: str, question: str | None = None) -> str:
-    """The person an answer is about: from the question ("Tell me a bio of X"), else the first person named."""
+    """The person an answer is about: from the question ("Tell me a bio of X"), else the first person named, else what
+    the question asks about ("What are the specs of the Acme X2?")."""
     if question:
         m = _QUESTION_NAME.search(question.strip())
         if m:
@@ -118,6 +120,9 @@ def infer_subject(text: str, question: str | None = None) -> str:
         for ent in doc.ents:
             if ent.label_ == "PERSON":
                 return ent.text
+    asked = question_subject(question) if question else ""  # "What are the specs of the Acme X2?"
+    if asked:
+        return asked
     for doc in docs:
         for tok in doc:
             if tok.dep_ in ("nsubj", "nsubjpass") and tok.pos_ == "PROPN":

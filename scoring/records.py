@@ -28,7 +28,7 @@ from scoring import nlp
 from scoring.inflect import past, present
 from scoring.parentheticals import ORG_WORDS
 from scoring.rules import rule
-from scoring.sentences import strip_markdown
+from vocabulary.records import RECORD_PREDICATES
 
 LABEL_RECORDS = rule(
     "label-records",
@@ -57,33 +57,8 @@ TITLED_ITEMS = rule(
     "Ninth Window (2013) was a psychological thriller that won …', 'Kite Season (2019) premiered at …')",
 )
 
-# What a record's label says of its person: the predicate its value completes. Labels are matched
-# folded to lower case, without a trailing colon or plural "s".
-_PREDICATES: dict[str, str] = {
-    **dict.fromkeys(("born", "birth", "date of birth", "place of birth", "birthplace"), "was born"),
-    **dict.fromkeys(("died", "death", "date of death", "place of death"), "died"),
-    **dict.fromkeys(("occupation", "profession", "career", "role", "current role", "position", "job"), "was"),
-    **dict.fromkeys(("nationality", "citizenship"), "was"),
-    **dict.fromkeys(("known for", "famous for", "best known for"), "is known for"),
-    **dict.fromkeys(
-        ("education", "alma mater", "studied", "college", "university", "school", "training", "trained"), "studied at"
-    ),
-    **dict.fromkeys(("phd", "doctorate", "degree", "ba", "ma", "msc", "bsc", "mba", "md"), "received a {label} from"),
-    **dict.fromkeys(("spouse", "married", "partner", "wife", "husband"), "was married to"),
-    **dict.fromkeys(("children",), "had"),
-    **dict.fromkeys(
-        ("award", "awards", "honour", "honor", "honours", "honors", "prize", "prizes", "title", "national title"),
-        "won",
-    ),
-    **dict.fromkeys(
-        ("notable work", "work", "book", "novel", "memoir", "publication", "album", "selected work"), "wrote"
-    ),
-    **dict.fromkeys(("film", "films", "movie", "movies", "filmography"), "made"),
-    **dict.fromkeys(("team", "club", "teams", "clubs"), "played for"),
-    **dict.fromkeys(("employer", "institution", "post", "posts", "hospital", "teaching", "affiliation"), "worked at"),
-    **dict.fromkeys(("ensemble", "band", "group"), "played with"),
-    **dict.fromkeys(("hometown", "origin", "from"), "came from"),
-}
+# What a record's label says of its person (vocabulary/records.py): the predicate its value completes.
+_PREDICATES = RECORD_PREDICATES
 # Values of these predicates are lists of items: "A (2008–2013), B" → "A (2008–2013) and B".
 _LISTING = frozenset({"played for", "won", "wrote", "made", "worked at", "played with", "studied at"})
 # Predicates whose value is a description: its first word loses its capital ("was Composer" → "was composer").
@@ -408,7 +383,7 @@ _AMOUNT = re.compile(r"(?:about |around |over |more than )?[\d.,]+(?:\s+(?:thous
 
 def thing_name(texts: list[str]) -> str | None:
     """The name of the thing an answer about no one describes, from its first line, or None."""
-    m = _THING.match(strip_markdown(texts[0])) if texts else None
+    m = _THING.match(texts[0]) if texts else None
     return m.group("name") if m is not None else None
 
 
@@ -720,7 +695,7 @@ def completed_by_lead_in(lead: str, item: str) -> Reading | None:
     transactions" after "**Tallyleaf Premium** costs £4.99 per month and adds the following on top of the free
     tier:" → "Tallyleaf Premium costs £4.99 per month and adds CSV export of your transactions on top of the
     free tier." None when the line introduces no such list or the item is no noun phrase."""
-    lead = strip_markdown(lead).strip()
+    lead = _unbolded(lead).strip()
     end = len(item.rstrip(" .;"))
     if end == 0:
         return None
@@ -791,7 +766,7 @@ def answered(question: str, answer: str, pronoun: str) -> Reading | None:
     "He was born in Osaka, in 1974."; "What company did he start?" then "Gripwell Robotics, co-founded in Sydney in
     2006." → "He started Gripwell Robotics, co-founded …". None when the answer has a verb of its own ("A: Yes. He
     won …"), or the question is not one of a question word, a helper verb, its subject and a predicate."""
-    q = _QUESTION.match(strip_markdown(question).strip())
+    q = _QUESTION.match(_unbolded(question).strip())
     label = _ANSWER_LABEL.match(answer)
     if q is None or label is None:
         return None
@@ -828,6 +803,12 @@ def answered(question: str, answer: str, pronoun: str) -> Reading | None:
         at += 1
     out.copy(at, len(answer))
     return out.reading()
+
+
+def _unbolded(text: str) -> str:
+    """``text`` without bold markers: a line as written ("**Q: What is he known for?**"); the sentences of a checked
+    answer come without them already (``scoring.segment``)."""
+    return text.replace("**", "").replace("__", "")
 
 
 def _verbless(text: str) -> bool:

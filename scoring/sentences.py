@@ -9,17 +9,24 @@ from __future__ import annotations
 import itertools
 import re
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from scoring.rules import env_rules_off, rule
+from scoring.segment import document
+from scoring.segment.document import label_of
+from scoring.segment.fenced import FENCED_PROFILES, profile_records
+from scoring.segment.scopes import STRUCTURE_SCOPES, Scope, bold_lead, person_lead, presents_person, scopes
+from scoring.segment.tables import MARKDOWN_TABLES, Record
+from scoring.segment.tables import records as table_records
+from vocabulary.document import PART_LABELS
 
 if TYPE_CHECKING:
     import pysbd
 
-_CITATION = re.compile(r"\s*\[(?:\d+(?:\s*[,–-]\s*\d+)*|citation needed|[a-z]\])\]", re.IGNORECASE)
 _SPACES = re.compile(r"[ \t\u00a0]+")
 _PARAGRAPH = re.compile(r"\n\s*\n|\n(?=\s*(?:\d+[.)]|[-*•])\s)")
 # A line this short without end punctuation, followed by a capital, is a heading ("John Smith (poet)").
@@ -41,11 +48,15 @@ class Sentence:
     text: str
     paragraph: int = 0
     list_item: bool = False
+    # The person the structure says this sentence is about (``scoring.segment.scopes``), if it says.
+    scope: Scope | None = None
+    # A heading or a line that only labels a part of the answer ("Recognition", "Short answer:"): it names no one.
+    label: bool = False
 
 
 def strip_citations(text: str) -> str:
     """Remove citation markers such as ``[4]``, ``[1][2]`` and ``[citation needed]``."""
-    return _CITATION.sub("", text)
+    return document.CITATION.sub("", text)
 
 
 def _segmenter() -> pysbd.Segmenter:
@@ -182,34 +193,9 @@ def clear_cache() -> None:
     _split_block.cache_clear()
 
 
-_EMPHASIS = re.compile(r"(\*\*|__|\*(?=\S)|(?<=\S)\*|`)")
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s*(.+?)\s*#*\s*$", re.MULTILINE)
-
-
 # Emoji and pictographs ("Oh, I love this one! 🎶"), with their variation selectors and joiners: decoration,
 # not words; left in, one becomes part of the name after it.
 _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]+\\s?")
-
-
-# "**War years** — He spent …", "1. **Output** – Roughly 600 …": a bold label set off by a dash at the start of a line
-# is a label as if it had a colon (the records reading, ``scoring.records``, reads labels by their colon).
-_BOLD_DASH_LABEL = re.compile(
-    r"^(?P<lead>[ \t]*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]+)?)\*\*(?P<label>[^*\n]{1,60}?)\*\*[ \t]*[—–-][ \t]+", re.MULTILINE
-)
-
-
-# A block quote's markers ("> **Quick facts**", "> - **Born:** 1958"): the lines are the answer's, quoted or not.
-_QUOTE = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+", re.MULTILINE)
-
-
-def strip_markdown(text: str, dash_labels: bool = False) -> str:
-    """Drop block quote and emphasis markers and emoji, and turn "## Heading" lines into paragraphs of their own; with
-    ``dash_labels``, a bold label set off by a dash gets a colon instead (``DASH_LABELS``)."""
-    text = _QUOTE.sub("", text)
-    text = _HEADING.sub(lambda m: "\n" + m.group(1).rstrip(":") + "\n", text)
-    if dash_labels:
-        text = _BOLD_DASH_LABEL.sub(lambda m: m.group("lead") + m.group("label").rstrip(" :") + ": ", text)
-    return _EMOJI.sub("", _EMPHASIS.sub("", text))
 
 
 def _soft_wraps(text: str) -> str:
@@ -237,29 +223,97 @@ def _soft_wraps(text: str) -> str:
 
 
 def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[Sentence]:
-    """Split an answer into sentences; citation markers and markdown go, list items start their own paragraph."""
+    """Split an answer into sentences, block by block of its document (``scoring.segment``): citation markers,
+    footnotes, sources and markup go; headings and list items start their own paragraph; tables and fenced
+    profiles are read as records; each sentence carries the person scope its block is in."""
     rules_off = env_rules_off() if rules_off is None else rules_off
-    text = strip_markdown(strip_citations(text).replace("\r\n", "\n"), DASH_LABELS not in rules_off)
-    if MARKDOWN_TABLES not in rules_off and "|" in text:
-        text = read_tables(text)
-    text = _soft_wraps(_INLINE_ITEM.sub("\n", text))
     out: list[Sentence] = []
     paragraph = 0
-    for block in _PARAGRAPH.split(text):
-        block = _SPACES.sub(" ", block.replace("\n", " ")).strip()
-        if not block:
-            continue
-        list_item = bool(_BULLET.match(block))
-        if list_item:
-            block = _BULLET.sub("", block, count=1)
-        for i, part in enumerate(_split_block(block)):
-            cleaned = re.sub(r"\s+([.,;:!?])", r"\1", part)
-            first_item = list_item and i == 0
-            pieces = semicolon_list(cleaned, 2 if first_item else 3) if SEMICOLON_LISTS not in rules_off else [cleaned]
-            for k, piece in enumerate(pieces):
-                out.append(Sentence(len(out), piece, paragraph, first_item or k > 0))
-        paragraph += 1
+    for chunk, list_item, scope, label in _chunks(text.replace("\r\n", "\n"), rules_off):
+        chunk = _EMOJI.sub("", strip_citations(chunk))
+        chunk = _soft_wraps(_INLINE_ITEM.sub("\n", chunk))
+        for k, block in enumerate(_PARAGRAPH.split(chunk)):
+            block = _SPACES.sub(" ", block.replace("\n", " ")).strip()
+            if not block:
+                continue
+            bullet = _BULLET.match(block)
+            item = (list_item and k == 0) or bool(bullet)
+            if bullet:
+                block = block[bullet.end() :]
+            for i, part in enumerate(_split_block(block)):
+                cleaned = re.sub(r"\s+([.,;:!?])", r"\1", part)
+                first_item = item and i == 0
+                pieces = (
+                    semicolon_list(cleaned, 2 if first_item else 3) if SEMICOLON_LISTS not in rules_off else [cleaned]
+                )
+                for j, piece in enumerate(pieces):
+                    # a bold label of its own ("**Book.** He wrote …"): its sentence labels the paragraph
+                    labels = label is True or (bool(label) and k == i == j == 0 and piece == label)
+                    out.append(Sentence(len(out), piece, paragraph, first_item or j > 0, scope, labels))
+            paragraph += 1
     return out
+
+
+def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, Scope | None, bool | str]]:
+    """The pieces of text the blocks of ``text`` are read from: each with whether it opens a list item, its
+    person scope and whether it only labels a part of the answer (a heading that presents no one), or the sentence that
+    labels it (a bold label that opens a paragraph: "**Book.** He wrote …"). A table or a
+    fenced profile gives its records, a piece for each scope they are in."""
+    doc = document.parse(text)
+    found = scopes(doc) if STRUCTURE_SCOPES not in rules_off else None
+    extra: dict[tuple[int, str], Scope] = {}  # the scopes of tables' rows and columns and of profiles
+    for b, block in enumerate(doc.blocks):
+        scope = found.scopes[found.by_block[b]] if found is not None and found.by_block[b] >= 0 else None
+        if block.kind in (document.FOOTNOTE, document.SOURCES):
+            continue
+        if block.kind == document.HEADING:
+            yield block.plain().rstrip(":"), False, scope, not presents_person(block.text)
+            continue
+        if block.kind == document.PARAGRAPH and label_of(block.text) in PART_LABELS:  # "**Short answer:**" alone
+            yield block.plain(), block.item, scope, True
+            continue
+        read: list[Record] | None = None
+        if block.kind == document.TABLE:
+            if MARKDOWN_TABLES in rules_off:
+                read = [Record(" | ".join(cells)) for cells in block.rows]
+            else:
+                read = table_records(block.rows)
+        elif block.kind == document.FENCE and FENCED_PROFILES not in rules_off:
+            read = profile_records(block.text, block.info)
+        if read is None:
+            yield block.plain(DASH_LABELS not in rules_off), block.item, scope, _bold_label(block)
+            continue
+        for key, group in itertools.groupby(read, key=lambda r: r.key):
+            records = list(group)
+            own = scope
+            if key and found is not None:
+                own = extra.get((b, key))
+                if own is None:
+                    own = extra[(b, key)] = _record_scope(records[0], len(found.scopes) + len(extra), key)
+            yield "\n\n".join(r.text for r in records), False, own, False  # a record a paragraph
+
+
+# A bold label that opens a paragraph as a sentence of its own is this short ("**Race debut.**").
+_LABEL_WORDS = 5
+
+
+def _bold_label(block: document.Block) -> str:
+    """The bold label that opens a paragraph as a sentence of its own and presents no one ("**Book.** He wrote …",
+    "**Harwick College.** He coached …"), or ""."""
+    lead = bold_lead(block.text)
+    if lead is None or not lead.endswith(".") or len(lead.split()) > _LABEL_WORDS or presents_person(lead):
+        return ""
+    return lead.replace("*", "").strip()
+
+
+def _record_scope(record: Record, index: int, key: str) -> Scope:
+    """The scope of a table's row or column or of a profile: its name read as a lead ("Theodore Vance (boxer)" is
+    Theodore Vance, a boxer), its description and dates where the cells give them."""
+    lead = person_lead(record.name) if record.name else None
+    name = lead.name if lead is not None else record.name
+    description = (lead.description if lead is not None else None) or record.description
+    dates = record.dates or (lead.dates if lead is not None else None)
+    return Scope(index, name, description, dates, key.split(":")[0])
 
 
 DASH_LABELS = rule(
@@ -308,105 +362,3 @@ def semicolon_list(sentence: str, least: int = 3) -> list[str]:
 
 
 _LIST_LEAD = re.compile(r"^(?P<lead>[^():;]*\S\s+\S[^():;]*:)\s+(?P<item>\S+\s+\S.*)$")
-
-
-MARKDOWN_TABLES = rule(
-    "markdown-tables",
-    "segment",
-    "a markdown table is read row by row: a two-column table as 'Label: value' records (a timeline's rows as "
-    "items dated by their year), a table with a column per person as one record block per person",
-)
-_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
-_RULE_ROW = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_YEAR_CELL = re.compile(r"^(?:c\.\s*)?\d{4}(?:\s*[–-]\s*\d{2,4})?s?$")
-_GENERIC_HEADERS = frozenset("field fact facts detail details value info information item".split()) | {""}
-
-
-def _cells(row: str) -> list[str]:
-    return [c.strip() for c in row.strip().strip("|").split("|")]
-
-
-def read_tables(text: str) -> str:
-    """Markdown tables as records, one per line (see ``MARKDOWN_TABLES``); other lines as they are.
-
-    >>> table = "| | |\\n|---|---|\\n| Born | 1981, Kisumu |\\n| Event | 200 m |"
-    >>> [line for line in read_tables(table).split("\\n") if line]
-    ['Born: 1981, Kisumu', 'Event: 200 m']
-    """
-    lines = text.split("\n")
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        if not _TABLE_ROW.match(lines[i]):
-            out.append(lines[i])
-            i += 1
-            continue
-        j = i
-        while j < len(lines) and (_TABLE_ROW.match(lines[j]) or _RULE_ROW.match(lines[j])):
-            j += 1
-        out.append("\n".join(["", *_table_records(lines[i:j]), ""]))
-        i = j
-    return "\n".join(out)
-
-
-def _table_records(rows: list[str]) -> list[str]:
-    header: list[str] = []
-    if len(rows) > 1 and _RULE_ROW.match(rows[1]):
-        header, rows = _cells(rows[0]), rows[2:]
-    body = [_cells(r) for r in rows if not _RULE_ROW.match(r)]
-    width = max((len(c) for c in body), default=0)
-    records: list[str] = []
-    if width == 2:
-        timeline = sum(bool(_YEAR_CELL.match(c[0])) for c in body) > len(body) / 2
-        for cells in body:
-            label, value = cells[0], cells[1] if len(cells) > 1 else ""
-            if not value:
-                continue
-            if timeline and _YEAR_CELL.match(label):
-                records.append(f"- {value}, {label}")  # "1955 | Born in Lyon" → "Born in Lyon, 1955"
-            elif label:
-                records.append(f"{label}: {value}")
-            else:
-                records.append(value)
-        return [r + "\n" for r in records]
-    people = [h for h in header[1:] if h.lower() not in _GENERIC_HEADERS]
-    if header and header[0].lower() in _GENERIC_HEADERS and len(people) == len(header) - 1 >= 2:
-        # "| | Chemist | Journalist |": a block per person, led by its heading ("The chemist:" for a role).
-        for k, person in enumerate(header[1:], start=1):
-            lead = f"The {person.lower()}:" if len(person.split()) == 1 and person[1:].islower() else person
-            records.append(lead)
-            records.extend(f"{c[0]}: {c[k]}" for c in body if len(c) > k and c[0] and c[k])
-            records.append("")
-        return [r + "\n" for r in records]
-    works = _works_records(header, body)
-    if works is not None:
-        return works
-    # Any other table: a row a line, its cells joined.
-    return [", ".join(c for c in cells if c) + "\n" for cells in body]
-
-
-# A table of works: its first column names them ("| Film | Year | My confidence |"). A column of the
-# assistant's own confidence or notes says nothing about them.
-_WORK_HEADERS = frozenset(
-    "film films movie movies book books novel novels album albums work works title titles publication "
-    "publications song songs painting paintings".split()
-)
-_ASIDE_HEADER = re.compile(r"\b(?:confidence|certainty|sure|notes?|comments?|my)\b", re.IGNORECASE)
-
-
-def _works_records(header: list[str], body: list[list[str]]) -> list[str] | None:
-    """ "| Film | Year | My confidence |" → "Film: Monsoon Ledger (2008)", one record a row: the year dates the
-    work, and the assistant's confidence column is left out (its hedges are not the work's)."""
-    if len(header) < 2 or header[0].lower() not in _WORK_HEADERS:
-        return None
-    label = header[0][:1].upper() + header[0][1:].lower()
-    year = next((k for k, h in enumerate(header) if h.lower() in ("year", "released", "published")), None)
-    others = [k for k, h in enumerate(header) if k not in (0, year) and h and not _ASIDE_HEADER.search(h)]
-    records: list[str] = []
-    for cells in body:
-        if not cells or not cells[0]:
-            continue
-        when = cells[year] if year is not None and year < len(cells) and _YEAR_CELL.match(cells[year]) else ""
-        extra = [cells[k] for k in others if k < len(cells) and cells[k]]
-        records.append(f"{label}: {cells[0]}" + (f" ({when})" if when else "") + "".join(f", {e}" for e in extra))
-    return [r + "\n" for r in records]

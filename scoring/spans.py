@@ -16,11 +16,9 @@ made from (``FactResult.spans``), so a reviewer, a UI or revision can point at t
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 Span = tuple[int, int]
-_RUN = re.compile(r"\S+")
 # How far past the previous match a sentence, word or character may start (what the cleaning removed
 # between them: markup, a citation marker). Every search stops there, so a long answer costs in proportion.
 _SKIP = 40
@@ -39,8 +37,7 @@ def align(answer: str, sentences: Sequence[str]) -> list[list[int]]:
             continue
         offsets = [-1] * len(sentence)
         pos = _restart(answer, sentence, pos)
-        for run in _RUN.finditer(sentence):
-            word, start = run.group(), run.start()
+        for start, word in _runs(sentence):
             found = answer.find(word, pos, pos + _SKIP + len(word))
             if found >= 0:  # the word as written
                 offsets[start : start + len(word)] = range(found, found + len(word))
@@ -57,18 +54,51 @@ def align(answer: str, sentences: Sequence[str]) -> list[list[int]]:
     return maps
 
 
+def _runs(text: str) -> Iterator[tuple[int, str]]:
+    """The runs of non-space characters of ``text``, each with where it starts."""
+    i, n = 0, len(text)
+    while i < n:
+        if text[i].isspace():
+            i += 1
+            continue
+        j = i
+        while j < n and not text[j].isspace():
+            j += 1
+        yield i, text[i:j]
+        i = j
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text``: its runs without the punctuation around them ("Award:" → "Award")."""
+    out = []
+    for _, run in _runs(text):
+        word = run.strip('.,;:!?()[]"“”*')
+        if word and word[0].isalnum():
+            out.append(word)
+    return out
+
+
+def _whole_word_at(text: str, word: str, at: int) -> bool:
+    end = at + len(word)
+    return (at == 0 or not text[at - 1].isalnum()) and (end >= len(text) or not text[end].isalnum())
+
+
 def _restart(answer: str, sentence: str, pos: int) -> int:
     """Where to align ``sentence`` from: ``pos``, unless its first two words are not ahead and stand earlier in one
     table row, where a table read column by column ("| Award | Harrowgate Prize | Marquardt Prize |", the second
     person's "Award: Marquardt Prize" read after the first person's last row) took them from. Anywhere else the
     alignment only goes forward."""
-    words = re.findall(r"\w[\w'’-]*", sentence)[:2]
+    words = _words(sentence)[:2]
     if len(words) < 2 or answer.find(words[0], pos, pos + _SKIP + len(words[0])) >= 0:
         return pos
-    for m in re.finditer(rf"\b{re.escape(words[0])}\b", answer[:pos]):
-        second = answer.find(words[1], m.end(), m.end() + _SKIP + len(words[1]))
-        if second >= 0 and "|" in answer[m.end() : second]:  # a row's label, then this column's cell
-            return m.start()
+    at = answer.find(words[0], 0, pos)
+    while 0 <= at:
+        end = at + len(words[0])
+        if _whole_word_at(answer, words[0], at) and end <= pos:
+            second = answer.find(words[1], end, end + _SKIP + len(words[1]))
+            if second >= 0 and "|" in answer[end:second]:  # a row's label, then this column's cell
+                return at
+        at = answer.find(words[0], at + 1, pos)
     return pos
 
 

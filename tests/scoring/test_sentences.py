@@ -216,9 +216,7 @@ def test_abbreviations_split_as_pysbd_splits_them_with_every_abbreviation(
     ],
 )
 def test_a_table_of_works_is_a_record_a_work_without_the_assistants_confidence(table: str, records: list[str]) -> None:
-    from scoring.sentences import read_tables
-
-    assert [line for line in read_tables(table).split("\n") if line] == records
+    assert [s.text for s in split_sentences(table)] == records
 
 
 def test_block_quote_markers_go_and_a_greater_than_sign_in_a_sentence_stays() -> None:

@@ -1,0 +1,264 @@
+"""Person scopes from an answer's structure: where the layout itself says whom a part is about.
+
+A heading ("### Kenji Sato, potter"), a bold lead-in ("**Kenji Sato, sprinter (b. 1990).** …"), a list item led by
+a name ("- **Kenji Sato (potter)**: …"), a table's row or column, or a profile in a code fence can present a person.
+Where two or more such leads of one kind present different people — different names, or one name told apart by a
+description or dates — each opens that person's scope: under a heading, its section; after a bold lead-in, the
+blocks up to the next lead or heading; in a list, the item with what is nested in it; in a table, its row or column.
+Grouping (``scoring.grouping``) keeps the facts of different scopes apart and those of one scope together; sentence
+cues only decide what no scope covers. Labels ("**Short answer:**", "TL;DR", "## Recognition") present no one.
+
+>>> lead = person_lead("Kenji Sato, potter (b. 1951).")
+>>> (lead.name, lead.description, lead.dates)
+('Kenji Sato', 'potter', 'b. 1951')
+>>> person_lead("Short answer:") is None
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from scoring import nlp
+from scoring.parentheticals import ORG_WORDS
+from scoring.rules import rule
+from scoring.segment.document import HEADING, PARAGRAPH, Block, Document, label_of
+from vocabulary.document import PART_LABELS, SOURCE_LABELS
+
+STRUCTURE_SCOPES = rule(
+    "structure-scopes",
+    "group",
+    "headings, bold lead-ins, list items, table rows or columns and fenced profiles that present two or more "
+    "people ('### Kenji Sato, potter' … '### Kenji Sato, sprinter') scope them: facts under different leads are "
+    "different individuals, facts under one lead one individual",
+)
+
+# Words a name may hold in lower case ("Ludwig van Beethoven", "Ibn al-Haytham").
+_PARTICLES = frozenset("de del della der di da das do dos du van von ten ter la le bin ibn al el y e".split())
+_NAME_WORDS = 5
+
+
+@dataclass(frozen=True)
+class Scope:
+    """A person presented by the structure: a name (None: the answer's subject, presented by a role, as a table
+    column headed "Chemist"), what tells them apart, and the kind of lead that presented them."""
+
+    index: int
+    name: str | None
+    description: str | None = None
+    dates: str | None = None
+    kind: str = HEADING
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return ((self.name or "").lower(), (self.description or "").lower(), (self.dates or "").lower())
+
+
+@dataclass(frozen=True)
+class Lead:
+    name: str | None
+    description: str | None
+    dates: str | None
+
+
+def _unmark(text: str) -> str:
+    return text.replace("**", "").replace("__", "").replace("*", "").replace("`", "").strip()
+
+
+def person_lead(text: str) -> Lead | None:
+    """The person a lead presents ("Kenji Sato, potter (b. 1951)", "Kenji Sato (sprinter)", "Kenji Sato — potter",
+    "The potter (b. 1951)"), or None for a label or anything else. Whether the name is a person's is asked of the
+    names together (:func:`scopes`)."""
+    clean = _unmark(text).rstrip(" .:")
+    if not clean or label_of(clean) in PART_LABELS or label_of(clean) in SOURCE_LABELS or len(clean) > 120:
+        return None
+    cut = min((p for p in (clean.find(s) for s in (",", " (", " — ", " – ", " - ", ":")) if p > 0), default=len(clean))
+    name, rest = clean[:cut].strip(), clean[cut:]
+    inside, outside = _parentheses(rest)
+    description = outside.strip(" ,:—–-").strip()
+    dates = None
+    for part in (p.strip() for p in inside.replace(";", ",").split(",")):
+        if any(ch.isdigit() for ch in part):
+            dates = part if dates is None else f"{dates}, {part}"
+        elif part and not description:
+            description = part
+    words = name.split()
+    if words and words[0] == "The" and 2 <= len(words) <= 3 and all(w.islower() for w in words[1:]):
+        return Lead(None, " ".join(words[1:]), dates)  # "The potter (b. 1951)": the subject, by role
+    if not 2 <= len(words) <= _NAME_WORDS or any(ch.isdigit() for ch in name):
+        return None
+    if not all(w[:1].isupper() or w.lower() in _PARTICLES for w in words):
+        return None
+    for article in ("a ", "an ", "the "):
+        if description.lower().startswith(article):
+            description = description[len(article) :]
+    if len(description.split()) > 8:  # a sentence after the name, not a description
+        description = ""
+    return Lead(name, description or None, dates)
+
+
+def presents_person(text: str) -> bool:
+    """Whether a heading presents a person ("Kenji Sato, potter", "Ada Lovelace") rather than labels a part of the
+    answer ("Recognition", "Early life", "Short answer")."""
+    lead = person_lead(text)
+    return lead is not None and (lead.name is None or _a_person(lead, []))
+
+
+def _parentheses(text: str) -> tuple[str, str]:
+    """What ``text`` says inside parentheses (joined by commas) and outside them."""
+    inside: list[str] = []
+    outside: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for ch in text:
+        if ch == "(":
+            if depth == 0:
+                outside.append("".join(current))
+                current = []
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                inside.append("".join(current))
+                current = []
+        else:
+            current.append(ch)
+    (inside if depth else outside).append("".join(current))
+    return ", ".join(inside), "".join(outside)
+
+
+def bold_lead(text: str) -> str | None:
+    """The lead of a paragraph that opens in bold ("**Kenji Sato, potter (b. 1951).** He …"), with what follows the
+    bold up to a colon or full stop when the bold is only the name ("**Kenji Sato**, potter: …")."""
+    if not text.startswith(("**", "__")):
+        return None
+    end = text.find(text[:2], 2)
+    if end < 0 or end > 120:
+        return None
+    lead = text[2:end]
+    after = text[end + 2 :]
+    if after[:1] in (",", "(") or after.startswith(" ("):
+        stop = min((p for p in (after.find(": "), after.find(". "), after.find("\n")) if p >= 0), default=len(after))
+        lead += after[:stop]
+    return lead
+
+
+def item_lead(text: str) -> str | None:
+    """The lead of a list item: its bold opening, or what comes before a colon in its first words."""
+    bold = bold_lead(text)
+    if bold is not None:
+        return bold
+    head, colon, _ = text.partition(":")
+    return head if colon and len(head.split()) <= 8 else None
+
+
+def _introduces_list(blocks: tuple[Block, ...], i: int) -> bool:
+    """A one-line paragraph ending in a colon, followed by a list."""
+    text = blocks[i].text.strip()
+    return (
+        text.endswith(":") and "\n" not in text and len(text) <= 120 and i + 1 < len(blocks) and blocks[i + 1].depth > 0
+    )
+
+
+@dataclass(frozen=True)
+class Scopes:
+    """The scopes of one answer: each block's scope (-1 for none) and the scopes themselves."""
+
+    scopes: tuple[Scope, ...]
+    by_block: tuple[int, ...]
+
+
+def scopes(doc: Document) -> Scopes:
+    """The person scopes of ``doc``'s headings, bold lead-ins and list items (tables and fences key their own
+    records: :func:`keyed_scope`)."""
+    return _scopes(doc)
+
+
+@lru_cache(maxsize=256)
+def _scopes(doc: Document) -> Scopes:
+    blocks = doc.blocks
+    found: list[tuple[int, str, Lead]] = []  # block index, kind of lead, lead
+    for i, b in enumerate(blocks):
+        if b.kind == HEADING:
+            lead = person_lead(b.text)
+            kind = f"heading:{b.level}"
+        elif b.kind == PARAGRAPH and b.item:
+            text = item_lead(b.text)
+            lead = person_lead(text) if text is not None else None
+            kind = f"item:{b.depth}"
+        elif b.kind == PARAGRAPH and not b.depth:
+            text = bold_lead(b.text)
+            if text is None and _introduces_list(blocks, i):
+                text = b.text  # "Rafael Oduya, the sprinter:" then a list: the line presents whom the list is about
+            lead = person_lead(text) if text is not None else None
+            kind = "lead-in"
+        else:
+            continue
+        if lead is not None:
+            found.append((i, kind, lead))
+    opened = _opened(found)
+    by_block = [-1] * len(blocks)
+    out: list[Scope] = []
+    # Headings first, lead-ins inside them, list items innermost: the narrowest lead wins.
+    for order in ("heading", "lead-in", "item"):
+        for i, kind, lead in opened:
+            if not kind.startswith(order):
+                continue
+            scope = Scope(len(out), lead.name, lead.description, lead.dates, kind.split(":")[0])
+            out.append(scope)
+            for j in _extent(blocks, i, kind, {k for k, _, _ in opened}):
+                by_block[j] = scope.index
+    return Scopes(tuple(out), tuple(by_block))
+
+
+def _opened(found: list[tuple[int, str, Lead]]) -> list[tuple[int, str, Lead]]:
+    """The leads that open scopes: of each kind, those that present two or more different people."""
+    by_kind: dict[str, list[tuple[int, str, Lead]]] = {}
+    for entry in found:
+        by_kind.setdefault(entry[1], []).append(entry)
+    out: list[tuple[int, str, Lead]] = []
+    for entries in by_kind.values():
+        people = [e for e in entries if _a_person(e[2], [x[2] for x in entries])]
+        keys = {(_key(e[2])) for e in people}
+        if len(people) >= 2 and len(keys) >= 2:
+            out.extend(people)
+    return sorted(out, key=lambda e: e[0])
+
+
+def _key(lead: Lead) -> tuple[str, str, str]:
+    return ((lead.name or "").lower(), (lead.description or "").lower(), (lead.dates or "").lower())
+
+
+def _a_person(lead: Lead, others: list[Lead]) -> bool:
+    """A role presents the subject; a name is a person's when another lead shares it (namesakes told apart) or the
+    entity recogniser says so."""
+    if lead.name is None:
+        return True
+    if any(w in ORG_WORDS for w in lead.name.lower().split()):
+        return False  # "Harwick College", "Team Velora": an organisation's name
+    if sum(o.name == lead.name for o in others) >= 2:
+        return True
+    doc = nlp.parse_one(f"{lead.name} was there.")
+    return any(e.label_ == "PERSON" and e.start == 0 and e.end >= len(lead.name.split()) for e in doc.ents)
+
+
+def _extent(blocks: tuple[Block, ...], i: int, kind: str, openers: set[int]) -> list[int]:
+    """The blocks a lead's scope covers (see the module's docstring)."""
+    first = blocks[i]
+    if kind.startswith("heading"):
+        out = [i]
+        for j in range(i + 1, len(blocks)):
+            if blocks[j].kind == HEADING and blocks[j].level <= first.level:
+                break
+            out.append(j)
+        return out
+    if kind.startswith("item"):
+        item = first.items[-1]
+        return [j for j in range(i, len(blocks)) if item in blocks[j].items]
+    out = [i]
+    for j in range(i + 1, len(blocks)):
+        if blocks[j].kind == HEADING or j in openers:
+            break
+        out.append(j)
+    return out
