@@ -114,7 +114,8 @@ async def test_replay_counts_the_flips_the_shadow_counter_announced(start_stack:
     start = datetime.now(UTC) - timedelta(seconds=1)
     ids = [(await ask(gw, conv))[0] for conv in (MERGED, FAITHFUL)]
     live = await results_on_topic(gw.settings.kafka_bootstrap, gw.settings.results_topic, set(ids))
-    would_block = sorted(r for r in ids if (live[r].would and live[r].would.action) == "block")
+    recorded = {r: live[r].would for r in ids}
+    would_block = sorted(r for r, w in recorded.items() if w is not None and w.action == "block")
     assert would_block == [ids[0]]
     assert await counted(registry, {"pass": 1, "revise": 0, "block": 1}) == {"pass": 1, "revise": 0, "block": 1}
     await asyncio.sleep(1.5)
@@ -128,3 +129,5 @@ async def test_replay_counts_the_flips_the_shadow_counter_announced(start_stack:
     flips = report["policy"]["flips"]
     assert sorted(f["request_id"] for f in flips if f["candidate"] == "block") == would_block
     assert len(flips) == would_count(registry, "block")
+    assert {f["would"] for f in flips} == {"block"}
+    assert report["policy"]["overall"]["would"] == {"pass": 1, "revise": 0, "block": 1}
