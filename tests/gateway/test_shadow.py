@@ -7,6 +7,7 @@ import asyncio
 from pathlib import Path
 
 import httpx
+import openai
 import orjson
 from prometheus_client import CollectorRegistry
 
@@ -131,3 +132,24 @@ async def test_replay_counts_the_flips_the_shadow_counter_announced(start_stack:
     assert len(flips) == would_count(registry, "block")
     assert {f["would"] for f in flips} == {"block"}
     assert report["policy"]["overall"]["would"] == {"pass": 1, "revise": 0, "block": 1}
+
+
+async def test_a_streamed_observed_answer_passes_through_and_its_verdict_records_would(
+    start_stack: StartStack,
+) -> None:
+    gw = await start_stack({"default": {"mode": "observe", "shadow": {"mode": "revise", "threshold": 0.75}}})
+    client = openai.AsyncOpenAI(base_url=gw.base_url + "/v1", api_key="unused", max_retries=0, timeout=180)
+    raw = await client.chat.completions.with_raw_response.create(
+        model="mock-lean",
+        messages=[{"role": "user", "content": MERGED.question}],
+        extra_headers={"x-factsentry-name": MERGED.name},
+        stream=True,
+    )
+    text = "".join([c.choices[0].delta.content or "" async for c in raw.parse() if c.choices])
+    await client.close()
+    assert text == MERGED.answer and "x-factsentry-action" not in raw.headers
+    verdict = await stored(gw, raw.headers["x-request-id"])
+    assert verdict.would is not None and verdict.would.mode == "revise"
+    # Below 0.75, the shadow would revise when the check has a revision to offer, else it would refuse.
+    revisable = verdict.check.revision is not None and bool(verdict.check.revision.text.strip())
+    assert verdict.would.action == ("revise" if revisable else "block")
