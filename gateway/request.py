@@ -302,4 +302,5 @@ class ChatCall:
             engine=self.spec.engine,
             documents=list(self.about.documents),
             grounding="documents_and_store" if self.spec.grounding == "documents_and_store" else "documents",
+            shadow=self.spec.shadow_policy(),
         )

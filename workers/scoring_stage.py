@@ -35,6 +35,7 @@ from knowledge.store import Store
 from schemas.check import CheckResult
 from schemas.enums import Policy
 from schemas.messages import GenerationMessage, ResultMessage
+from schemas.policy import would
 from scoring.language import language_label
 from workers.errors import EngineUnavailable, OverBudget, RetriableError, ScoringUnavailable
 from workers.kb import Knowledge, open_knowledge, resolve_kb_path
@@ -477,7 +478,7 @@ def _result(message: GenerationMessage, text: str, outcome: tuple[CheckResult, f
     check, ms = outcome
     if len(text) < len(message.answer):
         check.partial, check.checked_chars = True, len(text)
-    return ResultMessage(
+    result = ResultMessage(
         request_id=message.request_id,
         model=message.model,
         check=check,
@@ -488,6 +489,12 @@ def _result(message: GenerationMessage, text: str, outcome: tuple[CheckResult, f
         source=message.source,
         partial_of=message.partial_of,
     )
+    # What the generation's shadow policy would have done, decided with the gateway's own function
+    # (schemas/policy.py): the gateway does not wait for observed answers, so the worker records it. Hold-back
+    # checks of part of an answer carry none (the answer's final check does).
+    if message.shadow is not None and message.partial_of is None:
+        result.would = would(message.shadow, result)
+    return result
 
 
 def _deliver_early(
@@ -533,8 +540,9 @@ def outcome(result: ResultMessage) -> Outcome:
 
 
 def observe(result: ResultMessage, metrics: WorkerMetrics) -> None:
-    """FActScore and D-FActScore histograms (verifiable answers only), coverage and facts by verdict, per source
-    (proxy, factcheck, guardrail_api) and model."""
+    """FActScore and D-FActScore histograms (verifiable answers only), coverage and facts by verdict, and what
+    a shadow policy would have done (every verdict that has one), per source (proxy, factcheck, guardrail_api)
+    and model."""
     check = result.check
     if check.llm_model is not None:
         llm = {"engine": check.engine, "judge": check.llm_model}
@@ -550,6 +558,8 @@ def observe(result: ResultMessage, metrics: WorkerMetrics) -> None:
         return  # a hold-back check of part of an answer: the answer is counted once, by its final check
     labels = {"source": result.source, "model": result.model}
     metrics.answers.labels(**labels, status=check.status).inc()
+    if result.would is not None:
+        metrics.would.labels(**labels, action=result.would.action).inc()
     metrics.languages.labels(**labels, language=language_label(check.language)).inc()
     if check.abstained:
         return
