@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from scoring.rules import Rule, env_rules_off, register, run
+from scoring.rules import Rule, register, run
 from scoring.sentences import Sentence, split_sentences
 
 DECLINE = "decline"
@@ -79,10 +79,19 @@ def is_abstention(
 
     ``sentences`` are ``split_sentences(text)`` when the caller already has them.
     """
-    off = env_rules_off() if rules_off is None else rules_off
+    return abstention_rule(text, sentences, rules_off) is not None
+
+
+def abstention_rule(
+    text: str, sentences: Sequence[Sentence] | None = None, rules_off: frozenset[str] | None = None
+) -> str | None:
+    """The rule by which the answer abstains (it declines, or only asks which person is meant), or None: the
+    one that fired on its first sentence for a decline, ``clarification`` for an answer that only asks;
+    "empty" for an answer with no sentence."""
+    off = frozenset() if rules_off is None else rules_off
     sentences = split_sentences(text) if sentences is None else sentences
     if not sentences:
-        return True
+        return "empty"
     texts = [s.text for s in sentences]
 
     def declines(t: str) -> bool:
@@ -92,15 +101,20 @@ def is_abstention(
         return _asks(t, off)
 
     first = texts[0]
-    if declines(first) or (_APOLOGY.match(first) and len(texts) == 1):
-        return all(declines(t) or asks(t) or _is_offer(t) for t in texts[1:])
+    opening = run(_DECLINING, first, off)
+    # An apology and nothing else ("I'm sorry, I can't help with that.") declines too.
+    if opening is None and DECLINE not in off and _APOLOGY.match(first) and len(texts) == 1:
+        opening = Said(DECLINE)
+    if opening is not None:
+        return opening.decided_by if all(declines(t) or asks(t) or _is_offer(t) for t in texts[1:]) else None
     # Only a clarification: every sentence asks, offers, lists an option briefly, or declines, and one asks.
     # The question may end in a colon before its options ("Do you mean:" then a numbered list of them).
     if any(asks(t) for t in texts) and any(
         t.rstrip().endswith("?") or (asks(t) and t.rstrip().endswith(":")) for t in texts
     ):
-        return all(declines(t) or asks(t) or _is_offer(t) or _is_option(t) for t in texts)
-    return False
+        ok = all(declines(t) or asks(t) or _is_offer(t) or _is_option(t) for t in texts)
+        return CLARIFICATION if ok else None
+    return None
 
 
 @dataclass(frozen=True)
@@ -173,7 +187,7 @@ def _asks(sentence: str, off: frozenset[str]) -> bool:
 
 def declines_or_asks(texts: Sequence[str], rules_off: frozenset[str] | None = None) -> bool:
     """Whether some sentence declines to answer or asks which person is meant (the answer may say more)."""
-    off = env_rules_off() if rules_off is None else rules_off
+    off = frozenset() if rules_off is None else rules_off
     return any(_declines(t, off) or _asks(t, off) for t in texts)
 
 

@@ -80,14 +80,6 @@ class UnknownRule(ValueError):
     pass
 
 
-def env_rules_off() -> frozenset[str]:
-    """The rules ``FACTSENTRY_RULES_OFF`` switches off: the default of every step that has rules."""
-    import os
-
-    value = os.environ.get("FACTSENTRY_RULES_OFF", "")
-    return rule_names([value]) if value.strip() else frozenset()
-
-
 def rule_names(names: Iterable[str]) -> frozenset[str]:
     """Validate rule names (comma-separated strings allowed); unknown ones raise with a suggestion."""
     import scoring.engines  # noqa: F401  (every module that registers rules is imported by the engines)

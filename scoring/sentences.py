@@ -14,7 +14,7 @@ from functools import lru_cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from scoring.rules import env_rules_off, rule
+from scoring.rules import rule
 
 if TYPE_CHECKING:
     import pysbd
@@ -238,7 +238,7 @@ def _soft_wraps(text: str) -> str:
 
 def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[Sentence]:
     """Split an answer into sentences; citation markers and markdown go, list items start their own paragraph."""
-    rules_off = env_rules_off() if rules_off is None else rules_off
+    rules_off = frozenset() if rules_off is None else rules_off
     text = strip_markdown(strip_citations(text).replace("\r\n", "\n"), DASH_LABELS not in rules_off)
     if MARKDOWN_TABLES not in rules_off and "|" in text:
         text = read_tables(text)

@@ -32,7 +32,7 @@ from scoring.durations import dated_in
 from scoring.measures import measure_contradicted, measure_stated
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
 from scoring.roles import Value, contradicted_values, misplaced_values, rebound_years, stated_in
-from scoring.rules import MODEL, Rule, env_rules_off, register, run
+from scoring.rules import MODEL, Rule, register, run
 from scoring.subject_forms import in_page_terms
 from vocabulary import FUNCTION_WORDS, fold_claim
 
@@ -86,7 +86,7 @@ class VerifyConfig:
     # must contain for the fact to count as supported.
     key_terms: float = 0.5
     # Names of rules (``scoring.rules``) switched off.
-    rules_off: frozenset[str] = field(default_factory=env_rules_off)
+    rules_off: frozenset[str] = frozenset()
 
     def on(self, name: str) -> bool:
         return name not in self.rules_off
@@ -344,7 +344,7 @@ _YEARISH = re.compile(r"\d{3,4}s?")
 
 def _key_terms(fact: str, name: str, off: frozenset[str] | None = None) -> frozenset[str]:
     """Numbers and capitalised words of ``fact`` other than the subject's name and generic words."""
-    return _fact_key_terms(fact, name, env_rules_off() if off is None else off)
+    return _fact_key_terms(fact, name, frozenset() if off is None else off)
 
 
 @lru_cache(maxsize=8192)
@@ -423,7 +423,7 @@ def _key_terms_found(fact: str, name: str, passages: list[Passage], off: frozens
 
     Numbers (and regnal or sequel numbers) are exact: one the passages never mention makes the share 0.
     """
-    off = env_rules_off() if off is None else off
+    off = frozenset() if off is None else off
     terms = _key_terms(fact, name, off)
     if not terms:
         return None

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from schemas.enums import Worthiness
-from scoring.rules import Rule, env_rules_off, register, run
+from scoring.rules import Rule, register, run
 
 QUESTION = "question"
 CHATTER = "assistant-chatter"
@@ -100,7 +100,7 @@ def classify_by_rule(
     before its subject was named (what it says of its own); ``subjectless``: it has no subject (an imperative,
     a fragment)."""
     if rules_off is None:
-        rules_off = env_rules_off()
+        rules_off = frozenset()
     text = fact.strip()
     if not text:
         return Worthiness.NOT_A_CLAIM, "empty"
