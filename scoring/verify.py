@@ -29,6 +29,7 @@ from schemas.enums import Stance
 from schemas.knowledge import Passage
 from scoring.counts import count_contradicted, count_dated, count_stated
 from scoring.durations import dated_in
+from scoring.meaning import negation_conflict, rank_conflict, unlisted_awards
 from scoring.measures import measure_contradicted, measure_stated
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
 from scoring.roles import Value, contradicted_values, misplaced_values, rebound_years, stated_in
@@ -52,6 +53,9 @@ DATED_DURATION = "dated-duration"
 WORK_YEAR = "work-year"
 SURNAME_READING = "surname-reading"
 SUBJECT_RESPELLING = "subject-respelling"
+NEGATION_MISMATCH = "negation-mismatch"
+RANK_MISMATCH = "rank-mismatch"
+UNLISTED_AWARD = "unlisted-award"
 ROMAN_NUMERAL_TERMS = "roman-numeral-terms"
 ACRONYM_TERMS = "acronym-terms"
 
@@ -602,6 +606,28 @@ def _contradicted_measure(c: VerifyCase) -> EntityVerdict | None:
     return c.refuted(lambda t: any(u in t.lower() for u in units)) if units else None
 
 
+def _unlisted_award(c: VerifyCase) -> EntityVerdict | None:
+    # "won the PSA Player of the Year award" where the page lists her awards and none is that one.
+    found = unlisted_awards(c.fact, c.texts, c.names, frozenset(_acronyms(c.passages)))
+    return c.not_enough() if found else None
+
+
+def _conflicting(
+    find: Callable[[str, list[str], tuple[str, str]], int | None],
+) -> Callable[[VerifyCase], EntityVerdict | None]:
+    """A rule that refutes the fact when ``find`` returns the passage whose clause says it otherwise (the other
+    polarity, another rank); that passage leads the evidence."""
+
+    def apply(c: VerifyCase) -> EntityVerdict | None:
+        at = find(c.fact, c.texts, c.names)
+        if at is None:
+            return None
+        held = c.passages[at].text
+        return c.refuted(lambda t: t == held)
+
+    return apply
+
+
 def _stated_by(test: Callable[[str, list[str], tuple[str, str]], bool]) -> Callable[[VerifyCase], EntityVerdict | None]:
     """A rule that supports the fact the model did not fully support when ``test`` finds a page sentence that
     states it; the first such sentence leads the evidence."""
@@ -626,6 +652,15 @@ def _work_year(c: VerifyCase) -> EntityVerdict | None:
 # stance model's does. Rules before the first that asks the model (``stated-outright``) decide without it.
 VERIFY_RULES: tuple[VerifyRule, ...] = register(
     Rule(
+        NEGATION_MISMATCH,
+        "verify",
+        "a page clause says the fact's predicate with the other polarity ('It supports Z-Wave natively' and 'It "
+        "does not support Z-Wave'; 'has never married' and 'She has been married to …'; 'remained unmarried'), "
+        "and no clause says it with the fact's: refuted",
+        ("It supports Z-Wave natively", "has never married", "was not born in Oslo", "remained unmarried"),
+        _conflicting(negation_conflict),
+    ),
+    Rule(
         NO_SHARED_CONTENT,
         "verify",
         "no passage shares a content word with the fact: not enough evidence, model not asked",
@@ -646,6 +681,28 @@ VERIFY_RULES: tuple[VerifyRule, ...] = register(
         "more, 'won the Lindeman Prize' against a page without 'Lindeman'): not enough evidence, model not asked",
         ("won the Lindeman Prize in 1970", "joined Kjellvik FK in 2014", "wrote Harbour Lights"),
         _name_missing_rule,
+    ),
+    Rule(
+        UNLISTED_AWARD,
+        "verify",
+        "the fact says the subject received an award ('won the PSA Player of the Year award', 'received the Grieg "
+        "Medal of Honour') whose distinctive words no page sentence holds together, where the page lists the "
+        "person's awards: not enough evidence, model not asked",
+        (
+            "won the PSA Player of the Year award",
+            "received the Grieg Medal of Honour",
+            "was named Norwegian Musician of the Year",
+        ),
+        _unlisted_award,
+    ),
+    Rule(
+        RANK_MISMATCH,
+        "verify",
+        "a page sentence holding the fact's names and numbers gives another rank than the fact's ('won first prize "
+        "at the Vestfold Competition' and 'won second prize at the Vestfold Competition'; gold and silver; winner "
+        "and runner-up; champion and finalist), and none gives the fact's: refuted",
+        ("won first prize at the Vestfold Competition", "took gold at the 1996 Games", "was the Tampere Open champion"),
+        _conflicting(rank_conflict),
     ),
     Rule(
         MISPLACED_VALUE,

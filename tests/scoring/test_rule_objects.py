@@ -77,9 +77,12 @@ def test_the_verify_rules_keep_their_precedence() -> None:
     """The order written in VERIFY_RULES: gates that decide without the model, refutations, then the rules that
     overrule the model's not-supported with a page sentence."""
     assert [r.name for r in VERIFY_RULES] == [
+        "negation-mismatch",
         "no-shared-content",
         "key-terms-missing",
         "name-missing",
+        "unlisted-award",
+        "rank-mismatch",
         "misplaced-value",
         "contradicted-value",
         "rebound-year",

@@ -1,0 +1,268 @@
+"""What a fact says beyond its words: whether it is negated, which rank it gives, which award it names.
+
+The verify rules ``negation-mismatch``, ``rank-mismatch`` and ``unlisted-award`` (``scoring.verify``) read
+these against a page: a page clause that says the fact's predicate with the other polarity ("It supports
+Z-Wave natively" and "It does not support Z-Wave"), the fact's thing with another rank ("first prize at the
+Vestfold Competition" and "second prize at the Vestfold Competition"), or a page that lists the person's
+awards without the one the fact names.
+
+Everything here is lexical (folded words and their role stems, ``scoring.roles.stem``): a clause is a page
+sentence cut where "and"/"but"/"which" or a semicolon opens another predicate, so a negation or a rank counts
+only beside the words it bears on.
+
+>>> negation_conflict("It supports Z-Wave natively.", ["It does not support Z-Wave."], ("It",))
+0
+>>> rank_conflict("She won first prize at Vestfold.", ["She won second prize at Vestfold."], ("She",))
+0
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from scoring.roles import page_sentences, stem
+from vocabulary import ROLE_STOPWORDS
+from vocabulary import fold_ascii as fold
+
+# Words that negate the predicate of their clause (spaCy's ``neg`` dependents and their kin): "not", "n't",
+# "never", "no longer", "neither"/"nor", "cannot", "no" before what is had ("has no children").
+_NEGATORS = frozenset("not never neither nor cannot no none".split())
+# Function words a predicate is read without: auxiliaries, negators, pronouns, "longer" of "no longer".
+_SKIP = (
+    ROLE_STOPWORDS
+    | _NEGATORS
+    | frozenset(
+        "does did do doing done can could would will should shall might must ever longer any natively also still "
+        "him them its our your you we i me us remain remains remained stay stays stayed become becomes became "
+        "actually indeed really instead however".split()
+    )
+)
+# Where a clause ends: "…, and won it in 2018", "…, but never …", "…, which …", "; ".
+_CLAUSE_BREAK = re.compile(r",?\s+(?:and|but|whereas|while|although|though)\s+|,\s+(?=which\b|who\b|where\b)|;\s+|:\s+")
+# Who a page clause with a single predicate word must be about: the subject named or a pronoun for it.
+_PRONOUN_SUBJECT = re.compile(r"^(?:he|she|they|it|this|the)\b", re.IGNORECASE)
+
+
+def _words(text: str) -> list[str]:
+    # "No. 1" numbers a work; it negates nothing.
+    return re.findall(r"[\w']+", _NUMBERED.sub("number ", fold(text)))
+
+
+_NUMBERED = re.compile(r"\bno\.?\s*(?=\d)", re.IGNORECASE)
+
+
+def _negated(words: Sequence[str]) -> bool:
+    return any(w in _NEGATORS or w.endswith("n't") for w in words)
+
+
+@lru_cache(maxsize=8192)
+def _clauses(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The clauses of a page passage with their folded words, once per passage."""
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for sentence in page_sentences(text):
+        for clause in _CLAUSE_BREAK.split(sentence):
+            if clause.strip():
+                out.append((clause.strip(), tuple(_words(clause))))
+    return tuple(out)
+
+
+def _predicate(words: Iterable[str], skip: frozenset[str]) -> dict[str, bool]:
+    """The clause's predicate stems, each with whether an "un-" word negates it ("unmarried" -> marr, True)."""
+    out: dict[str, bool] = {}
+    for w in words:
+        if w in skip or len(w) < 3 or w.isdigit() or w.endswith("n't"):
+            continue
+        if w.startswith("un") and len(w) >= 7:
+            out[stem(w[2:])] = True
+            continue
+        out.setdefault(stem(w), False)
+    return out
+
+
+def negation_conflict(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> int | None:
+    """The index of the text holding a clause that says the fact's predicate with the other polarity, and no
+    clause with the same one; None when there is none.
+
+    A clause says the fact's predicate when it holds the fact's numbers and all its predicate stems but at
+    most one (an adverb: "natively"), two at least; a fact of one predicate word ("has never married") needs a
+    clause about the subject (named, or a pronoun) that holds that word ("She has been married to …").
+    Polarity is a negating word in the clause ("not", "n't", "never", "no longer") or an "un-" word where the
+    other side has the positive ("remained unmarried" and "is married to").
+    """
+    return _negation_conflict(fact, tuple(texts), tuple(exclude))
+
+
+@lru_cache(maxsize=8192)
+def _negation_conflict(fact: str, texts: tuple[str, ...], exclude: tuple[str, ...]) -> int | None:
+    skip = _SKIP | {w for name in exclude for w in _words(name)}
+    fact_words = _words(fact)
+    stems = _predicate(fact_words, skip)
+    # The fact's names (capitalised words after its first) anchor it; its other words are its predicate.
+    capitalised = {fold(w) for i, w in enumerate(re.findall(r"[\w']+", fact)) if i > 0 and w[:1].isupper()}
+    names = {s for s in _predicate(capitalised, skip)}
+    predicate = {s: v for s, v in stems.items() if s not in names}
+    if not predicate:
+        return None
+    numbers = {w for w in fact_words if w.isdigit()}
+    fact_polarity = _negated(fact_words)
+    subject = {w for name in exclude for w in _words(name)}
+    same = False
+    other: int | None = None
+    for ti, text in enumerate(texts):
+        for clause, words in _clauses(text):
+            if not numbers <= set(words):
+                continue
+            said = _predicate(words, skip)
+            if not names <= set(said):
+                continue
+            found = [s for s in predicate if s in said]
+            if not found or len(found) < len(predicate) - 1:
+                continue
+            if len(stems) == 1 and not (subject & set(words) or _PRONOUN_SUBJECT.match(clause)):
+                continue  # one word alone ("married") must be said of the subject
+            # An "un-" word on either side flips that side's polarity for its stem.
+            page_polarity = _negated(words) != any(said[s] for s in found)
+            polarity = fact_polarity != any(stems[s] for s in found)
+            if page_polarity == polarity:
+                same = True
+            elif other is None:
+                other = ti
+    return None if same else other
+
+
+# Ranks: the level a word gives ("gold" and "first prize" are 1, "silver", "runner-up" and "finalist" 2).
+_ORDINALS = {
+    "first": 1,
+    "1st": 1,
+    "second": 2,
+    "2nd": 2,
+    "third": 3,
+    "3rd": 3,
+    "fourth": 4,
+    "4th": 4,
+    "fifth": 5,
+    "5th": 5,
+    "sixth": 6,
+    "6th": 6,
+}
+_MEDALS = {"gold": 1, "silver": 2, "bronze": 3}
+_RANK_NOUNS = r"(?:prize|place|position|spot|medal|finish|runner[- ]up)"
+_RANK = re.compile(
+    rf"\b(?P<ord>{'|'.join(_ORDINALS)})(?:[- ]place)?\s+{_RANK_NOUNS}|"
+    rf"\b(?:finish(?:ed|ing)?|came|placed|plac(?:ing)|ended|ranked|took)\s+(?P<ord2>{'|'.join(_ORDINALS)})\b|"
+    r"\b(?P<medal>gold|silver|bronze)\b|"
+    r"\b(?P<two>runners?[- ]up|finalists?|lost (?:in )?the final|beaten finalists?)\b|"
+    r"\b(?P<one>winners?|champions?|won the final|victor)\b",
+    re.IGNORECASE,
+)
+# Words of a rank expression, left out of what anchors a fact to a page clause.
+_RANK_WORDS = frozenset(
+    {*_ORDINALS, *_MEDALS}
+    | set(
+        "prize place position spot medal finish runner up finalist finalists winner winners champion champions "
+        "final victor placed came ranked took won win".split()
+    )
+)
+
+
+def ranks(text: str) -> frozenset[int]:
+    """The rank levels ``text`` gives ("won second prize" -> {2}; "the gold medal" -> {1})."""
+    out: set[int] = set()
+    for m in _RANK.finditer(text):
+        word = (m.group("ord") or m.group("ord2") or "").lower()
+        if word:
+            out.add(_ORDINALS[word])
+        elif m.group("medal"):
+            out.add(_MEDALS[m.group("medal").lower()])
+        elif m.group("two"):
+            out.add(2)
+        elif m.group("one"):
+            out.add(1)
+    return frozenset(out)
+
+
+def rank_conflict(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> int | None:
+    """The index of the text holding a clause that gives the fact's thing another rank, and none that gives it
+    the fact's; None when there is none or the fact gives no rank.
+
+    The fact's thing is what anchors it: its capitalised names other than the subject's and its numbers (the
+    competition, the year), all in the clause ("won first prize at the Vestfold Competition in 1985" against
+    "won second prize at the Vestfold International Cello Competition in 1985" -> refuted).
+    """
+    return _rank_conflict(fact, tuple(texts), tuple(exclude))
+
+
+@lru_cache(maxsize=8192)
+def _rank_conflict(fact: str, texts: tuple[str, ...], exclude: tuple[str, ...]) -> int | None:
+    fact_ranks = ranks(fact)
+    if len(fact_ranks) != 1:
+        return None
+    names = {w for name in exclude for w in _words(name)}
+    anchor = {
+        fold(re.sub(r"['’]s$", "", w))
+        for i, w in enumerate(re.findall(r"[\w'’-]+", fact))
+        if (w[:1].isupper() and i > 0 and len(w) > 2) or w.isdigit()
+    }
+    anchor = {w for w in anchor if w not in names and w not in _RANK_WORDS and w not in ROLE_STOPWORDS}
+    if not anchor:
+        return None
+    same = False
+    other: int | None = None
+    for ti, text in enumerate(texts):
+        for sentence in page_sentences(text):
+            words = set(_words(sentence))
+            if not anchor <= words:
+                continue
+            given = ranks(sentence)
+            if fact_ranks <= given:
+                same = True
+            elif given and other is None:
+                other = ti
+    return None if same else other
+
+
+# An award the fact says the subject won: a verb of receiving, then a capitalised name that is an award's.
+_AWARD_VERB = re.compile(
+    r"\b(?:won|wins?|winning|received?|receiving|awarded|earned|earns?|given|granted|named|voted|"
+    r"honou?red with|picked up|took home|collected|was inducted into)\b",
+    re.IGNORECASE,
+)
+_AWARD_KIND = (
+    r"(?:Awards|Award|Prizes|Prize|Medal|Trophy|Cup|Order|Cross|Honou?r|Fellowship|Laureate|Of The Year|of the Year)"
+)
+_AWARD_NAME = re.compile(
+    rf"(?:[A-Z][\w'’&.-]*\s+(?:(?:of|the|for|and|de|in|on)\s+)*)+{_AWARD_KIND}(?:\s+(?:of|for|in)\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)?"
+    rf"|{_AWARD_KIND}\s+(?:of|for)\s+(?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*"
+)
+_AWARD_WORDS = re.compile(r"\b(?:awards?|prizes?|medals?|trophy|trophies|honou?rs?|fellowship|of the year)\b", re.I)
+# Words of an award's name that tell no award from another.
+_GENERIC_AWARD = frozenset(
+    "award awards prize medal trophy cup order cross honour honor fellowship laureate year the of for and in on de "
+    "national international best annual grand golden gold silver bronze special lifetime achievement".split()
+)
+
+
+def unlisted_awards(
+    fact: str, texts: Sequence[str], exclude: Iterable[str] = (), acronyms: frozenset[str] = frozenset()
+) -> tuple[str, ...]:
+    """The awards the fact says the subject received that a page listing the subject's awards does not name:
+    an award name none of whose page sentences holds all its distinctive words (an acronym may stand for a name
+    whose initials it is: ``acronyms``). Empty when the fact names no award or the page lists none."""
+    if not _AWARD_VERB.search(fact):
+        return ()
+    names = {w for name in exclude for w in _words(name)}
+    found = [m.group(0).strip() for m in _AWARD_NAME.finditer(fact)]
+    if not found or not any(_AWARD_WORDS.search(t) for t in texts):
+        return ()
+    sentences = [set(_words(s)) for t in texts for s in page_sentences(t)]
+    out: list[str] = []
+    for award in found:
+        own = {w for w in _words(award) if w not in _GENERIC_AWARD and w not in names and len(w) > 1}
+        if not own:
+            continue
+        if any(own <= s | acronyms for s in sentences):
+            continue
+        out.append(award)
+    return tuple(out)
