@@ -8,6 +8,10 @@ in that order, skips those switched off and stamps the deciding rule's name as t
 (with ``VERIFY_READINGS``), ``scoring.worthiness.WORTHINESS_RULES`` and ``scoring.abstain.ABSTAIN_RULES``;
 rules of the other steps are still tested by name where their step runs (``config.on(NAME)``).
 
+Every rule is registered in ``RULES`` when its module is imported; ``scoring.rulebook`` imports every such
+module (the one place that lists the steps and their tuples) and validates names. This module imports no other
+module of scoring/, so no rule module depends on the steps that run it.
+
 Rules can be switched off by name (``CheckConfig.without(...)``, ``factsentry eval SET --ablate NAME``,
 ``factsentry check --rules-off``) to measure what each one earns; ``scoring/RULES.md`` lists them with their
 measured effect. This module reads no environment: the caller passes the names switched off.
@@ -15,8 +19,7 @@ measured effect. This module reads no environment: the caller passes the names s
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Protocol, Self, TypeVar
 
@@ -78,20 +81,3 @@ def run(rules: Sequence[Rule[CaseT, DecisionT]], case: CaseT, off: frozenset[str
 
 class UnknownRule(ValueError):
     pass
-
-
-def rule_names(names: Iterable[str]) -> frozenset[str]:
-    """Validate rule names (comma-separated strings allowed); unknown ones raise with a suggestion."""
-    import scoring.engines  # noqa: F401  (every module that registers rules is imported by the engines)
-
-    out: set[str] = set()
-    for item in names:
-        for name in (n.strip() for n in item.split(",")):
-            if not name:
-                continue
-            if name not in RULES:
-                close = difflib.get_close_matches(name, RULES, n=1)
-                hint = f"; did you mean {close[0]!r}?" if close else f"; known: {', '.join(sorted(RULES))}"
-                raise UnknownRule(f"unknown rule {name!r}{hint}")
-            out.add(name)
-    return frozenset(out)

@@ -233,3 +233,35 @@ def test_a_verdict_stamped_by_a_rule_keeps_everything_else(stance: Stance) -> No
 
     v = EntityVerdict("Ana Ruiz", stance, 0.8, 0.1, (), 1.0)
     assert v.stamped("stated-outright") == replace(v, decided_by="stated-outright")
+
+
+@pytest.mark.parametrize(
+    ("name", "fact"),
+    [
+        ("Maria del Carmen Ortiz-Vela", "Maria del Carmen Ortiz-Vela won the Castellana Engineering Award in 2016."),
+        (
+            "Jean-Baptiste Okonkwo-Laurent",
+            "Jean-Baptiste Okonkwo-Laurent won the Castellana Engineering Award in 2016.",
+        ),
+        ("Anna Lisa Brandtner Holm", "Anna Lisa Brandtner Holm won the Castellana Engineering Award in 2016."),
+    ],
+)
+def test_a_long_subject_name_is_also_read_as_its_last_word(verifier: OfflineVerifier, name: str, fact: str) -> None:
+    """The stance model reads a long name as words the page must hold; the name is no evidence either way."""
+    last = name.split()[-1]
+    text = (
+        f"{name} is a robotics engineer. In 2006 {last} co-founded Gripwell Robotics in Sydney and served as its chief "
+        f"executive until 2019. {last} holds 19 patents and received the Castellana Engineering Award in 2016."
+    )
+    kb = Store.in_memory([(name, text, [])])
+    model_only = frozenset({"stated-outright"})
+    on = EvidenceVerifier(kb, verifier, config=VerifyConfig(rules_off=model_only)).against(fact, name, name)
+    off = EvidenceVerifier(kb, verifier, config=VerifyConfig(rules_off=model_only | {"surname-reading"}))
+    plain = off.against(fact, name, name)
+    assert (on.stance, on.decided_by) == (Stance.SUPPORT, "surname-reading")
+    assert not plain.supported and plain.support < on.support
+    # A two-word name without a hyphen is read as written.
+    short = EvidenceVerifier(kb, verifier, config=VerifyConfig(rules_off=model_only)).against(
+        "Anna Holm won the Castellana Engineering Award in 2016.", name, "Anna Holm"
+    )
+    assert short.decided_by != "surname-reading"

@@ -7,7 +7,8 @@ import pytest
 from knowledge.store import Store
 from schemas.enums import Stance, Worthiness
 from scoring.pipeline import CheckConfig, check, default_config
-from scoring.rules import MODEL, RULES, UnknownRule, rule_names
+from scoring.rulebook import rule_names
+from scoring.rules import MODEL, RULES, UnknownRule
 from scoring.verifier import OfflineVerifier
 from scoring.verify import (
     KEY_TERMS_MISSING,
