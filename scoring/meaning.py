@@ -266,3 +266,53 @@ def unlisted_awards(
             continue
         out.append(award)
     return tuple(out)
+
+
+# Predicates with one value each (a birthplace, a death place): "was not born in Bergen" holds where the page
+# gives another place. A year dates one event, so it counts for every predicate.
+_ONE_PLACE = frozenset({stem("born"), stem("died")})
+_YEAR = re.compile(r"^\d{4}$")
+
+
+def negated_value_stated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> int | None:
+    """The index of the text holding a clause that says the negated fact's predicate, not negated, with another
+    value than the fact's (another year; for a birth or a death, another place), where no clause gives the fact's
+    value to it: the page says the negated fact holds ("was not born in Bergen" and "born 1961 in Oslo"; "did
+    not win the prize in 2001" and "won the prize in 1999"). None otherwise."""
+    return _negated_value_stated(fact, tuple(texts), tuple(exclude))
+
+
+@lru_cache(maxsize=8192)
+def _negated_value_stated(fact: str, texts: tuple[str, ...], exclude: tuple[str, ...]) -> int | None:
+    words = _words(fact)
+    if not _negated(words):
+        return None
+    subject = {w for name in exclude for w in _words(name)}
+    skip = _SKIP | subject
+    raw = re.findall(r"[\w'’-]+", fact)
+    years = {w for w in raw if _YEAR.match(w)}
+    capitalised = {fold(w) for i, w in enumerate(raw) if i > 0 and w[:1].isupper()} - subject
+    stems = _predicate(words, skip)
+    names = set(_predicate(capitalised, skip))
+    predicate = {s for s in stems if s not in names}
+    places = capitalised if predicate and predicate <= _ONE_PLACE else set()
+    if not predicate or not (years or places):
+        return None
+    other: int | None = None
+    for ti, text in enumerate(texts):
+        for clause, clause_words in _clauses(text):
+            said = _predicate(clause_words, skip)
+            if not predicate <= set(said) or _negated(clause_words) or any(said[s] for s in predicate):
+                continue
+            present = set(clause_words)
+            if not places and not capitalised <= present:
+                continue  # another prize, club or work than the fact's
+            if years & present or places & present:
+                return None  # the page gives the fact's own value: negation-mismatch's to judge
+            clause_years = {w for w in clause_words if _YEAR.match(w)}
+            clause_places = {
+                fold(w) for i, w in enumerate(re.findall(r"[\w'’-]+", clause)) if i > 0 and w[:1].isupper()
+            }
+            if (years and clause_years - years) or (places and clause_places - subject - places):
+                other = ti if other is None else other
+    return other

@@ -29,7 +29,7 @@ from schemas.enums import Stance
 from schemas.knowledge import Passage
 from scoring.counts import count_contradicted, count_dated, count_stated
 from scoring.durations import dated_in
-from scoring.meaning import negation_conflict, rank_conflict, unlisted_awards
+from scoring.meaning import negated_value_stated, negation_conflict, rank_conflict, unlisted_awards
 from scoring.measures import measure_contradicted, measure_stated
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
 from scoring.roles import Value, contradicted_values, misplaced_values, rebound_years, stated_in
@@ -54,6 +54,7 @@ WORK_YEAR = "work-year"
 SURNAME_READING = "surname-reading"
 SUBJECT_RESPELLING = "subject-respelling"
 NEGATION_MISMATCH = "negation-mismatch"
+NEGATED_VALUE = "negated-value"
 RANK_MISMATCH = "rank-mismatch"
 UNLISTED_AWARD = "unlisted-award"
 ROMAN_NUMERAL_TERMS = "roman-numeral-terms"
@@ -539,6 +540,15 @@ class VerifyCase:
         """Supported by the page sentence at ``index``, whatever the model said (its scores stay as evidence)."""
         return self._verdict(Stance.SUPPORT, max(self.model().support, _STATED), index, MODEL)
 
+    def stated_by(self, index: int) -> EntityVerdict:
+        """Supported by the passage at ``index``, the model not asked."""
+        ordered = [self.passages[index]] + [p for i, p in enumerate(self.passages) if i != index]
+        evidence = tuple(
+            Evidence(title=p.title, text=p.text, stance=Stance.SUPPORT, score=_STATED)
+            for p in ordered[: self.config.evidence_k]
+        )
+        return EntityVerdict(self.entity, Stance.SUPPORT, _STATED, 0.0, evidence, self.keys)
+
     def not_enough(self, with_evidence: bool = True) -> EntityVerdict:
         """Not enough evidence, the model not asked; the passages are kept as evidence (revision looks for the
         right value in them)."""
@@ -628,6 +638,12 @@ def _conflicting(
     return apply
 
 
+def _negated_value(c: VerifyCase) -> EntityVerdict | None:
+    # "was not born in Bergen" where the page says "born 1961 in Oslo": the page gives another value.
+    at = negated_value_stated(c.fact, c.texts, c.names)
+    return c.stated_by(at) if at is not None else None
+
+
 def _stated_by(test: Callable[[str, list[str], tuple[str, str]], bool]) -> Callable[[VerifyCase], EntityVerdict | None]:
     """A rule that supports the fact the model did not fully support when ``test`` finds a page sentence that
     states it; the first such sentence leads the evidence."""
@@ -659,6 +675,21 @@ VERIFY_RULES: tuple[VerifyRule, ...] = register(
         "and no clause says it with the fact's: refuted",
         ("It supports Z-Wave natively", "has never married", "was not born in Oslo", "remained unmarried"),
         _conflicting(negation_conflict),
+    ),
+    Rule(
+        NEGATED_VALUE,
+        "verify",
+        "a negated fact with a year (or, for a birth or a death, a place) where a page clause says its predicate, "
+        "not negated, with another one and none with the fact's ('was not born in Bergen' and 'born 1961 in "
+        "Oslo'; 'did not receive the Lindeman Prize in 2001' and 'received the Lindeman Prize in 1999'): "
+        "supported, the model not asked",
+        (
+            "was not born in Bergen",
+            "was born not in Bergen",
+            "was not born in 1970",
+            "did not receive the Lindeman Prize in 2001",
+        ),
+        _negated_value,
     ),
     Rule(
         NO_SHARED_CONTENT,

@@ -57,3 +57,19 @@ def test_a_correction_is_checked_as_what_it_claims(kb: Store, verifier: OfflineV
     assert any(f.decided_by == NEGATION_MISMATCH for f in facts.values())
     off = check(text, kb=kb, name=NAME, verifier=verifier, config=CheckConfig().without([CORRECTION]))
     assert {f.text for g in off.groups for f in g.facts} != set(facts)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Actually, Ingrid Solberg wasn't born in Bergen — she was born in Oslo.",
+        "Ingrid Solberg was born not in Bergen but in Oslo.",
+        "Ingrid Solberg wasn't born in Bergen but in Oslo.",
+    ],
+)
+def test_a_right_correction_is_supported_whole(kb: Store, verifier: OfflineVerifier, text: str) -> None:
+    """The page says Oslo: both what the answer takes back and what it gives are supported."""
+    result = check(text, kb=kb, name=NAME, verifier=verifier)
+    facts = [f for g in result.groups for f in g.facts]
+    assert result.factscore == 1.0, [(f.text, f.decided_by) for f in facts]
+    assert any(f.decided_by == "negated-value" for f in facts)

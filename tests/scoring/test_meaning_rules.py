@@ -8,9 +8,16 @@ import pytest
 
 from knowledge.store import Store
 from schemas.enums import Stance
-from scoring.meaning import negation_conflict, rank_conflict, ranks, unlisted_awards
+from scoring.meaning import negated_value_stated, negation_conflict, rank_conflict, ranks, unlisted_awards
 from scoring.verifier import OfflineVerifier
-from scoring.verify import NEGATION_MISMATCH, RANK_MISMATCH, UNLISTED_AWARD, EvidenceVerifier, VerifyConfig
+from scoring.verify import (
+    NEGATED_VALUE,
+    NEGATION_MISMATCH,
+    RANK_MISMATCH,
+    UNLISTED_AWARD,
+    EvidenceVerifier,
+    VerifyConfig,
+)
 
 NAME = "Ingrid Solberg"
 PAGE = (
@@ -59,6 +66,26 @@ def test_a_negated_fact_against_a_page_that_says_it(fact: str, conflict: bool) -
 )
 def test_a_fact_against_a_page_that_negates_it(fact: str, conflict: bool) -> None:
     assert (negation_conflict(fact, [HUB], ("The Corvane Hub H2", "Corvane Hub H2")) is not None) is conflict
+
+
+@pytest.mark.parametrize(
+    ("fact", "stated"),
+    [
+        # The page gives the negated predicate another value: the negated fact holds.
+        ("Ingrid Solberg was not born in Bergen.", True),
+        ("Ingrid Solberg was born not in Bergen.", True),
+        ("Ingrid Solberg wasn't born in 1970.", True),
+        ("Ingrid Solberg did not receive the Lindeman Prize in 2001.", True),
+        # Look-alikes: the page's own value, no negation, another prize, a relation with many values.
+        ("Ingrid Solberg was not born in Oslo.", False),
+        ("Ingrid Solberg did not receive the Lindeman Prize in 1999.", False),
+        ("Ingrid Solberg was born in Bergen.", False),
+        ("Ingrid Solberg did not receive the Grieg Prize in 2001.", False),
+        ("Ingrid Solberg never studied in Vienna.", False),
+    ],
+)
+def test_a_negated_value_the_page_gives_otherwise(fact: str, stated: bool) -> None:
+    assert (negated_value_stated(fact, [PAGE], EXCLUDE) is not None) is stated
 
 
 @pytest.mark.parametrize(
@@ -143,6 +170,8 @@ def kb() -> Store:
         ),
         ("Ingrid Solberg's trio took gold at the 1988 Nordic Chamber Games.", NAME, RANK_MISMATCH, Stance.REFUTE),
         ("Ingrid Solberg won the Oslo Cello Prize.", NAME, UNLISTED_AWARD, Stance.IRRELEVANT),
+        ("Ingrid Solberg was not born in Bergen.", NAME, NEGATED_VALUE, Stance.SUPPORT),
+        ("Ingrid Solberg was not born in 1970.", NAME, NEGATED_VALUE, Stance.SUPPORT),
     ],
 )
 def test_the_rules_decide_verdicts_and_step_aside_when_off(
@@ -151,7 +180,7 @@ def test_the_rules_decide_verdicts_and_step_aside_when_off(
     subject = NAME if entity == NAME else "The Corvane Hub H2"
     on = EvidenceVerifier(kb, verifier).against(fact, entity, subject)
     assert (on.stance, on.decided_by) == (stance, rule)
-    assert on.evidence and (stance is not Stance.REFUTE or on.evidence[0].stance is Stance.REFUTE)
+    assert on.evidence and (stance is Stance.IRRELEVANT or on.evidence[0].stance is stance)
     off = EvidenceVerifier(kb, verifier, config=VerifyConfig(rules_off=frozenset({rule}))).against(
         fact, entity, subject
     )

@@ -78,6 +78,7 @@ def test_the_verify_rules_keep_their_precedence() -> None:
     overrule the model's not-supported with a page sentence."""
     assert [r.name for r in VERIFY_RULES] == [
         "negation-mismatch",
+        "negated-value",
         "no-shared-content",
         "key-terms-missing",
         "name-missing",
