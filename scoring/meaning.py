@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from scoring.roles import page_sentences, stem
@@ -57,15 +58,33 @@ def _negated(words: Sequence[str]) -> bool:
     return any(w in _NEGATORS or w.endswith("n't") for w in words)
 
 
+@dataclass(frozen=True)
+class _Clause:
+    text: str
+    words: tuple[str, ...]
+    # Predicate stems (function words skipped; the subject's words are kept: no fact's predicate has them),
+    # each with whether an "un-" word negates it.
+    stems: dict[str, bool]
+    negated: bool
+
+
 @lru_cache(maxsize=8192)
-def _clauses(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The clauses of a page passage with their folded words, once per passage."""
-    out: list[tuple[str, tuple[str, ...]]] = []
+def _clauses(text: str) -> tuple[_Clause, ...]:
+    """The clauses of a page passage, read once per passage however many facts are checked against it."""
+    out: list[_Clause] = []
     for sentence in page_sentences(text):
         for clause in _CLAUSE_BREAK.split(sentence):
             if clause.strip():
-                out.append((clause.strip(), tuple(_words(clause))))
+                words = tuple(_words(clause))
+                out.append(_Clause(clause.strip(), words, _predicate(words, _SKIP), _negated(words)))
     return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def _polar(text: str) -> bool:
+    """Whether some clause of the passage negates or has an "un-" word (else no fact's negation can conflict
+    with it unless the fact is negated)."""
+    return bool(_POLAR_CUE.search(fold(text))) and any(c.negated or any(c.stems.values()) for c in _clauses(text))
 
 
 def _predicate(words: Iterable[str], skip: frozenset[str]) -> dict[str, bool]:
@@ -94,36 +113,78 @@ def negation_conflict(fact: str, texts: Sequence[str], exclude: Iterable[str] = 
     return _negation_conflict(fact, tuple(texts), tuple(exclude))
 
 
+@dataclass(frozen=True)
+class _FactSide:
+    """What the negation rule reads of a fact, once per fact and subject."""
+
+    stems: dict[str, bool]
+    predicate: dict[str, bool]
+    names: frozenset[str]
+    numbers: frozenset[str]
+    negated: bool
+    subject: frozenset[str]
+
+
 @lru_cache(maxsize=8192)
-def _negation_conflict(fact: str, texts: tuple[str, ...], exclude: tuple[str, ...]) -> int | None:
-    skip = _SKIP | {w for name in exclude for w in _words(name)}
+def _fact_side(fact: str, exclude: tuple[str, ...]) -> _FactSide | None:
+    subject = frozenset(w for name in exclude for w in _words(name))
+    skip = _SKIP | subject
     fact_words = _words(fact)
     stems = _predicate(fact_words, skip)
     # The fact's names (capitalised words after its first) anchor it; its other words are its predicate.
     capitalised = {fold(w) for i, w in enumerate(re.findall(r"[\w']+", fact)) if i > 0 and w[:1].isupper()}
-    names = {s for s in _predicate(capitalised, skip)}
-    predicate = {s: v for s, v in stems.items() if s not in names}
+    names = frozenset(_predicate(capitalised, skip))
+    predicate = {k: v for k, v in stems.items() if k not in names}
     if not predicate:
         return None
-    numbers = {w for w in fact_words if w.isdigit()}
-    fact_polarity = _negated(fact_words)
-    subject = {w for name in exclude for w in _words(name)}
+    numbers = frozenset(w for w in fact_words if w.isdigit())
+    return _FactSide(stems, predicate, names, numbers, _negated(fact_words), subject)
+
+
+# A cue of polarity in a passage: without one, no clause of it negates.
+_POLAR_CUE = re.compile(r"\b(?:not|never|neither|nor|cannot|no|none)\b|n['’]t\b|\bun\w{5}", re.IGNORECASE)
+
+
+@lru_cache(maxsize=8192)
+def _polar_fact(fact: str) -> bool:
+    return bool(_POLAR_CUE.search(fold(fact)))
+
+
+@lru_cache(maxsize=8192)
+def _negation_conflict(fact: str, texts: tuple[str, ...], exclude: tuple[str, ...]) -> int | None:
+    if not _polar_fact(fact) and not any(_polar(t) for t in texts):
+        return None  # neither side has a cue of polarity
+    side = _fact_side(fact, exclude)
+    if side is None:
+        return None
+    stems, predicate, names, numbers, fact_polarity, subject = (
+        side.stems,
+        side.predicate,
+        side.names,
+        side.numbers,
+        side.negated,
+        side.subject,
+    )
+    fact_polar = fact_polarity or any(predicate.values())
     same = False
     other: int | None = None
     for ti, text in enumerate(texts):
-        for clause, words in _clauses(text):
-            if not numbers <= set(words):
+        if not fact_polar and not _polar(text):
+            continue  # neither side negates: nothing to conflict
+        for clause in _clauses(text):
+            present = set(clause.words)
+            if not numbers <= present:
                 continue
-            said = _predicate(words, skip)
-            if not names <= set(said):
+            said = clause.stems
+            if not names <= said.keys():
                 continue
             found = [s for s in predicate if s in said]
             if not found or len(found) < len(predicate) - 1:
                 continue
-            if len(stems) == 1 and not (subject & set(words) or _PRONOUN_SUBJECT.match(clause)):
+            if len(stems) == 1 and not (subject & present or _PRONOUN_SUBJECT.match(clause.text)):
                 continue  # one word alone ("married") must be said of the subject
             # An "un-" word on either side flips that side's polarity for its stem.
-            page_polarity = _negated(words) != any(said[s] for s in found)
+            page_polarity = clause.negated != any(said[s] for s in found)
             polarity = fact_polarity != any(stems[s] for s in found)
             if page_polarity == polarity:
                 same = True
@@ -244,18 +305,24 @@ _GENERIC_AWARD = frozenset(
 )
 
 
+@lru_cache(maxsize=8192)
+def named_awards(fact: str) -> tuple[str, ...]:
+    """The award names a fact says its subject received ("won the Lindeman Prize" -> ("Lindeman Prize",))."""
+    if not _AWARD_VERB.search(fact):
+        return ()
+    return tuple(m.group(0).strip() for m in _AWARD_NAME.finditer(fact))
+
+
 def unlisted_awards(
     fact: str, texts: Sequence[str], exclude: Iterable[str] = (), acronyms: frozenset[str] = frozenset()
 ) -> tuple[str, ...]:
     """The awards the fact says the subject received that a page listing the subject's awards does not name:
     an award name none of whose page sentences holds all its distinctive words (an acronym may stand for a name
     whose initials it is: ``acronyms``). Empty when the fact names no award or the page lists none."""
-    if not _AWARD_VERB.search(fact):
-        return ()
-    names = {w for name in exclude for w in _words(name)}
-    found = [m.group(0).strip() for m in _AWARD_NAME.finditer(fact)]
+    found = named_awards(fact)
     if not found or not any(_AWARD_WORDS.search(t) for t in texts):
         return ()
+    names = {w for name in exclude for w in _words(name)}
     sentences = [set(_words(s)) for t in texts for s in page_sentences(t)]
     out: list[str] = []
     for award in found:
@@ -300,9 +367,9 @@ def _negated_value_stated(fact: str, texts: tuple[str, ...], exclude: tuple[str,
         return None
     other: int | None = None
     for ti, text in enumerate(texts):
-        for clause, clause_words in _clauses(text):
-            said = _predicate(clause_words, skip)
-            if not predicate <= set(said) or _negated(clause_words) or any(said[s] for s in predicate):
+        for c in _clauses(text):
+            clause, clause_words, said = c.text, c.words, c.stems
+            if not predicate <= said.keys() or c.negated or any(said[s] for s in predicate):
                 continue
             present = set(clause_words)
             if not places and not capitalised <= present:

@@ -29,7 +29,7 @@ from schemas.enums import Stance
 from schemas.knowledge import Passage
 from scoring.counts import count_contradicted, count_dated, count_stated
 from scoring.durations import dated_in
-from scoring.meaning import negated_value_stated, negation_conflict, rank_conflict, unlisted_awards
+from scoring.meaning import named_awards, negated_value_stated, negation_conflict, rank_conflict, unlisted_awards
 from scoring.measures import measure_contradicted, measure_stated
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
 from scoring.roles import Value, contradicted_values, misplaced_values, rebound_years, stated_in
@@ -618,6 +618,8 @@ def _contradicted_measure(c: VerifyCase) -> EntityVerdict | None:
 
 def _unlisted_award(c: VerifyCase) -> EntityVerdict | None:
     # "won the PSA Player of the Year award" where the page lists her awards and none is that one.
+    if not named_awards(c.fact):
+        return None
     found = unlisted_awards(c.fact, c.texts, c.names, frozenset(_acronyms(c.passages)))
     return c.not_enough() if found else None
 
