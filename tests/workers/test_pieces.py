@@ -151,7 +151,8 @@ def test_summary_line_reads_like_arq() -> None:
 def test_the_workers_rules_off_reach_every_checker_as_config(monkeypatch: pytest.MonkeyPatch) -> None:
     """FACTSENTRY_RULES_OFF is read by the worker's settings and passed to the checkers; scoring/ reads no
     environment. An unknown name stops the worker with the variable named."""
-    from workers.scoring_stage import EngineOptions, ScoringUnavailable, build_checkers
+    from workers.errors import ScoringUnavailable
+    from workers.scoring_stage import EngineOptions, build_checkers
 
     monkeypatch.setenv("FACTSENTRY_RULES_OFF", "decline, stated-outright")
     options = EngineOptions.of(load_settings())
