@@ -65,7 +65,9 @@ class _Clause:
     # Predicate stems (function words skipped; the subject's words are kept: no fact's predicate has them),
     # each with whether an "un-" word negates it.
     stems: dict[str, bool]
-    negated: bool
+    # The stems a negating word bears on: one of the three words after it ("did not receive", "has never
+    # married", "no longer married"; not "not only", and not "not young" for "arrived").
+    negated: frozenset[str]
 
 
 @lru_cache(maxsize=8192)
@@ -76,8 +78,28 @@ def _clauses(text: str) -> tuple[_Clause, ...]:
         for clause in _CLAUSE_BREAK.split(sentence):
             if clause.strip():
                 words = tuple(_words(clause))
-                out.append(_Clause(clause.strip(), words, _predicate(words, _SKIP), _negated(words)))
+                # An "un-" word in parentheses is an aside, not the clause's predicate ("(date of death unknown)").
+                outside = _predicate(_words(_PARENTHESES.sub(" ", clause)), _SKIP)
+                stems = {k: v and outside[k] for k, v in _predicate(words, _SKIP).items() if not v or k in outside}
+                out.append(_Clause(clause.strip(), words, stems, _negated_stems(words)))
     return tuple(out)
+
+
+_PARENTHESES = re.compile(r"\([^()]*\)")
+# How far after a negating word the word it negates may be.
+_SCOPE = 3
+
+
+def _negated_stems(words: Sequence[str]) -> frozenset[str]:
+    out: set[str] = set()
+    for i, w in enumerate(words):
+        if not (w in _NEGATORS or w.endswith("n't")) or (i + 1 < len(words) and words[i + 1] == "only"):
+            continue
+        if "until" in words[i + 1 :]:
+            continue  # "not … until the reign of": when, not whether
+        for after in words[i + 1 : i + 1 + _SCOPE]:
+            out.update(_predicate([after], _SKIP))
+    return frozenset(out)
 
 
 @lru_cache(maxsize=8192)
@@ -138,7 +160,8 @@ def _fact_side(fact: str, exclude: tuple[str, ...]) -> _FactSide | None:
     if not predicate:
         return None
     numbers = frozenset(w for w in fact_words if w.isdigit())
-    return _FactSide(stems, predicate, names, numbers, _negated(fact_words), subject)
+    negated = _negated(fact_words) and "until" not in fact_words
+    return _FactSide(stems, predicate, names, numbers, negated, subject)
 
 
 # A cue of polarity in a passage: without one, no clause of it negates.
@@ -184,7 +207,7 @@ def _negation_conflict(fact: str, texts: tuple[str, ...], exclude: tuple[str, ..
             if len(stems) == 1 and not (subject & present or _PRONOUN_SUBJECT.match(clause.text)):
                 continue  # one word alone ("married") must be said of the subject
             # An "un-" word on either side flips that side's polarity for its stem.
-            page_polarity = clause.negated != any(said[s] for s in found)
+            page_polarity = bool(clause.negated.intersection(found)) != any(said[s] for s in found)
             polarity = fact_polarity != any(stems[s] for s in found)
             if page_polarity == polarity:
                 same = True
@@ -369,7 +392,7 @@ def _negated_value_stated(fact: str, texts: tuple[str, ...], exclude: tuple[str,
     for ti, text in enumerate(texts):
         for c in _clauses(text):
             clause, clause_words, said = c.text, c.words, c.stems
-            if not predicate <= said.keys() or c.negated or any(said[s] for s in predicate):
+            if not predicate <= said.keys() or c.negated & predicate or any(said[s] for s in predicate):
                 continue
             present = set(clause_words)
             if not places and not capitalised <= present:

@@ -185,3 +185,42 @@ def test_the_rules_decide_verdicts_and_step_aside_when_off(
         fact, entity, subject
     )
     assert off.decided_by != rule
+
+
+@pytest.mark.parametrize(
+    ("fact", "page"),
+    [
+        # A negation bears on the words right after it, not on the clause's other predicate.
+        ("Richard Ingle first arrived in England.", "When he arrived in England, he was not young."),
+        ("Hilary Kent ascended to the position of bishop.", "Not only was he the first native to ascend to it."),
+        ("Neville Carr was a painter.", "After a series of strokes Neville Carr was no longer able to paint."),
+        (
+            "Carl Fenn began creating his own arrangements.",
+            "Since they didn't exist, Carl Fenn began creating arrangements.",
+        ),
+        # An "un-" word in parentheses is an aside.
+        (
+            "John Fyfe was known as a teaching physician.",
+            "John Fyfe (date of death unknown) was known as a teaching physician.",
+        ),
+        ("The exact date of his death is unknown.", "John Fyfe (born 1839, date of death unknown) was a physician."),
+        # "not … until" says when, not whether.
+        ("It was not until the reign of Queen Victoria.", "She was not re-interred until the reign of Queen Victoria."),
+    ],
+)
+def test_a_negation_elsewhere_in_the_clause_is_no_conflict(fact: str, page: str) -> None:
+    subject = " ".join(fact.split()[:2])
+    assert negation_conflict(fact, [page], (subject, subject)) is None
+
+
+@pytest.mark.parametrize(
+    ("fact", "page"),
+    [
+        ("Michael Hale effected stumpings in both matches.", "In neither match did Michael Hale effect any stumpings."),
+        ("Carl Fenn received formal music training.", "Carl Fenn did not receive formal music training."),
+        ("Neville Carr was able to paint after 1947.", "After 1947 Neville Carr was no longer able to paint."),
+    ],
+)
+def test_a_negation_right_before_the_predicate_conflicts(fact: str, page: str) -> None:
+    subject = " ".join(fact.split()[:2])
+    assert negation_conflict(fact, [page], (subject, subject)) == 0
