@@ -18,7 +18,6 @@ import functools
 import gc
 import logging
 import multiprocessing
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -56,6 +55,8 @@ class EngineOptions:
     judge_timeout_s: float = 30.0
     judge_call_retries: int = 3
     hybrid_llm_steps: frozenset[str] = frozenset()
+    rules_off: frozenset[str] = frozenset()
+    nli_model_dir: Path | None = None
 
     @classmethod
     def of(cls, settings: WorkerSettings) -> EngineOptions:
@@ -67,6 +68,8 @@ class EngineOptions:
             settings.judge_timeout_s,
             settings.judge_call_retries,
             steps,
+            frozenset(r.strip() for r in settings.rules_off.split(",") if r.strip()),
+            settings.nli_model_dir,
         )
 
 
@@ -78,14 +81,15 @@ def build_checkers(options: EngineOptions) -> dict[str, Any]:
         from scoring.errors import ScoringError
         from scoring.llm.client import LiteLLMJudge
         from scoring.llm.steps import LLMConfig
-        from scoring.pipeline import default_config
+        from scoring.pipeline import default_config, use_nli_model
         from scoring.rules import UnknownRule
     except ImportError as e:
         raise ScoringUnavailable(f"the scoring pipeline cannot be loaded: {e}") from e
     try:
-        config = default_config()  # FACTSENTRY_RULES_OFF names only rules that exist
+        config = default_config(options.rules_off)  # FACTSENTRY_RULES_OFF names only rules that exist
     except UnknownRule as e:
         raise ScoringUnavailable(f"FACTSENTRY_RULES_OFF: {e}") from e
+    use_nli_model(options.nli_model_dir)  # the stance model of every check here (and in each spawned process)
     try:
         default = get_engine(options.default)
         judge = None
@@ -311,8 +315,6 @@ async def startup(ctx: Context) -> None:
     kb_path = resolve_kb_path(settings.kb_path)
     executor: Executor
     score: Callable[..., tuple[CheckResult, float]]
-    if settings.nli_model_dir is not None:  # the stance model of every check here and in spawned processes
-        os.environ["FACTSENTRY_NLI_MODEL_DIR"] = str(settings.nli_model_dir)
     engines = EngineOptions.of(settings)
     checkers = build_checkers(engines)  # in this process too: a bad engine setting stops the worker here
     if settings.executor == "process":
