@@ -173,7 +173,9 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await gateway.models.warm_up()  # litellm's first-call loading, before the gateway takes requests
+        # litellm (10–20 s to import on a busy machine) loads in the background once the gateway serves; a
+        # request for a litellm model waits for it, lean models never do (gateway/upstream.py, LazyRouter).
+        gateway.models.start_loading()
         await gateway.publisher.start()
         await gateway.listener.start()
         try:
