@@ -275,7 +275,9 @@ class LazyRouter:
         self.model_list = model_list
         self.timeout_s = timeout_s
         self.checks = checks or []
-        self.env = os.environ if env is None else env  # (model name, provider model, api_base) of entries whose credentials litellm judges
+        self.env = (
+            os.environ if env is None else env
+        )  # (model name, provider model, api_base) of entries whose credentials litellm judges
         self.notes = [] if notes is None else notes  # the registry's: what its build finds is added there
         self._router: Any = None
         self._building: asyncio.Future[Any] | None = None
