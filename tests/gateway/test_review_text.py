@@ -155,7 +155,8 @@ def hostile_page(tmp_path: Path) -> Path:
 
 
 async def test_markup_in_every_text_stays_inert_in_a_browser_and_axe_finds_nothing_serious(
-    hostile_page: Path, browser: WebDriver
+    hostile_page: Path,
+    browser: WebDriver,  # noqa: F811  (the fixture)
 ) -> None:
     await asyncio.to_thread(browser.get, hostile_page.as_uri())
     assert browser.execute_script("return window.__pwned === undefined")  # no onerror ran

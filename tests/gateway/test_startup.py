@@ -33,7 +33,8 @@ base = f"http://127.0.0.1:{port}"
 
 def chat(model):
     body = json.dumps({"model": model, "messages": [{"role": "user", "content": "hi"}]}).encode()
-    request = urllib.request.Request(base + "/v1/chat/completions", data=body, headers={"content-type": "application/json"})
+    headers = {"content-type": "application/json"}
+    request = urllib.request.Request(base + "/v1/chat/completions", data=body, headers=headers)
     with urllib.request.urlopen(request, timeout=120) as response:
         return response.status, json.load(response)["choices"][0]["message"]["content"]
 
