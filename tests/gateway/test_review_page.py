@@ -56,7 +56,7 @@ async def test_the_review_page_shows_entities_conflation_evidence_and_revision(
 
     # two entities: the one the group was linked to, and the other whose page alone supports some facts
     entities = {e.text for e in page.find_elements(By.CSS_SELECTOR, "section.group .entity")}
-    groups = check["groups"]  # type: ignore[index]
+    groups = check["groups"]
     expected = {g["entity"] for g in groups if g["entity"]} | {
         t for g in groups for f in g["facts"] for t in f["entity_supporting"]
     }
@@ -73,7 +73,7 @@ async def test_the_review_page_shows_entities_conflation_evidence_and_revision(
     assert browser.find_element(By.ID, "action").get_attribute("data-action") == "block"
     assert browser.find_element(By.ID, "action").text.startswith("Blocked")
     why = browser.find_element(By.ID, "why").text
-    assert why == f"D-FActScore {check['dfactscore']:.2f} is below the threshold 0.80: " + (  # type: ignore[index]
+    assert why == f"D-FActScore {check['dfactscore']:.2f} is below the threshold 0.80: " + (
         "the answer merges different people into one."
     )
     assert browser.find_element(By.ID, "policy").text == "block"
@@ -82,11 +82,11 @@ async def test_the_review_page_shows_entities_conflation_evidence_and_revision(
     assert browser.find_element(By.ID, "question").text == MERGED.question
     assert browser.find_element(By.ID, "model").text == "mock-lean"
     shown = browser.find_element(By.CSS_SELECTOR, "#score-dfactscore b").text
-    assert shown == f"{check['dfactscore']:.2f}"  # type: ignore[index]
+    assert shown == f"{check['dfactscore']:.2f}"
 
     # every fact is listed under its group, marked by its verdict; its evidence opens on click
     facts = page.find_elements(By.CSS_SELECTOR, "details.fact")
-    assert len(facts) == sum(len(g["facts"]) for g in check["groups"])  # type: ignore[index]
+    assert len(facts) == sum(len(g["facts"]) for g in check["groups"])
     refuted = [f for f in facts if f.get_attribute("data-verdict") == "not_supported"]
     assert refuted, "the merged biography has facts its linked entity does not support"
     evidence = refuted[0].find_element(By.CSS_SELECTOR, "ul.evidence")
@@ -96,7 +96,7 @@ async def test_the_review_page_shows_entities_conflation_evidence_and_revision(
 
     # the answer as checked, sentence by sentence, some marked not supported
     sentences = page.find_elements(By.CSS_SELECTOR, "#answer .s")
-    assert len(sentences) == len(check["sentences"])  # type: ignore[arg-type]
+    assert len(sentences) == len(check["sentences"])
     wrong = {
         f["sentence_index"]
         for g in groups
