@@ -130,7 +130,7 @@ class Stack:
                 self.worker_metrics_ports.append(port)
                 env = self._env(FACTSENTRY_METRICS_PORT=str(port), FACTSENTRY_METRICS_HOST=self.host)
                 self._spawn(f"worker-{i}", [python, "-m", "factsentry", "worker"], env)
-            embedded.wait_for_port(self.gateway_port, self.host, timeout=60, proc=gateway)
+            embedded.wait_for_port(self.gateway_port, self.host, timeout=180, proc=gateway)  # a loaded host is slow
             self._wait_for_workers(timeout=180)
         except BaseException:
             self.stop()

@@ -157,11 +157,16 @@ async def _soak(stack: Any, rows: list[dict[str, Any]], args: argparse.Namespace
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from factsentry.bench.pipeline import _answers, _store
+    from factsentry.cli import UserError
     from factsentry.demo_data import model_list
     from factsentry.stack import build_demo_kb
 
-    if args.rate <= 0 or args.minutes <= 0:
-        raise argparse.ArgumentTypeError("--rate and --minutes must be positive")
+    if args.rate <= 0 or args.minutes <= 0 or args.warmup_minutes < 0:
+        raise UserError("--rate and --minutes must be positive, --warmup-minutes not negative")
+    if args.warmup_minutes >= args.minutes:
+        raise UserError(
+            f"--warmup-minutes {args.warmup_minutes:g} leaves nothing of --minutes {args.minutes:g} to measure"
+        )
     work = Path(tempfile.mkdtemp(prefix="factsentry-bench-soak-"))
     rows = _answers(args.data, 1000) if args.factcheck_every else []
     kb = build_demo_kb(work / "kb.sqlite3")
