@@ -57,6 +57,7 @@ class EngineOptions:
     hybrid_llm_steps: frozenset[str] = frozenset()
     rules_off: frozenset[str] = frozenset()
     nli_model_dir: Path | None = None
+    parse_cache_size: int = 4_000
 
     @classmethod
     def of(cls, settings: WorkerSettings) -> EngineOptions:
@@ -70,6 +71,7 @@ class EngineOptions:
             steps,
             frozenset(r.strip() for r in settings.rules_off.split(",") if r.strip()),
             settings.nli_model_dir,
+            settings.parse_cache_size,
         )
 
 
@@ -206,11 +208,26 @@ def collect_less_often() -> None:
     gc.set_threshold(GC_YOUNG_THRESHOLD, middle, old)
 
 
+def bound_parse_cache(size: int) -> None:
+    """Keep at most ``size`` parsed sentences in this process's parse cache (``scoring.nlp``).
+
+    A cached parse of an answer or passage sentence holds about 60 KB (tokens, tags, the parser's tensor):
+    3,000 checks of AmbigBio dev answers filled 5,555 entries and took a worker from 496 to 821 MB RSS;
+    ``scoring.nlp``'s own bound of 20,000 would let one process grow by about 1.2 GB before it stops. A
+    batch's parses (``Scorer.prepare``: 32 answers and their passages, a few hundred sentences) fit many
+    times in the worker's default.
+    """
+    from scoring import nlp
+
+    nlp.CACHE_SIZE = size
+
+
 def _init_process(
     kb_path: Path | None, redis_url: str, prefix: str, redis_options: dict[str, Any], engines: EngineOptions
 ) -> None:
     global _process_scorer
     collect_less_often()
+    bound_parse_cache(engines.parse_cache_size)
     knowledge = open_knowledge(kb_path, redis_url, prefix=prefix, redis_options=redis_options)
     _process_scorer = Scorer(knowledge, build_checkers(engines), engines.default)
     _warm_up(knowledge.store)  # before the pool reports ready: the first record is checked as fast as the hundredth
@@ -316,6 +333,7 @@ async def startup(ctx: Context) -> None:
     executor: Executor
     score: Callable[..., tuple[CheckResult, float]]
     engines = EngineOptions.of(settings)
+    bound_parse_cache(engines.parse_cache_size)
     checkers = build_checkers(engines)  # in this process too: a bad engine setting stops the worker here
     if settings.executor == "process":
         executor = _process_pool(settings, kb_path)
