@@ -151,7 +151,7 @@ async def test_broker_kill_mid_load_refuses_every_unchecked_answer_as_unavailabl
     released_unverified = [a for a in answers if a.status != "checked" and a.content is not None]
     print(
         f"\nbroker kill -9: {len(answers)} answers, {checked_before} checked before the kill, {killed} answered "
-        f"by then; {len(refused)} refused unavailable (slowest {max(a.elapsed for a in refused):.2f} s), "
+        f"by then; {len(refused)} refused unavailable (slowest {max((a.elapsed for a in refused), default=0):.2f} s), "
         f"{len(released_unverified)} released unchecked, "
         f"counted {sample(gw, 'factsentry_gateway_verdict_unavailable_total')}, "
         f"readyz at the kill {status} {body}, red within {red_s:.2f} s"
