@@ -90,9 +90,10 @@ class Publisher:
         self._watch_task = asyncio.create_task(self._watch(), name="factsentry-broker-watch")
         self._reap_task = asyncio.create_task(self._reap(), name="factsentry-publish-reaper")
 
-    def delivered(self, request_id: str) -> bool:
-        """Whether the broker acknowledged ``request_id`` (lately: the last ``acked_max`` ids)."""
-        return request_id in self.acked
+    def unacknowledged(self, request_id: str) -> bool:
+        """Whether ``request_id`` is queued or sent but not acknowledged by the broker yet (one lost since has
+        already ended its wait; one acknowledged is the workers' to check)."""
+        return request_id in self.pending
 
     def _broker_down(self, reason: str) -> None:
         """The broker cannot be reached: every message not acknowledged yet is lost now (their waits

@@ -168,7 +168,7 @@ class Gateway:
     async def wait_verdict(self, request_id: str, timeout: float) -> Outcome:
         """The verdict, or why there is none: ``timeout``, ``failed`` or ``unavailable``."""
         outcome = await self.listener.wait(request_id, timeout)
-        if outcome.status == "timeout" and not self.publisher.delivered(request_id):
+        if outcome.status == "timeout" and self.publisher.unacknowledged(request_id):
             # Not a slow verdict: the broker never took the generation, so none could come.
             outcome = Outcome("unavailable", reason="the broker did not acknowledge the generation in time")
         if outcome.status == "unavailable":
