@@ -25,7 +25,7 @@ import logging
 from collections.abc import Callable
 
 from aiokafka import AIOKafkaProducer, TopicPartition
-from aiokafka.errors import KafkaError
+from aiokafka.errors import KafkaError, KafkaTimeoutError
 
 from bus.codec import encode
 from bus.kafka import BrokerWatch, make_consumer, make_producer
@@ -325,5 +325,8 @@ class Publisher:
 
 def _send_failure(error: BaseException) -> str:
     """The lost reason of a failed send: the broker's fault (retriable: unreachable, timed out, no leader)
-    makes its wait ``unavailable``; a record the broker refuses is ``send_failed``."""
-    return "broker_unreachable" if getattr(error, "retriable", False) else "send_failed"
+    makes its wait ``unavailable``; a record the broker refuses is ``send_failed``. aiokafka's own timeout
+    (metadata that never came, a batch that expired unsent) is the broker's fault although not retriable."""
+    if isinstance(error, KafkaTimeoutError) or getattr(error, "retriable", False):
+        return "broker_unreachable"
+    return "send_failed"

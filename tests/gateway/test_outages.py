@@ -21,8 +21,17 @@ from typing import Any
 
 import httpx
 import pytest
+from aiokafka.errors import (
+    InvalidTopicError,
+    KafkaConnectionError,
+    KafkaTimeoutError,
+    MessageSizeTooLargeError,
+    NotLeaderForPartitionError,
+    RequestTimedOutError,
+)
 
 from factsentry import embedded
+from gateway.publisher import UNAVAILABLE_REASONS, _send_failure
 from gateway.release import REFUSALS
 from tests.gateway.conftest import FAITHFUL, MERGED, GatewayFactory, RunningGateway, StartStack, released_unchecked
 
@@ -252,3 +261,21 @@ async def test_pooled_redis_connections_recover_once_valkey_restarts(
     for answer in after:
         if answer.conv is MERGED:
             assert answer.action == "block" and answer.content is None
+
+
+@pytest.mark.parametrize(
+    ("error", "reason"),
+    [
+        (KafkaConnectionError("connection refused"), "broker_unreachable"),
+        (KafkaTimeoutError("batch expired"), "broker_unreachable"),
+        (RequestTimedOutError(), "broker_unreachable"),
+        (NotLeaderForPartitionError(), "broker_unreachable"),
+        (MessageSizeTooLargeError(), "send_failed"),
+        (InvalidTopicError(), "send_failed"),
+    ],
+)
+def test_a_failed_send_is_unavailable_when_the_broker_is_at_fault(error: Exception, reason: str) -> None:
+    """The broker unreachable, timing out or without a leader: the wait follows on_unavailable as
+    ``unavailable``; a record the broker refuses is the record's failure (``failed``)."""
+    assert _send_failure(error) == reason
+    assert (reason in UNAVAILABLE_REASONS) is (reason == "broker_unreachable")
