@@ -130,8 +130,14 @@ class VerdictListener:
         outcome = await listener.wait("fs-1234", timeout=10)
     """
 
-    def __init__(self, store: ResultStore, *, reconnect_max_s: float = 2.0) -> None:
+    def __init__(
+        self, store: ResultStore, *, reconnect_max_s: float = 2.0, client: aioredis.Redis | None = None
+    ) -> None:
+        """``client``: the connection the subscription uses (the store's by default); give one that does
+        not retry silently (see ``BusSettings.redis_pool_options``), so an outage is noticed and the waits
+        it may have cost a notification end ``unavailable``."""
         self.store = store
+        self.client = client if client is not None else store.client
         self.reconnect_max_s = reconnect_max_s
         self.up = asyncio.Event()
         self._waiters: dict[str, list[asyncio.Future[Outcome]]] = {}
@@ -186,12 +192,13 @@ class VerdictListener:
             if not future.done():
                 future.cancel()
 
-    def fail_local(self, request_id: str, reason: str) -> None:
-        """End the waits for ``request_id`` with ``failed`` (this process knows no verdict can come).
+    def fail_local(self, request_id: str, reason: str, status: Literal["failed", "unavailable"] = "failed") -> None:
+        """End the waits for ``request_id`` with ``status`` (this process knows no verdict can come):
+        ``failed`` for the record's own fault, ``unavailable`` when the broker could not take it.
 
         Remembered for a while if nobody waits yet, so a wait that starts just after still sees it.
         """
-        outcome = Outcome("failed", reason=reason)
+        outcome = Outcome(status, reason=reason)
         waiters = self._waiters.get(request_id)
         if waiters:
             for future in waiters:
@@ -202,9 +209,11 @@ class VerdictListener:
         while len(self._early) > 10_000:
             self._early.pop(next(iter(self._early)))
 
-    def fail_waiting(self, reason: str, only: set[str] | None = None) -> list[str]:
-        """End the waits in progress (of the ids in ``only``, if given) with ``failed``; the ids ended."""
-        outcome = Outcome("failed", reason=reason)
+    def fail_waiting(
+        self, reason: str, only: set[str] | None = None, status: Literal["failed", "unavailable"] = "failed"
+    ) -> list[str]:
+        """End the waits in progress (of the ids in ``only``, if given) with ``status``; the ids ended."""
+        outcome = Outcome(status, reason=reason)
         ended = []
         for request_id, waiters in list(self._waiters.items()):
             if only is not None and request_id not in only:
@@ -242,7 +251,7 @@ class VerdictListener:
         pattern = self._channel_head + "*"
         delay = 0.1
         while True:
-            pubsub = self.store.client.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.client.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.psubscribe(pattern)
                 self.up.set()

@@ -84,6 +84,12 @@ class BusSettings(BaseSettings):
         default=True, description="the server's certificate must name the URL's host"
     )
     redis_prefix: str = "factsentry"
+    redis_health_check_s: float = Field(
+        default=2.0, ge=0, description="a pooled Redis connection idle this long is pinged before use (0: never)"
+    )
+    redis_retries: int = Field(
+        default=3, ge=0, le=20, description="reconnect-and-retry attempts of a Redis command after a connection error"
+    )
     result_ttl_s: int = Field(default=86_400, gt=0)
 
     # Each check sits on a field, not on the model, so that an error message quotes that field's value and
@@ -150,6 +156,26 @@ class BusSettings(BaseSettings):
                 options["ssl_certfile"] = str(self.redis_ssl_certfile)
                 options["ssl_keyfile"] = str(self.redis_ssl_keyfile)
         return options
+
+    def redis_pool_options(self, *, retries: int | None = None) -> dict[str, Any]:
+        """Keyword arguments, added to ``redis_options()``, of an asyncio Redis pool that recovers from a server
+        restart within seconds: an idle connection is pinged before use (``redis_health_check_s``) and a
+        command that meets a closed or stale connection reconnects and is retried (``retries``, by default
+        ``redis_retries``, with a jittered backoff capped at 0.5 s). ``retries=0`` for a connection that
+        must notice an outage itself (the verdict listener's subscription: a silent reconnect would hide
+        the notifications lost in between)."""
+        from redis.asyncio.retry import Retry
+        from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+
+        count = self.redis_retries if retries is None else retries
+        backoff = ExponentialWithJitterBackoff(base=0.05, cap=0.5) if count else NoBackoff()
+        return {
+            "health_check_interval": self.redis_health_check_s,
+            "retry": Retry(backoff, count, supported_errors=(RedisConnectionError, RedisTimeoutError)),
+            "socket_keepalive": True,
+        }
 
     def kafka_options(self) -> dict[str, Any]:
         """Keyword arguments of every aiokafka client: the security protocol, SASL and TLS."""

@@ -47,18 +47,25 @@ async def healthz(request: Request) -> Response:
 
 
 async def readyz(request: Request) -> Response:
+    """Green only when this process could check an answer now: the broker answers a metadata request (and
+    the publisher does not take it for down), Redis answers a PING through the pool, and the verdict
+    listener is subscribed (after a Redis restart it re-subscribes within ``reconnect_max_s``)."""
     gw: Gateway = request.app.state.gateway
     checks: dict[str, str] = {}
     producer = gw.publisher.producer
     try:
         if producer is None or not gw.publisher.connected.is_set():
             raise ConnectionError("not connected yet")
+        if gw.publisher.down is not None:
+            raise ConnectionError(f"the broker is taken for down: {gw.publisher.down}")
         await asyncio.wait_for(producer.client.fetch_all_metadata(), 2.0)
         checks["kafka"] = "ok"
     except Exception as e:
         checks["kafka"] = f"error: {e!r}"
     try:
         await asyncio.wait_for(gw.redis.ping(), 2.0)
+        if not gw.listener.up.is_set():
+            raise ConnectionError("the verdict listener is not subscribed")
         checks["redis"] = "ok"
     except Exception as e:
         checks["redis"] = f"error: {e!r}"

@@ -25,6 +25,7 @@ class GatewayMetrics:
     publish_lost: Counter
     publish_queue: Gauge
     broker_resets: Counter
+    broker_down: Counter
 
 
 def build_metrics(registry: CollectorRegistry) -> GatewayMetrics:
@@ -101,6 +102,11 @@ def build_metrics(registry: CollectorRegistry) -> GatewayMetrics:
         broker_resets=Counter(
             "factsentry_gateway_broker_resets_total",
             "Times the broker came back without its state (the generations topic was re-created).",
+            registry=registry,
+        ),
+        broker_down=Counter(
+            "factsentry_gateway_broker_down_total",
+            "Times the broker became unreachable (waits in progress and new requests follow on_unavailable).",
             registry=registry,
         ),
     )

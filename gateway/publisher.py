@@ -7,6 +7,13 @@ still returns under observe. ``publish()`` says at once whether the message was 
 ``on_lost(request_id, reason)`` is called for a queued message that is lost later, so a request
 waiting for its verdict follows the operator's ``on_unavailable`` at once; ``on_reset(lost)`` when the
 broker came back without its log, with the ids it had acknowledged that the new log does not hold.
+
+A broker that is down is not a slow verdict. Every queued message is *pending* until the broker
+acknowledges it; one still pending after ``ack_timeout_s``, or any pending while the broker watch cannot
+reach the broker (a metadata request failing or not answering within ``broker_check_timeout_s``), is lost
+at once with a reason in :data:`UNAVAILABLE_REASONS`, so its wait follows ``on_unavailable`` instead of
+running out the policy's timeout. While the broker is known down, ``publish()`` refuses at once
+(:attr:`down` says why) and ``on_down(reason)`` is called once per outage.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ import logging
 from collections.abc import Callable
 
 from aiokafka import AIOKafkaProducer, TopicPartition
-from aiokafka.errors import KafkaError
+from aiokafka.errors import KafkaError, KafkaTimeoutError
 
 from bus.codec import encode
 from bus.kafka import BrokerWatch, make_consumer, make_producer
@@ -27,6 +34,9 @@ from gateway.metrics import GatewayMetrics
 from schemas.messages import GenerationMessage
 
 log = logging.getLogger(__name__)
+
+# Why a message was lost when the broker, not the message, is at fault: its wait is ``unavailable``.
+UNAVAILABLE_REASONS = frozenset({"broker_down", "not_acknowledged", "broker_unreachable", "broker_reset"})
 
 
 class Publisher:
@@ -40,14 +50,24 @@ class Publisher:
         max_record_bytes: int = 4 * 1024 * 1024,
         on_lost: Callable[[str, str], None] | None = None,
         on_reset: Callable[[set[str]], None] | None = None,
+        on_down: Callable[[str], None] | None = None,
         partitions: int = 4,
         broker_check_s: float = 2.0,
+        broker_check_timeout_s: float = 3.0,
+        ack_timeout_s: float = 5.0,
     ) -> None:
         self.settings = settings
         self.metrics = metrics
         self.max_record_bytes = max_record_bytes
         self.on_lost = on_lost
         self.on_reset = on_reset
+        self.on_down = on_down
+        self.broker_check_timeout_s = broker_check_timeout_s
+        self.ack_timeout_s = ack_timeout_s
+        # Queued or sent, not yet acknowledged: request id -> when it was queued (loop time), oldest first.
+        self.pending: dict[str, float] = {}
+        # Why the broker is taken for down (None: it answered the last check or acknowledged a record).
+        self.down: str | None = None
         # Ids the broker acknowledged lately (insertion-ordered, bounded): after a reset, those missing
         # from the new log were lost with the old one.
         self.acked: dict[str, None] = {}
@@ -55,6 +75,7 @@ class Publisher:
         self.watch = BrokerWatch(settings, {settings.generations_topic: partitions})
         self.broker_check_s = broker_check_s
         self._watch_task: asyncio.Task[None] | None = None
+        self._reap_task: asyncio.Task[None] | None = None
         # Bounded by count and by bytes: with the broker down, large bodies must not exhaust memory.
         self.queue: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(maxsize=queue_max)
         self.max_bytes = max_bytes
@@ -67,12 +88,68 @@ class Publisher:
     async def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="factsentry-publisher")
         self._watch_task = asyncio.create_task(self._watch(), name="factsentry-broker-watch")
+        self._reap_task = asyncio.create_task(self._reap(), name="factsentry-publish-reaper")
+
+    def unacknowledged(self, request_id: str) -> bool:
+        """Whether ``request_id`` is queued or sent but not acknowledged by the broker yet (one lost since has
+        already ended its wait; one acknowledged is the workers' to check)."""
+        return request_id in self.pending
+
+    def _broker_down(self, reason: str) -> None:
+        """The broker cannot be reached: every message not acknowledged yet is lost now (their waits
+        follow ``on_unavailable`` at once), and so is what is published until it answers again."""
+        first = self.down is None
+        self.down = reason
+        if first:
+            self.metrics.broker_down.inc()
+            log.warning("the broker at %s is unreachable (%s)", self.settings.kafka_bootstrap, reason)
+        for request_id in list(self.pending):
+            self._lost(request_id, "broker_down")
+        if first and self.on_down is not None:
+            self.on_down(reason)
+
+    def _broker_up(self) -> None:
+        if self.down is not None:
+            log.warning("the broker at %s answers again", self.settings.kafka_bootstrap)
+        self.down = None
+
+    async def _reap(self) -> None:
+        """Lose what the broker has not acknowledged within ``ack_timeout_s`` (oldest first)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(min(0.25, self.ack_timeout_s / 4))
+            cutoff = loop.time() - self.ack_timeout_s
+            expired = []
+            for request_id, queued_at in self.pending.items():
+                if queued_at > cutoff:
+                    break
+                expired.append(request_id)
+            for request_id in expired:
+                self._lost(request_id, "not_acknowledged")
+            if expired:
+                log.warning(
+                    "%d generation(s) not acknowledged by the broker within %.1f s: lost",
+                    len(expired),
+                    self.ack_timeout_s,
+                )
 
     async def _watch(self) -> None:
         """Notice a broker that came back empty: re-create the topic at once and count the reset."""
         while True:
             try:
-                if await self.watch.check():
+                reset = await self._check()
+            except Exception as e:  # unreachable: look again at once before calling it down
+                log.debug("broker check failed: %s", e)
+                await asyncio.sleep(0.2)
+                try:
+                    reset = await self._check()
+                except Exception as again:
+                    self._broker_down(f"metadata unreachable: {again!r}")
+                    await asyncio.sleep(min(self.broker_check_s, 0.5))
+                    continue
+            self._broker_up()
+            try:
+                if reset:
                     self.metrics.broker_resets.inc()
                     log.warning(
                         "the broker at %s came back without its state: topic %s re-created",
@@ -87,8 +164,20 @@ class Publisher:
                 log.debug("broker check failed: %s", e)
             await asyncio.sleep(self.broker_check_s)
 
+    async def _check(self) -> bool:
+        try:
+            return await asyncio.wait_for(self.watch.check(), self.broker_check_timeout_s)
+        except TimeoutError:
+            with contextlib.suppress(Exception):
+                await self.watch.close()
+            raise TimeoutError(f"no metadata within {self.broker_check_timeout_s} s") from None
+
     def publish(self, message: GenerationMessage) -> bool:
-        """Queue ``message`` for Kafka; never blocks. False if it had to be dropped."""
+        """Queue ``message`` for Kafka; never blocks. False if it had to be dropped (``down`` says whether
+        because the broker is unreachable)."""
+        if self.down is not None:
+            self.metrics.publish_lost.labels("broker_down").inc()
+            return False
         payload = encode(message)
         # The record also carries its key and headers; what the broker refuses must never be queued.
         if len(payload) + 1024 > self.max_record_bytes:
@@ -108,6 +197,7 @@ class Publisher:
             log.warning("publish queue full (%d): generation %s dropped", self.queue.maxsize, message.request_id)
             return False
         self.queued_bytes += len(payload)
+        self.pending[message.request_id] = asyncio.get_running_loop().time()
         self.metrics.publish_queue.set(self.queue.qsize())
         return True
 
@@ -134,6 +224,9 @@ class Publisher:
             return producer
 
     def _lost(self, request_id: str, reason: str) -> None:
+        """Count ``request_id`` as lost and tell its waiter, once (a message already reported is skipped)."""
+        if self.pending.pop(request_id, None) is None:
+            return
         self.metrics.publish_lost.labels(reason).inc()
         if self.on_lost is not None:
             self.on_lost(request_id, reason)
@@ -142,6 +235,8 @@ class Publisher:
         dropped = 0
         while not self.queue.empty():
             request_id, _ = self.queue.get_nowait()
+            if self.pending.pop(request_id, None) is None:
+                continue  # already reported (not acknowledged in time)
             if self.on_lost is not None:
                 self.on_lost(request_id, reason)
             dropped += 1
@@ -156,9 +251,11 @@ class Publisher:
         if fut.cancelled():
             self._lost(request_id, "cancelled")
         elif (error := fut.exception()) is not None:
-            self._lost(request_id, "send_failed")
+            self._lost(request_id, _send_failure(error))
             log.warning("publishing generation %s failed: %s", request_id, error)
         else:
+            self.pending.pop(request_id, None)
+            self._broker_up()
             self.metrics.published.inc()
             self.acked[request_id] = None
             if len(self.acked) > self.acked_max:
@@ -170,10 +267,12 @@ class Publisher:
             request_id, payload = await self.queue.get()
             self.queued_bytes -= len(payload)
             self.metrics.publish_queue.set(self.queue.qsize())
+            if request_id not in self.pending:
+                continue  # already lost (the broker went down or did not acknowledge in time): not sent late
             try:
                 fut = await self.producer.send(self.settings.generations_topic, payload, key=request_id.encode())
             except KafkaError as e:
-                self._lost(request_id, "send_failed")
+                self._lost(request_id, _send_failure(e))
                 log.warning("publishing generation %s failed: %s", request_id, e)
                 continue
             self._pending.add(fut)
@@ -212,7 +311,7 @@ class Publisher:
     async def stop(self, timeout: float = 5.0) -> None:
         if self.connected.is_set():
             await self.flush(timeout)
-        for task in (self._task, self._watch_task):
+        for task in (self._task, self._watch_task, self._reap_task):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -222,3 +321,12 @@ class Publisher:
         if self.producer is not None:
             with contextlib.suppress(Exception):
                 await self.producer.stop()
+
+
+def _send_failure(error: BaseException) -> str:
+    """The lost reason of a failed send: the broker's fault (retriable: unreachable, timed out, no leader)
+    makes its wait ``unavailable``; a record the broker refuses is ``send_failed``. aiokafka's own timeout
+    (metadata that never came, a batch that expired unsent) is the broker's fault although not retriable."""
+    if isinstance(error, KafkaTimeoutError) or getattr(error, "retriable", False):
+        return "broker_unreachable"
+    return "send_failed"

@@ -33,6 +33,15 @@ class GatewaySettings(BusSettings):
     policy_override: Literal["any", "stricter", "none"] = Field(
         default="stricter", description="what x-factsentry-policy/threshold/timeout headers may change"
     )
+    publish_ack_timeout_s: float = Field(
+        default=5.0,
+        gt=0,
+        le=120,
+        description="a generation the broker has not acknowledged this long is lost: its wait is 'unavailable'",
+    )
+    broker_check_timeout_s: float = Field(
+        default=4.0, gt=0, le=60, description="a broker whose metadata does not come this fast is taken for down"
+    )
     publish_queue_max_bytes: int = Field(default=256 * 1024 * 1024, gt=0, description="bytes held for Kafka at most")
     redis_max_connections: int = Field(default=64, ge=2, description="Redis connections per gateway process")
     redis_pool_timeout_s: float = Field(default=5.0, gt=0, description="longest wait for a free Redis connection")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Literal
 
 import redis.asyncio as aioredis
 from prometheus_client import CollectorRegistry
@@ -18,7 +18,7 @@ from gateway.decisions import DecisionStore
 from gateway.errors import GatewayError
 from gateway.metrics import GatewayMetrics, build_metrics
 from gateway.policy import Action, Override, PolicySpec, PolicyTable, decide
-from gateway.publisher import Publisher
+from gateway.publisher import UNAVAILABLE_REASONS, Publisher
 from gateway.release import Decision, Release, release
 from gateway.request import UNSPECIFIED_MODEL, read_json
 from gateway.settings import GatewaySettings
@@ -52,7 +52,10 @@ class Gateway:
             max_record_bytes=settings.max_record_bytes,
             on_lost=self._on_publish_lost,
             on_reset=self._on_broker_reset,
+            on_down=self._on_broker_down,
             partitions=settings.topic_partitions,
+            ack_timeout_s=settings.publish_ack_timeout_s,
+            broker_check_timeout_s=settings.broker_check_timeout_s,
         )
         # One bounded pool that makes callers wait for a free connection instead of failing with
         # "Too many connections"; verdict waits hold none of it (they share the listener's one).
@@ -63,10 +66,20 @@ class Gateway:
             socket_timeout=5,
             socket_connect_timeout=2,
             **settings.redis_options(),
+            **settings.redis_pool_options(),
         )
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self.results = ResultStore(self.redis, settings.redis_prefix, settings.result_ttl_s)
-        self.listener = VerdictListener(self.results)
+        # The subscription has a connection of its own that never reconnects silently: a Redis restart
+        # ends the waits in progress (a notification may be lost) and the listener re-subscribes.
+        subscription = aioredis.ConnectionPool.from_url(
+            settings.redis_url,
+            max_connections=2,
+            socket_connect_timeout=2,
+            **settings.redis_options(),
+            **settings.redis_pool_options(retries=0),
+        )
+        self.listener = VerdictListener(self.results, client=aioredis.Redis(connection_pool=subscription))
         # What was done with each answer, beside its verdict (the review page; gateway/decisions.py).
         self.decisions = DecisionStore(
             self.redis, settings.redis_prefix, settings.result_ttl_s, settings.review_keep_question
@@ -84,6 +97,9 @@ class Gateway:
         """Wait for the verdict of a published text and decide; an unpublished one has none to wait for."""
         if published:
             outcome = await self.wait_verdict(request_id, spec.timeout_s)
+        elif self.publisher.down is not None:
+            self.metrics.verdict_unavailable.inc()
+            outcome = Outcome("unavailable", reason=f"the broker is unreachable ({self.publisher.down})")
         else:
             self.metrics.verdict_failed.inc()
             outcome = Outcome("failed", reason="the text could not be queued for checking")
@@ -131,13 +147,27 @@ class Gateway:
         return key.policy_override if key and key.policy_override else self.settings.policy_override
 
     def _on_publish_lost(self, request_id: str, reason: str) -> None:
-        self.listener.fail_local(request_id, f"the generation was not published ({reason})")
+        """A queued generation the broker did not take: its wait ends now, ``unavailable`` when the broker
+        was at fault (down, unreachable, not acknowledging in time), ``failed`` when the record was."""
+        status: Literal["failed", "unavailable"] = "unavailable" if reason in UNAVAILABLE_REASONS else "failed"
+        self.listener.fail_local(request_id, f"the generation was not published ({reason})", status)
+
+    def _on_broker_down(self, reason: str) -> None:
+        """The broker is unreachable: no verdict can come for a generation a worker has not read yet, so every
+        wait in progress follows on_unavailable now instead of running out its timeout (one a worker had
+        already read may still get its verdict: ending it is the safe side)."""
+        ended = self.listener.fail_waiting(f"the broker is unreachable ({reason})", status="unavailable")
+        if ended:
+            self.metrics.publish_lost.labels("broker_down").inc(len(ended))
+            log.warning("broker down: %d request(s) waiting for a verdict follow on_unavailable", len(ended))
 
     def _on_broker_reset(self, gone: set[str]) -> None:
         """The broker lost its log: generations it had acknowledged that the new log does not hold will
         never get a verdict. Those still waiting follow on_unavailable now instead of waiting out their
         timeout (a record a worker had already read may still be scored: failing it is the safe side)."""
-        lost = self.listener.fail_waiting("the broker restarted without its log: the generation was lost", only=gone)
+        lost = self.listener.fail_waiting(
+            "the broker restarted without its log: the generation was lost", only=gone, status="unavailable"
+        )
         if lost:
             self.metrics.publish_lost.labels("broker_reset").inc(len(lost))
             log.warning("broker reset: %d request(s) waiting for a verdict follow on_unavailable", len(lost))
@@ -145,6 +175,9 @@ class Gateway:
     async def wait_verdict(self, request_id: str, timeout: float) -> Outcome:
         """The verdict, or why there is none: ``timeout``, ``failed`` or ``unavailable``."""
         outcome = await self.listener.wait(request_id, timeout)
+        if outcome.status == "timeout" and self.publisher.unacknowledged(request_id):
+            # Not a slow verdict: the broker never took the generation, so none could come.
+            outcome = Outcome("unavailable", reason="the broker did not acknowledge the generation in time")
         if outcome.status == "unavailable":
             self.metrics.verdict_unavailable.inc()
             log.warning("no verdict for %s (%s): the policy's on_unavailable applies", request_id, outcome.reason)

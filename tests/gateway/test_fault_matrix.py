@@ -1,5 +1,5 @@
 """The fault matrix of the release gate: every way an answer can be left without a (whole) verdict — timeout,
-failed (the broker down), unavailable (Redis down), partial (longer than the worker reads), dead-lettered (over
+unavailable (the broker down; Redis down), partial (longer than the worker reads), dead-lettered (over
 the worker's budget) — × the operator's setting for it closed or open × buffered, hold-back and the guardrail
 API. Closed releases nothing unchecked (a partial verdict: only what it read); open releases it and counts it.
 Plus hold-back where the stream's sentence split differs from the checker's."""
@@ -39,7 +39,9 @@ class Fault:
 
 FAULTS = [
     Fault("timeout", "on_timeout", "timeout", {}, None, timeout_s=0.5),
-    Fault("failed", "on_unavailable", "failed", {"kafka_bootstrap": "dead"}, None),
+    # A broker that is down is unavailable, not the record's failure (issue 31 item 6); ``failed`` is the
+    # dead-lettered fault below.
+    Fault("broker-down", "on_unavailable", "unavailable", {"kafka_bootstrap": "dead"}, None),
     Fault("unavailable", "on_unavailable", "unavailable", {"redis_url": "dead"}, None),
     Fault("partial", "on_unavailable", "partial", {}, {"max_answer_chars": CHECK_LIMIT}),
     Fault("dead-lettered", "on_unavailable", "failed", {}, {"max_check_seconds": 0.001}),
