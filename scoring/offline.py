@@ -26,6 +26,7 @@ from scoring.records import Reading, answer_pronoun, answered, completed_by_lead
 from scoring.revise import RevisionInput, revise
 from scoring.rules import rule
 from scoring.sentences import Sentence
+from scoring.checkworthy import gate as worthiness_gate
 from scoring.worthiness import classify_by_rule
 
 _IDX_LENGTH: list[int | str] = ["IDX", "LENGTH"]
@@ -238,6 +239,7 @@ def _plan_groups(
                 worthiness, by = classify_by_rule(
                     text, sentences[i], rules_off, bare=bare, subjectless=not atom.subject.strip() and not step
                 )
+                worthiness, by = worthiness_gate(worthiness, by, text, bare, rules_off)
                 facts.append(PlannedFact(atom, text, worthiness, worthiness_rule=by))
         planned.append(PlannedGroup(ind, facts))
     kept = [g for g in planned if g.factual]
