@@ -239,7 +239,8 @@ def _plan_groups(
                 worthiness, by = classify_by_rule(
                     text, sentences[i], rules_off, bare=bare, subjectless=not atom.subject.strip() and not step
                 )
-                worthiness, by = worthiness_gate(worthiness, by, text, bare, rules_off)
+                if not step:  # a how-to step is a claim about the thing, imperative or not
+                    worthiness, by = worthiness_gate(worthiness, by, text, bare, rules_off)
                 facts.append(PlannedFact(atom, text, worthiness, worthiness_rule=by))
         planned.append(PlannedGroup(ind, facts))
     kept = [g for g in planned if g.factual]

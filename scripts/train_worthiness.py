@@ -61,8 +61,27 @@ def _jsonl(path: Path, limit: int | None) -> list[dict[str, Any]]:
     return rows
 
 
-def load_examples(data: Path, kb: Path | None, chatter: Path, limit: int | None = None) -> list[Example]:
-    """Every training sentence, deduplicated by text (the first source keeps it)."""
+def pronominalised(sentence: str, page: dict[str, Any]) -> str | None:
+    """``sentence`` with its leading subject (the page's title or an alias, with or without "The") replaced
+    by the pronoun an answer would use: "It" for a thing, "She" or "He" for a person."""
+    title = re.sub(r"\s*\(.*\)$", "", page["title"])
+    names = sorted({title, *(page.get("aliases") or [])}, key=len, reverse=True)
+    text = page.get("text", "")
+    pronoun = "She" if re.search(r"\b(?:she|her)\b", text) else "He" if re.search(r"\b(?:he|his)\b", text) else "It"
+    for name in names:
+        for lead in (f"The {name} ", f"{name} "):
+            if sentence.startswith(lead):
+                return f"{pronoun} {sentence[len(lead) :]}"
+    if pronoun == "It" and re.match(r"The [a-z]+ (?:is|has|was|supports|uses|carries|lets|does)\b", sentence):
+        return "It " + sentence.split(" ", 2)[2]
+    return None
+
+
+def load_examples(
+    data: Path, kb: Path | None, chatter: Path, limit: int | None = None, all_texts: bool = False
+) -> list[Example]:
+    """Every training sentence with no number or name of its own (``all_texts``: every one), deduplicated
+    by text (the first source keeps it)."""
     out: list[Example] = []
     for row in _jsonl(data / "factcheck-bench" / "claims.dev.jsonl", limit):
         group = f"fcb:{row['doc_id']}"
@@ -71,9 +90,16 @@ def load_examples(data: Path, kb: Path | None, chatter: Path, limit: int | None 
             out.append(Example(row["sentence"], CLAIM, group, "fcb-sentence"))
     for row in _jsonl(data / "factscore" / "labeled.dev.jsonl", limit):
         group = f"factscore:{row['model']}:{row['topic']}"
+        topic = row.get("topic", "")
+        words = re.findall(r"\b(?:she|her|he|his)\b", str(row.get("output", "")).lower())
+        pronoun = "She" if sum(w in ("she", "her") for w in words) > len(words) / 2 else "He"
         for sentence in row.get("sentences") or []:
             for fact in sentence.get("human_atomic_facts") or []:
                 out.append(Example(fact["text"], CLAIM, group, f"factscore-{fact['label']}"))
+                # The fact as the pipeline's gate reads it: the answer's subject not counted as a name.
+                if topic and fact["text"].startswith(topic + " "):
+                    told = f"{pronoun} {fact['text'][len(topic) + 1 :]}"
+                    out.append(Example(told, CLAIM, group, "factscore-pronoun"))
     for row in _jsonl(data / "wice" / "claims.dev.jsonl", limit):
         out.append(Example(row["claim"], CLAIM, f"wice:{row['id']}", "wice-claim"))
     if kb is not None:
@@ -82,6 +108,10 @@ def load_examples(data: Path, kb: Path | None, chatter: Path, limit: int | None 
                 for sentence in _SPLIT.split(page.get("text", "")):
                     if len(sentence.split()) >= 3:
                         out.append(Example(sentence, CLAIM, f"kb:{page['title']}", "kb-page"))
+                        # As an answer says it once the subject is named: "It supports WPA3 encryption."
+                        told = pronominalised(sentence, page)
+                        if told is not None:
+                            out.append(Example(told, CLAIM, f"kb:{page['title']}", "kb-page-pronoun"))
     section = "start"
     n_chatter = 0
     for line in chatter.read_text().splitlines():
@@ -95,7 +125,8 @@ def load_examples(data: Path, kb: Path | None, chatter: Path, limit: int | None 
     unique = []
     for ex in out:
         key = ex.text.strip().lower()
-        if key not in seen:
+        # The model decides only facts with no number or name of their own (scoring.checkworthy.gate).
+        if key not in seen and (all_texts or "no-value" in cue_names(ex.text)):
             seen.add(key)
             unique.append(ex)
     return unique
@@ -222,10 +253,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threshold", type=float, default=0.5)
     parser.add_argument("--limit", type=int, default=None, help="rows per source file (a quick run)")
+    parser.add_argument("--all-texts", action="store_true", help="train on sentences with values and names too")
     parser.add_argument("--dry-run", action="store_true", help="print the CV figures, write nothing")
     args = parser.parse_args(argv)
 
-    examples = load_examples(args.data, args.kb, args.chatter, args.limit)
+    examples = load_examples(args.data, args.kb, args.chatter, args.limit, args.all_texts)
     counts: dict[str, int] = {}
     for e in examples:
         counts[e.source] = counts.get(e.source, 0) + 1
@@ -241,6 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "trained_by": "scripts/train_worthiness.py",
         "examples": counts,
         "l2": args.l2,
+        "all_texts": args.all_texts,
         "seed": args.seed,
         "folds": args.folds,
         "cv": {k: v for k, v in cv.items() if k in ("n", "accuracy", "claim", "chatter")},

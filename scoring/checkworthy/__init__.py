@@ -60,6 +60,10 @@ _EVALUATIVE = re.compile(
 # An activity as the subject ("Running a service like that ... is"): most often evaluated, not reported.
 _GERUND = re.compile(r"^[a-z]+ing\b(?! (?:to|in|on|at|of|from|for|with|by)\b)")
 _DIGIT = re.compile(r"\d")
+_NUMBER_WORD = re.compile(
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|thirty|forty|"
+    r"fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|dozen|first|second|third|once|twice)\b"
+)
 # A capitalised word that does not start the sentence: most often a name.
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zà-ÿ]")
 
@@ -85,6 +89,8 @@ def cue_names(text: str) -> list[str]:
             cues.append(name)
     if _GENERIC.match(low):
         cues.append("generic-subject")
+    if _NUMBER_WORD.search(low):
+        cues.append("number-word")
     if _GERUND.match(low):
         cues.append("gerund-subject")
     if _NAME.search(text.strip()):
