@@ -43,6 +43,8 @@ Array = NDArray[np.float64]
 
 WEIGHTS = Path(__file__).with_name("weights.json")
 DEFAULT_BUCKETS = 1 << 14
+# The gate's threshold for a fact with a number in words (the weights carry the default one).
+STRICT_THRESHOLD = 0.9
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[?!:;]")
 _FIRST = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|i'm|i'd|i'll|i've|let's)\b")
@@ -208,6 +210,10 @@ def gate(
         return worthiness, by
     # The model reads what the fact says of its own: a subject's name the decontextualiser put in ("Edda
     # Marlowe's persistence is something to admire") would read as a claim (most claims it saw name someone).
-    if (model or _packaged()).is_chatter(own):
+    model = model or _packaged()
+    # A number in words may be the fact's value ("a two-year warranty", "went on to have two sons"): the model
+    # must be surer there.
+    threshold = max(model.threshold, STRICT_THRESHOLD) if _NUMBER_WORD.search(own.lower()) else model.threshold
+    if model.chatter(own) >= threshold:
         return Worthiness.NOT_A_CLAIM, WORTHINESS_MODEL
     return worthiness, by

@@ -5,6 +5,7 @@ written for this test (none is in the training file); the names are invented."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -189,3 +190,31 @@ def test_the_training_script_runs_on_a_tiny_sample_and_is_reproducible(
     tiny = WorthinessModel.load(tmp_path / "a.json")
     assert tiny.buckets == 256 and tiny.meta["examples"]["chatter"] == 6
     assert tiny.chatter("I hope this helps you.") > tiny.chatter("The bridge opened to traffic in 1932.")
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "It ships with a three-year warranty.",
+        "She went on to have two daughters.",
+        "It has four antenna ports.",
+        "He spent twelve seasons with the club.",
+    ],
+)
+def test_a_number_in_words_keeps_a_claim_unless_the_model_is_very_sure(model: WorthinessModel, fact: str) -> None:
+    assert gate(Worthiness.FACTUAL, None, fact, rules_off=frozenset(), model=model) == (Worthiness.FACTUAL, None)
+
+
+def test_the_stricter_threshold_applies_only_to_numbers_in_words() -> None:
+    from scoring.checkworthy import STRICT_THRESHOLD
+
+    base = WorthinessModel.load()
+    # A model whose every text scores 0.85: above the default threshold, below the stricter one.
+    flat = WorthinessModel(base.weight * 0.0, math.log(0.85 / 0.15), 0.8)
+    assert STRICT_THRESHOLD > 0.85
+    assert gate(Worthiness.FACTUAL, None, "It was a long and winding story.", rules_off=frozenset(), model=flat)[0] is (
+        Worthiness.NOT_A_CLAIM
+    )
+    assert gate(Worthiness.FACTUAL, None, "It was a story in two parts.", rules_off=frozenset(), model=flat)[0] is (
+        Worthiness.FACTUAL
+    )
