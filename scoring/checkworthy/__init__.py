@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from schemas.enums import Worthiness
-from scoring.rules import env_rules_off, rule
+from scoring.rules import rule
 
 WORTHINESS_MODEL = rule(
     "worthiness-model",
@@ -202,7 +202,7 @@ def gate(
     its subject's name, which is what the model reads) and the model sure it is chatter, it is not a claim (decided by ``worthiness-model``);
     every other fact keeps the rules' class."""
     if rules_off is None:
-        rules_off = env_rules_off()
+        rules_off = frozenset()  # config is passed in: scoring/ reads no environment
     if worthiness is not Worthiness.FACTUAL or WORTHINESS_MODEL in rules_off:
         return worthiness, by
     own = (bare if bare is not None else fact).strip()
