@@ -207,7 +207,12 @@ def cross_validate(
         train, test = folds != f, folds == f
         if not test.any() or len(set(y[train])) < 2:
             continue
-        w, b = fit(x[train], y[train], l2, sample_weights(y[train], [e.source for e, t in zip(examples, train, strict=True) if t]))
+        w, b = fit(
+            x[train],
+            y[train],
+            l2,
+            sample_weights(y[train], [e.source for e, t in zip(examples, train, strict=True) if t]),
+        )
         prob[test] = 1.0 / (1.0 + np.exp(-(x[test] @ w + b)))
     pred = (prob >= threshold).astype(np.float64)
     figures = report(y, pred)
@@ -236,7 +241,9 @@ def cross_validate(
         :15
     ]
     figures["claims_called_chatter"] = [
-        e.text for e, p in zip(examples, pred, strict=True) if e.label == CLAIM and p and "no-value" in cue_names(e.text)
+        e.text
+        for e, p in zip(examples, pred, strict=True)
+        if e.label == CLAIM and p and "no-value" in cue_names(e.text)
     ][:25]
     return figures
 

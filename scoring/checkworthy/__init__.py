@@ -21,7 +21,7 @@ import re
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,9 @@ Array = NDArray[np.float64]
 
 WEIGHTS = Path(__file__).with_name("weights.json")
 DEFAULT_BUCKETS = 1 << 14
+# What the reader can do or will get with a thing is a fact about the thing ("You can back up your photos",
+# "With the app you can run a speed test", "You'll need a free account"), as assistant-talk reads it: not asked.
+_READER_CAN = re.compile(r"^(?:with [^,]{1,60}?,? )?you(?: can| will|'ll| need| get| must)\b", re.IGNORECASE)
 # The gate's threshold for a fact with a number in words (the weights carry the default one).
 STRICT_THRESHOLD = 0.9
 
@@ -147,9 +150,16 @@ class WorthinessModel:
     def buckets(self) -> int:
         return int(self.weight.shape[0])
 
+    @cached_property
+    def _weights(self) -> list[float]:
+        # A plain list: indexing a few dozen entries is cheaper than a numpy gather for one sentence.
+        out: list[float] = self.weight.tolist()
+        return out
+
     def chatter(self, text: str) -> float:
         indices, values = hashed(text, self.buckets)
-        z = self.bias + float(np.dot(self.weight[indices], values)) if indices else self.bias
+        w = self._weights
+        z = self.bias + math.fsum(w[i] * v for i, v in zip(indices, values, strict=True))
         return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
     def is_chatter(self, text: str) -> bool:
@@ -173,7 +183,9 @@ class WorthinessModel:
             weight = np.asarray(doc["weight"], dtype=np.float64)
             model = cls(weight, float(doc["bias"]), float(doc.get("threshold", 0.5)), dict(doc.get("meta") or {}))
         except (KeyError, TypeError, ValueError) as e:
-            raise ValueError(f"worthiness weights are malformed: {e!r}; retrain with scripts/train_worthiness.py") from e
+            raise ValueError(
+                f"worthiness weights are malformed: {e!r}; retrain with scripts/train_worthiness.py"
+            ) from e
         if weight.ndim != 1 or weight.shape[0] != int(doc.get("buckets", weight.shape[0])) or weight.shape[0] < 2:
             raise ValueError(f"worthiness weights have shape {weight.shape}; retrain with scripts/train_worthiness.py")
         return model
@@ -210,6 +222,8 @@ def gate(
         return worthiness, by
     # The model reads what the fact says of its own: a subject's name the decontextualiser put in ("Edda
     # Marlowe's persistence is something to admire") would read as a claim (most claims it saw name someone).
+    if _READER_CAN.match(own) or _READER_CAN.match(fact.strip()):
+        return worthiness, by
     model = model or _packaged()
     # A number in words may be the fact's value ("a two-year warranty", "went on to have two sons"): the model
     # must be surer there.

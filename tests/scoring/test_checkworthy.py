@@ -154,7 +154,9 @@ def _tiny_data(root: Path) -> Path:
         ],
     }
     (data / "factscore" / "labeled.dev.jsonl").write_text(json.dumps(bio) + "\n")
-    (data / "wice" / "claims.dev.jsonl").write_text(json.dumps({"id": "w1", "claim": "The mill closed in 1961."}) + "\n")
+    (data / "wice" / "claims.dev.jsonl").write_text(
+        json.dumps({"id": "w1", "claim": "The mill closed in 1961."}) + "\n"
+    )
     return data
 
 
@@ -218,3 +220,16 @@ def test_the_stricter_threshold_applies_only_to_numbers_in_words() -> None:
     assert gate(Worthiness.FACTUAL, None, "It was a story in two parts.", rules_off=frozenset(), model=flat)[0] is (
         Worthiness.FACTUAL
     )
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "You can back up your phone's photos.",
+        "With the app you can schedule a nightly scan.",
+        "You'll need a paid plan for offline maps.",
+        "You get unlimited storage on the top tier.",
+    ],
+)
+def test_what_the_reader_can_do_with_a_thing_is_never_gated(model: WorthinessModel, fact: str) -> None:
+    assert gate(Worthiness.FACTUAL, None, fact, rules_off=frozenset(), model=model) == (Worthiness.FACTUAL, None)
