@@ -15,6 +15,7 @@ from schemas.check import CheckResult, Revision
 from schemas.knowledge import EntityRef
 from scoring import nlp
 from scoring.checker import Run
+from scoring.checkworthy import gate as worthiness_gate
 from scoring.decompose import AtomicFact, decompose_doc
 from scoring.decontext import decontextualize
 from scoring.grouping import PerceivedGroup, group_sentences
@@ -26,7 +27,6 @@ from scoring.records import Reading, answer_pronoun, answered, completed_by_lead
 from scoring.revise import RevisionInput, revise
 from scoring.rules import rule
 from scoring.sentences import Sentence
-from scoring.checkworthy import gate as worthiness_gate
 from scoring.worthiness import classify_by_rule
 
 _IDX_LENGTH: list[int | str] = ["IDX", "LENGTH"]

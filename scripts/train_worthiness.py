@@ -109,9 +109,9 @@ def load_examples(
                     if len(sentence.split()) >= 3:
                         out.append(Example(sentence, CLAIM, f"kb:{page['title']}", "kb-page"))
                         # As an answer says it once the subject is named: "It supports WPA3 encryption."
-                        told = pronominalised(sentence, page)
-                        if told is not None:
-                            out.append(Example(told, CLAIM, f"kb:{page['title']}", "kb-page-pronoun"))
+                        spoken = pronominalised(sentence, page)
+                        if spoken is not None:
+                            out.append(Example(spoken, CLAIM, f"kb:{page['title']}", "kb-page-pronoun"))
     section = "start"
     n_chatter = 0
     for line in chatter.read_text().splitlines():
@@ -185,7 +185,7 @@ def folds_by_group(groups: Sequence[str], k: int, seed: int) -> NDArray[np.int64
 
 
 def report(y: Array, pred: Array) -> dict[str, Any]:
-    out: dict[str, Any] = {"n": int(len(y)), "accuracy": round(float((y == pred).mean()), 4)}
+    out: dict[str, Any] = {"n": len(y), "accuracy": round(float((y == pred).mean()), 4)}
     for name, c in (("claim", CLAIM), ("chatter", CHATTER)):
         tp = float(((pred == c) & (y == c)).sum())
         p = tp / max(float((pred == c).sum()), 1.0)

@@ -22,6 +22,7 @@ import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -115,7 +116,7 @@ def feature_keys(text: str) -> list[str]:
     toks = tokens(text)
     keys = [f"w:{t}" for t in toks]
     padded = ["<s>", *toks, "</s>"]
-    keys += [f"b:{a} {b}" for a, b in zip(padded, padded[1:], strict=False)]
+    keys += [f"b:{a} {b}" for a, b in pairwise(padded)]
     for t in toks:
         if t.isalpha() or "'" in t:
             w = f" {t} "
@@ -186,7 +187,7 @@ class WorthinessModel:
             raise ValueError(
                 f"worthiness weights are malformed: {e!r}; retrain with scripts/train_worthiness.py"
             ) from e
-        if weight.ndim != 1 or weight.shape[0] != int(doc.get("buckets", weight.shape[0])) or weight.shape[0] < 2:
+        if weight.ndim != 1 or weight.shape[0] != int(doc.get("buckets") or weight.shape[0]) or weight.shape[0] < 2:
             raise ValueError(f"worthiness weights have shape {weight.shape}; retrain with scripts/train_worthiness.py")
         return model
 
@@ -211,8 +212,8 @@ def gate(
     model: WorthinessModel | None = None,
 ) -> tuple[Worthiness, str | None]:
     """The final say on a fact the rules left factual: with no value of its own (``bare``: the fact without
-    its subject's name, which is what the model reads) and the model sure it is chatter, it is not a claim (decided by ``worthiness-model``);
-    every other fact keeps the rules' class."""
+    its subject's name, which is what the model reads) and the model sure it is chatter, it is not a claim
+    (decided by ``worthiness-model``); every other fact keeps the rules' class."""
     if rules_off is None:
         rules_off = frozenset()  # config is passed in: scoring/ reads no environment
     if worthiness is not Worthiness.FACTUAL or WORTHINESS_MODEL in rules_off:
