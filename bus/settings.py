@@ -52,6 +52,10 @@ class BusSettings(BaseSettings):
 
     kafka_bootstrap: str = Field(default="127.0.0.1:9092", description="Kafka bootstrap servers, comma-separated")
     kafka_client_id: str = "factsentry"
+    kafka_compression: Literal["none", "gzip"] = Field(
+        default="none",
+        description="producers' compression (the embedded stack sets gzip: its broker keeps every record)",
+    )
     kafka_security_protocol: Literal["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"] = Field(
         default="PLAINTEXT", description="SSL and SASL_SSL encrypt; SASL_* authenticate with a username and password"
     )

@@ -209,8 +209,12 @@ def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progr
     changed = 0
     hedged = 0
     faults: list[dict[str, Any]] = []
+    # Which rule each abstention was decided by (an ablation moves these even where another rule then abstains).
+    abstained_by: Counter[str] = Counter()
     for item in progress(answers, total=len(answers), desc="corpus answers"):
         result = engine.try_check(item.answer, pages=pages, name=item.name, question=item.question)
+        if result is not None and result.abstained:
+            abstained_by[result.abstained_by or "unnamed"] += 1
         if result is not None and result.revision is not None:
             edited = changed_sentences(item.answer, result.revision.text)
             changed += len(edited)
@@ -243,6 +247,7 @@ def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progr
         "by_style": rates(by_style),
         "missed_by_expectation": dict(missed_keys.most_common()),
         "failed_checks": errors,
+        "abstained_by": dict(sorted(abstained_by.items())),
         "failures": failures,
         "revisions": {
             "sentences_changed": changed,

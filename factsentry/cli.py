@@ -12,6 +12,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 # Import of litellm must never reach for the network (its price map download).
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -44,6 +45,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     configure_logging(args.verbose)
+    nli_dir = os.environ.get("FACTSENTRY_NLI_MODEL_DIR", "").strip()
+    if nli_dir:  # the user's NLI model as the stance model of every check this command runs
+        from scoring.pipeline import use_nli_model
+
+        use_nli_model(Path(nli_dir))
     try:
         return int(args.func(args) or 0)
     except UserError as e:

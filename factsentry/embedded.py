@@ -16,6 +16,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal, get_args
 
 
 class EmbeddedServerError(RuntimeError):
@@ -145,19 +146,51 @@ def tansu(port: int | None = None, host: str = "127.0.0.1") -> ServerProcess:
     return ServerProcess("tansu", argv, port, host, env={"RUST_LOG": "warn"})
 
 
-def valkey(port: int | None = None, host: str = "127.0.0.1", data_dir: Path | None = None) -> ServerProcess:
+# What the embedded valkey evicts when it reaches its memory limit. Every key factsentry writes has a TTL
+# (results a day, failures 15 min, verdict/retrieval caches a week), so the volatile-* policies cover
+# them all; LRU keeps what was just written or read: a result a blocked client is about to read is the
+# most recently used key there is, while old results and cold cache entries go first. volatile-ttl would
+# evict by remaining TTL instead, and results (1 day) expire sooner than cache entries (7 days): it would
+# drop fresh results before week-old cache entries. Keys without a TTL are never evicted.
+EvictionPolicy = Literal[
+    "volatile-lru",
+    "allkeys-lru",
+    "volatile-lfu",
+    "allkeys-lfu",
+    "volatile-ttl",
+    "volatile-random",
+    "allkeys-random",
+    "noeviction",
+]
+VALKEY_EVICTION_POLICIES: tuple[str, ...] = get_args(EvictionPolicy)
+DEFAULT_VALKEY_MAXMEMORY = "256mb"
+DEFAULT_VALKEY_EVICTION: EvictionPolicy = "volatile-lru"
+
+
+def valkey(
+    port: int | None = None,
+    host: str = "127.0.0.1",
+    data_dir: Path | None = None,
+    maxmemory: str = DEFAULT_VALKEY_MAXMEMORY,
+    maxmemory_policy: str = DEFAULT_VALKEY_EVICTION,
+) -> ServerProcess:
     """A valkey server on ``host:port`` (not started).
 
-    With ``data_dir`` it keeps an append-only file there (fsync every second: a clean restart loses
-    nothing, a crash at most the last second) and never evicts keys, so verdicts survive restarts;
+    It holds at most ``maxmemory`` of data (valkey's units: ``256mb``, ``1gb``; ``0`` is no limit) and
+    then evicts by ``maxmemory_policy`` (see ``VALKEY_EVICTION_POLICIES``; ``noeviction`` refuses writes
+    instead, which the gateway reports as ``unavailable``). With ``data_dir`` it keeps an append-only
+    file there (fsync every second: a clean restart loses nothing, a crash at most the last second);
     without, it keeps nothing on disk (tests, benchmarks).
     """
+    if maxmemory_policy not in VALKEY_EVICTION_POLICIES:
+        raise EmbeddedServerError(f"unknown valkey eviction policy {maxmemory_policy!r}")
     port = port or free_port(host)
     argv = [valkey_binary(), "--port", str(port), "--bind", host, "--save", ""]
+    argv += ["--maxmemory", maxmemory, "--maxmemory-policy", maxmemory_policy]
     if data_dir is None:
         argv += ["--appendonly", "no", "--dir", tempfile.gettempdir()]
     else:
         data_dir.mkdir(parents=True, exist_ok=True)
-        argv += ["--appendonly", "yes", "--appendfsync", "everysec", "--maxmemory-policy", "noeviction"]
+        argv += ["--appendonly", "yes", "--appendfsync", "everysec"]
         argv += ["--dir", str(data_dir.resolve())]
     return ServerProcess("valkey", argv, port, host)

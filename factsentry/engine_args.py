@@ -14,9 +14,11 @@ from typing import Any
 
 
 def add_engine_arguments(p: argparse.ArgumentParser, default_model: str | None = "gpt-4o-mini") -> None:
-    from scoring.engines import engine_names
+    # The names only (schemas.enums, kept in step with scoring.engines by a test): building the CLI's parser
+    # for any command, `factsentry gateway` included, must not import the checker (2 s and more).
+    from schemas.enums import ENGINE_NAMES
 
-    p.add_argument("--engine", choices=engine_names(), default="offline", help="scoring engine (default offline)")
+    p.add_argument("--engine", choices=sorted(ENGINE_NAMES), default="offline", help="scoring engine (default offline)")
     p.add_argument(
         "--model",
         default=default_model,

@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bus.kafka import ensure_topics
@@ -27,12 +28,15 @@ log = logging.getLogger(__name__)
 
 
 class StackSettings(BaseSettings):
-    """External servers to use instead of the embedded ones (unset: start our own)."""
+    """External servers to use instead of the embedded ones (unset: start our own), and the embedded
+    valkey's memory limit and eviction policy (see ``embedded.valkey``)."""
 
     model_config = SettingsConfigDict(env_prefix="FACTSENTRY_", extra="ignore")
 
     kafka_bootstrap: str | None = None
     redis_url: str | None = None
+    valkey_maxmemory: str = Field(default=embedded.DEFAULT_VALKEY_MAXMEMORY, pattern=r"(?i)^[0-9]+(b|k|kb|m|mb|g|gb)?$")
+    valkey_maxmemory_policy: embedded.EvictionPolicy = embedded.DEFAULT_VALKEY_EVICTION
 
 
 @dataclass
@@ -54,6 +58,11 @@ class Stack:
     _children: list[tuple[str, subprocess.Popen[bytes]]] = field(default_factory=list)
 
     @property
+    def embedded_broker(self) -> bool:
+        """Whether this stack runs its own tansu broker (not one named by ``FACTSENTRY_KAFKA_BOOTSTRAP``)."""
+        return any(server.name == "tansu" for server in self._servers)
+
+    @property
     def gateway_url(self) -> str:
         return f"http://{self.host}:{self.gateway_port}"
 
@@ -68,6 +77,10 @@ class Stack:
         )
         # tansu holds a group join for half the session timeout; 6 s is the lowest real Kafka accepts.
         env.setdefault("FACTSENTRY_SESSION_TIMEOUT_MS", "6000")
+        if self.embedded_broker:
+            # tansu's memory storage keeps every record for its lifetime (no retention, no DeleteRecords):
+            # gzip keeps a third of what plain batches take.
+            env.setdefault("FACTSENTRY_KAFKA_COMPRESSION", "gzip")
         if self.policy_file is not None:
             env["FACTSENTRY_POLICY_FILE"] = str(self.policy_file)
         env.update(extra)
@@ -95,7 +108,11 @@ class Stack:
             if external.redis_url:
                 self.redis_url = external.redis_url
             else:
-                valkey = embedded.valkey(data_dir=self.data_dir / "valkey" if self.data_dir else None).start()
+                valkey = embedded.valkey(
+                    data_dir=self.data_dir / "valkey" if self.data_dir else None,
+                    maxmemory=external.valkey_maxmemory,
+                    maxmemory_policy=external.valkey_maxmemory_policy,
+                ).start()
                 self._servers.append(valkey)
                 self.redis_url = f"redis://{valkey.host}:{valkey.port}/0"
             bus = BusSettings(kafka_bootstrap=self.kafka_bootstrap, redis_url=self.redis_url)
@@ -113,7 +130,7 @@ class Stack:
                 self.worker_metrics_ports.append(port)
                 env = self._env(FACTSENTRY_METRICS_PORT=str(port), FACTSENTRY_METRICS_HOST=self.host)
                 self._spawn(f"worker-{i}", [python, "-m", "factsentry", "worker"], env)
-            embedded.wait_for_port(self.gateway_port, self.host, timeout=60, proc=gateway)
+            embedded.wait_for_port(self.gateway_port, self.host, timeout=180, proc=gateway)  # a loaded host is slow
             self._wait_for_workers(timeout=180)
         except BaseException:
             self.stop()

@@ -40,6 +40,8 @@ class Flip:
     candidate: str
     status: str
     dfactscore: float | None
+    # What the live verdict's shadow policy said (its recorded ``would``), if it had one.
+    would: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -49,6 +51,7 @@ class Flip:
             "candidate": self.candidate,
             "status": self.status,
             "dfactscore": self.dfactscore,
+            "would": self.would,
         }
 
 
@@ -58,12 +61,16 @@ class Tally:
     now: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ACTIONS, 0))
     candidate: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ACTIONS, 0))
     flips: int = 0
+    # The shadow decisions recorded on the live verdicts (``ResultMessage.would``), over those that have one.
+    would: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ACTIONS, 0))
 
-    def add(self, now: Action, candidate: Action) -> None:
+    def add(self, now: Action, candidate: Action, would: str | None = None) -> None:
         self.answers += 1
         self.now[now.value] += 1
         self.candidate[candidate.value] += 1
         self.flips += now is not candidate
+        if would is not None:
+            self.would[would] += 1
 
     def summary(self) -> dict[str, Any]:
         def rates(counts: dict[str, int]) -> dict[str, float]:
@@ -76,6 +83,7 @@ class Tally:
             "now_rate": rates(self.now),
             "candidate_rate": rates(self.candidate),
             "flips": self.flips,
+            "would": dict(self.would),
         }
 
 
@@ -85,8 +93,10 @@ def compare_policies(
     """Decide each (verdict in force, verdict for the candidate) pair under both policies.
 
     Without re-scoring both verdicts of a pair are the same stored one. Returns per model and overall
-    the counts and rates of pass / block / revise now and under the candidate, and every request whose
-    action flips, in the order given.
+    the counts and rates of pass / block / revise now and under the candidate, the counts of what the shadow
+    policy in force recorded on the live verdicts (``would``; a candidate that promotes that shadow flips
+    exactly its would-blocks and would-revises), and every request whose action flips, in the order given.
+    Shadows never change an action: a candidate's own ``shadow`` is accepted and leaves its actions as they are.
 
     >>> from datetime import UTC, datetime
     >>> from schemas.check import CheckResult
@@ -103,11 +113,20 @@ def compare_policies(
     for live, fresh in pairs:
         now = decide(current.for_model(live.model), live)
         then = decide(candidate.for_model(fresh.model), fresh)
-        models.setdefault(live.model, Tally()).add(now, then)
-        overall.add(now, then)
+        recorded = live.would.action if live.would is not None else None
+        models.setdefault(live.model, Tally()).add(now, then, recorded)
+        overall.add(now, then, recorded)
         if now is not then:
             flips.append(
-                Flip(live.request_id, live.model, now.value, then.value, fresh.check.status, fresh.check.dfactscore)
+                Flip(
+                    live.request_id,
+                    live.model,
+                    now.value,
+                    then.value,
+                    fresh.check.status,
+                    fresh.check.dfactscore,
+                    recorded,
+                )
             )
     return {
         "overall": overall.summary(),

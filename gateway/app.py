@@ -32,7 +32,7 @@ from gateway.errors import GatewayError, InvalidRequest, Unauthorized
 from gateway.guardrail_api import litellm_guardrail
 from gateway.policy import PolicyTable
 from gateway.request import new_request_id
-from gateway.results import factcheck, get_result, list_models, view_result
+from gateway.results import factcheck, get_result, list_models, view_result, view_rules
 from gateway.settings import GatewaySettings
 from gateway.state import Gateway
 from gateway.upstream import ModelRegistry
@@ -173,13 +173,17 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await gateway.models.warm_up()  # litellm's first-call loading, before the gateway takes requests
         await gateway.publisher.start()
         await gateway.listener.start()
+        # litellm (10–20 s to import on a busy machine) loads in a thread as the gateway starts serving, after
+        # the rest of its startup; a request for a litellm model waits for it, lean models never do
+        # (gateway/upstream.py, LazyRouter).
+        gateway.models.start_loading()
         try:
             yield
         finally:
             await gateway.listener.stop()
+            await gateway.decisions.drain()
             await gateway.publisher.stop()
             await gateway.models.aclose()
             with contextlib.suppress(Exception):
@@ -193,6 +197,7 @@ def create_app(
             Route("/v1/factcheck", factcheck, methods=["POST"]),
             Route("/v1/results/{request_id}", get_result, methods=["GET"]),
             Route("/v1/results/{request_id}/view", view_result, methods=["GET"]),
+            Route("/v1/rules", view_rules, methods=["GET"]),
             Route("/beta/litellm_basic_guardrail_api", litellm_guardrail, methods=["POST"]),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/readyz", readyz, methods=["GET"]),

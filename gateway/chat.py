@@ -87,7 +87,7 @@ async def chat_completions(request: Request) -> Response:
             if again.won is not None:
                 completion, result, status, action = again.won
                 verdict_id = again.request_id or request_id
-        rel = gw.release(Decision(spec, result, status, action, verdict_id, extra=extra), model)
+        rel = gw.release(Decision(spec, result, status, action, verdict_id, extra=extra), model, call.question)
         x.result, x.outcome = result, _outcome(rel.action, result, status)
         gw.count(x)
         # The proxy's own overhead in every mode; the verdict wait has its own histogram.
@@ -134,7 +134,7 @@ async def _stream(gw: Gateway, call: ChatCall) -> Response:
     result, status, action = await gw.judge(call.spec, call.request_id, model, published)
     x.wait_s = time.perf_counter() - t1
     gw.metrics.verdict_wait_seconds.labels(model).observe(x.wait_s)
-    rel = gw.release(Decision(call.spec, result, status, action, call.request_id), model)
+    rel = gw.release(Decision(call.spec, result, status, action, call.request_id), model, call.question)
     x.result, x.outcome = result, _outcome(rel.action, result, status)
     gw.count(x)
     headers.update(rel.headers)
@@ -221,7 +221,7 @@ def _holdback(
         }
         marker = holdback.withheld(decided.reason) if decided.stopped else None
         decision = Decision(spec, result, status, action, checker.last_id, streamed=True, refusal=marker, extra=extra)
-        rel = gw.release(decision, model)
+        rel = gw.release(decision, model, call.question)
         x.result, x.outcome = result, _outcome(rel.action, result, status)
         gw.count(x)
         return rel

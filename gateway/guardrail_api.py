@@ -112,6 +112,7 @@ async def litellm_guardrail(request: Request) -> Response:
                     tenant=x.tenant,
                     source="guardrail_api",
                     engine=spec.engine,
+                    shadow=spec.shadow_policy(),
                 )
             )
             for rid, i in zip(ids, todo, strict=True)

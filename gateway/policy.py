@@ -11,6 +11,11 @@ Example ``policies.yaml``::
       rag-bot: {mode: block, grounding: documents}                 # a request's own documents (RAG)
       docs-bot: {mode: block, grounding: documents_and_store}      # a request's documents, and the store
       care-bot: {mode: revise, reask: true}                        # ask the model once to fix its answer
+      new-bot: {mode: observe, shadow: {mode: block, threshold: 0.8}}  # record what block would do
+
+``shadow: {mode: block|revise, threshold: …}`` on any policy records on every verdict what that policy
+``would`` have done (``/v1/results``, ``factsentry_worker_would_total``) without enforcing it: run a check on
+live traffic before promoting it. Its other fields follow the policy it sits on.
 
 Fail-safe: under block and revise an answer is released only with a verdict that clears the
 policy, or because the operator chose ``open`` for what happened instead — ``on_timeout`` (no
@@ -20,12 +25,14 @@ not be published, the pipeline dead-lettered it, Redis is unreachable). Both def
 
 Headers ``x-factsentry-policy``, ``x-factsentry-threshold`` and ``x-factsentry-timeout`` override
 the model's policy for one request, by default only to make it stricter.
+
+The decision itself (:func:`decide`, :class:`Action`) is pure and lives in schemas/policy.py, where the
+workers reach it too; it is re-exported here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import Enum
 from pathlib import Path
 from typing import Any, Literal
 
@@ -35,19 +42,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from gateway.errors import ConfigError, InvalidRequest
 from schemas.enums import Policy
 from schemas.messages import ResultMessage
+from schemas.policy import NO_VERDICT_SETTING, Action, DecisionSpec, ShadowSpec, decide, decide_why, would
 
 
-class PolicySpec(BaseModel):
+class PolicySpec(DecisionSpec):
+    """A model's policy: the decision's fields (schemas/policy.py: mode, threshold, on_timeout, on_unavailable,
+    on_unverifiable) and what only the gateway uses."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    mode: Policy = Policy.OBSERVE
-    threshold: float = Field(default=0.7, ge=0.0, le=1.0)
     timeout_s: float = Field(default=10.0, gt=0, le=600)
-    on_timeout: Literal["open", "closed"] = "closed"
-    on_unavailable: Literal["open", "closed"] = "closed"
-    # The verdict says the store cannot judge the answer (nobody in it is about anyone the answer
-    # describes): pass and annotate release it with the verdict attached, block refuses it.
-    on_unverifiable: Literal["pass", "annotate", "block"] = "pass"
     # Streaming under block/revise: ``buffer`` holds the whole answer until its verdict; ``holdback``
     # releases each sentence once verified (gateway/holdback.py).
     stream: Literal["buffer", "holdback"] = "buffer"
@@ -62,6 +66,14 @@ class PolicySpec(BaseModel):
     # statements the check could not support listed; the rewritten answer is checked, and the better-scoring
     # of the two is decided on as usual (one extra upstream call and one extra check at most).
     reask: bool = False
+    # A policy recorded on every verdict but never enforced (``shadow: {mode: block, threshold: 0.8}``): the
+    # worker decides what it would have done and stores it as the verdict's ``would``. Changes nothing a
+    # client receives; fields it leaves out follow this policy.
+    shadow: ShadowSpec | None = None
+
+    def shadow_policy(self) -> DecisionSpec | None:
+        """The shadow's whole decision spec (published with each generation), or None without a shadow."""
+        return self.shadow.over(self) if self.shadow is not None else None
 
 
 class PolicyTable(BaseModel):
@@ -72,7 +84,10 @@ class PolicyTable(BaseModel):
 
     def for_model(self, model: str) -> PolicySpec:
         override = self.models.get(model)
-        return self.default if not override else self.default.model_copy(update=override)
+        if not override:
+            return self.default
+        # Validated, not copied: nested settings (``shadow``) become models again.
+        return PolicySpec.model_validate({**self.default.model_dump(), **override})
 
     @classmethod
     def load(cls, path: Path | None) -> PolicyTable:
@@ -151,44 +166,6 @@ def _opens_on_timeout(spec: PolicySpec) -> bool:
     return spec.on_timeout == "open" and spec.mode in (Policy.BLOCK, Policy.REVISE)
 
 
-class Action(str, Enum):
-    PASS = "pass"
-    BLOCK = "block"
-    REVISE = "revise"
-
-
-# Why there is no verdict, and which operator setting decides what then happens.
-NO_VERDICT_SETTING = {"timeout": "on_timeout", "failed": "on_unavailable", "unavailable": "on_unavailable"}
-
-
-def decide(spec: PolicySpec, result: ResultMessage | None, status: str = "timeout") -> Action:
-    """What to do with an answer once its verdict is known.
-
-    Without a verdict (``status`` says why: ``timeout``, ``failed`` — the pipeline gave up on it or it
-    was never published —, ``unavailable`` — Redis unreachable) block and revise follow the operator's
-    ``on_timeout`` / ``on_unavailable``; anything else fails closed.
-    """
-    guarding = spec.mode in (Policy.BLOCK, Policy.REVISE)
-    if result is None or (guarding and result.check.partial):
-        # A partial verdict left part of the answer unchecked: it cannot clear the whole of it.
-        if not guarding:
-            return Action.PASS
-        setting = NO_VERDICT_SETTING.get(status, "on_unavailable") if result is None else "on_unavailable"
-        return Action.PASS if getattr(spec, setting) == "open" else Action.BLOCK
-    check = result.check
-    if spec.mode in (Policy.OBSERVE, Policy.ANNOTATE) or check.abstained:
-        return Action.PASS
-    if check.unverifiable:
-        return Action.BLOCK if spec.on_unverifiable == "block" else Action.PASS
-    if check.dfactscore is None:
-        return Action.PASS
-    if check.dfactscore >= spec.threshold:
-        return Action.PASS
-    if spec.mode is Policy.REVISE and check.revision is not None and check.revision.text.strip():
-        return Action.REVISE
-    return Action.BLOCK
-
-
 def verdict_headers(result: ResultMessage | None, status: str = "timeout") -> dict[str, str]:
     """``x-factsentry-*`` headers describing a verdict, or why there is none (``timeout``, ``unavailable``)."""
     if result is None:
@@ -204,3 +181,20 @@ def verdict_headers(result: ResultMessage | None, status: str = "timeout") -> di
     headers["x-factsentry-bios"] = str(check.num_bios)
     headers["x-factsentry-entities"] = str(check.num_entities)
     return headers
+
+
+__all__ = [
+    "NO_VERDICT_SETTING",
+    "STRICTNESS",
+    "Action",
+    "DecisionSpec",
+    "Override",
+    "PolicySpec",
+    "PolicyTable",
+    "ShadowSpec",
+    "decide",
+    "decide_why",
+    "resolve",
+    "verdict_headers",
+    "would",
+]

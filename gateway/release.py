@@ -14,6 +14,10 @@ What leaves under each action (one vocabulary in headers, body and the access lo
   (``FACTSENTRY_REFUSAL_IN_CONTENT``: in ``content`` too) and ``finish_reason: content_filter``, or an
   HTTP 422 (``FACTSENTRY_BLOCK_STYLE=error``). Never the answer, and never its suggested revision unless
   the operator opted in (``FACTSENTRY_SEND_REVISION``): the review page and ``/v1/results`` keep both.
+
+A policy's ``shadow`` never changes the action: the ``factsentry`` object only gains ``would``, what the
+shadow policy would have done (observe answers carry no ``factsentry`` object; their ``would`` is on the
+stored verdict).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from starlette.responses import Response
 
 from gateway import sse
 from gateway.errors import BlockedAnswer
-from gateway.policy import Action, PolicySpec, verdict_headers
+from gateway.policy import Action, PolicySpec, verdict_headers, would
 from gateway.settings import GatewaySettings
 from schemas.enums import Policy, Verdict, Worthiness
 from schemas.messages import ResultMessage
@@ -97,6 +101,8 @@ def release(decision: Decision, settings: GatewaySettings) -> Release:
     headers = {**verdict_headers(result, status), "x-factsentry-action": action.value}
     shows = action is Action.REVISE or spec.mode is Policy.ANNOTATE or settings.send_revision
     factsentry = {**verdict_body(result, decision.request_id, action, status, spec.threshold, shows), **decision.extra}
+    if spec.shadow is not None:
+        factsentry["would"] = shadow_verdict(spec, result, status)
     if action is Action.PASS:
         return Release(action, None, None, None, headers, factsentry)
     if decision.streamed:
@@ -112,6 +118,16 @@ def release(decision: Decision, settings: GatewaySettings) -> Release:
     return Release(
         action, content, refusal, "content_filter", headers, factsentry, error=settings.block_style == "error"
     )
+
+
+def shadow_verdict(spec: PolicySpec, result: ResultMessage | None, status: str) -> dict[str, Any] | None:
+    """What ``spec``'s shadow policy would have done: the verdict's own record (the worker decided it), else
+    decided here with the same function (a verdict from a worker that did not, or no verdict: ``status``)."""
+    shadow = spec.shadow_policy()
+    if shadow is None:
+        return None
+    recorded = result.would if result is not None else None
+    return (recorded or would(shadow, result, status)).model_dump(mode="json")
 
 
 def verdict_body(

@@ -267,6 +267,11 @@ class ChatCall:
         return self.x.tenant
 
     @property
+    def question(self) -> str | None:
+        """The user's last question (what the review page shows when the operator keeps it)."""
+        return last_user_text(self.messages)
+
+    @property
     def usage_requested(self) -> bool:
         """Whether the client asked for the usage chunk at the end of a stream (``stream_options.include_usage``)."""
         options = self.body.get("stream_options")
@@ -302,4 +307,5 @@ class ChatCall:
             engine=self.spec.engine,
             documents=list(self.about.documents),
             grounding="documents_and_store" if self.spec.grounding == "documents_and_store" else "documents",
+            shadow=self.spec.shadow_policy(),
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 import time
 from datetime import UTC, datetime
+from typing import Any
 
 import orjson
 import redis.asyncio as aioredis
@@ -148,13 +149,16 @@ def _factcheck_engine(value: object, gw: Gateway, model: str) -> str | None:
     return value
 
 
-async def _find_result(request: Request) -> ResultMessage | Response:
-    """The verdict of the path's request id, readable by the caller's tenant; else the error response."""
+async def _find_result(request: Request) -> tuple[ResultMessage, dict[str, Any] | None] | Response:
+    """The verdict of the path's request id, readable by the caller's tenant, and what the gateway decided
+    for its answer (gateway/decisions.py; None for /v1/factcheck, observe, or a decision not recorded);
+    else the error response."""
     gw: Gateway = request.app.state.gateway
     request_id = request.path_params["request_id"]
     try:
         key = gw.keys.authenticate(request.headers)
         result = await gw.results.get(request_id)
+        decision = await gw.decisions.get(request_id) if result is not None else None
     except GatewayError as e:
         return e.response()
     except (aioredis.RedisError, OSError) as e:
@@ -166,14 +170,18 @@ async def _find_result(request: Request) -> ResultMessage | Response:
         return ResultNotFound(
             f"no result for request {shown!r} (not scored yet, expired, or unknown)", code="result_not_found"
         ).response()
-    return result
+    return result, decision
 
 
 async def get_result(request: Request) -> Response:
+    """The verdict, with ``decision``: the action taken, the policy and threshold that decided it, and the
+    rest of gateway/decisions.py's record (null when the gateway decided nothing, e.g. /v1/factcheck)."""
     found = await _find_result(request)
     if isinstance(found, Response):
         return found
-    return Response(found.model_dump_json(), media_type="application/json")
+    result, decision = found
+    payload = {**result.model_dump(mode="json"), "decision": decision}
+    return Response(orjson.dumps(payload), media_type="application/json")
 
 
 async def view_result(request: Request) -> Response:
@@ -181,9 +189,16 @@ async def view_result(request: Request) -> Response:
     found = await _find_result(request)
     if isinstance(found, Response):
         return found
-    headers = {
-        "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
-        "x-content-type-options": "nosniff",
-        "referrer-policy": "no-referrer",
-    }
-    return Response(review.render(found), media_type="text/html; charset=utf-8", headers=headers)
+    return Response(review.render(*found), media_type="text/html; charset=utf-8", headers=PAGE_HEADERS)
+
+
+PAGE_HEADERS = {
+    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+}
+
+
+async def view_rules(request: Request) -> Response:
+    """``/v1/rules``: the named rules of scoring/RULES.md, each row with an anchor the review page links to."""
+    return Response(review.rules_page(), media_type="text/html; charset=utf-8", headers=PAGE_HEADERS)

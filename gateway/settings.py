@@ -61,6 +61,10 @@ class GatewaySettings(BusSettings):
         default=32, ge=1, le=1000, description="documents a request may carry to be checked against"
     )
     metrics_host: str = Field(default="127.0.0.1", description="bind address of the separate /metrics listener")
+    review_keep_question: bool = Field(
+        default=False,
+        description="keep the user's question with each decision for the review page and /v1/results (privacy: off)",
+    )
     log_level: str = "warning"
     access_log: bool = Field(
         default=True, description="one JSON line per API request on stdout (ids, model, policy, verdict; no text)"

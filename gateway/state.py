@@ -14,6 +14,7 @@ from bus.labels import OTHER, LabelGuard
 from bus.results import Outcome, ResultStore, VerdictListener
 from gateway.access import Exchange
 from gateway.auth import ApiKey, KeyRing
+from gateway.decisions import DecisionStore
 from gateway.errors import GatewayError
 from gateway.metrics import GatewayMetrics, build_metrics
 from gateway.policy import Action, Override, PolicySpec, PolicyTable, decide
@@ -66,6 +67,10 @@ class Gateway:
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self.results = ResultStore(self.redis, settings.redis_prefix, settings.result_ttl_s)
         self.listener = VerdictListener(self.results)
+        # What was done with each answer, beside its verdict (the review page; gateway/decisions.py).
+        self.decisions = DecisionStore(
+            self.redis, settings.redis_prefix, settings.result_ttl_s, settings.review_keep_question
+        )
         self.keys = KeyRing(settings.keys_file)
         # Model names a wildcard route matched: labels while under 50 (the operator's routes).
         self.checked_models = LabelGuard(50, models.configured)
@@ -101,9 +106,11 @@ class Gateway:
         ``other`` (so a client naming 1,000 models adds one label value, at the gateway and in the workers)."""
         return name if name in self.known_models else OTHER
 
-    def release(self, decision: Decision, model: str) -> Release:
-        """What leaves the gateway for ``decision`` (gateway/release.py), counted by action."""
+    def release(self, decision: Decision, model: str, question: str | None = None) -> Release:
+        """What leaves the gateway for ``decision`` (gateway/release.py), counted by action and recorded for the
+        review page (``question``: the user's, kept only when the operator says so)."""
         rel = release(decision, self.settings)
+        self.decisions.record(decision, rel, model, question)
         if rel.action is Action.BLOCK:
             self.metrics.blocked.labels(model).inc()
         elif rel.action is Action.REVISE:

@@ -19,8 +19,10 @@ several milliseconds, which would dominate the added latency of the proxy.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fnmatch
 import logging
+import os
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
@@ -253,10 +255,73 @@ class MatchedUpstream:
         return None  # the session is the wildcard's, closed with the registry
 
 
-class LiteLLMUpstream:
-    """Every other provider (and ``mock_response`` models) through one litellm Router."""
+class LazyRouter:
+    """litellm's Router for the models that take the litellm path, built on first need.
 
-    def __init__(self, name: str, router: Any) -> None:
+    Importing litellm and building its Router takes 10–20 s on a busy machine, so the gateway does not wait
+    for it before it listens: :meth:`start` builds it in a thread once the gateway serves (lean models are
+    served meanwhile), and a request for a litellm model that arrives earlier waits for the same build
+    (:meth:`get`) instead of failing. The credential checks litellm does (``validate_environment``) run with
+    the build; what they find is logged then and added to ``notes``."""
+
+    def __init__(
+        self,
+        model_list: list[dict[str, Any]],
+        timeout_s: float,
+        checks: list[tuple[str, str, Any]] | None = None,
+        env: Mapping[str, str] | None = None,
+        notes: list[str] | None = None,
+    ) -> None:
+        self.model_list = model_list
+        self.timeout_s = timeout_s
+        self.checks = checks or []
+        self.env = (
+            os.environ if env is None else env
+        )  # (model name, provider model, api_base) of entries whose credentials litellm judges
+        self.notes = [] if notes is None else notes  # the registry's: what its build finds is added there
+        self._router: Any = None
+        self._building: asyncio.Future[Any] | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self._router is not None
+
+    def build(self) -> Any:
+        """Import litellm and build the Router (blocking: run it in a thread)."""
+        if self._router is None:
+            from litellm.router import Router
+
+            # The client retries; a cooled-down deployment would fail every request for that model.
+            router = Router(model_list=self.model_list, timeout=self.timeout_s, num_retries=0, disable_cooldowns=True)
+            for name, model, api_base in self.checks:
+                missing = _missing_credentials(model, {"api_base": api_base}, None, self.env)
+                if missing:
+                    note = f"model {name}: no {' / '.join(missing)} — its requests will fail until it is set"
+                    self.notes.append(note)
+                    log.warning("%s", note)
+            self._router = router
+        return self._router
+
+    def start(self) -> asyncio.Future[Any]:
+        """Begin the build in a thread (once); the future resolves to the Router."""
+        if self._building is None:
+            self._building = asyncio.ensure_future(asyncio.to_thread(self.build))
+        return self._building
+
+    async def get(self) -> Any:
+        """The Router, waiting for its build (begun here if nothing began it)."""
+        if self._router is not None:
+            return self._router
+        return await asyncio.shield(self.start())
+
+    async def acompletion(self, **kwargs: Any) -> Any:
+        return await (await self.get()).acompletion(**kwargs)
+
+
+class LiteLLMUpstream:
+    """Every other provider (and ``mock_response`` models) through one litellm Router (built lazily)."""
+
+    def __init__(self, name: str, router: LazyRouter) -> None:
         self.name = name
         self.router = router
 
@@ -315,7 +380,7 @@ async def _litellm_logged() -> None:
     await GLOBAL_LOGGING_WORKER.flush()
 
 
-def _litellm_maker(router: Any) -> Callable[[str], Upstream]:
+def _litellm_maker(router: LazyRouter) -> Callable[[str], Upstream]:
     def make(asked: str) -> Upstream:
         return LiteLLMUpstream(asked, router)
 
@@ -372,7 +437,11 @@ class ModelRegistry:
     """Every model clients may ask for, each mapped to its upstream; wildcard names route by pattern."""
 
     def __init__(
-        self, upstreams: dict[str, Upstream], wildcards: list[Wildcard] | None = None, notes: list[str] | None = None
+        self,
+        upstreams: dict[str, Upstream],
+        wildcards: list[Wildcard] | None = None,
+        notes: list[str] | None = None,
+        router: LazyRouter | None = None,
     ) -> None:
         self.upstreams = upstreams
         self.configured = frozenset(upstreams)  # the names of the file; wildcard matches join upstreams later
@@ -380,6 +449,24 @@ class ModelRegistry:
         # What the operator should know at startup: sections ignored, credentials missing (one line each).
         self.notes = notes or []
         self.created = int(time.time())
+        # litellm's Router for the models that need it (None: every model is lean), built after listening.
+        self.router = router
+        self._loading: asyncio.Task[str | None] | None = None
+
+    @property
+    def litellm_names(self) -> list[str]:
+        """The configured names (and patterns) that take the litellm path."""
+        names = [n for n, u in self.upstreams.items() if isinstance(u, LiteLLMUpstream)]
+        return names + [w.pattern for w in self.wildcards if w.base is None]
+
+    def start_loading(self) -> asyncio.Task[str | None] | None:
+        """Build litellm's Router and warm it up in the background (see :class:`LazyRouter`); None when
+        every model is lean. Requests for litellm models wait for the build, lean ones never do."""
+        if self.router is None:
+            return None
+        if self._loading is None:
+            self._loading = asyncio.create_task(self.warm_up(), name="factsentry-litellm-load")
+        return self._loading
 
     def get(self, model: str) -> Upstream:
         found = self.upstreams.get(model)
@@ -404,25 +491,32 @@ class ModelRegistry:
         return [{"id": name, "object": "model", "created": self.created, "owned_by": "factsentry"} for name in names]
 
     async def warm_up(self, timeout_s: float = 30.0) -> str | None:
-        """Have litellm load, before the gateway takes requests, what it loads on its first completion.
+        """Build litellm's Router (in a thread) and have litellm load what it loads on its first completion.
 
         Its first call builds its response models, and the success logging it starts afterwards imports
         about a second of modules on the event loop, so every request in flight waited with it (the first
         block request took 1.4–1.9 s in ``factsentry bench pipeline``). One ``mock_response`` completion
         through the router — answered by litellm itself, no upstream called — and the tasks it starts
-        (waited for up to ``timeout_s``) do it at startup. The lean HTTP path needs none of it.
+        (waited for up to ``timeout_s``) do it once. The gateway runs this after it listens
+        (:meth:`start_loading`); the lean HTTP path needs none of it.
 
         Returns the model name the warm-up went through, or None when no model takes the litellm path.
-        A warm-up that fails is logged and the gateway starts anyway.
+        A warm-up that fails is logged and the gateway serves anyway.
         """
+        if self.router is None:
+            return None
+        started = time.perf_counter()
+        try:
+            router = await self.router.get()
+        except Exception as e:
+            log.error("litellm could not be loaded (%s): requests for %s will fail", e, ", ".join(self.litellm_names))
+            return None
         name = next((n for n, u in self.upstreams.items() if isinstance(u, LiteLLMUpstream)), None)
         if name is None:
             return None
-        upstream = self.upstreams[name]
-        assert isinstance(upstream, LiteLLMUpstream)
         try:
             messages = [{"role": "user", "content": "warm-up"}]
-            await upstream.router.acompletion(model=name, messages=messages, mock_response="warm-up")
+            await router.acompletion(model=name, messages=messages, mock_response="warm-up")
         except Exception as e:
             log.warning("litellm warm-up through %s failed (%s): its first request will be slower", name, e)
             return None
@@ -430,9 +524,14 @@ class ModelRegistry:
             await asyncio.wait_for(_litellm_logged(), timeout_s)
         except TimeoutError:
             log.warning("litellm's logging of the warm-up took over %g s: its first request may be slower", timeout_s)
+        log.info("litellm loaded for %s in %.1f s", ", ".join(self.litellm_names), time.perf_counter() - started)
         return name
 
     async def aclose(self) -> None:
+        if self._loading is not None and not self._loading.done():
+            self._loading.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._loading
         for upstream in self.upstreams.values():
             await upstream.aclose()
         for wildcard in self.wildcards:
@@ -453,6 +552,7 @@ class ModelRegistry:
         upstreams: dict[str, Upstream] = {}
         wildcards: list[Wildcard] = []
         via_litellm: list[dict[str, Any]] = []
+        checks: list[tuple[str, str, Any]] = []  # judged by litellm when its Router is built (LazyRouter)
         for i, entry in enumerate(entries):
             if not isinstance(entry, dict) or "model_name" not in entry or "litellm_params" not in entry:
                 raise ConfigError(f"model_list[{i}] needs `model_name` and `litellm_params`")
@@ -470,7 +570,8 @@ class ModelRegistry:
                 if given.removeprefix("os.environ/") not in env:
                     missing = [given.removeprefix("os.environ/")]
             elif "mock_response" not in params:
-                missing = _missing_credentials(model, params, api_key or given, env)
+                if not given and not (params.get("api_base") and model.startswith(LEAN_PROVIDERS)):
+                    checks.append((name, model, params.get("api_base")))
             if missing:
                 notes.append(f"model {name}: no {' / '.join(missing)} — its requests will fail until it is set")
             if lean and "*" in name:
@@ -486,18 +587,15 @@ class ModelRegistry:
                 )
             else:
                 via_litellm.append(entry)
-        if via_litellm:
-            from litellm.router import Router
-
-            # The client retries; a cooled-down deployment would fail every request for that model.
-            router = Router(model_list=via_litellm, timeout=timeout_s, num_retries=0, disable_cooldowns=True)
+        router = LazyRouter(via_litellm, timeout_s, checks, env, notes) if via_litellm else None
+        if router is not None:
             for entry in via_litellm:
                 name = str(entry["model_name"])
                 if "*" in name:  # litellm's Router routes wildcard deployments itself
                     wildcards.append(Wildcard(name, _litellm_maker(router)))
                 else:
                     upstreams.setdefault(name, LiteLLMUpstream(name, router))
-        return cls(upstreams, wildcards, notes)
+        return cls(upstreams, wildcards, notes, router)
 
     @classmethod
     def load(cls, path: Path, env: Mapping[str, str], timeout_s: float = 120.0) -> ModelRegistry:

@@ -64,6 +64,9 @@ class Revision(BaseModel):
 
 class CheckResult(BaseModel):
     abstained: bool = False
+    # The rule that decided the abstention (scoring/RULES.md: decline, refusal, clarification,
+    # only-assistant-talk, declined-without-evidence; "empty" for an empty answer).
+    abstained_by: str | None = None
     # No page of the knowledge store is about anyone the answer describes (a person missing from the
     # store, a non-biographical answer): the answer cannot be judged, so FActScore and D-FActScore are
     # null rather than 0 and policies follow ``on_unverifiable``.

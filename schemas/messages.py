@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from schemas.check import CheckResult
 from schemas.enums import Policy
+from schemas.policy import DecisionSpec, Would
 
 SCHEMA_VERSION: Literal[1] = 1
 
@@ -76,6 +77,9 @@ class GenerationMessage(BaseModel):
     # policy's ``grounding: documents_and_store``.
     documents: list[Document] = []
     grounding: Literal["documents", "documents_and_store"] = "documents"
+    # The model's shadow policy (``shadow:`` in the policy file; schemas/policy.py), whole: the worker decides
+    # what it would have done with the verdict and records it as ``ResultMessage.would``. Never enforced.
+    shadow: DecisionSpec | None = None
 
 
 class ResultMessage(BaseModel):
@@ -93,6 +97,9 @@ class ResultMessage(BaseModel):
     # Set on verdicts of ``factsentry replay`` (the run's name); live verdicts have none.
     run: str | None = None
     partial_of: str | None = None
+    # What the generation's shadow policy would have done with this verdict (``GenerationMessage.shadow``);
+    # None without a shadow policy, and on hold-back checks of part of an answer.
+    would: Would | None = None
 
 
 class DLQRecord(BaseModel):
@@ -108,3 +115,16 @@ class DLQRecord(BaseModel):
     error_type: str
     failed_at: datetime
     attempts: int = 1
+
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "ChatMessage",
+    "DLQRecord",
+    "Document",
+    "GenerationMessage",
+    "ResultMessage",
+    "Source",
+    "Usage",
+    "Would",
+]

@@ -3,7 +3,7 @@
 As in FActScore, a model's score is the mean over the answers it did not abstain on, and the share
 of answered prompts is reported beside it (the response ratio).
 
->>> is_abstention("I'm sorry, but I could not find any information about Dick Hanley.")
+>>> is_abstention("I could not find any information about Dick Hanley.")
 True
 >>> is_abstention("Dick Hanley was an American football coach. I could not find his birth date.")
 False
@@ -12,20 +12,15 @@ False
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
-from scoring.rules import env_rules_off, rule
+from scoring.rules import Rule, register, run
 from scoring.sentences import Sentence, split_sentences
 
-DECLINE = rule(
-    "decline", "segment", "an answer that opens by saying it has or found no information declines (abstains)"
-)
-REFUSAL = rule(
-    "refusal", "segment", "declining without an apology ('I won't guess', 'there isn't enough material') abstains"
-)
-CLARIFICATION = rule(
-    "clarification", "segment", "an answer that only asks which person is meant (and lists the options) abstains"
-)
+DECLINE = "decline"
+REFUSAL = "refusal"
+CLARIFICATION = "clarification"
 
 _DECLINE = re.compile(
     r"\b(?:i (?:could not|couldn't|cannot|can't|was unable to|am unable to|am not able to|was not able to) "
@@ -84,10 +79,19 @@ def is_abstention(
 
     ``sentences`` are ``split_sentences(text)`` when the caller already has them.
     """
-    off = env_rules_off() if rules_off is None else rules_off
+    return abstention_rule(text, sentences, rules_off) is not None
+
+
+def abstention_rule(
+    text: str, sentences: Sequence[Sentence] | None = None, rules_off: frozenset[str] | None = None
+) -> str | None:
+    """The rule by which the answer abstains (it declines, or only asks which person is meant), or None: the
+    one that fired on its first sentence for a decline, ``clarification`` for an answer that only asks;
+    "empty" for an answer with no sentence."""
+    off = frozenset() if rules_off is None else rules_off
     sentences = split_sentences(text) if sentences is None else sentences
     if not sentences:
-        return True
+        return "empty"
     texts = [s.text for s in sentences]
 
     def declines(t: str) -> bool:
@@ -97,33 +101,93 @@ def is_abstention(
         return _asks(t, off)
 
     first = texts[0]
-    if declines(first) or (_APOLOGY.match(first) and len(texts) == 1):
-        return all(declines(t) or asks(t) or _is_offer(t) for t in texts[1:])
+    opening = run(_DECLINING, first, off)
+    # An apology and nothing else ("I'm sorry, I can't help with that.") declines too.
+    if opening is None and DECLINE not in off and _APOLOGY.match(first) and len(texts) == 1:
+        opening = Said(DECLINE)
+    if opening is not None:
+        return opening.decided_by if all(declines(t) or asks(t) or _is_offer(t) for t in texts[1:]) else None
     # Only a clarification: every sentence asks, offers, lists an option briefly, or declines, and one asks.
     # The question may end in a colon before its options ("Do you mean:" then a numbered list of them).
     if any(asks(t) for t in texts) and any(
         t.rstrip().endswith("?") or (asks(t) and t.rstrip().endswith(":")) for t in texts
     ):
-        return all(declines(t) or asks(t) or _is_offer(t) or _is_option(t) for t in texts)
-    return False
+        ok = all(declines(t) or asks(t) or _is_offer(t) or _is_option(t) for t in texts)
+        return CLARIFICATION if ok else None
+    return None
+
+
+@dataclass(frozen=True)
+class Said:
+    """An abstention rule's decision on one sentence: it declines or asks which person is meant."""
+
+    decided_by: str = ""
+
+    def stamped(self, name: str) -> Said:
+        return replace(self, decided_by=name)
+
+
+def _saying(pattern: re.Pattern[str], but_answers: bool) -> Callable[[str], Said | None]:
+    """A rule that finds ``pattern`` in a sentence; with ``but_answers``, not when "but" follows it ("I can't
+    verify every detail, but X was ...": a hedge before an answer, not a refusal)."""
+
+    def apply(sentence: str) -> Said | None:
+        m = pattern.search(sentence)
+        if m is None or (but_answers and re.search(r"\bbut\b", sentence[m.end() :], re.IGNORECASE)):
+            return None
+        return Said()
+
+    return apply
+
+
+# The abstention rules, read on each sentence in this order: declining in set phrases, declining in so many
+# words, asking which person is meant. ``is_abstention`` decides from what they find in every sentence.
+ABSTAIN_RULES: tuple[Rule[str, Said], ...] = register(
+    Rule(
+        DECLINE,
+        "segment",
+        "an answer that opens by saying it has or found no information declines (abstains)",
+        (
+            "I could not find any information about Dick Hanley.",
+            "I don't have any information on a person by that name.",
+            "There is no widely known person called Mara Quill.",
+        ),
+        _saying(_DECLINE, but_answers=True),
+    ),
+    Rule(
+        REFUSAL,
+        "segment",
+        "declining without an apology ('I won't guess', 'there isn't enough material') abstains",
+        (
+            "I won't guess at her career.",
+            "There isn't enough reliable material to go on.",
+            "I'll have to sit this one out.",
+        ),
+        _saying(_REFUSE, but_answers=True),
+    ),
+    Rule(
+        CLARIFICATION,
+        "segment",
+        "an answer that only asks which person is meant (and lists the options) abstains",
+        ("Which John Smith do you mean?", "Could you clarify which one?", "Are you asking about the footballer?"),
+        _saying(_CLARIFY, but_answers=False),
+    ),
+)
+_DECLINING = ABSTAIN_RULES[:2]
+_ASKING = ABSTAIN_RULES[2:]
 
 
 def _declines(sentence: str, off: frozenset[str]) -> bool:
-    # "I can't verify every detail, but X was ...": a hedge before an answer, not a refusal.
-    for pattern, name in ((_DECLINE, DECLINE), (_REFUSE, REFUSAL)):
-        m = pattern.search(sentence) if name not in off else None
-        if m and not re.search(r"\bbut\b", sentence[m.end() :], re.IGNORECASE):
-            return True
-    return False
+    return run(_DECLINING, sentence, off) is not None
 
 
 def _asks(sentence: str, off: frozenset[str]) -> bool:
-    return CLARIFICATION not in off and bool(_CLARIFY.search(sentence))
+    return run(_ASKING, sentence, off) is not None
 
 
 def declines_or_asks(texts: Sequence[str], rules_off: frozenset[str] | None = None) -> bool:
     """Whether some sentence declines to answer or asks which person is meant (the answer may say more)."""
-    off = env_rules_off() if rules_off is None else rules_off
+    off = frozenset() if rules_off is None else rules_off
     return any(_declines(t, off) or _asks(t, off) for t in texts)
 
 

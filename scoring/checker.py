@@ -29,7 +29,7 @@ from typing import Protocol
 
 from schemas.check import CheckResult, Revision
 from schemas.knowledge import EntityRef
-from scoring.abstain import declines_or_asks, is_abstention
+from scoring.abstain import abstention_rule, declines_or_asks
 from scoring.language import detect
 from scoring.linking import candidate_entities
 from scoring.pipeline import CheckConfig, default_config, default_verifier, group_result, infer_subject, score_groups
@@ -173,8 +173,9 @@ class Checker:
         """Check one answer against ``kb``: facts, groups, FActScore, D-FActScore and a suggested revision."""
         config = self.config
         all_sentences = split_sentences(text, config.rules_off)
-        if not text.strip() or is_abstention(text, all_sentences):
-            return CheckResult(abstained=True, engine=self.engine)
+        abstained_by = "empty" if not text.strip() else abstention_rule(text, all_sentences, config.rules_off)
+        if abstained_by is not None:
+            return CheckResult(abstained=True, abstained_by=abstained_by, engine=self.engine)
         sentences = all_sentences[: config.max_sentences]
         subject = (name or "").strip() or infer_subject(text, question)
         run = Run(text, sentences, subject, question, kb, cache, config, self.stance_model)
@@ -198,12 +199,12 @@ class Checker:
         groups = self.decompose(run)
         _locate(run, groups)
         if config.on(ONLY_ASSISTANT_TALK) and _only_assistant_talk(groups):
-            return self._finish(run, CheckResult(abstained=True, groups=[group_result(g, None, False) for g in groups]))
+            return self._finish(run, _abstained(groups, ONLY_ASSISTANT_TALK))
         declined = config.on(DECLINED_WITHOUT_EVIDENCE) and declines_or_asks(
             [s.text for s in sentences], config.rules_off
         )
         if declined and not any(g.factual for g in groups):
-            return self._finish(run, CheckResult(abstained=True, groups=[group_result(g, None, False) for g in groups]))
+            return self._finish(run, _abstained(groups, DECLINED_WITHOUT_EVIDENCE))
         if not any(g.factual for g in groups):
             return self._finish(
                 run,
@@ -222,7 +223,7 @@ class Checker:
             candidates = candidate_entities(kb, names + aliases, limit=config.max_candidates, pinned=documents)
         self.verify(run, groups, candidates)
         if declined and _without_evidence(groups):
-            return self._finish(run, CheckResult(abstained=True, groups=[group_result(g, None, False) for g in groups]))
+            return self._finish(run, _abstained(groups, DECLINED_WITHOUT_EVIDENCE))
         for g in groups:
             for fact in g.factual:
                 fact.attribute(config.attribution_margin)
@@ -247,6 +248,10 @@ class Checker:
         result.llm_cost_usd = round(run.usage.cost_usd, 8) if run.usage.cost_usd is not None else None
         result.llm_cached_calls = run.usage.cached
         return result
+
+
+def _abstained(groups: list[PlannedGroup], rule_name: str) -> CheckResult:
+    return CheckResult(abstained=True, abstained_by=rule_name, groups=[group_result(g, None, False) for g in groups])
 
 
 ONLY_ASSISTANT_TALK = rule(

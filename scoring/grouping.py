@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from scoring import nlp
 from scoring.parentheticals import ORG_WORDS
-from scoring.rules import env_rules_off, rule
+from scoring.rules import rule
 from vocabulary import FEMALE_PRONOUNS, MALE_PRONOUNS, NAME_SUFFIXES, THIRD_PERSON_SINGULAR, TITLES
 from vocabulary import fold_words as fold
 
@@ -264,9 +264,9 @@ def group_sentences(
 
     ``scopes``: the person scope of each sentence from the answer's structure (``scoring.segment.scopes``): a
     sentence in a scope goes to that scope's individual, whatever its words; the cues below decide the others.
-    ``rules_off``: names of grouping rules (``scoring.rules``) switched off (default: FACTSENTRY_RULES_OFF)."""
+    ``rules_off``: names of grouping rules (``scoring.rules``) switched off (default: none)."""
     if rules_off is None:
-        rules_off = env_rules_off()
+        rules_off = frozenset()
     if docs is None:
         docs = nlp.parse(list(sentences))
     items = list(list_items) if list_items is not None else [False] * len(sentences)

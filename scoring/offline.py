@@ -16,6 +16,7 @@ from schemas.knowledge import EntityRef
 from scoring import nlp
 from scoring.checker import Run
 from scoring.checkworthy import gate as worthiness_gate
+from scoring.corrections import corrected
 from scoring.decompose import AtomicFact, decompose_doc
 from scoring.decontext import decontextualize
 from scoring.grouping import PerceivedGroup, group_sentences
@@ -161,6 +162,7 @@ def _read(
         for i in range(1, len(sentences)):
             found = answered(sentences[i - 1].text, sentences[i].text, pronoun)
             readings[i] = found or readings[i]
+    readings = [corrected(r, rules_off) for r in readings]  # "not in Oslo but in Bergen" claims Bergen
     hedges = HEDGED_CLAIMS not in rules_off
     unhedged = [strip_hedges(r.text) if hedges else (r.text, [], False) for r in readings]
     return readings, unhedged

@@ -14,7 +14,6 @@ It holds no per-call state outside its arguments, so it is safe to call from sev
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from collections.abc import Iterable
@@ -31,7 +30,6 @@ from scoring.linking import MAX_CANDIDATES, link, name_match, set_cover
 from scoring.metrics import dfactscore, factscore
 from scoring.plan import PlannedFact, PlannedGroup, by_sentence
 from scoring.protocols import KnowledgeSource, StanceModel, VerdictCache
-from scoring.rules import env_rules_off, rule_names
 from scoring.segment.question import question_subject
 from scoring.sentences import split_sentences
 from scoring.verify import NO_SHARED_CONTENT, VerifyConfig
@@ -58,8 +56,9 @@ class CheckConfig:
     revise: bool = True
     revise_mode: Literal["separate", "drop"] = "separate"
     max_sentences: int = 120
-    # Names of rules (``scoring.rules``) switched off, in every step.
-    rules_off: frozenset[str] = field(default_factory=env_rules_off)
+    # Names of rules (``scoring.rules``) switched off, in every step (the caller's setting: nothing here reads
+    # the environment).
+    rules_off: frozenset[str] = frozenset()
     # The languages the engine reads (English for the offline engine); an answer in another is unverifiable.
     language: LanguageConfig = field(default_factory=LanguageConfig)
 
@@ -68,31 +67,43 @@ class CheckConfig:
 
     def without(self, names: Iterable[str]) -> CheckConfig:
         """This configuration with the rules ``names`` switched off (validated: unknown names raise)."""
+        from scoring.rulebook import rule_names  # the rule modules run the steps configured here
+
         off = self.rules_off | rule_names(names)
         return replace(self, rules_off=off, verify=replace(self.verify, rules_off=off))
 
 
-def default_config() -> CheckConfig:
-    """The offline engine's configuration, with the rules named in ``FACTSENTRY_RULES_OFF`` switched off."""
-    off = env_rules_off()
-    return replace(CheckConfig(), rules_off=off, verify=replace(CheckConfig().verify, rules_off=off))
+def default_config(rules_off: Iterable[str] = ()) -> CheckConfig:
+    """The offline engine's configuration with the rules named in ``rules_off`` (names or comma-separated
+    lists, validated: an unknown name raises :class:`scoring.rules.UnknownRule`) switched off in every step."""
+    return CheckConfig().without(rules_off)
 
 
 _verifier_lock = threading.Lock()
 _default_verifier: StanceModel | None = None
+_nli_model_dir: Path | None = None
+
+
+def use_nli_model(directory: Path | None) -> None:
+    """Make the NLI model in ``directory`` (``scoring.verifier.nli``) the stance model of every check in this
+    process that is given none; None: the packaged offline model. The caller reads the setting (a worker's
+    ``FACTSENTRY_NLI_MODEL_DIR``); it takes effect at the next :func:`default_verifier`."""
+    global _default_verifier, _nli_model_dir
+    with _verifier_lock:
+        if directory != _nli_model_dir:
+            _nli_model_dir, _default_verifier = directory, None
 
 
 def default_verifier() -> StanceModel:
-    """The stance model, loaded once per process: the user's NLI model when ``FACTSENTRY_NLI_MODEL_DIR``
-    names one (``scoring.verifier.nli``), else the packaged offline model."""
+    """The stance model, loaded once per process: the NLI model :func:`use_nli_model` names, else the packaged
+    offline model."""
     global _default_verifier
     with _verifier_lock:
         if _default_verifier is None:
-            nli_dir = os.environ.get("FACTSENTRY_NLI_MODEL_DIR", "").strip()
-            if nli_dir:
+            if _nli_model_dir is not None:
                 from scoring.verifier.nli import NLIStanceModel
 
-                _default_verifier = NLIStanceModel.load(Path(nli_dir))
+                _default_verifier = NLIStanceModel.load(_nli_model_dir)
             else:
                 from scoring.verifier import OfflineVerifier
 

@@ -32,7 +32,7 @@ from scoring.durations import durations
 from scoring.grouping import name_parts
 from scoring.hedges import strip_hedges
 from scoring.plan import PlannedFact, PlannedGroup
-from scoring.rules import env_rules_off, rule
+from scoring.rules import rule
 from scoring.verify import CONTRADICTED_VALUE, EntityVerdict
 from scoring.worthiness import ASSISTANT_ASIDE, CHATTER
 from vocabulary import MONTHS, fold_ascii
@@ -86,7 +86,7 @@ class RevisionInput:
     paragraphs: list[int] = field(default_factory=list)
     # Confirms an edited fact against an entity (the stance model); without it nothing is replaced.
     confirm: Callable[[str, str], bool] | None = None
-    rules_off: frozenset[str] = field(default_factory=env_rules_off)
+    rules_off: frozenset[str] = frozenset()
 
 
 @dataclass

@@ -15,7 +15,7 @@ from functools import lru_cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from scoring.rules import env_rules_off, rule
+from scoring.rules import rule
 from scoring.segment import document
 from scoring.segment.document import label_of
 from scoring.segment.fenced import FENCED_PROFILES, profile_records
@@ -226,7 +226,7 @@ def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[
     """Split an answer into sentences, block by block of its document (``scoring.segment``): citation markers,
     footnotes, sources and markup go; headings and list items start their own paragraph; tables and fenced
     profiles are read as records; each sentence carries the person scope its block is in."""
-    rules_off = env_rules_off() if rules_off is None else rules_off
+    rules_off = frozenset() if rules_off is None else rules_off
     out: list[Sentence] = []
     paragraph = 0
     for chunk, list_item, scope, label in _chunks(text.replace("\r\n", "\n"), rules_off):

@@ -20,8 +20,8 @@ import json
 import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from schemas.check import Evidence
@@ -29,96 +29,37 @@ from schemas.enums import Stance
 from schemas.knowledge import Passage
 from scoring.counts import count_contradicted, count_dated, count_stated
 from scoring.durations import dated_in
+from scoring.meaning import named_awards, negated_value_stated, negation_conflict, rank_conflict, unlisted_awards
 from scoring.measures import measure_contradicted, measure_stated
 from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
-from scoring.roles import contradicted_values, misplaced_values, rebound_years, stated_in
-from scoring.rules import MODEL, env_rules_off, rule
+from scoring.roles import Value, contradicted_values, misplaced_values, rebound_years, stated_in
+from scoring.rules import MODEL, Rule, register, run
 from scoring.subject_forms import in_page_terms
 from vocabulary import FUNCTION_WORDS, fold_claim
 
-NO_SHARED_CONTENT = rule(
-    "no-shared-content",
-    "verify",
-    "no passage shares a content word with the fact: not enough evidence, model not asked",
-)
-KEY_TERMS_MISSING = rule(
-    "key-terms-missing",
-    "verify",
-    "the pages lack the fact's years, or most of its names and places: not enough evidence, model not asked",
-)
-NAME_MISSING = rule(
-    "name-missing",
-    "verify",
-    "the pages have no word of a name the fact gives (a prize, a club, a work of two capitalised words or more, "
-    "'won the Lindeman Prize' against a page without 'Lindeman'): not enough evidence, model not asked",
-)
-MISPLACED_VALUE = rule(
-    "misplaced-value",
-    "verify",
-    "the page holds the fact's year or place only in another role (born 1852 where 1852 is the death year): refuted",
-)
-CONTRADICTED_VALUE = rule(
-    "contradicted-value",
-    "verify",
-    "the page never gives the fact's year or place beside the fact's words, and gives another one there "
-    "('retired in 2021' where the page has 'retirement … in 2023'): refuted",
-)
-REBOUND_YEAR = rule(
-    "rebound-year",
-    "verify",
-    "a page sentence naming what the fact names gives the fact's year to another predicate and the fact's own "
-    "predicate another year ('won the Meridian Ocean Race in 2014' where the page says 'competed in the Meridian "
-    "Ocean Race in 2014, finishing fourth, and won it in 2018'), and no page clause gives the year to the fact's "
-    "predicate: refuted",
-)
-SUBJECT_RESPELLING = rule(
-    "subject-respelling",
-    "verify",
-    "the fact is also scored with the subject spelt as the page spells it; the better-supported reading counts",
-)
-STATED_OUTRIGHT = rule(
-    "stated-outright",
-    "verify",
-    "one page sentence holds every value and predicate word of the fact: supported whatever the model said",
-)
-STATED_COUNT = rule(
-    "stated-count",
-    "verify",
-    "one page sentence counts the fact's noun with the fact's number, beside its names ('won 23 caps for "
-    "Norway' and 'earned 23 caps for the Norway national team'): supported whatever the model said",
-)
-COUNTED_DATES = rule(
-    "counted-dates",
-    "verify",
-    "one page sentence dates, one year each, as many of the thing as the fact counts ('won two Swedish titles with "
-    "IK Norrvik' and 'winning the Swedish championship with the club in 1994 and 1997'; 'a two-time Olympian' and "
-    "'at the 2004 Summer Olympics … and again at the 2008 Summer Olympics'): supported whatever the model said",
-)
-CONTRADICTED_COUNT = rule(
-    "contradicted-count",
-    "verify",
-    "no page sentence counts the fact's noun with its number, and one counts it with another beside a word of "
-    "the fact ('translated into 15 languages' and 'translated into eleven languages'): refuted",
-)
-STATED_MEASURE = rule(
-    "stated-measure",
-    "verify",
-    "the page gives every measure of the fact, the same number in the same unit ('20.31 seconds', '94 days'), one "
-    "of them beside a word of the fact: supported whatever the model said",
-)
-CONTRADICTED_MEASURE = rule(
-    "contradicted-measure",
-    "verify",
-    "no page sentence gives the fact's measure, and one gives its unit another number beside a word of the fact "
-    "('a 214-metre core' where the page has 'a core 412 metres long'): refuted",
-)
-WORK_YEAR = rule(
-    "work-year",
-    "verify",
-    "a work's year read from the answer's parenthesis ('The Ninth Window was released in 2013') is what a page says "
-    "that writes the title with that year in parentheses ('The Ninth Window (2013), a psychological thriller, …'): "
-    "supported whatever the model said",
-)
+NO_SHARED_CONTENT = "no-shared-content"
+KEY_TERMS_MISSING = "key-terms-missing"
+NAME_MISSING = "name-missing"
+MISPLACED_VALUE = "misplaced-value"
+CONTRADICTED_VALUE = "contradicted-value"
+REBOUND_YEAR = "rebound-year"
+CONTRADICTED_COUNT = "contradicted-count"
+CONTRADICTED_MEASURE = "contradicted-measure"
+STATED_OUTRIGHT = "stated-outright"
+STATED_COUNT = "stated-count"
+COUNTED_DATES = "counted-dates"
+STATED_MEASURE = "stated-measure"
+DATED_DURATION = "dated-duration"
+WORK_YEAR = "work-year"
+SURNAME_READING = "surname-reading"
+SUBJECT_RESPELLING = "subject-respelling"
+NEGATION_MISMATCH = "negation-mismatch"
+NEGATED_VALUE = "negated-value"
+RANK_MISMATCH = "rank-mismatch"
+UNLISTED_AWARD = "unlisted-award"
+ROMAN_NUMERAL_TERMS = "roman-numeral-terms"
+ACRONYM_TERMS = "acronym-terms"
+
 _WORK_YEAR_FACT = re.compile(r"^(?P<title>.+?) was (?:published|released|completed) in (?P<year>\d{4})\.?$")
 
 
@@ -131,27 +72,6 @@ def work_year_in(fact: str, texts: Sequence[str]) -> int | None:
     written = re.compile(rf"(?<![\w]){title}\s*\(\s*{m.group('year')}\s*\)", re.IGNORECASE)
     return next((i for i, t in enumerate(texts) if written.search(t)), None)
 
-
-DATED_DURATION = rule(
-    "dated-duration",
-    "verify",
-    "a length of time ('for eight years', 'nearly three decades') that one page sentence dates with a range of "
-    "that length, beside the fact's names and most of its words: supported whatever the model said",
-)
-
-SURNAME_READING = rule(
-    "surname-reading",
-    "verify",
-    "a fact whose subject has a name of three words or more, or a hyphenated one ('Hiroshi Tanabe-Whitlock'), is "
-    "also scored with the last word of the name alone; the better-supported reading counts",
-)
-
-ROMAN_NUMERAL_TERMS = rule(
-    "roman-numeral-terms", "verify", "a sequel or regnal number (Creed II, George III) is a key term as exact as a year"
-)
-ACRONYM_TERMS = rule(
-    "acronym-terms", "verify", "a short capitalised key term matches the initials of a name on the page (MIT)"
-)
 
 # Refute probability given to a fact whose value the page holds only in another role.
 _MISPLACED = 0.8
@@ -171,7 +91,7 @@ class VerifyConfig:
     # must contain for the fact to count as supported.
     key_terms: float = 0.5
     # Names of rules (``scoring.rules``) switched off.
-    rules_off: frozenset[str] = field(default_factory=env_rules_off)
+    rules_off: frozenset[str] = frozenset()
 
     def on(self, name: str) -> bool:
         return name not in self.rules_off
@@ -194,6 +114,10 @@ class EntityVerdict:
     @property
     def supported(self) -> bool:
         return self.stance in (Stance.SUPPORT, Stance.PARTIAL)
+
+    def stamped(self, name: str) -> EntityVerdict:
+        """This verdict as decided by the rule ``name``."""
+        return replace(self, decided_by=name)
 
     @property
     def refuted(self) -> bool:
@@ -375,132 +299,12 @@ class EvidenceVerifier:
             return known
         return self.kb.passages(entity, f"{name} {fact}", k=k)
 
-    def _refuted(
-        self, entity: str, passages: Sequence[Passage], holds: Callable[[str], bool], keys: float | None, rule: str
-    ) -> EntityVerdict:
-        """Refuted by a rule, with the passages that hold what refutes it first as the evidence."""
-        held = [p for p in passages if holds(p.text)]
-        ordered = held + [p for p in passages if p not in held]
-        evidence = tuple(
-            Evidence(title=p.title, text=p.text, stance=Stance.REFUTE, score=_MISPLACED)
-            for p in ordered[: self.config.evidence_k]
-        )
-        return EntityVerdict(entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, keys, rule)
-
     def _compute(self, fact: str, entity: str, name: str) -> EntityVerdict:
         passages = self._passages(fact, entity, name)
-        on = self.config.on
         if not passages:
             return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0, decided_by="no-passages")
-        if on(NO_SHARED_CONTENT) and not _shares_content(fact, name, passages):
-            # No passage shares a content word with the fact (beyond the name): nothing can support it.
-            return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0, decided_by=NO_SHARED_CONTENT)
-        keys = _key_terms_found(fact, name, passages, self.config.rules_off)
-        if on(KEY_TERMS_MISSING) and keys is not None and keys < self.config.key_terms:
-            # The page never mentions the fact's years, or most of its names and places: it cannot say
-            # this ("served at Willamette University" vs a page without it). The passages are kept as
-            # evidence (revision looks for the right value in them); the model is not asked.
-            evidence = tuple(Evidence(title=p.title, text=p.text) for p in passages[: self.config.evidence_k])
-            return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0, evidence, keys, KEY_TERMS_MISSING)
-        if on(NAME_MISSING) and _name_missing(fact, name, passages):
-            # The pages never name the prize, club or work the fact names: whatever else they share with it
-            # (a year, the subject), they do not say this ("won the Lindeman Prize in 2012" against a page
-            # whose 2012 is a cup win).
-            evidence = tuple(Evidence(title=p.title, text=p.text) for p in passages[: self.config.evidence_k])
-            return EntityVerdict(entity, Stance.IRRELEVANT, 0.0, 0.0, evidence, keys, NAME_MISSING)
-        texts = [p.text for p in passages]
-        misplaced = misplaced_values(fact, texts, (name, entity)) if on(MISPLACED_VALUE) else []
-        decided_by = MISPLACED_VALUE
-        if not misplaced and on(CONTRADICTED_VALUE):
-            # The page dates or places the fact's own predicate with another value ("retired in 2021"
-            # where it says "announced her retirement … in 2023").
-            misplaced, decided_by = contradicted_values(fact, texts, (name, entity)), CONTRADICTED_VALUE
-        if not misplaced and on(REBOUND_YEAR):
-            misplaced, decided_by = rebound_years(fact, texts, (name, entity)), REBOUND_YEAR
-        miscounted = count_contradicted(fact, texts, (name, entity)) if not misplaced and on(CONTRADICTED_COUNT) else []
-        mismeasured = (
-            measure_contradicted(fact, texts, (name, entity))
-            if not misplaced and not miscounted and on(CONTRADICTED_MEASURE)
-            else []
-        )
-        if mismeasured:
-            # "a 214-metre core" where the page has "a core 412 metres long".
-            units = [m.unit for m in mismeasured]
-            return self._refuted(
-                entity, passages, lambda t: any(u in t.lower() for u in units), keys, CONTRADICTED_MEASURE
-            )
-        if miscounted:
-            # "described five previously unknown species" where the page counts three of them.
-            nouns = [c.noun for c in miscounted]
-            return self._refuted(
-                entity, passages, lambda t: any(n in t.lower() for n in nouns), keys, CONTRADICTED_COUNT
-            )
-        if misplaced:
-            # The page holds the fact's year or place only in another role ("born in 1852" where 1852
-            # is the death year): it contradicts the fact rather than supporting it.
-            values = [v.text for v in misplaced]
-            return self._refuted(
-                entity, passages, lambda t: any(v in _folded_passage(t) for v in values), keys, decided_by
-            )
-        self.calls += 1
-        scores = list(self.model.score(fact, texts))
-        decided_by = MODEL
-        short = _surname_reading(fact, name) if on(SURNAME_READING) else fact
-        if short != fact:
-            # "Hiroshi Tanabe-Whitlock won the Bradfield Award": the stance model reads a long name as words
-            # the page must hold; the name is no evidence either way, so the better reading counts.
-            shortened = list(self.model.score(short, texts))
-            if max(x.support for x in shortened) > max(x.support for x in scores):
-                scores, decided_by = shortened, SURNAME_READING
-        claim = in_page_terms(fact, name, entity, texts) if on(SUBJECT_RESPELLING) else fact
-        if claim != fact:
-            # The subject spelt as the page spells it ("Raúl González" for "Raul Gonzalez"): the name's
-            # form is no evidence either way, so the reading the model finds better placed counts.
-            respelt = list(self.model.score(claim, texts))
-            if max(x.support for x in respelt) > max(x.support for x in scores):
-                scores, decided_by = respelt, SUBJECT_RESPELLING
-        stance, s, r, best = decide(scores, self.config)
-        if on(STATED_OUTRIGHT) and stance is not Stance.SUPPORT and stated_in(fact, texts, (name, entity)):
-            # One page sentence holds every value and every predicate word of the fact ("won the
-            # championship in 1990 and 1992" for "won the championship in 1992"): the page says it.
-            stating = [i for i, t in enumerate(texts) if stated_in(fact, [t], (name, entity))]
-            stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), stating[0], STATED_OUTRIGHT
-        if on(STATED_COUNT) and stance is not Stance.SUPPORT and count_stated(fact, texts, (name, entity)):
-            # "won 23 caps for Norway" where the page says "earned 23 caps for the Norway national team".
-            counting = [i for i, t in enumerate(texts) if count_stated(fact, [t], (name, entity))]
-            stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), counting[0], STATED_COUNT
-        if on(COUNTED_DATES) and stance is not Stance.SUPPORT and count_dated(fact, texts, (name, entity)):
-            dating = [i for i, t in enumerate(texts) if count_dated(fact, [t], (name, entity))]
-            if dating:
-                stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), dating[0], COUNTED_DATES
-        if on(STATED_MEASURE) and stance is not Stance.SUPPORT and measure_stated(fact, texts, (name, entity)):
-            # "His fastest 200 m was 20.31 seconds" where the page gives "a personal best of 20.31 seconds".
-            measuring = [i for i, t in enumerate(texts) if measure_stated(fact, [t], (name, entity))]
-            if measuring:
-                stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), measuring[0], STATED_MEASURE
-        if on(DATED_DURATION) and stance is not Stance.SUPPORT and dated_in(fact, texts, (name, entity)):
-            # "spent 32 years as a consultant at the Liffey Heart Institute" where the page says "from 1982
-            # to 2014 he was a consultant surgeon at the Liffey Heart Institute": the page dates it.
-            dating = [i for i, t in enumerate(texts) if dated_in(fact, [t], (name, entity))]
-            stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), dating[0], DATED_DURATION
-        if on(WORK_YEAR) and stance is not Stance.SUPPORT:
-            dated = work_year_in(fact, texts)
-            if dated is not None:
-                stance, s, best, decided_by = Stance.SUPPORT, max(s, _STATED), dated, WORK_YEAR
-        order = sorted(range(len(scores)), key=lambda i: -max(scores[i].support, scores[i].refute))
-        if best >= 0:
-            order.remove(best)
-            order.insert(0, best)
-        evidence = tuple(
-            Evidence(
-                title=passages[i].title,
-                text=passages[i].text,
-                stance=scores[i].stance,
-                score=round(float(scores[i].support if scores[i].support >= scores[i].refute else scores[i].refute), 4),
-            )
-            for i in order[: self.config.evidence_k]
-        )
-        return EntityVerdict(entity, stance, round(s, 4), round(r, 4), evidence, keys, decided_by)
+        case = VerifyCase(self, fact, entity, name, passages)
+        return run(VERIFY_RULES, case, self.config.rules_off) or case.model_verdict()
 
 
 _STOP = FUNCTION_WORDS
@@ -545,7 +349,7 @@ _YEARISH = re.compile(r"\d{3,4}s?")
 
 def _key_terms(fact: str, name: str, off: frozenset[str] | None = None) -> frozenset[str]:
     """Numbers and capitalised words of ``fact`` other than the subject's name and generic words."""
-    return _fact_key_terms(fact, name, env_rules_off() if off is None else off)
+    return _fact_key_terms(fact, name, frozenset() if off is None else off)
 
 
 @lru_cache(maxsize=8192)
@@ -624,7 +428,7 @@ def _key_terms_found(fact: str, name: str, passages: list[Passage], off: frozens
 
     Numbers (and regnal or sequel numbers) are exact: one the passages never mention makes the share 0.
     """
-    off = env_rules_off() if off is None else off
+    off = frozenset() if off is None else off
     terms = _key_terms(fact, name, off)
     if not terms:
         return None
@@ -637,3 +441,447 @@ def _key_terms_found(fact: str, name: str, passages: list[Passage], off: frozens
     if any((t[:1].isdigit() or (roman and _ROMAN.fullmatch(t.upper()))) and t not in found for t in terms):
         return 0.0
     return len(found) / len(terms)
+
+
+@dataclass
+class _ModelReading:
+    """The stance model's scores of the passages for the reading of the fact it supports best."""
+
+    scores: list[StanceLike]
+    stance: Stance
+    support: float
+    refute: float
+    best: int
+    decided_by: str
+
+
+@dataclass(frozen=True)
+class _Claim:
+    """Another reading of the fact for the stance model (a verify reading rule's decision)."""
+
+    text: str
+    decided_by: str = ""
+
+    def stamped(self, name: str) -> _Claim:
+        return replace(self, decided_by=name)
+
+
+@dataclass
+class VerifyCase:
+    """One fact against one entity's passages: what the verify rules read. The stance model is asked once,
+    when a rule or the final verdict first needs it (a rule that decides before it saves the call)."""
+
+    verifier: EvidenceVerifier
+    fact: str
+    entity: str
+    name: str
+    passages: list[Passage]
+    _model: _ModelReading | None = None
+
+    @property
+    def config(self) -> VerifyConfig:
+        return self.verifier.config
+
+    @cached_property
+    def texts(self) -> list[str]:
+        return [p.text for p in self.passages]
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The subject as the answer names it and the page's title."""
+        return (self.name, self.entity)
+
+    @cached_property
+    def keys(self) -> float | None:
+        return _key_terms_found(self.fact, self.name, self.passages, self.config.rules_off)
+
+    def model(self) -> _ModelReading:
+        """The stance model's reading: the fact's, or a better-supported one of ``VERIFY_READINGS``."""
+        if self._model is not None:
+            return self._model
+        v = self.verifier
+        v.calls += 1
+        scores = list(v.model.score(self.fact, self.texts))
+        decided_by = MODEL
+        for reading in VERIFY_READINGS:
+            claim = run((reading,), self, self.config.rules_off)
+            if claim is None or claim.text == self.fact:
+                continue
+            other = list(v.model.score(claim.text, self.texts))
+            if max(x.support for x in other) > max(x.support for x in scores):
+                scores, decided_by = other, claim.decided_by
+        stance, s, r, best = decide(scores, self.config)
+        self._model = _ModelReading(scores, stance, s, r, best, decided_by)
+        return self._model
+
+    def model_verdict(self) -> EntityVerdict:
+        m = self.model()
+        return self._verdict(m.stance, m.support, m.best, m.decided_by)
+
+    def _verdict(self, stance: Stance, s: float, best: int, decided_by: str) -> EntityVerdict:
+        m = self.model()
+        scores = m.scores
+        order = sorted(range(len(scores)), key=lambda i: -max(scores[i].support, scores[i].refute))
+        if best >= 0:
+            order.remove(best)
+            order.insert(0, best)
+        evidence = tuple(
+            Evidence(
+                title=self.passages[i].title,
+                text=self.passages[i].text,
+                stance=scores[i].stance,
+                score=round(float(scores[i].support if scores[i].support >= scores[i].refute else scores[i].refute), 4),
+            )
+            for i in order[: self.config.evidence_k]
+        )
+        return EntityVerdict(self.entity, stance, round(s, 4), round(m.refute, 4), evidence, self.keys, decided_by)
+
+    def supported_at(self, index: int) -> EntityVerdict:
+        """Supported by the page sentence at ``index``, whatever the model said (its scores stay as evidence)."""
+        return self._verdict(Stance.SUPPORT, max(self.model().support, _STATED), index, MODEL)
+
+    def stated_by(self, index: int) -> EntityVerdict:
+        """Supported by the passage at ``index``, the model not asked."""
+        ordered = [self.passages[index]] + [p for i, p in enumerate(self.passages) if i != index]
+        evidence = tuple(
+            Evidence(title=p.title, text=p.text, stance=Stance.SUPPORT, score=_STATED)
+            for p in ordered[: self.config.evidence_k]
+        )
+        return EntityVerdict(self.entity, Stance.SUPPORT, _STATED, 0.0, evidence, self.keys)
+
+    def not_enough(self, with_evidence: bool = True) -> EntityVerdict:
+        """Not enough evidence, the model not asked; the passages are kept as evidence (revision looks for the
+        right value in them)."""
+        if not with_evidence:
+            return EntityVerdict(self.entity, Stance.IRRELEVANT, 0.0, 0.0)
+        evidence = tuple(Evidence(title=p.title, text=p.text) for p in self.passages[: self.config.evidence_k])
+        return EntityVerdict(self.entity, Stance.IRRELEVANT, 0.0, 0.0, evidence, self.keys)
+
+    def refuted(self, holds: Callable[[str], bool]) -> EntityVerdict:
+        """Refuted, with the passages that hold what refutes it first as the evidence; the model not asked."""
+        held = [p for p in self.passages if holds(p.text)]
+        ordered = held + [p for p in self.passages if p not in held]
+        evidence = tuple(
+            Evidence(title=p.title, text=p.text, stance=Stance.REFUTE, score=_MISPLACED)
+            for p in ordered[: self.config.evidence_k]
+        )
+        return EntityVerdict(self.entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, self.keys)
+
+
+VerifyRule = Rule[VerifyCase, EntityVerdict]
+
+
+def _no_shared_content(c: VerifyCase) -> EntityVerdict | None:
+    # No passage shares a content word with the fact (beyond the name): nothing can support it.
+    return None if _shares_content(c.fact, c.name, c.passages) else c.not_enough(with_evidence=False)
+
+
+def _key_terms_missing(c: VerifyCase) -> EntityVerdict | None:
+    # The page never mentions the fact's years, or most of its names and places: it cannot say this ("served
+    # at Willamette University" vs a page without it).
+    return c.not_enough() if c.keys is not None and c.keys < c.config.key_terms else None
+
+
+def _name_missing_rule(c: VerifyCase) -> EntityVerdict | None:
+    # The pages never name the prize, club or work the fact names: whatever else they share with it (a year,
+    # the subject), they do not say this ("won the Lindeman Prize in 2012" against a page whose 2012 is a cup win).
+    return c.not_enough() if _name_missing(c.fact, c.name, c.passages) else None
+
+
+def _refuting_values(
+    find: Callable[[str, list[str], tuple[str, str]], list[Value]],
+) -> Callable[[VerifyCase], EntityVerdict | None]:
+    """A rule that refutes the fact when ``find`` returns the fact's values the page gives another role or
+    another value; the passages holding them come first as evidence."""
+
+    def apply(c: VerifyCase) -> EntityVerdict | None:
+        found = find(c.fact, c.texts, c.names)
+        if not found:
+            return None
+        values = [v.text for v in found]
+        return c.refuted(lambda t: any(v in _folded_passage(t) for v in values))
+
+    return apply
+
+
+def _contradicted_count(c: VerifyCase) -> EntityVerdict | None:
+    # "described five previously unknown species" where the page counts three of them.
+    nouns = [m.noun for m in count_contradicted(c.fact, c.texts, c.names)]
+    return c.refuted(lambda t: any(n in t.lower() for n in nouns)) if nouns else None
+
+
+def _contradicted_measure(c: VerifyCase) -> EntityVerdict | None:
+    # "a 214-metre core" where the page has "a core 412 metres long".
+    units = [m.unit for m in measure_contradicted(c.fact, c.texts, c.names)]
+    return c.refuted(lambda t: any(u in t.lower() for u in units)) if units else None
+
+
+def _unlisted_award(c: VerifyCase) -> EntityVerdict | None:
+    # "won the PSA Player of the Year award" where the page lists her awards and none is that one.
+    if not named_awards(c.fact):
+        return None
+    found = unlisted_awards(c.fact, c.texts, c.names, frozenset(_acronyms(c.passages)))
+    return c.not_enough() if found else None
+
+
+def _conflicting(
+    find: Callable[[str, list[str], tuple[str, str]], int | None],
+) -> Callable[[VerifyCase], EntityVerdict | None]:
+    """A rule that refutes the fact when ``find`` returns the passage whose clause says it otherwise (the other
+    polarity, another rank); that passage leads the evidence."""
+
+    def apply(c: VerifyCase) -> EntityVerdict | None:
+        at = find(c.fact, c.texts, c.names)
+        if at is None:
+            return None
+        held = c.passages[at].text
+        return c.refuted(lambda t: t == held)
+
+    return apply
+
+
+def _negated_value(c: VerifyCase) -> EntityVerdict | None:
+    # "was not born in Bergen" where the page says "born 1961 in Oslo": the page gives another value.
+    at = negated_value_stated(c.fact, c.texts, c.names)
+    return c.stated_by(at) if at is not None else None
+
+
+def _stated_by(test: Callable[[str, list[str], tuple[str, str]], bool]) -> Callable[[VerifyCase], EntityVerdict | None]:
+    """A rule that supports the fact the model did not fully support when ``test`` finds a page sentence that
+    states it; the first such sentence leads the evidence."""
+
+    def apply(c: VerifyCase) -> EntityVerdict | None:
+        if c.model().stance is Stance.SUPPORT or not test(c.fact, c.texts, c.names):
+            return None
+        at = [i for i, t in enumerate(c.texts) if test(c.fact, [t], c.names)]
+        return c.supported_at(at[0]) if at else None
+
+    return apply
+
+
+def _work_year(c: VerifyCase) -> EntityVerdict | None:
+    if c.model().stance is Stance.SUPPORT:
+        return None
+    dated = work_year_in(c.fact, c.texts)
+    return c.supported_at(dated) if dated is not None else None
+
+
+# The verify step's rules in their precedence: the first that decides gives the verdict; when none does, the
+# stance model's does. Rules before the first that asks the model (``stated-outright``) decide without it.
+VERIFY_RULES: tuple[VerifyRule, ...] = register(
+    Rule(
+        NEGATION_MISMATCH,
+        "verify",
+        "a page clause says the fact's predicate with the other polarity ('It supports Z-Wave natively' and 'It "
+        "does not support Z-Wave'; 'has never married' and 'She has been married to …'; 'remained unmarried'), "
+        "and no clause says it with the fact's: refuted",
+        ("It supports Z-Wave natively", "has never married", "was not born in Oslo", "remained unmarried"),
+        _conflicting(negation_conflict),
+    ),
+    Rule(
+        NEGATED_VALUE,
+        "verify",
+        "a negated fact with a year (or, for a birth or a death, a place) where a page clause says its predicate, "
+        "not negated, with another one and none with the fact's ('was not born in Bergen' and 'born 1961 in "
+        "Oslo'; 'did not receive the Lindeman Prize in 2001' and 'received the Lindeman Prize in 1999'): "
+        "supported, the model not asked",
+        (
+            "was not born in Bergen",
+            "was born not in Bergen",
+            "was not born in 1970",
+            "did not receive the Lindeman Prize in 2001",
+        ),
+        _negated_value,
+    ),
+    Rule(
+        NO_SHARED_CONTENT,
+        "verify",
+        "no passage shares a content word with the fact: not enough evidence, model not asked",
+        ("painted watercolours", "played the oboe", "bred racehorses"),
+        _no_shared_content,
+    ),
+    Rule(
+        KEY_TERMS_MISSING,
+        "verify",
+        "the pages lack the fact's years, or most of its names and places: not enough evidence, model not asked",
+        ("died in 1952", "served at Willamette University", "won the Tampere Open in 1988"),
+        _key_terms_missing,
+    ),
+    Rule(
+        NAME_MISSING,
+        "verify",
+        "the pages have no word of a name the fact gives (a prize, a club, a work of two capitalised words or "
+        "more, 'won the Lindeman Prize' against a page without 'Lindeman'): not enough evidence, model not asked",
+        ("won the Lindeman Prize in 1970", "joined Kjellvik FK in 2014", "wrote Harbour Lights"),
+        _name_missing_rule,
+    ),
+    Rule(
+        UNLISTED_AWARD,
+        "verify",
+        "the fact says the subject received an award ('won the PSA Player of the Year award', 'received the Grieg "
+        "Medal of Honour') whose distinctive words no page sentence holds together, where the page lists the "
+        "person's awards: not enough evidence, model not asked",
+        (
+            "won the PSA Player of the Year award",
+            "received the Grieg Medal of Honour",
+            "was named Norwegian Musician of the Year",
+        ),
+        _unlisted_award,
+    ),
+    Rule(
+        RANK_MISMATCH,
+        "verify",
+        "a page sentence holding the fact's names and numbers gives another rank than the fact's ('won first prize "
+        "at the Vestfold Competition' and 'won second prize at the Vestfold Competition'; gold and silver; winner "
+        "and runner-up; champion and finalist), and none gives the fact's: refuted",
+        ("won first prize at the Vestfold Competition", "took gold at the 1996 Games", "was the Tampere Open champion"),
+        _conflicting(rank_conflict),
+    ),
+    Rule(
+        MISPLACED_VALUE,
+        "verify",
+        "the page holds the fact's year or place only in another role (born 1852 where 1852 is the death "
+        "year): refuted",
+        ("born in 1852 (died 1852)", "joined the club in 1958 (born 1958)", "born in Oslo (died in Oslo)"),
+        _refuting_values(misplaced_values),
+    ),
+    Rule(
+        CONTRADICTED_VALUE,
+        "verify",
+        "the page never gives the fact's year or place beside the fact's words, and gives another one there "
+        "('retired in 2021' where the page has 'retirement … in 2023'): refuted",
+        ("retired in 2021", "founded the Clearsight Eye Hospital in Lagos", "Bramwell University in Madrid"),
+        _refuting_values(contradicted_values),
+    ),
+    Rule(
+        REBOUND_YEAR,
+        "verify",
+        "a page sentence naming what the fact names gives the fact's year to another predicate and the fact's "
+        "own predicate another year ('won the Meridian Ocean Race in 2014' where the page says 'competed in the "
+        "Meridian Ocean Race in 2014, finishing fourth, and won it in 2018'), and no page clause gives the year "
+        "to the fact's predicate: refuted",
+        ("won the Meridian Ocean Race in 2014", "left the club in 2016", "won it in 2014"),
+        _refuting_values(rebound_years),
+    ),
+    Rule(
+        CONTRADICTED_COUNT,
+        "verify",
+        "no page sentence counts the fact's noun with its number, and one counts it with another beside a word "
+        "of the fact ('translated into 15 languages' and 'translated into eleven languages'): refuted",
+        ("translated into 15 languages", "described five species", "won 31 caps"),
+        _contradicted_count,
+    ),
+    Rule(
+        CONTRADICTED_MEASURE,
+        "verify",
+        "no page sentence gives the fact's measure, and one gives its unit another number beside a word of the "
+        "fact ('a 214-metre core' where the page has 'a core 412 metres long'): refuted",
+        ("a 214-metre core", "ran 20.13 seconds", "sailed solo in 49 days"),
+        _contradicted_measure,
+    ),
+    Rule(
+        STATED_OUTRIGHT,
+        "verify",
+        "one page sentence holds every value and predicate word of the fact: supported whatever the model said",
+        ("won the championship in 1992", "her first book", "played end at Purdue"),
+        _stated_by(stated_in),
+    ),
+    Rule(
+        STATED_COUNT,
+        "verify",
+        "one page sentence counts the fact's noun with the fact's number, beside its names ('won 23 caps for "
+        "Norway' and 'earned 23 caps for the Norway national team'): supported whatever the model said",
+        ("won 23 caps for Norway", "has carried fourteen books", "published in nine translations"),
+        _stated_by(count_stated),
+    ),
+    Rule(
+        COUNTED_DATES,
+        "verify",
+        "one page sentence dates, one year each, as many of the thing as the fact counts ('won two Swedish titles "
+        "with IK Norrvik' and 'winning the Swedish championship with the club in 1994 and 1997'; 'a two-time "
+        "Olympian' and 'at the 2004 Summer Olympics … and again at the 2008 Summer Olympics'): supported "
+        "whatever the model said",
+        ("won two Swedish titles", "a two-time Olympian", "won three league titles"),
+        _stated_by(count_dated),
+    ),
+    Rule(
+        STATED_MEASURE,
+        "verify",
+        "the page gives every measure of the fact, the same number in the same unit ('20.31 seconds', '94 days'), "
+        "one of them beside a word of the fact: supported whatever the model said",
+        ("His fastest 200 m was 20.31 seconds", "sailed solo in 94 days", "up to 3,200 Mbps"),
+        _stated_by(measure_stated),
+    ),
+    Rule(
+        DATED_DURATION,
+        "verify",
+        "a length of time ('for eight years', 'nearly three decades') that one page sentence dates with a range of "
+        "that length, beside the fact's names and most of its words: supported whatever the model said",
+        ("spent 32 years as a consultant", "for eight years", "nearly three decades"),
+        _stated_by(dated_in),
+    ),
+    Rule(
+        WORK_YEAR,
+        "verify",
+        "a work's year read from the answer's parenthesis ('The Ninth Window was released in 2013') is what a "
+        "page says that writes the title with that year in parentheses ('The Ninth Window (2013), a "
+        "psychological thriller, …'): supported whatever the model said",
+        (
+            "The Ninth Window was released in 2013",
+            "Kite Season was released in 2019",
+            "Marsh Light was completed in 1958",
+        ),
+        _work_year,
+    ),
+)
+
+
+def _surname_claim(c: VerifyCase) -> _Claim | None:
+    # "Hiroshi Tanabe-Whitlock won the Bradfield Award": the stance model reads a long name as words the page
+    # must hold; the name is no evidence either way, so the better reading counts.
+    short = _surname_reading(c.fact, c.name)
+    return _Claim(short) if short != c.fact else None
+
+
+def _respelt_claim(c: VerifyCase) -> _Claim | None:
+    # The subject spelt as the page spells it ("Raúl González" for "Raul Gonzalez"): the name's form is no
+    # evidence either way, so the reading the model finds better placed counts.
+    claim = in_page_terms(c.fact, c.name, c.entity, c.texts)
+    return _Claim(claim) if claim != c.fact else None
+
+
+# Other readings of the fact the stance model also scores, in this order; the better-supported one counts
+# (strictly better than the fact's own and the readings before it) and names the verdict.
+VERIFY_READINGS: tuple[Rule[VerifyCase, _Claim], ...] = register(
+    Rule(
+        SURNAME_READING,
+        "verify",
+        "a fact whose subject has a name of three words or more, or a hyphenated one ('Hiroshi Tanabe-Whitlock'), "
+        "is also scored with the last word of the name alone; the better-supported reading counts",
+        ("Hiroshi Tanabe-Whitlock won the Bradfield Award", "Maria del Carmen Ruiz taught at Seville"),
+        _surname_claim,
+    ),
+    Rule(
+        SUBJECT_RESPELLING,
+        "verify",
+        "the fact is also scored with the subject spelt as the page spells it; the better-supported reading counts",
+        ("Raul Gonzalez for Raúl González", "Ines Muller for Inés Müller", "Francois Lefevre for François Lefèvre"),
+        _respelt_claim,
+    ),
+)
+
+# Options of the key-term share (``key-terms-missing``): what counts as a key term and what finds one.
+KEY_TERM_RULES: tuple[Rule[object, EntityVerdict], ...] = register(
+    Rule(
+        ROMAN_NUMERAL_TERMS,
+        "verify",
+        "a sequel or regnal number (Creed II, George III) is a key term as exact as a year",
+        ("Suite II", "Creed II", "George III"),
+    ),
+    Rule(
+        ACRONYM_TERMS,
+        "verify",
+        "a short capitalised key term matches the initials of a name on the page (MIT)",
+        ("NIO", "MIT", "UCLA"),
+    ),
+)

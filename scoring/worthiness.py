@@ -11,40 +11,20 @@ to:" headers are *not a claim*; first-person beliefs and pure praise are *opinio
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from schemas.enums import Worthiness
-from scoring.rules import env_rules_off, rule
+from scoring.rules import Rule, register, run
 
-QUESTION = rule("question", "worthiness", "a fact from a question is not a claim")
-CHATTER = rule(
-    "assistant-chatter", "worthiness", "assistant phrases (I hope this helps, as an AI, may refer to) are not claims"
-)
-ASSISTANT_ASIDE = rule(
-    "assistant-aside",
-    "worthiness",
-    "the assistant speaking of its own memory or sources (I may be misremembering, please double-check) is no claim",
-)
-ABOUT_SOURCES = rule(
-    "about-the-sources", "worthiness", "statements about the sources or the lack of information are 'other'"
-)
-EXISTENCE = rule("existence-announcement", "worthiness", "a short 'There is also an X.' announces a person: 'other'")
-OPINION_WORDS = rule("opinion-words", "worthiness", "first-person beliefs, praise and evaluations are opinions")
-ASSISTANT_TALK = rule(
-    "assistant-talk",
-    "worthiness",
-    "a fact whose subject is the assistant, the user being advised or a hypothetical 'anything' (I'd suggest, "
-    "you could try, anything I wrote would be) is about the conversation, not the world",
-)
-
-TALK_RESIDUE = rule(
-    "talk-residue",
-    "worthiness",
-    "a fact with no value or name of its own that has no subject ('Check an encyclopedia entry'), introduces a "
-    "list ('What you can do instead:') or comes from "
-    "a sentence of the conversation — a would/might/should hypothetical or the assistant (I, me, my) "
-    "speaking — is not a claim ('a library database would be a better source', 'this is a "
-    "question I'll have to sit out')",
-)
+QUESTION = "question"
+CHATTER = "assistant-chatter"
+ASSISTANT_ASIDE = "assistant-aside"
+ABOUT_SOURCES = "about-the-sources"
+EXISTENCE = "existence-announcement"
+OPINION_WORDS = "opinion-words"
+ASSISTANT_TALK = "assistant-talk"
+TALK_RESIDUE = "talk-residue"
 
 _NOT_A_CLAIM = re.compile(
     r"\b(?:i hope|hope this helps|let me know|feel free|here is|here's|here are|as an ai|language model|"
@@ -120,33 +100,69 @@ def classify_by_rule(
     before its subject was named (what it says of its own); ``subjectless``: it has no subject (an imperative,
     a fragment)."""
     if rules_off is None:
-        rules_off = env_rules_off()
+        rules_off = frozenset()
     text = fact.strip()
     if not text:
         return Worthiness.NOT_A_CLAIM, "empty"
-    if QUESTION not in rules_off and (text.endswith("?") or sentence.strip().endswith("?")):
-        return Worthiness.NOT_A_CLAIM, QUESTION
-    if CHATTER not in rules_off and (
-        _NOT_A_CLAIM.search(text) or (sentence and _NOT_A_CLAIM.search(sentence) and "refer to" in sentence)
-    ):
-        return Worthiness.NOT_A_CLAIM, CHATTER
-    if ASSISTANT_ASIDE not in rules_off and (_is_aside(text) or bool(sentence and _is_aside(sentence))):
-        return Worthiness.NOT_A_CLAIM, ASSISTANT_ASIDE
-    if ABOUT_SOURCES not in rules_off and _OTHER.search(text):
-        return Worthiness.OTHER, ABOUT_SOURCES
-    if EXISTENCE not in rules_off and _EXISTENCE.match(text) and len(text.split()) <= 8:
-        # "There is also a John Hemming." announces a person; what follows is checked, not this.
-        return Worthiness.OTHER, EXISTENCE
-    if OPINION_WORDS not in rules_off and _OPINION.search(text):
-        return Worthiness.OPINION, OPINION_WORDS
-    if ASSISTANT_TALK not in rules_off and _TALK.match(text):
-        return Worthiness.NOT_A_CLAIM, ASSISTANT_TALK
-    if TALK_RESIDUE not in rules_off and not _CHECKABLE.search((bare or text)[1:]):
-        # A short line ending with a colon introduces a list ("What you can do instead:", "Key facts:").
-        lead_in = sentence.rstrip().endswith(":") and len(sentence.split()) <= 6
-        if subjectless or lead_in or _CONVERSATION.search(text) or (sentence and _CONVERSATION.search(sentence)):
-            return Worthiness.NOT_A_CLAIM, TALK_RESIDUE
-    return Worthiness.FACTUAL, None
+    decided = run(WORTHINESS_RULES, Statement(text, sentence, bare, subjectless), rules_off)
+    return (decided.worthiness, decided.decided_by) if decided is not None else (Worthiness.FACTUAL, None)
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A fact as the worthiness rules read it: its text, its sentence, what it says of its own (``bare``)."""
+
+    text: str
+    sentence: str = ""
+    bare: str | None = None
+    subjectless: bool = False
+
+
+@dataclass(frozen=True)
+class Classified:
+    """A worthiness rule's decision."""
+
+    worthiness: Worthiness
+    decided_by: str = ""
+
+    def stamped(self, name: str) -> Classified:
+        return replace(self, decided_by=name)
+
+
+def _when(test: Callable[[Statement], bool], worthiness: Worthiness) -> Callable[[Statement], Classified | None]:
+    return lambda st: Classified(worthiness) if test(st) else None
+
+
+def _question(st: Statement) -> bool:
+    return st.text.endswith("?") or st.sentence.strip().endswith("?")
+
+
+def _chatter(st: Statement) -> bool:
+    return bool(
+        _NOT_A_CLAIM.search(st.text) or (st.sentence and _NOT_A_CLAIM.search(st.sentence) and "refer to" in st.sentence)
+    )
+
+
+def _aside(st: Statement) -> bool:
+    return _is_aside(st.text) or bool(st.sentence and _is_aside(st.sentence))
+
+
+def _existence(st: Statement) -> bool:
+    # "There is also a John Hemming." announces a person; what follows is checked, not this.
+    return bool(_EXISTENCE.match(st.text)) and len(st.text.split()) <= 8
+
+
+def _talk_residue(st: Statement) -> bool:
+    if _CHECKABLE.search((st.bare or st.text)[1:]):
+        return False
+    # A short line ending with a colon introduces a list ("What you can do instead:", "Key facts:").
+    lead_in = st.sentence.rstrip().endswith(":") and len(st.sentence.split()) <= 6
+    return (
+        st.subjectless
+        or lead_in
+        or bool(_CONVERSATION.search(st.text))
+        or bool(st.sentence and _CONVERSATION.search(st.sentence))
+    )
 
 
 # A sentence of the conversation: a hypothetical or advice, or the assistant or the reader speaking.
@@ -161,3 +177,71 @@ def _is_aside(text: str) -> bool:
         return False
     rest = _ASIDE.sub(" ", text)
     return not re.search(r"\b(?:was|is|were|are|born|died|won|played|served|wrote|founded|\d{3,4})\b", rest, re.I)
+
+
+# The worthiness rules in their precedence: the first that decides classifies the fact; when none does, it is
+# factual.
+WORTHINESS_RULES: tuple[Rule[Statement, Classified], ...] = register(
+    Rule(
+        QUESTION,
+        "worthiness",
+        "a fact from a question is not a claim",
+        ("Was he born in Ohio?", "Did you mean the swimmer or the coach?", "Was he also a swimmer?"),
+        _when(_question, Worthiness.NOT_A_CLAIM),
+    ),
+    Rule(
+        CHATTER,
+        "worthiness",
+        "assistant phrases (I hope this helps, as an AI, may refer to) are not claims",
+        ("I hope this helps!", "Let me know if you need anything else.", "Dick Hanley may refer to:"),
+        _when(_chatter, Worthiness.NOT_A_CLAIM),
+    ),
+    Rule(
+        ASSISTANT_ASIDE,
+        "worthiness",
+        "the assistant speaking of its own memory or sources (I may be misremembering, please double-check) is no "
+        "claim",
+        ("I may be misremembering the exact year.", "Please double-check these details.", "Don't quote me on this."),
+        _when(_aside, Worthiness.NOT_A_CLAIM),
+    ),
+    Rule(
+        ABOUT_SOURCES,
+        "worthiness",
+        "statements about the sources or the lack of information are 'other'",
+        ("The search results mention two people.", "There is limited information about him.", "I could not find more."),
+        _when(lambda st: bool(_OTHER.search(st.text)), Worthiness.OTHER),
+    ),
+    Rule(
+        EXISTENCE,
+        "worthiness",
+        "a short 'There is also an X.' announces a person: 'other'",
+        ("There is also a John Hemming.", "There was another Dick Hanley.", "There is one more Kenji Sato."),
+        _when(_existence, Worthiness.OTHER),
+    ),
+    Rule(
+        OPINION_WORDS,
+        "worthiness",
+        "first-person beliefs, praise and evaluations are opinions",
+        ("I think he was the best coach.", "He is widely regarded as a legend.", "She left an indelible mark."),
+        _when(lambda st: bool(_OPINION.search(st.text)), Worthiness.OPINION),
+    ),
+    Rule(
+        ASSISTANT_TALK,
+        "worthiness",
+        "a fact whose subject is the assistant, the user being advised or a hypothetical 'anything' (I'd suggest, "
+        "you could try, anything I wrote would be) is about the conversation, not the world",
+        ("I'd suggest checking a library.", "You could try the archive.", "Anything I wrote would be a guess."),
+        _when(lambda st: bool(_TALK.match(st.text)), Worthiness.NOT_A_CLAIM),
+    ),
+    Rule(
+        TALK_RESIDUE,
+        "worthiness",
+        "a fact with no value or name of its own that has no subject ('Check an encyclopedia entry'), introduces a "
+        "list ('What you can do instead:') or comes from "
+        "a sentence of the conversation — a would/might/should hypothetical or the assistant (I, me, my) "
+        "speaking — is not a claim ('a library database would be a better source', 'this is a "
+        "question I'll have to sit out')",
+        ("Check an encyclopedia entry", "What you can do instead:", "a library database would be a better source"),
+        _when(_talk_residue, Worthiness.NOT_A_CLAIM),
+    ),
+)

@@ -14,6 +14,8 @@ KEYS = {
     "added_p99_ms",
     "throughput_rps",
     "gateway_cpu_ms_per_request",
+    "start_ms",  # process start to the first 200 from /healthz
+    "start_load_avg",
     "holdback_ttft_added_ms",
     "holdback_total_added_ms",
     "holdback_first_sentence_added_ms",
@@ -57,6 +59,7 @@ def test_bench_gateway_prints_its_figures() -> None:
     assert abs(figures["added_p50_ms"] - (figures["gateway_p50_ms"] - figures["direct_p50_ms"])) <= 0.002
     assert figures["throughput_rps"] > 0
     assert figures["gateway_cpu_ms_per_request"] > 0
+    assert figures["start_ms"] > 0 and figures["start_load_avg"] >= 0
     # LiteLLM's side is measured in the same rounds; the ratio is the two added p50s'
     assert figures["litellm_added_p50_ms"] > 0 and figures["litellm_cpu_ms_per_request"] > 0
     ratio = figures["added_p50_ms"] / figures["litellm_added_p50_ms"]

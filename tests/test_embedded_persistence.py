@@ -1,4 +1,7 @@
-"""The embedded valkey of `factsentry up` keeps verdicts across a restart (append-only file, no eviction)."""
+"""The embedded valkey of `factsentry up` keeps verdicts across a restart (append-only file).
+
+Under its memory limit nothing is evicted; at the limit the least recently used keys with a TTL go
+(``tests/test_embedded_memory.py``)."""
 
 from __future__ import annotations
 
@@ -35,8 +38,8 @@ async def test_verdicts_survive_a_valkey_restart(tmp_path: Path, how: str) -> No
             await store.put(verdict(i))
         config = await client.config_get("maxmemory-policy")
         assert {str(k, "utf-8") if isinstance(k, bytes) else k: v for k, v in config.items()}["maxmemory-policy"] in (
-            b"noeviction",
-            "noeviction",
+            b"volatile-lru",
+            "volatile-lru",
         )
         await client.aclose()
         assert server.proc is not None

@@ -11,6 +11,7 @@ from factsentry.whatif import compare_policies, governed, latest_governed
 from gateway.policy import PolicyTable
 from schemas.check import CheckResult, Revision
 from schemas.messages import ResultMessage
+from schemas.policy import would
 
 
 def verdict(request_id: str, model: str = "bot", **check: Any) -> ResultMessage:
@@ -110,6 +111,7 @@ def test_fresh_verdicts_are_decided_by_the_candidate_and_live_ones_by_the_policy
             "candidate": "block",
             "status": "checked",
             "dfactscore": 0.5,
+            "would": None,  # the live verdict recorded no shadow decision
         }
     ]
 
@@ -135,3 +137,19 @@ def test_the_last_verdict_of_a_request_wins() -> None:
     again = verdict("r1", factscore=0.9, dfactscore=0.9)
     other = verdict("r2", factscore=0.4, dfactscore=0.4)
     assert latest_governed([first, other, again]) == [again, other]
+
+
+def test_recorded_shadow_decisions_are_counted_and_a_candidate_promoting_the_shadow_flips_exactly_them() -> None:
+    shadow = {"mode": "block", "threshold": 0.75}
+    spec = table({"mode": "observe", "shadow": shadow}).for_model("bot").shadow_policy()
+    assert spec is not None
+    verdicts = [verdict("low", factscore=0.6, dfactscore=0.6), verdict("high", factscore=0.9, dfactscore=0.9)]
+    verdicts.append(verdict("none", factscore=0.5, dfactscore=0.5))  # scored before the shadow was set
+    for v in verdicts[:2]:
+        v.would = would(spec, v)
+    # The candidate carries a shadow of its own: accepted, and it changes none of its actions.
+    candidate = table({"mode": "block", "threshold": 0.75, "shadow": {"mode": "block", "threshold": 0.95}})
+    report = compare_policies([(v, v) for v in verdicts], table({"mode": "observe", "shadow": shadow}), candidate)
+    assert report["overall"]["would"] == {"pass": 1, "revise": 0, "block": 1}
+    assert report["overall"]["candidate"] == {"pass": 1, "revise": 0, "block": 2}
+    assert [(f["request_id"], f["would"]) for f in report["flips"]] == [("low", "block"), ("none", None)]

@@ -8,6 +8,10 @@
     factsentry_worker_coverage{model}               share of an answer's check-worthy facts the store speaks to
     factsentry_worker_answers_total{model,status}   answers by status: checked | unverifiable | abstained
     factsentry_worker_answer_languages_total{model,language}  answers by detected language (und: too short)
+    factsentry_worker_would_total{source,model,action}  verdicts by what the model's shadow policy would have
+                                                    done (pass | revise | block); counted here, not in the
+                                                    gateway, because only the worker sees every verdict
+                                                    (observed answers are never waited for)
     factsentry_worker_consumer_lag{topic,partition} highwater minus committed offset
     factsentry_worker_dlq_total                     records written to a dead-letter topic
 
@@ -44,6 +48,7 @@ class WorkerMetrics:
     coverage: Histogram
     answers: Counter
     languages: Counter
+    would: Counter
     consumer_lag: Gauge
     dlq: Counter
     broker_resets: Counter
@@ -131,6 +136,13 @@ def make_metrics(registry: CollectorRegistry) -> WorkerMetrics:
             "Answers by their detected main language: an ISO 639-1 code the detector knows (scoring.language), "
             "und when too short to tell, other otherwise",
             ["source", "model", "language"],
+            registry=registry,
+        ),
+        would=Counter(
+            "factsentry_worker_would",
+            "Verdicts by what the model's shadow policy (policy file: shadow) would have done with the answer: "
+            "pass, revise or block; never enforced",
+            ["source", "model", "action"],
             registry=registry,
         ),
         consumer_lag=Gauge(

@@ -18,7 +18,6 @@ import functools
 import gc
 import logging
 import multiprocessing
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -35,6 +34,7 @@ from knowledge.store import Store
 from schemas.check import CheckResult
 from schemas.enums import Policy
 from schemas.messages import GenerationMessage, ResultMessage
+from schemas.policy import would
 from scoring.language import language_label
 from workers.errors import EngineUnavailable, OverBudget, RetriableError, ScoringUnavailable
 from workers.kb import Knowledge, open_knowledge, resolve_kb_path
@@ -55,6 +55,9 @@ class EngineOptions:
     judge_timeout_s: float = 30.0
     judge_call_retries: int = 3
     hybrid_llm_steps: frozenset[str] = frozenset()
+    rules_off: frozenset[str] = frozenset()
+    nli_model_dir: Path | None = None
+    parse_cache_size: int = 4_000
 
     @classmethod
     def of(cls, settings: WorkerSettings) -> EngineOptions:
@@ -66,6 +69,9 @@ class EngineOptions:
             settings.judge_timeout_s,
             settings.judge_call_retries,
             steps,
+            frozenset(r.strip() for r in settings.rules_off.split(",") if r.strip()),
+            settings.nli_model_dir,
+            settings.parse_cache_size,
         )
 
 
@@ -77,14 +83,15 @@ def build_checkers(options: EngineOptions) -> dict[str, Any]:
         from scoring.errors import ScoringError
         from scoring.llm.client import LiteLLMJudge
         from scoring.llm.steps import LLMConfig
-        from scoring.pipeline import default_config
+        from scoring.pipeline import default_config, use_nli_model
         from scoring.rules import UnknownRule
     except ImportError as e:
         raise ScoringUnavailable(f"the scoring pipeline cannot be loaded: {e}") from e
     try:
-        config = default_config()  # FACTSENTRY_RULES_OFF names only rules that exist
+        config = default_config(options.rules_off)  # FACTSENTRY_RULES_OFF names only rules that exist
     except UnknownRule as e:
         raise ScoringUnavailable(f"FACTSENTRY_RULES_OFF: {e}") from e
+    use_nli_model(options.nli_model_dir)  # the stance model of every check here (and in each spawned process)
     try:
         default = get_engine(options.default)
         judge = None
@@ -201,11 +208,26 @@ def collect_less_often() -> None:
     gc.set_threshold(GC_YOUNG_THRESHOLD, middle, old)
 
 
+def bound_parse_cache(size: int) -> None:
+    """Keep at most ``size`` parsed sentences in this process's parse cache (``scoring.nlp``).
+
+    A cached parse of an answer or passage sentence holds about 60 KB (tokens, tags, the parser's tensor):
+    3,000 checks of AmbigBio dev answers filled 5,555 entries and took a worker from 496 to 821 MB RSS;
+    ``scoring.nlp``'s own bound of 20,000 would let one process grow by about 1.2 GB before it stops. A
+    batch's parses (``Scorer.prepare``: 32 answers and their passages, a few hundred sentences) fit many
+    times in the worker's default.
+    """
+    from scoring import nlp
+
+    nlp.CACHE_SIZE = size
+
+
 def _init_process(
     kb_path: Path | None, redis_url: str, prefix: str, redis_options: dict[str, Any], engines: EngineOptions
 ) -> None:
     global _process_scorer
     collect_less_often()
+    bound_parse_cache(engines.parse_cache_size)
     knowledge = open_knowledge(kb_path, redis_url, prefix=prefix, redis_options=redis_options)
     _process_scorer = Scorer(knowledge, build_checkers(engines), engines.default)
     _warm_up(knowledge.store)  # before the pool reports ready: the first record is checked as fast as the hundredth
@@ -310,9 +332,8 @@ async def startup(ctx: Context) -> None:
     kb_path = resolve_kb_path(settings.kb_path)
     executor: Executor
     score: Callable[..., tuple[CheckResult, float]]
-    if settings.nli_model_dir is not None:  # the stance model of every check here and in spawned processes
-        os.environ["FACTSENTRY_NLI_MODEL_DIR"] = str(settings.nli_model_dir)
     engines = EngineOptions.of(settings)
+    bound_parse_cache(engines.parse_cache_size)
     checkers = build_checkers(engines)  # in this process too: a bad engine setting stops the worker here
     if settings.executor == "process":
         executor = _process_pool(settings, kb_path)
@@ -477,7 +498,7 @@ def _result(message: GenerationMessage, text: str, outcome: tuple[CheckResult, f
     check, ms = outcome
     if len(text) < len(message.answer):
         check.partial, check.checked_chars = True, len(text)
-    return ResultMessage(
+    result = ResultMessage(
         request_id=message.request_id,
         model=message.model,
         check=check,
@@ -488,6 +509,12 @@ def _result(message: GenerationMessage, text: str, outcome: tuple[CheckResult, f
         source=message.source,
         partial_of=message.partial_of,
     )
+    # What the generation's shadow policy would have done, decided with the gateway's own function
+    # (schemas/policy.py): the gateway does not wait for observed answers, so the worker records it. Hold-back
+    # checks of part of an answer carry none (the answer's final check does).
+    if message.shadow is not None and message.partial_of is None:
+        result.would = would(message.shadow, result)
+    return result
 
 
 def _deliver_early(
@@ -533,8 +560,9 @@ def outcome(result: ResultMessage) -> Outcome:
 
 
 def observe(result: ResultMessage, metrics: WorkerMetrics) -> None:
-    """FActScore and D-FActScore histograms (verifiable answers only), coverage and facts by verdict, per source
-    (proxy, factcheck, guardrail_api) and model."""
+    """FActScore and D-FActScore histograms (verifiable answers only), coverage and facts by verdict, and what
+    a shadow policy would have done (every verdict that has one), per source (proxy, factcheck, guardrail_api)
+    and model."""
     check = result.check
     if check.llm_model is not None:
         llm = {"engine": check.engine, "judge": check.llm_model}
@@ -550,6 +578,8 @@ def observe(result: ResultMessage, metrics: WorkerMetrics) -> None:
         return  # a hold-back check of part of an answer: the answer is counted once, by its final check
     labels = {"source": result.source, "model": result.model}
     metrics.answers.labels(**labels, status=check.status).inc()
+    if result.would is not None:
+        metrics.would.labels(**labels, action=result.would.action).inc()
     metrics.languages.labels(**labels, language=language_label(check.language)).inc()
     if check.abstained:
         return

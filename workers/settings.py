@@ -90,6 +90,12 @@ class WorkerSettings(BusSettings):
     hybrid_llm_steps: str = Field(
         default="", description="steps the LLM also does in the hybrid engine: decompose, revise (comma-separated)"
     )
+    rules_off: str = Field(
+        default="", description="rules switched off in every check (scoring/RULES.md; comma-separated)"
+    )
+    parse_cache_size: int = Field(
+        default=4_000, ge=1, le=1_000_000, description="parsed sentences each scoring process keeps (~60 KB each)"
+    )
     worker_id: str = Field(default_factory=_default_worker_id, description="written into each result")
 
     @field_validator("kb_path")

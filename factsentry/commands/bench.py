@@ -11,7 +11,7 @@ import importlib
 import json
 from typing import Any
 
-TARGETS = ("gateway", "pipeline", "kb", "scoring", "failsafe")
+TARGETS = ("gateway", "pipeline", "kb", "scoring", "failsafe", "soak")
 
 
 def add_parser(sub: Any) -> None:

@@ -19,6 +19,7 @@ revision.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -154,9 +155,9 @@ def check_answer(args: argparse.Namespace, text: str, store: Any) -> Any:
     from scoring.rules import UnknownRule
 
     try:
-        config = replace(default_config(), revise=not args.no_revise, revise_mode=args.mode)
-        if args.rules_off:
-            config = config.without([args.rules_off])
+        # The environment's rules off and the command line's, both passed to the checker as its config.
+        off = [os.environ.get("FACTSENTRY_RULES_OFF", ""), args.rules_off or ""]
+        config = replace(default_config(off), revise=not args.no_revise, revise_mode=args.mode)
     except UnknownRule as e:
         raise UserError(str(e)) from e
     checker = build_from_args(args, config)

@@ -73,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
     from evaluation.engines import WHOLE_ANSWER_SETS, engine
     from evaluation.errors import EvaluationError
     from factsentry.engine_args import judge_from_args
-    from scoring.rules import UnknownRule, rule_names
+    from scoring.rulebook import rule_names
+    from scoring.rules import UnknownRule
 
     if args.limit is not None and args.limit < 1:
         raise UserError(f"--limit must be at least 1, got {args.limit}")

@@ -79,24 +79,48 @@ def run(args: argparse.Namespace) -> int:
         access.addHandler(handler)
         access.setLevel(logging.INFO)
         access.propagate = False  # JSON lines on stdout; the process's own log stays on stderr
-    if gateway.keys.enabled:
-        logging.getLogger("gateway").warning("API keys on: %d key(s) from %s", len(gateway.keys), settings.keys_file)
     metrics = MetricsServer(gateway.registry, settings.metrics_port, settings.metrics_host)
     try:
         metrics.start()
     except OSError as e:
         raise UserError(f"cannot serve metrics on {settings.metrics_host}:{settings.metrics_port}: {e.strerror}") from e
+    config = uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
+        access_log=False,
+        loop="uvloop",
+        http=protocol(settings.header_timeout_s),  # httptools, with a header read timeout
+        lifespan="on",
+    )
+
+    class Announced(uvicorn.Server):
+        """uvicorn's server, saying once on stderr that it listens (stdout carries the access log)."""
+
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                print(startup_line(settings, gateway), file=sys.stderr, flush=True)
+
     try:
-        uvicorn.run(
-            app,
-            host=settings.host,
-            port=settings.port,
-            log_level=settings.log_level,
-            access_log=False,
-            loop="uvloop",
-            http=protocol(settings.header_timeout_s),  # httptools, with a header read timeout
-            lifespan="on",
-        )
+        Announced(config).run()
     finally:
         metrics.stop()
     return 0
+
+
+def startup_line(settings: Any, gateway: Any) -> str:
+    """The one line ``factsentry gateway`` prints when it listens: where, which models (and which of them wait
+    for litellm, loading in the background), the policies file, and whether API keys are on."""
+    models = gateway.models
+    names = sorted({*models.configured, *(w.pattern for w in models.wildcards)})
+    shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+    slow = models.litellm_names
+    via = f"; {len(slow)} via litellm, loading in the background" if slow else ""
+    policies = str(settings.policy_file) if settings.policy_file else "none (every model: observe)"
+    auth = f"on ({len(gateway.keys)} key(s) from {settings.keys_file})" if gateway.keys.enabled else "off"
+    return (
+        f"factsentry gateway listening on http://{settings.host}:{settings.port} · "
+        f"{len(names)} model(s): {shown}{via} · policies: {policies} · API keys: {auth}"
+    )

@@ -242,6 +242,10 @@ def _render_policy(policy: dict[str, Any], shown: int = 20) -> None:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)))
+    recorded = policy["overall"].get("would", {})
+    if any(recorded.values()):
+        counts = " / ".join(str(recorded[a]) for a in ("pass", "revise", "block"))
+        print(f"shadow recorded on the live verdicts, pass/revise/block: {counts}")
     flips = policy["flips"]
     for f in flips[:shown]:
         score = "-" if f["dfactscore"] is None else f"{f['dfactscore']:.3f}"

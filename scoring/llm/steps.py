@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import scoring.llm.verify as llm_verify
 from schemas.check import CheckResult, Edit, Evidence, Revision
 from schemas.enums import Stance, Worthiness
 from schemas.knowledge import EntityRef
@@ -38,7 +39,6 @@ from scoring.checker import Run, Usage
 from scoring.decompose import AtomicFact
 from scoring.errors import LLMCallError, LLMOutputError
 from scoring.grouping import PerceivedGroup
-from scoring.llm import verify as llm_verify
 from scoring.llm.decompose import PROMPT_VERSION as DECOMPOSE_VERSION
 from scoring.llm.decompose import FactList, build_decompose_request, parse_decompose, values_not_in
 from scoring.llm.reply import JudgeReply

@@ -26,6 +26,7 @@ METRICS: dict[str, tuple[str, frozenset[str]]] = {
     "factsentry_worker_facts_total": ("counter", frozenset({"source", "model", "verdict"})),
     "factsentry_worker_coverage": ("histogram", frozenset({"source", "model"})),
     "factsentry_worker_answers_total": ("counter", frozenset({"source", "model", "status"})),
+    "factsentry_worker_would_total": ("counter", frozenset({"source", "model", "action"})),
     "factsentry_worker_consumer_lag": ("gauge", frozenset({"topic", "partition"})),
     "factsentry_replay_answers_total": ("counter", frozenset({"run", "model", "status"})),
     "factsentry_replay_dfactscore_mean": ("gauge", frozenset({"run", "model", "side"})),
@@ -50,12 +51,13 @@ PLACE_LABELS = frozenset({"env", "cluster", "namespace"})
 LABEL_VALUES: dict[str, frozenset[str]] = {
     "outcome": frozenset(
         {"scored", "abstained", "dlq", "retried", "failed"}  # workers
-        | {"ok", "pass", "block", "revise", "timeout", "failed", "unavailable", "pending"}  # gateway
+        | {"ok", "pass", "block", "revise", "timeout", "failed", "unavailable", "partial", "pending"}  # gateway
         | {"client_error", "upstream_error", "checker_error", "gateway_error", "client_closed"}
     ),
     "mode": frozenset({"observe", "annotate", "block", "revise", "none"}),
     "status": frozenset({"checked", "unverifiable", "abstained"}),
     "source": frozenset({"proxy", "factcheck", "guardrail_api"}),
+    "action": frozenset({"pass", "revise", "block"}),  # factsentry_worker_would_total
 }
 
 

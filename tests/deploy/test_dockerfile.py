@@ -103,6 +103,7 @@ def test_every_package_is_copied_into_the_build_and_none_is_ignored() -> None:
     ("path", "excluded"),
     [
         (".venv/bin/python", True),
+        (".venv-dev/bin/python", True),
         (".git/config", True),
         (".tools/bin/helm", True),
         ("tests/conftest.py", True),

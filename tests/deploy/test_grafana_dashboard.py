@@ -78,6 +78,7 @@ def test_the_model_variable_reads_a_known_metric_label() -> None:
         ("Cache hit ratio", {"factsentry_cache_hits_total", "factsentry_cache_misses_total"}),
         ("Lost publishes", {"factsentry_gateway_publish_lost_total"}),
         ("Gateway error ratio", {"factsentry_gateway_requests_total"}),
+        ("Shadow vs enforced block rate", {"factsentry_worker_would_total", "factsentry_gateway_requests_total"}),
     ],
 )
 def test_the_dashboard_has_each_panel_on_its_series(title: str, series: set[str]) -> None:

@@ -514,12 +514,26 @@ def test_install_notes_name_the_gateway_service(helm: Path) -> None:
     assert "workers create missing topics with 12 partitions" in notes
 
 
+def test_a_shadow_policy_reaches_the_gateway_through_the_configmap(render: Renderer, tmp_path: Path) -> None:
+    shadow = {"mode": "block", "threshold": 0.8}
+    values = {"policies": {"default": {"mode": "observe", "shadow": shadow}, "models": {"demo": {"shadow": None}}}}
+    config = one(render(values), "ConfigMap", "-config")
+    policies = tmp_path / "policies.yaml"
+    policies.write_text(config["data"]["policies.yaml"])
+    table = PolicyTable.load(policies)
+    other = table.for_model("other").shadow
+    assert other is not None and (other.mode.value, other.threshold) == ("block", 0.8)
+    assert table.for_model("demo").shadow is None
+
+
 @pytest.mark.parametrize(
     ("values", "message"),
     [
         ({"worker": {"replicas": 3}}, "additional properties 'replicas' not allowed"),
         ({"policies": {"default": {"mode": "blok"}}}, "value must be one of 'observe', 'annotate', 'block', 'revise'"),
         ({"policies": {"models": {"demo": {"threshold": 1.5}}}}, "maximum"),
+        ({"policies": {"default": {"shadow": {"mode": "observe"}}}}, "value must be one of 'revise', 'block'"),
+        ({"policies": {"default": {"shadow": {"threshold": 0.8}}}}, "missing property 'mode'"),
         ({"redis": {"url": "localhost:6379"}}, "does not match pattern"),
         ({"models": {"model_list": [{"model_name": "x"}]}}, "missing property 'litellm_params'"),
         ({"gateway": {"autoscaling": {"targetCPUUtilizationPercentage": 0}}}, "minimum"),

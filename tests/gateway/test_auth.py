@@ -288,7 +288,7 @@ async def test_a_separate_metrics_listener_serves_what_the_api_port_refuses(
     finally:
         proc.terminate()
         _, err = await asyncio.to_thread(proc.communicate, timeout=30)
-    assert "API keys on: 3 key(s)" in err
+    assert "API keys: on (3 key(s) from" in err  # the startup line (factsentry gateway)
 
 
 def test_api_key_model_is_strict() -> None:

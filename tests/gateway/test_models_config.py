@@ -81,7 +81,7 @@ async def test_wildcard_names_route_every_matching_model(upstream_url: str) -> N
     await registry.aclose()
 
 
-def test_a_litellm_proxy_config_says_what_it_ignores_and_which_credentials_are_missing(
+async def test_a_litellm_proxy_config_says_what_it_ignores_and_which_credentials_are_missing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
@@ -101,9 +101,12 @@ def test_a_litellm_proxy_config_says_what_it_ignores_and_which_credentials_are_m
     first, *rest = registry.notes
     assert first.startswith("models file: model_list used; ignored: general_settings, guardrails (")
     assert "FACTSENTRY_KEYS_FILE" in first and "FACTSENTRY_POLICY_FILE" in first
-    assert rest == [
-        "model claude: no ANTHROPIC_API_KEY — its requests will fail until it is set",
+    # What litellm judges (a provider's own key) is found when its Router is built, after the gateway listens.
+    assert rest == ["model mini: no UNSET_KEY — its requests will fail until it is set"]
+    await registry.warm_up()
+    assert registry.notes[1:] == [
         "model mini: no UNSET_KEY — its requests will fail until it is set",
+        "model claude: no ANTHROPIC_API_KEY — its requests will fail until it is set",
     ]
     assert set(registry.configured) == {"c", "claude", "gpt", "mini"}  # served all the same
     plain = ModelRegistry.from_config({"model_list": [MOCK]}, env={})

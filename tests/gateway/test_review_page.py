@@ -8,58 +8,38 @@ revision as a diff. The test saves a screenshot to ``var/test-artifacts/review-m
 from __future__ import annotations
 
 import asyncio
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from tests.gateway.conftest import MERGED, StartStack, ask
+from tests.gateway.review_browser import axe_violations, browser, serious  # noqa: F401  (a fixture)
 
-SCREENSHOT = Path(__file__).parents[2] / "var" / "test-artifacts" / "review-merged-bio.png"
-
-
-@pytest.fixture
-def browser() -> Iterator[WebDriver]:
-    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    assert chromium and driver, "Debian's chromium and chromium-driver come with `make browser` (part of make test)"
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--window-size=1200,1800",
-    ):
-        options.add_argument(flag)
-    session = webdriver.Chrome(service=Service(executable_path=driver), options=options)
-    try:
-        yield session
-    finally:
-        session.quit()
+ARTIFACTS = Path(__file__).parents[2] / "var" / "test-artifacts"
+SCREENSHOT = ARTIFACTS / "review-merged-bio.png"
 
 
 async def verdict_of(base_url: str, request_id: str) -> dict[str, object]:
+    """The verdict with the gateway's decision (recorded beside the response, so it may come a moment later)."""
     async with httpx.AsyncClient(base_url=base_url, timeout=10) as http:
         for _ in range(600):
             response = await http.get(f"/v1/results/{request_id}")
-            if response.status_code == 200:
+            if response.status_code == 200 and response.json()["decision"] is not None:
                 return dict(response.json())
             await asyncio.sleep(0.2)
-    raise AssertionError("no verdict within 120 s")
+    raise AssertionError("no verdict with its decision within 120 s")
 
 
 async def test_the_review_page_shows_entities_conflation_evidence_and_revision(
-    start_stack: StartStack, browser: WebDriver
+    start_stack: StartStack,
+    browser: WebDriver,  # noqa: F811  (the fixture)
 ) -> None:
-    gw = await start_stack()
-    request_id, _, _ = await ask(gw, MERGED)
+    # revise by default; the first request asks for block (a stricter policy, which a header may ask for)
+    policy = {"mode": "revise", "threshold": 0.8, "timeout_s": 180}  # a busy machine checks slowly
+    gw = await start_stack({"default": policy}, review_keep_question=True)
+    request_id, _, _ = await ask(gw, MERGED, **{"x-factsentry-policy": "block"})
     verdict = await verdict_of(gw.base_url, request_id)
     check = verdict["check"]
     assert isinstance(check, dict)
@@ -76,7 +56,7 @@ async def test_the_review_page_shows_entities_conflation_evidence_and_revision(
 
     # two entities: the one the group was linked to, and the other whose page alone supports some facts
     entities = {e.text for e in page.find_elements(By.CSS_SELECTOR, "section.group .entity")}
-    groups = check["groups"]  # type: ignore[index]
+    groups = check["groups"]
     expected = {g["entity"] for g in groups if g["entity"]} | {
         t for g in groups for f in g["facts"] for t in f["entity_supporting"]
     }
@@ -86,12 +66,27 @@ async def test_the_review_page_shows_entities_conflation_evidence_and_revision(
     assert browser.find_element(By.ID, "conflated").is_displayed()
     assert page.find_elements(By.CSS_SELECTOR, "section.group.conflated")
     assert browser.find_element(By.ID, "status").text == "checked"
+
+    # the decision: blocked under block at 0.80 (the merged biography scores below), in time, and the question
+    decision = verdict["decision"]
+    assert isinstance(decision, dict) and decision["action"] == "block" and decision["threshold"] == 0.8
+    assert browser.find_element(By.ID, "action").get_attribute("data-action") == "block"
+    assert browser.find_element(By.ID, "action").text.startswith("Blocked")
+    why = browser.find_element(By.ID, "why").text
+    assert why == f"D-FActScore {check['dfactscore']:.2f} is below the threshold 0.80: " + (
+        "the answer merges different people into one."
+    )
+    assert browser.find_element(By.ID, "policy").text == "block"
+    assert browser.find_element(By.ID, "threshold").text == "0.80"
+    assert browser.find_element(By.ID, "timeout").text == "yes, within 180 s"
+    assert browser.find_element(By.ID, "question").text == MERGED.question
+    assert browser.find_element(By.ID, "model").text == "mock-lean"
     shown = browser.find_element(By.CSS_SELECTOR, "#score-dfactscore b").text
-    assert shown == f"{check['dfactscore']:.2f}"  # type: ignore[index]
+    assert shown == f"{check['dfactscore']:.2f}"
 
     # every fact is listed under its group, marked by its verdict; its evidence opens on click
     facts = page.find_elements(By.CSS_SELECTOR, "details.fact")
-    assert len(facts) == sum(len(g["facts"]) for g in check["groups"])  # type: ignore[index]
+    assert len(facts) == sum(len(g["facts"]) for g in check["groups"])
     refuted = [f for f in facts if f.get_attribute("data-verdict") == "not_supported"]
     assert refuted, "the merged biography has facts its linked entity does not support"
     evidence = refuted[0].find_element(By.CSS_SELECTOR, "ul.evidence")
@@ -101,7 +96,7 @@ async def test_the_review_page_shows_entities_conflation_evidence_and_revision(
 
     # the answer as checked, sentence by sentence, some marked not supported
     sentences = page.find_elements(By.CSS_SELECTOR, "#answer .s")
-    assert len(sentences) == len(check["sentences"])  # type: ignore[arg-type]
+    assert len(sentences) == len(check["sentences"])
     wrong = {
         f["sentence_index"]
         for g in groups
@@ -122,3 +117,24 @@ async def test_the_review_page_shows_entities_conflation_evidence_and_revision(
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     assert browser.save_screenshot(str(SCREENSHOT))
     assert SCREENSHOT.stat().st_size > 10_000
+    assert serious(await asyncio.to_thread(axe_violations, browser)) == []
+
+    # the same answer under the model's own policy, revise: the page says it was replaced by the revision
+    revised_id, completion, _ = await ask(gw, MERGED)
+    revised = await verdict_of(gw.base_url, revised_id)
+    assert revised["decision"]["action"] == "revise"  # type: ignore[index]
+    assert completion.choices[0].message.content == revised["check"]["revision"]["text"]  # type: ignore[index]
+    await asyncio.to_thread(browser.get, f"{gw.base_url}/v1/results/{revised_id}/view")
+    assert browser.find_element(By.ID, "action").get_attribute("data-action") == "revise"
+    assert browser.find_element(By.ID, "action").text.startswith("Revised")
+    assert browser.find_element(By.ID, "policy").text == "revise"
+    assert browser.find_element(By.ID, "question").text == MERGED.question
+    assert browser.save_screenshot(str(ARTIFACTS / "review-revised-merged-bio.png"))
+    assert serious(await asyncio.to_thread(axe_violations, browser)) == []
+
+    # a rule's link opens its row of the rules page
+    how = browser.find_elements(By.CSS_SELECTOR, "p.how a")
+    if how:
+        target = how[0].get_attribute("href") or ""
+        await asyncio.to_thread(browser.get, target)
+        assert browser.find_element(By.ID, target.rsplit("#", 1)[1]).tag_name == "tr"

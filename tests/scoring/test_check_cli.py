@@ -303,7 +303,9 @@ def test_an_answer_in_another_language_is_said_to_be_unverifiable(
     path.write_text(answer)
     assert main(["check", "--kb", str(kb_file), "--text", str(path), "--fail-under", "0.9"]) == 1
     assert "unverifiable, so it has no D-FActScore" in capsys.readouterr().err
-    assert main(["check", "--kb", str(kb_file), "--text", str(path), "--fail-under", "0.9", "--allow-unverifiable"]) == 0
+    assert (
+        main(["check", "--kb", str(kb_file), "--text", str(path), "--fail-under", "0.9", "--allow-unverifiable"]) == 0
+    )
     out = capsys.readouterr().out
     assert f"written in '{code}'" in out and "not scored" in out and "FActScore" not in out
     assert main(["check", "--kb", str(kb_file), "--text", str(path), "--json"]) == 0

@@ -50,12 +50,11 @@ def nli_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def as_default_stance_model(nli_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """``FACTSENTRY_NLI_MODEL_DIR`` for this test only (the process's stance model is loaded once)."""
-    monkeypatch.setenv("FACTSENTRY_NLI_MODEL_DIR", str(nli_dir))
-    monkeypatch.setattr(pipeline, "_default_verifier", None)
+def as_default_stance_model(nli_dir: Path) -> Iterator[None]:
+    """The NLI model as the process's stance model for this test only (a worker's FACTSENTRY_NLI_MODEL_DIR)."""
+    pipeline.use_nli_model(nli_dir)
     yield
-    monkeypatch.setattr(pipeline, "_default_verifier", None)
+    pipeline.use_nli_model(None)
 
 
 PASSAGES = [

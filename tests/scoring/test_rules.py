@@ -7,7 +7,8 @@ import pytest
 from knowledge.store import Store
 from schemas.enums import Stance, Worthiness
 from scoring.pipeline import CheckConfig, check, default_config
-from scoring.rules import MODEL, RULES, UnknownRule, rule_names
+from scoring.rulebook import rule_names
+from scoring.rules import MODEL, RULES, UnknownRule
 from scoring.verifier import OfflineVerifier
 from scoring.verify import (
     KEY_TERMS_MISSING,
@@ -41,16 +42,15 @@ def test_switching_a_rule_off_reaches_every_step(monkeypatch: pytest.MonkeyPatch
     assert CheckConfig().without([]).rules_off == frozenset()
 
 
-def test_rules_off_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("FACTSENTRY_RULES_OFF", "question,opinion-words")
-    assert default_config().rules_off == {"question", "opinion-words"}
-    assert default_config().verify.rules_off == {"question", "opinion-words"}
-    assert classify_by_rule("Was he born in Ohio?") == (Worthiness.FACTUAL, None)  # every step's default
-    monkeypatch.setenv("FACTSENTRY_RULES_OFF", "no-such-rule")
+def test_rules_off_are_passed_by_the_caller_never_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert default_config(["question,opinion-words"]).rules_off == {"question", "opinion-words"}
+    assert default_config(["question", "opinion-words"]).verify.rules_off == {"question", "opinion-words"}
     with pytest.raises(UnknownRule):
-        default_config()
-    monkeypatch.delenv("FACTSENTRY_RULES_OFF")
-    assert default_config().rules_off == frozenset()
+        default_config(["no-such-rule"])
+    # The environment is the worker's and the command line's to read (workers.settings, factsentry check).
+    monkeypatch.setenv("FACTSENTRY_RULES_OFF", "question,opinion-words")
+    assert default_config().rules_off == frozenset() and CheckConfig().verify.rules_off == frozenset()
+    assert classify_by_rule("Was he born in Ohio?") == (Worthiness.NOT_A_CLAIM, "question")
 
 
 def test_a_check_worthiness_rule_names_itself_and_can_be_switched_off() -> None:

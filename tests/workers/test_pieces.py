@@ -146,3 +146,20 @@ def test_question_falls_back_to_the_last_user_message(fields: dict[str, object],
 def test_summary_line_reads_like_arq() -> None:
     summary = Summary(reason="SIGTERM", done=120, dlq=2, failed=0, retried=3)
     assert summary.line() == "shutdown on SIGTERM ◆ 120 done ◆ 2 dlq ◆ 0 failed ◆ 3 retries"
+
+
+def test_the_workers_rules_off_reach_every_checker_as_config(monkeypatch: pytest.MonkeyPatch) -> None:
+    """FACTSENTRY_RULES_OFF is read by the worker's settings and passed to the checkers; scoring/ reads no
+    environment. An unknown name stops the worker with the variable named."""
+    from workers.errors import ScoringUnavailable
+    from workers.scoring_stage import EngineOptions, build_checkers
+
+    monkeypatch.setenv("FACTSENTRY_RULES_OFF", "decline, stated-outright")
+    options = EngineOptions.of(load_settings())
+    assert options.rules_off == {"decline", "stated-outright"}
+    checker = build_checkers(options)["offline"]
+    assert checker.config.rules_off == {"decline", "stated-outright"}
+    assert checker.config.verify.rules_off == {"decline", "stated-outright"}
+    monkeypatch.setenv("FACTSENTRY_RULES_OFF", "declin")
+    with pytest.raises(ScoringUnavailable, match="FACTSENTRY_RULES_OFF: unknown rule 'declin'; did you mean 'decline'"):
+        build_checkers(EngineOptions.of(load_settings()))
