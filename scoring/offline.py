@@ -15,6 +15,7 @@ from schemas.check import CheckResult, Revision
 from schemas.knowledge import EntityRef
 from scoring import nlp
 from scoring.checker import Run
+from scoring.checkworthy import gate as worthiness_gate
 from scoring.corrections import corrected
 from scoring.decompose import AtomicFact, decompose_doc
 from scoring.decontext import decontextualize
@@ -240,6 +241,8 @@ def _plan_groups(
                 worthiness, by = classify_by_rule(
                     text, sentences[i], rules_off, bare=bare, subjectless=not atom.subject.strip() and not step
                 )
+                if not step:  # a how-to step is a claim about the thing, imperative or not
+                    worthiness, by = worthiness_gate(worthiness, by, text, bare, rules_off)
                 facts.append(PlannedFact(atom, text, worthiness, worthiness_rule=by))
         planned.append(PlannedGroup(ind, facts))
     kept = [g for g in planned if g.factual]

@@ -153,7 +153,8 @@ def test_chat_asides_are_not_checked_as_claims(
     assert (kept.factscore, kept.dfactscore) == (1.0, 1.0)
     assert any(f.decided_by == rule_name for g in kept.groups for f in g.facts)
     # talk-residue also reads these as talk (nothing checkable, the reader or the assistant speaking): both go off
-    without = CheckConfig().without([rule_name, "talk-residue"])
+    # (and the check-worthiness model, the step's last say, which reads them as chatter too)
+    without = CheckConfig().without([rule_name, "talk-residue", "worthiness-model"])
     off = check(text, kb=demo_kb, name="Dick Hanley", verifier=verifier, config=without)
     assert off.dfactscore is not None and off.dfactscore < 1.0
 
@@ -187,7 +188,7 @@ def test_assistant_asides_are_not_claims_and_leave_the_revision(demo_kb: Store, 
             verifier=verifier,
             # "I may be misremembering" is also assistant talk (its subject is the assistant) and talk residue:
             # all three go off
-            config=CheckConfig().without(["assistant-aside", "assistant-talk", "talk-residue"]),
+            config=CheckConfig().without(["assistant-aside", "assistant-talk", "talk-residue", "worthiness-model"]),
         )
         assert off.dfactscore is not None and off.dfactscore < 1.0
     # A hedged claim is still a claim: checked, not waved through as an aside.
