@@ -46,7 +46,8 @@ DELETE_FAILING = rule(
 
 
 def _plain(text: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"[*_#>|`]", "", text)).strip().casefold()
+    """Text compared as words: markup off, hyphens as spaces ("Nwankwo-Hale" is "Nwankwo Hale"), folded case."""
+    return re.sub(r"\s+", " ", re.sub(r"[*_#>|`]|(?<=\w)[-‐](?=\w)", " ", text)).strip().casefold()
 
 
 # A value a fact states: a number (a year, a count) or a run of capitalised words ("Elbe Technical University").
@@ -59,14 +60,17 @@ _CLAUSE = re.compile(r"(?<=[.!?;])\s+|\s(?:and|but|while|whereas)\s|;")
 def _values(text: str, names: tuple[str, ...]) -> list[str]:
     """The values ``text`` states, without the names of whom it is about and a sentence's capitalised opening."""
     out = []
-    full = sorted((n for n in names if " " in n), key=len, reverse=True)
+    plain = [_plain(n) for n in names]
+    full = sorted((n for n in names if len(_plain(n).split()) > 1), key=len, reverse=True)
+    # A name as written either way: "Nwankwo-Hale" or "Nwankwo Hale".
+    spelled = [re.compile(r"[-\s]".join(re.escape(w) for w in re.split(r"[-\s]+", n))) for n in full]
     for m in _VALUE.finditer(text):
         if m.start() == 0 and " " not in m.group(0):
             continue
         value = m.group(0)
-        for name in full:  # "During the Second World War Dick Hanley served": the war, not the man
-            value = value.replace(name, "\0")
-        out += [v.strip() for v in value.split("\0") if v.strip() and not any(v.strip() in n for n in names)]
+        for name in spelled:  # "During the Second World War Dick Hanley served": the war, not the man
+            value = name.sub("\0", value)
+        out += [v.strip() for v in value.split("\0") if v.strip() and not any(_plain(v) in n for n in plain)]
     return out
 
 
