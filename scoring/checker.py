@@ -249,6 +249,8 @@ class Checker:
         again = replace(self, config=replace(run.config, revise=False))
 
         def recheck(text: str) -> CheckResult:
+            if run._evidence is not None:
+                run._evidence.flush()  # the verdicts of facts the revision kept as they were are read, not computed
             checked = again.check(text, kb=run.kb, name=run.subject or None, question=run.question, cache=run.cache)
             _add_usage(run.usage, checked)  # the re-check's judge calls are this check's
             return checked

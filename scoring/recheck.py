@@ -61,16 +61,19 @@ def _values(text: str, names: tuple[str, ...]) -> list[str]:
     """The values ``text`` states, without the names of whom it is about and a sentence's capitalised opening."""
     out = []
     plain = [_plain(n) for n in names]
-    full = sorted((n for n in names if len(_plain(n).split()) > 1), key=len, reverse=True)
+    parts = {w for n in names for w in re.split(r"[-\s]+", n) if len(w) > 2 and w[:1].isupper()}
+    full = sorted({*(n for n in names if len(_plain(n).split()) > 1), *parts}, key=len, reverse=True)
     # A name as written either way: "Nwankwo-Hale" or "Nwankwo Hale".
-    spelled = [re.compile(r"[-\s]".join(re.escape(w) for w in re.split(r"[-\s]+", n))) for n in full]
+    spelled = [re.compile(r"\b" + r"[-\s]".join(re.escape(w) for w in re.split(r"[-\s]+", n)) + r"\b") for n in full]
     for m in _VALUE.finditer(text):
         if m.start() == 0 and " " not in m.group(0):
             continue
         value = m.group(0)
         for name in spelled:  # "During the Second World War Dick Hanley served": the war, not the man
             value = name.sub("\0", value)
-        out += [v.strip() for v in value.split("\0") if v.strip() and not any(_plain(v) in n for n in plain)]
+        for v in (v.strip(" -'’") for v in value.split("\0")):
+            if re.match(r"[A-ZÀ-Þ0-9]", v) and not any(_plain(v) in n for n in plain):
+                out.append(v)  # not what a name leaves ("'s" of "Ferrán-Okafor's")
     return out
 
 
@@ -133,7 +136,7 @@ def _kept_refuted(first: CheckResult, again: CheckResult, pages: Mapping[str, li
                 continue  # another page's fact: a merged-in namesake's, moved out rather than wrong
             evidence = page + " ".join(e.text for e in fact.evidence)
             for value in _values(fact.text, names):
-                if value not in evidence and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", revised):
+                if _plain(value) not in _plain(evidence) and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", revised):
                     out.append(f"refuted value kept: {value} in {fact.text}")
     return out
 
@@ -148,7 +151,7 @@ def refuted_values(first: CheckResult, pages: Mapping[str, list[str]]) -> frozen
             if fact.worthiness is Worthiness.FACTUAL and fact.stance is Stance.REFUTE:
                 if fact.verdict is not Verdict.SUPPORTED:
                     evidence = page + " ".join(e.text for e in fact.evidence)
-                    out |= {v for v in _values(fact.text, names) if v not in evidence}
+                    out |= {v for v in _values(fact.text, names) if _plain(v) not in _plain(evidence)}
     return frozenset(out)
 
 
