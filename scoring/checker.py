@@ -249,9 +249,14 @@ class Checker:
         again = replace(self, config=replace(run.config, revise=False))
 
         def recheck(text: str) -> CheckResult:
+            # The verdicts of facts the revision kept as they were are read, not computed again: from the cache
+            # (this check's flushed to it first), or without one from this check's own verdicts.
+            cache = run.cache
             if run._evidence is not None:
-                run._evidence.flush()  # the verdicts of facts the revision kept as they were are read, not computed
-            checked = again.check(text, kb=run.kb, name=run.subject or None, question=run.question, cache=run.cache)
+                run._evidence.flush()
+                if cache is None:
+                    cache = _Verdicts(run._evidence, groups)
+            checked = again.check(text, kb=run.kb, name=run.subject or None, question=run.question, cache=cache)
             _add_usage(run.usage, checked)  # the re-check's judge calls are this check's
             return checked
 
@@ -288,6 +293,24 @@ class Checker:
         result.llm_cost_usd = round(run.usage.cost_usd, 8) if run.usage.cost_usd is not None else None
         result.llm_cached_calls = run.usage.cached
         return result
+
+
+class _Verdicts:
+    """One check's verdicts as a verdict cache, for its re-check when no cache is configured."""
+
+    def __init__(self, evidence: EvidenceVerifier, groups: list[PlannedGroup]) -> None:
+        self._items = {
+            evidence._key(fact.text, title): verdict.to_json()
+            for g in groups
+            for fact in g.factual
+            for title, verdict in fact.verdicts.items()
+        }
+
+    def get(self, key: str) -> bytes | None:
+        return self._items.get(key)
+
+    def set(self, key: str, value: bytes) -> None:
+        self._items[key] = value
 
 
 def _add_usage(usage: Usage, result: CheckResult) -> None:

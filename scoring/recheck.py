@@ -57,6 +57,10 @@ _VALUE = re.compile(r"\b\d[\d,.]*\d\b|\b\d\b|\b[A-ZÀ-Þ][\w'’-]+(?:\s+(?:of\s
 _CLAUSE = re.compile(r"(?<=[.!?;])\s+|\s(?:and|but|while|whereas)\s|;")
 
 
+# Words that open a sentence capitalised beside a name: "Another Zoë Ferrán-Okafor", "Was Priya Raghunathan …".
+_OPENERS = frozenset("another the a an was is has had for in on at by as and but".split())
+
+
 def _values(text: str, names: tuple[str, ...]) -> list[str]:
     """The values ``text`` states, without the names of whom it is about and a sentence's capitalised opening."""
     out = []
@@ -72,7 +76,7 @@ def _values(text: str, names: tuple[str, ...]) -> list[str]:
         for name in spelled:  # "During the Second World War Dick Hanley served": the war, not the man
             value = name.sub("\0", value)
         for v in (v.strip(" -'’") for v in value.split("\0")):
-            if re.match(r"[A-ZÀ-Þ0-9]", v) and not any(_plain(v) in n for n in plain):
+            if re.match(r"[A-ZÀ-Þ0-9]", v) and not any(_plain(v) in n for n in plain) and _plain(v) not in _OPENERS:
                 out.append(v)  # not what a name leaves ("'s" of "Ferrán-Okafor's")
     return out
 
