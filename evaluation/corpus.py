@@ -39,9 +39,9 @@ from typing import Any
 from evaluation.engines import Engine
 from evaluation.errors import EvaluationError
 from evaluation.progress import Outcome, Progress, silent
+from evaluation.revisions import RevisionTally
 from schemas.check import CheckResult, FactResult
 from schemas.enums import Verdict, Worthiness
-from scoring.hedges import strip_hedges
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus"
 KNOWN = {
@@ -206,24 +206,15 @@ def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progr
     missed_keys: Counter[str] = Counter()
     failures: list[dict[str, Any]] = []
     errors = 0
-    changed = 0
-    hedged = 0
-    faults: list[dict[str, Any]] = []
     # Which rule each abstention was decided by (an ablation moves these even where another rule then abstains).
     abstained_by: Counter[str] = Counter()
+    revisions = RevisionTally()
+    texts = {title: body for title, body, _ in pages}
     for item in progress(answers, total=len(answers), desc="corpus answers"):
         result = engine.try_check(item.answer, pages=pages, name=item.name, question=item.question)
         if result is not None and result.abstained:
             abstained_by[result.abstained_by or "unnamed"] += 1
-        if result is not None and result.revision is not None:
-            edited = changed_sentences(item.answer, result.revision.text)
-            changed += len(edited)
-            hedged += sum(strip_hedges(s)[2] for s in sentences_of(result.revision.text))
-            faults += [
-                {"id": item.id, "faults": found, "sentence": sentence}
-                for sentence in edited
-                if (found := revision_faults(sentence))
-            ]
+        revisions.add(item.id, item.answer, result, texts)
         missed = ["error: the check failed"] if result is None else judge(item.expect, result, item.answer)
         errors += result is None
         ok = not missed
@@ -249,13 +240,7 @@ def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progr
         "failed_checks": errors,
         "abstained_by": dict(sorted(abstained_by.items())),
         "failures": failures,
-        "revisions": {
-            "sentences_changed": changed,
-            "with_faults": len(faults),
-            "hedged_sentences": hedged,
-            "by_fault": dict(Counter(k for f in faults for k in f["faults"]).most_common()),
-            "faulty": faults,
-        },
+        "revisions": revisions.figures(),
     }
     notes = tuple(f"{f['id']} ({f['kind']}): {'; '.join(f['missed'])}" for f in failures[:40])
     return Outcome(figures, counts={"answers": len(answers), "failed": errors}, notes=notes)
@@ -266,13 +251,14 @@ def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progr
 # Faults a reader sees in a revised sentence, each a way deleting words can break one:
 _FAULTS = {
     # the sentence ends on a word that needs another after it: "… a composer who also.", "… in 2014 after."
+    # (a preposition after a verb in -ing ends a sentence well: "… the answer you were hoping for.")
     "dangling-word": re.compile(
-        r"\b(?:also|so|after|before|who|which|whom|whose|that|of|to|in|on|at|with|for|from|by|the|a|an|and|or|"
+        r"(?<!ing )\b(?:also|so|after|before|who|which|whom|whose|that|of|to|in|on|at|with|for|from|by|the|a|an|and|or|"
         r"but|he|she|they|his|her|their|its|was|is|were|are|has|have|had)\s*[.!?:]$",
         re.IGNORECASE,
     ),
     # punctuation left beside punctuation: "caution:.", "(, 1990)"
-    "stray-punctuation": re.compile(r"[:;,]\s*[.!?;]$|[:;,]\s*[.!?;]\s|\.\s*\.|\(\s*[,.;]|,\s*\)"),
+    "stray-punctuation": re.compile(r"[:;,]\s*[.!?;]$|[:;,]\s*[.!?;,]\s|\.\s*\.|\(\s*[,.;]|,\s*\)"),
     # a subject left without its verb: "he, during which he wrote …"
     "subject-without-verb": re.compile(
         r"\b(?:he|she|they)\s*,\s+(?:during|which|who|when|where)\b|\b(?:he|she|they) (?:before|after|during) \w+ing\b",
@@ -281,6 +267,16 @@ _FAULTS = {
     # a hedge's subject left behind: "I it was 1951"
     "hedge-residue": re.compile(r"\bI (?:it|he|she|they|the|a)\b"),
     "repeated-word": re.compile(r"\b(\w{2,}) \1\b", re.IGNORECASE),
+    # a phrase said twice over: "Another Dick Hanley, a swimmer, was a swimmer born in 1936"
+    "repeated-phrase": re.compile(r"\b((?:a|an|the) [a-z]{3,}),? (?:\w+ ){0,2}\1\b", re.IGNORECASE),
+    # a fragment: a sentence that opens lowercase or on punctuation ("the registry.", ": she founded in 2012.")
+    "fragment": re.compile(r"^(?:[,;:.)\]–—-]|[a-z](?![a-z]*[A-Z]))"),
+    # a pronoun cut off from its verb by a comma: "It, might have sharpened …"
+    "dangling-pronoun": re.compile(
+        r"^(?:It|He|She|They|This|That)\s*,|\b(?:it|he|she|they),\s+(?:might|may|was|is|has|had|would|could|will|can)\b"
+    ),
+    # a parenthesis left empty: "born in Oslo ()"
+    "empty-parenthesis": re.compile(r"\(\s*[,;]?\s*\)"),
 }
 _MARKUP = re.compile(r"[*_#>|`]|^\s*(?:[-•]|\d+\.)\s+", re.MULTILINE)
 # A sentence ends at . ! ? before a capital, not after an initial or a short abbreviation ("b. 1965", "St. Brendan").

@@ -45,6 +45,7 @@ from evaluation.corpus import DEFAULT_CORPUS, judge, load
 from evaluation.engines import Engine
 from evaluation.errors import EvaluationError
 from evaluation.progress import Outcome, Progress, silent
+from evaluation.revisions import RevisionTally
 from schemas.check import CheckResult
 from schemas.enums import Stance, Verdict, Worthiness
 
@@ -914,9 +915,11 @@ def run(
     flagged_by_kind: Counter[str] = Counter()
     planted_by_kind: Counter[str] = Counter()
     errors = 0
+    revisions = RevisionTally()
     start = clock()
     for case in progress(cases, total=len(cases), desc="styles answers"):
         result = engine.try_check(case.answer, pages=pages, name=case.name, question=case.question)
+        revisions.add(case.id, case.answer, result, text)
         errors += result is None
         miss = missed(case, result)
         cell = cells[(case.layout, case.kind)]
@@ -962,6 +965,7 @@ def run(
         "planted_wrong_values_flagged": _rate(flagged, planted_values),
         "planted_flagged_by_kind": {k: _rate(flagged_by_kind[k], planted_by_kind[k]) for k in sorted(planted_by_kind)},
         "failed_checks": errors,
+        "revisions": revisions.figures(),
         "failures": [{"layout": lay, "kind": kind, **f} for lay, kind in order for f in cells[(lay, kind)].failures],
     }
     notes = (f"checked {len(cases)} answers in {seconds:.1f} s",)

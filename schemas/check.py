@@ -55,11 +55,16 @@ class Edit(BaseModel):
     original: str
     replacement: str | None = None
     reason: str | None = None
+    # How the edit came to be offered (scoring/RULES.md): "rechecked-revision" when the revised answer was
+    # checked again and kept, "delete-failing" when the re-check rejected it and the failing facts were deleted.
+    decided_by: str | None = None
 
 
 class Revision(BaseModel):
     text: str
     edits: list[Edit] = []
+    # Why the re-check of the first revision rejected it (empty when it was kept or not re-checked).
+    rejected: list[str] = []
 
 
 class CheckResult(BaseModel):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from schemas.check import CheckResult, Revision
@@ -35,6 +35,8 @@ from scoring.linking import candidate_entities
 from scoring.pipeline import CheckConfig, default_config, default_verifier, group_result, infer_subject, score_groups
 from scoring.plan import PlannedGroup
 from scoring.protocols import DocumentGrounded, KnowledgeSource, StanceModel, VerdictCache
+from scoring.recheck import DELETE_FAILING, RECHECKED, evidence_texts, offer
+from scoring.revise import RevisionInput, revise
 from scoring.rules import rule
 from scoring.sentences import Sentence, split_sentences
 from scoring.spans import align, char_spans, sentence_span
@@ -148,6 +150,9 @@ class Checker:
     judge: str | None = None
     # Batch work of the decompose step (the offline one parses); None when it has none.
     parse_ahead: ParseAhead | None = None
+    # Check the revise step's revision again before offering it (scoring.recheck); the llm engine's judge
+    # revision is guarded by its own step (scoring.llm: no refusal, no refuted or unfounded value) instead.
+    recheck: bool = True
 
     def prepare(self, texts: Sequence[str]) -> None:
         """Parse the sentences of all ``texts`` in one batch before they are checked one by one.
@@ -231,8 +236,49 @@ class Checker:
         result = score_groups(groups, candidates, config, grounded=bool(documents))
         if config.revise and candidates and not result.unverifiable:
             # Without any page about the names in the answer there is nothing to revise against.
-            result.revision = self.revise(run, groups, result, candidates)
+            result.revision = self._revised(run, groups, result, candidates)
         return self._finish(run, result)
+
+    def _revised(
+        self, run: Run, groups: list[PlannedGroup], result: CheckResult, candidates: list[EntityRef]
+    ) -> Revision | None:
+        """The revise step, its revision checked again (once, without a revision of its own) before it is
+        offered, else the failing facts deleted (:mod:`scoring.recheck`)."""
+        first = self.revise(run, groups, result, candidates)
+        if first is None or not self.recheck or not run.config.on(RECHECKED):
+            return first
+        again = replace(self, config=replace(run.config, revise=False))
+
+        def recheck(text: str) -> CheckResult:
+            # The verdicts of facts the revision kept as they were are read, not computed again: from the cache
+            # (this check's flushed to it first), or without one from this check's own verdicts.
+            cache = run.cache
+            if run._evidence is not None:
+                run._evidence.flush()
+                if cache is None:
+                    cache = _Verdicts(run._evidence, groups)
+            checked = again.check(text, kb=run.kb, name=run.subject or None, question=run.question, cache=cache)
+            _add_usage(run.usage, checked)  # the re-check's judge calls are this check's
+            return checked
+
+        def delete(wrong: frozenset[str]) -> Revision | None:
+            if not run.config.on(DELETE_FAILING):
+                return first
+            return revise(
+                RevisionInput(
+                    sentences=run.readings or [s.text for s in run.sentences],
+                    written=[s.text for s in run.sentences],
+                    groups=[(g, r.entity) for g, r in zip(groups, result.groups, strict=True)],
+                    entities={c.title: c for c in candidates},
+                    mode="drop",
+                    paragraphs=[s.paragraph for s in run.sentences],
+                    rules_off=run.config.rules_off,
+                    whole_on_fragment=True,
+                    wrong_values=wrong,
+                )
+            )
+
+        return offer(first, run.text, result, recheck, delete, evidence_texts(groups, candidates))
 
     def _finish(self, run: Run, result: CheckResult) -> CheckResult:
         result.sentences = [s.text for s in run.sentences]
@@ -252,6 +298,37 @@ class Checker:
 
 def _abstained(groups: list[PlannedGroup], rule_name: str) -> CheckResult:
     return CheckResult(abstained=True, abstained_by=rule_name, groups=[group_result(g, None, False) for g in groups])
+
+
+class _Verdicts:
+    """One check's verdicts as a verdict cache, for its re-check when no cache is configured."""
+
+    def __init__(self, evidence: EvidenceVerifier, groups: list[PlannedGroup]) -> None:
+        self._items = {
+            evidence._key(fact.text, title): verdict.to_json()
+            for g in groups
+            for fact in g.factual
+            for title, verdict in fact.verdicts.items()
+        }
+
+    def get(self, key: str) -> bytes | None:
+        return self._items.get(key)
+
+    def set(self, key: str, value: bytes) -> None:
+        self._items[key] = value
+
+
+def _add_usage(usage: Usage, result: CheckResult) -> None:
+    usage.calls += result.llm_calls
+    usage.tokens += result.llm_tokens
+    usage.errors += result.llm_errors
+    usage.prompt_tokens += result.llm_prompt_tokens
+    usage.completion_tokens += result.llm_completion_tokens
+    usage.cached += result.llm_cached_calls
+    if result.llm_cost_usd is not None:
+        usage.cost_usd = (usage.cost_usd or 0.0) + result.llm_cost_usd
+    for key, n in result.llm_rejected.items():
+        usage.rejected[key] = usage.rejected.get(key, 0) + n
 
 
 ONLY_ASSISTANT_TALK = rule(

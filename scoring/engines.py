@@ -127,6 +127,7 @@ def _llm(p: Parts) -> Checker:
         replace(p.config, language=replace(p.config.language, reads=None)),  # the judge reads any language
         p.stance_model,
         p.judge,
+        recheck=False,  # LLMRevise guards the judge's revision itself
     )
 
 
@@ -142,6 +143,7 @@ def _hybrid(p: Parts) -> Checker:
         p.stance_model,
         p.judge,
         parse_ahead=None if "decompose" in steps else offline.parse_ahead,
+        recheck="revise" not in steps,  # the rules' revision is checked again; the judge's guards its own
     )
 
 

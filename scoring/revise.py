@@ -87,6 +87,12 @@ class RevisionInput:
     # Confirms an edited fact against an entity (the stance model); without it nothing is replaced.
     confirm: Callable[[str, str], bool] | None = None
     rules_off: frozenset[str] = frozenset()
+    # The deletion a rejected revision falls back to (scoring.recheck): an edited sentence that would read as a
+    # fragment (no verb kept, opening on punctuation, a pronoun cut from its verb) goes whole, and so does a
+    # sentence holding a failing fact whose words are not known.
+    whole_on_fragment: bool = False
+    # Values the re-check found wrong (scoring.recheck): a fact stating one is deleted, however its verdict went.
+    wrong_values: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -96,6 +102,7 @@ class _SentencePlan:
     replacements: list[tuple[str, str]] = field(default_factory=list)
     moved: dict[str, list[str]] = field(default_factory=dict)
     whole_moved_to: str | None = None
+    whole_deleted: bool = False
     # The kept check-worthy facts (token ids, standalone text, replaced values in): what a sentence whose
     # main clause went says in its place.
     stated: list[tuple[frozenset[int], str]] = field(default_factory=list)
@@ -121,14 +128,18 @@ def revise(inp: RevisionInput) -> Revision:
         if found is None or (not found.delete and not found.replacements and found.whole_moved_to is None):
             out_sentences.append(_unhedged(inp.written[si] if inp.written else text, inp.rules_off))
             continue
-        if found.whole_moved_to is not None:
+        if found.whole_moved_to is not None or found.whole_deleted:
             out_sentences.append(None)
             continue
         written = _replaced_as_written(inp.written[si] if inp.written else None, found)
         written = _unhedged(written, inp.rules_off) if written is not None else None
         # A record read as prose ("Record: 61–9–3") is edited as its reading, never rewritten from its facts.
         prose = (not inp.written or inp.written[si].strip() == text.strip()) and not _LABEL.match(text)
-        out_sentences.append(written if written is not None else _apply(docs[si], found, prose, inp.rules_off))
+        edited = (
+            written if written is not None else _apply(docs[si], found, prose, inp.rules_off, inp.whole_on_fragment)
+        )
+        out_sentences.append(None if edited is not None and inp.whole_on_fragment and fragment(edited) else edited)
+    out_sentences = [_opened(t) for t in out_sentences]
     _named_first(inp, out_sentences)
     plain = PLAIN_SEPARATION not in inp.rules_off
     if separated and inp.mode == "separate" and not plain:
@@ -162,6 +173,9 @@ def _plan_sentence(
     for fact in facts:
         if fact.worthiness_rule in (CHATTER, ASSISTANT_ASIDE) and DROP_CHATTER not in inp.rules_off:
             dropped.append((fact, "chatter", None))
+            continue
+        if inp.wrong_values and any(re.search(rf"(?<!\w){re.escape(v)}(?!\w)", fact.text) for v in inp.wrong_values):
+            dropped.append((fact, "delete", None))
             continue
         if fact.worthiness is not Worthiness.FACTUAL or not fact.verdicts:
             kept |= set(fact.atom.tokens)
@@ -213,6 +227,7 @@ def _plan_sentence(
         return
     for fact, kind, other in dropped:
         plan.delete |= set(fact.atom.tokens) - kept
+        plan.whole_deleted |= inp.whole_on_fragment and not fact.atom.tokens
         if kind == "separate" and other is not None:
             ref = inp.entities.get(other)
             label = ref.title if ref is not None else other
@@ -418,13 +433,17 @@ def _looks_like_year(text: str) -> bool:
     return bool(re.fullmatch(r"(?:in |on )?\d{3,4}", text.strip()))
 
 
-def _apply(doc: Doc, plan: _SentencePlan, prose: bool = True, rules_off: frozenset[str] = frozenset()) -> str | None:
+def _apply(
+    doc: Doc, plan: _SentencePlan, prose: bool = True, rules_off: frozenset[str] = frozenset(), verbs: bool = False
+) -> str | None:
     remove = plan.delete - plan.keep
     if plan.keep and not (set(range(len(doc))) - remove) & plan.keep:
         return None
     if not plan.keep and remove:
         return None
     remove, swaps = _repair(doc, remove)
+    if verbs and prose and not any(t.pos_ in ("VERB", "AUX") and t.i not in remove for t in doc):
+        return None  # "the registry.": no verb kept, no sentence left
     main_went = any(t.dep_ == "ROOT" and t.i in remove for t in doc)
     restate = RESTATE_STRANDED not in rules_off and prose and main_went and plan.stated
     if restate and _stranded(doc, remove):
@@ -435,6 +454,35 @@ def _apply(doc: Doc, plan: _SentencePlan, prose: bool = True, rules_off: frozens
     for old, new in plan.replacements:
         text = text.replace(old, new, 1)
     return text or None
+
+
+# What a reader sees as a fragment in an edited sentence: an opening on punctuation (": she founded in 2012."),
+# a pronoun cut off from its verb ("It, might have sharpened …"),
+# an empty parenthesis, a word said twice ("was was"), punctuation left beside punctuation ("Record:, 9 losses").
+_FRAGMENT = re.compile(
+    r"^\s*[—–-]?\s*[,;:.)\]]|^(?:It|He|She|They|This|That)\s*,|\(\s*[,;]?\s*\)|\b(\w{2,}) \1\b"
+    r"|[,;:]\s*[,;:.!?]|\b((?:a|an|the) [a-z]{3,}),? (?:\w+ ){0,2}\2\b",
+    re.IGNORECASE,
+)
+
+
+# A sentence opening on what stood before it: an empty table cell's dash and its colon ("—: Trained as a
+# surveyor"), a label's colon whose label went (": she founded …").
+_BARE_OPENING = re.compile(r"^\s*(?:[—–-]\s*)?[,;:.]+\s*(?=\w)")
+
+
+def _opened(sentence: str | None) -> str | None:
+    """A sentence without a bare opening (:data:`_BARE_OPENING`), its first word capitalised."""
+    if sentence is None or not _BARE_OPENING.match(sentence):
+        return sentence
+    rest = _BARE_OPENING.sub("", sentence, count=1)
+    return rest[:1].upper() + rest[1:] if rest else None
+
+
+def fragment(sentence: str) -> bool:
+    """Whether an edited sentence reads as a fragment (:data:`_FRAGMENT`) or leaves a parenthesis unpaired."""
+    text = sentence.strip()
+    return bool(_FRAGMENT.search(text)) or text.count("(") != text.count(")")
 
 
 def _stranded(doc: Doc, remove: set[int]) -> bool:
@@ -588,6 +636,7 @@ def _tidy(text: str, original: str) -> str:
     text = re.sub(r"\s+", " ", text).strip()
     text = re.sub(r"\s+([,.;:!?])", r"\1", text)
     text = re.sub(r"(,\s*){2,}", ", ", text)
+    text = re.sub(r"([:;])\s*,\s*", r"\1 ", text)  # "Record:, 9 losses" less "71 wins" → "Record: 9 losses"
     text = re.sub(r"\(\s*\)", "", text)
     for _ in range(3):
         text = re.sub(r"\s*(?:,\s*)?\b(?:and|or|but|so|yet|as well as|while|where|which|who)\s*([.;!?])$", r"\1", text)
@@ -656,6 +705,9 @@ def _in_plain_prose(paragraph: str, ref: EntityRef | None) -> str:
     article = "an" if what[:1].lower() in "aeiou" else "a"
     intro = f"Another {base}, {article} {what}," if person else f"Another {base}, known for {what},"
     first = paragraph.index(ref.title)
+    said = re.split(r"(?<=[.!?])\s", paragraph[first + len(ref.title) :], maxsplit=1)[0]
+    if re.search(rf"\b{re.escape(what)}\b", said, re.IGNORECASE):
+        intro = f"Another {base}"  # "… was a swimmer born in 1936" says what they are: not twice over
     opens = first == 0 or paragraph[:first].rstrip().endswith((".", "!", "?"))
     out = paragraph[:first] + (intro if opens else intro[0].lower() + intro[1:]) + paragraph[first + len(ref.title) :]
 

@@ -13,10 +13,22 @@ import difflib
 from collections.abc import Iterable
 
 # Every module that registers rules: importing them fills ``scoring.rules.RULES``.
-from scoring import abstain, checker, corrections, grouping, offline, records, revise, sentences, verify, worthiness
+from scoring import (
+    abstain,
+    checker,
+    corrections,
+    grouping,
+    offline,
+    recheck,
+    records,
+    revise,
+    sentences,
+    verify,
+    worthiness,
+)
 from scoring.rules import RULES, Rule, UnknownRule
 
-_ = (checker, grouping, offline, records, revise, sentences)  # registered by name, asked where their step runs
+_ = (checker, grouping, offline, recheck, records, revise, sentences)  # registered by name, asked where their step runs
 
 # The steps whose rules are objects, each tuple in its precedence.
 STEPS: dict[str, tuple[Rule, ...]] = {  # type: ignore[type-arg]

@@ -1,8 +1,11 @@
 """LLM revision in one call (Factcheck-Bench steps 7–8): the answer, the verdict of every fact, and the
 evidence values; the model returns the revised answer and its edits as JSON.
 
->>> parse_revise('{"revised": "Dick Hanley died in 1970.", "edits": [{"kind": "delete", "original": "He won gold."}]}')
-('Dick Hanley died in 1970.', [Edit(kind='delete', original='He won gold.', replacement=None, reason=None)])
+>>> text, edits = parse_revise(
+...     '{"revised": "Dick Hanley died in 1970.", "edits": [{"kind": "delete", "original": "He won gold."}]}'
+... )
+>>> text, [(e.kind, e.original, e.replacement) for e in edits]
+('Dick Hanley died in 1970.', [('delete', 'He won gold.', None)])
 """
 
 from __future__ import annotations

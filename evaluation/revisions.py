@@ -1,0 +1,165 @@
+"""How suggested revisions read and what they keep, counted over the corpus and the style matrix.
+
+Three questions are asked of every revision, by words alone (not by the checker that made it):
+
+- **keeps a refuted value**: a fact the evidence refutes had a value (a year, a number, a capitalised name)
+  that no page of its group holds, and that value is still in the revision;
+- **introduces a value of another relation**: a value the revision brings in (not in the answer) stands on
+  the pages only in clauses that share no relation word with the revised clause that says it ("teaches at
+  Oxford" from a page that says "studied at Oxford");
+- **visible faults** of the sentences it changed (:func:`evaluation.corpus.revision_faults`): fragments, a
+  dangling pronoun or comma, an empty parenthesis, doubled words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from schemas.check import CheckResult
+from schemas.enums import Stance, Verdict, Worthiness
+
+# A value: a number (a year, a count) or a run of capitalised words ("Harwick College").
+_VALUE = re.compile(r"\b\d[\d,.]*\b|\b[A-ZÀ-Þ][\w'’-]+(?:\s+(?:of\s+|the\s+|de\s+)?[A-ZÀ-Þ][\w'’-]+)*")
+# Words that open a sentence or name no value.
+_NOT_VALUES = frozenset(
+    "a an the he she they it his her their its this that these those in on at of for by and but or as after "
+    "before during from with another i we you is was were are has had".split()
+)
+_STOP = frozenset(
+    "a an the he she they it his her their its this that these those in on at of for by and but or as after before "
+    "during from with was were is are has have had been be also then later there which who when where while into "
+    "about than over under another both".split()
+)
+
+
+def values_of(text: str) -> list[str]:
+    """The values a text states: numbers and capitalised names (not a sentence's opening pronoun or article)."""
+    out = []
+    for m in _VALUE.finditer(text):
+        value = m.group(0).rstrip(".,")
+        words = value.split()
+        before = re.sub(r"[\s*_#>|`(\[\-•]+$", "", text[: m.start()])
+        if len(words) == 1 and not value[0].isdigit() and (not before or before[-1] in ".!?:;\n"):
+            continue  # a sentence's or a label's first word ("Born", "Restaurant"), not a name
+        if (not before or before[-1] in ".!?:;\n") and len(words) > 1:
+            # A sentence's capitalised first word is no part of a name it opens on: "Married Lorraine Dutton",
+            # "Won the Norwegian Cup" (a name that opens one, "Harwick College", loses a word: still a value).
+            words = words[2:] if len(words) > 2 and words[1] in ("the", "of") else words[1:]
+        while words and words[0].lower() in _NOT_VALUES:
+            words = words[1:]
+        if words:
+            out.append(" ".join(words))
+    return out
+
+
+def _stems(text: str, drop: Iterable[str]) -> set[str]:
+    dropped = {w.lower() for d in drop for w in re.findall(r"\w+", d)}
+    return {
+        w.lower()[:5] for w in re.findall(r"[^\W\d_]{3,}", text) if w.lower() not in _STOP and w.lower() not in dropped
+    }
+
+
+def kept_refuted(result: CheckResult, pages: Mapping[str, str]) -> list[str]:
+    """The values of refuted facts that no page of the fact's group holds and the revision still says."""
+    if result.revision is None:
+        return []
+    revised = result.revision.text
+    out: list[str] = []
+    for group in result.groups:
+        page = pages.get(group.entity or "", "")
+        for fact in group.facts:
+            if fact.worthiness is not Worthiness.FACTUAL or fact.stance is not Stance.REFUTE:
+                continue
+            if fact.verdict is not Verdict.NOT_SUPPORTED:
+                continue
+            evidence = " ".join([page, *(e.text for e in fact.evidence)])
+            names = [group.mention or "", group.entity or ""]
+            for value in values_of(fact.text):
+                if value in evidence or any(value in n for n in names) or len(value) < 2:
+                    continue
+                if re.search(rf"(?<!\w){re.escape(value)}(?!\w)", revised):
+                    out.append(f"{value} ({fact.text})")
+    return out
+
+
+def other_relation(answer: str, result: CheckResult, pages: Mapping[str, str]) -> list[str]:
+    """Values the revision brings in that the pages state only for another relation: no page clause holding
+    the value shares a relation word with the revised sentence that says it."""
+    if result.revision is None:
+        return []
+    names = [g.mention or "" for g in result.groups] + [g.entity or "" for g in result.groups]
+    out: list[str] = []
+    for sentence in _sentences(result.revision.text):
+        for value in values_of(sentence):
+            if re.search(rf"(?<!\w){re.escape(value)}(?!\w)", answer) or any(value in n for n in names if n):
+                continue
+            others = [v for v in values_of(sentence) if v != value and not any(v in n for n in names if n)]
+            words = _stems(sentence, [value, *names, *others])
+            holding = [c for body in pages.values() if value in body for c in _page_clauses(body) if value in c]
+            if not holding or not (words or others):
+                continue  # a value no page holds is another fault (an invention), not a crossed relation
+            # In its relation: a clause holding it shares a relation word with the sentence, or another of the
+            # sentence's values ("Lindeman Prize (1962)" from "received the Lindeman Prize in 1962").
+            if not any(words & _stems(c, [value, *names]) or any(v in c for v in others) for c in holding):
+                out.append(f"{value} ({sentence.strip()})")
+    return out
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]
+
+
+def _page_clauses(text: str) -> list[str]:
+    """A page's clauses: its sentences cut at semicolons and at "and", "but", "while" before a lower-case word
+    (not at commas, which hold appositions: "In 1995 she founded her own practice, Brandt Atelier, in
+    Strasbourg"; not in "in 1994 and 1997")."""
+    return [c for c in re.split(r"(?<=[.!?])\s+|;|\s(?:and|but|while|whereas)\s(?=[a-z])", text) if c.strip()]
+
+
+@dataclass
+class RevisionTally:
+    """Counts over many answers' revisions."""
+
+    revised: int = 0
+    changed: int = 0
+    hedged: int = 0
+    keeps_refuted: list[dict[str, Any]] = field(default_factory=list)
+    introduces_other_relation: list[dict[str, Any]] = field(default_factory=list)
+    faults: list[dict[str, Any]] = field(default_factory=list)
+    paths: Counter[str] = field(default_factory=Counter)
+
+    def add(self, id_: str, answer: str, result: CheckResult | None, pages: Mapping[str, str]) -> None:
+        from evaluation.corpus import changed_sentences, revision_faults, sentences_of
+        from scoring.hedges import strip_hedges
+
+        if result is None or result.revision is None:
+            return
+        self.revised += 1
+        self.paths.update(e.decided_by or "none" for e in result.revision.edits)
+        edited = changed_sentences(answer, result.revision.text)
+        self.changed += len(edited)
+        self.hedged += sum(strip_hedges(s)[2] for s in sentences_of(result.revision.text))
+        self.faults += [{"id": id_, "faults": found, "sentence": s} for s in edited if (found := revision_faults(s))]
+        if found := kept_refuted(result, pages):
+            self.keeps_refuted.append({"id": id_, "values": found})
+        if found := other_relation(answer, result, pages):
+            self.introduces_other_relation.append({"id": id_, "values": found})
+
+    def figures(self) -> dict[str, Any]:
+        return {
+            "revised_answers": self.revised,
+            "sentences_changed": self.changed,
+            "with_faults": len(self.faults),
+            "hedged_sentences": self.hedged,
+            "by_fault": dict(Counter(k for f in self.faults for k in f["faults"]).most_common()),
+            "keeps_refuted_value": len(self.keeps_refuted),
+            "introduces_other_relation": len(self.introduces_other_relation),
+            "edits_by_path": dict(self.paths.most_common()),
+            "faulty": self.faults,
+            "keeping_refuted": self.keeps_refuted,
+            "introducing_other_relation": self.introduces_other_relation,
+        }

@@ -1,0 +1,118 @@
+"""What eval corpus and eval styles count of suggested revisions: refuted values kept, values of another
+relation brought in, visible faults."""
+
+from __future__ import annotations
+
+import pytest
+
+from evaluation.corpus import revision_faults
+from evaluation.revisions import RevisionTally, kept_refuted, other_relation, values_of
+from schemas.check import CheckResult, Edit, Evidence, FactGroup, FactResult, Revision
+from schemas.enums import Stance, Verdict
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fault"),
+    [
+        (": she founded in 2012.", "fragment"),
+        ("the registry.", "fragment"),
+        ("—: Trained as a surveyor in Madrid", "fragment"),
+        ("It, might have sharpened his style.", "dangling-pronoun"),
+        ("They, founded the studio in 1962.", "dangling-pronoun"),
+        ("In 1990 he, was appointed director.", "dangling-pronoun"),
+        ("He was born in Oslo ().", "empty-parenthesis"),
+        ("She studied in Leipzig (;) and Oslo.", "empty-parenthesis"),
+        ("Another Dick Hanley, a swimmer, was a swimmer born in 1936.", "repeated-phrase"),
+        ("Another Priya Raghunathan, a cricketer, is a cricketer.", "repeated-phrase"),
+        ("Record:, 9 losses, 3 draws.", "stray-punctuation"),
+        ("She was was born in Cork.", "repeated-word"),
+    ],
+)
+def test_visible_faults_are_named(sentence: str, fault: str) -> None:
+    assert fault in revision_faults(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I realise that's not the answer you were hoping for.",
+        "iPhone sales rose in 2010.",
+        "He won gold (1956) and silver (1960).",
+        "Another Dick Hanley was a swimmer born in 1936.",
+        "It was built in 1890.",
+    ],
+)
+def test_sentences_that_read_well_have_no_fault(sentence: str) -> None:
+    assert revision_faults(sentence) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("Born 1981 in Kisumu.", ["1981", "Kisumu"]),
+        ("She teaches at Harwick College.", ["Harwick College"]),
+        ("Won the Norwegian Cup in 2014.", ["Norwegian Cup", "2014"]),
+        ("Married Lorraine Dutton in 1934.", ["Lorraine Dutton", "1934"]),
+        ("Restaurant awarded three stars.", []),
+    ],
+)
+def test_values_of_a_sentence(text: str, values: list[str]) -> None:
+    assert values_of(text) == values
+
+
+def _result(revised: str, facts: list[FactResult]) -> CheckResult:
+    return CheckResult(
+        groups=[FactGroup(mention="Ann Berg", entity="Ann Berg", facts=facts)],
+        revision=Revision(text=revised, edits=[Edit(kind="replace", original="x", decided_by="rechecked-revision")]),
+    )
+
+
+PAGE = {"Ann Berg": "Ann Berg studied at Oxford. She teaches at Cambridge. She received the Corrib Medal in 2001."}
+
+
+@pytest.mark.parametrize(
+    ("fact", "revised", "kept"),
+    [
+        ("Ann Berg received the Wexcombe Medal in 2014.", "Ann Berg received the Wexcombe Medal in 2001.", True),
+        ("Ann Berg teaches at Leeds.", "Ann Berg teaches at Leeds University.", True),
+        ("Ann Berg received the Wexcombe Medal in 2014.", "Ann Berg received the Corrib Medal in 2001.", False),
+        ("Ann Berg teaches at Leeds.", "Ann Berg teaches at Cambridge.", False),
+    ],
+)
+def test_a_refuted_value_left_in_the_revision_is_counted(fact: str, revised: str, kept: bool) -> None:
+    refuted = FactResult(text=fact, verdict=Verdict.NOT_SUPPORTED, stance=Stance.REFUTE)
+    assert bool(kept_refuted(_result(revised, [refuted]), PAGE)) is kept
+
+
+@pytest.mark.parametrize(
+    ("answer", "revised", "crossed"),
+    [
+        ("Ann Berg teaches at Leeds.", "Ann Berg teaches at Oxford.", True),
+        ("Ann Berg studied at Leeds.", "Ann Berg studied at Cambridge.", True),
+        ("Ann Berg received the Corrib Medal in 1999.", "Ann Berg received the Corrib Medal in 2001.", False),
+        ("Ann Berg teaches at Leeds.", "Ann Berg teaches at Cambridge.", False),
+        ("Ann Berg studied at Leeds.", "Ann Berg studied at Oxford.", False),
+    ],
+)
+def test_a_value_of_another_relation_is_counted(answer: str, revised: str, crossed: bool) -> None:
+    assert bool(other_relation(answer, _result(revised, []), PAGE)) is crossed
+
+
+def test_the_tally_counts_answers_and_paths() -> None:
+    tally = RevisionTally()
+    refuted = FactResult(
+        text="Ann Berg received the Wexcombe Medal in 2014.",
+        verdict=Verdict.NOT_SUPPORTED,
+        stance=Stance.REFUTE,
+        evidence=[Evidence(title="Ann Berg", text=PAGE["Ann Berg"])],
+    )
+    answer = "Ann Berg received the Wexcombe Medal in 2014. Ann Berg teaches at Leeds."
+    tally.add(
+        "a", answer, _result("Ann Berg received the Wexcombe Medal in 2001. It, teaches at Oxford.", [refuted]), PAGE
+    )
+    tally.add("b", answer, None, PAGE)
+    figures = tally.figures()
+    assert figures["revised_answers"] == 1
+    assert figures["keeps_refuted_value"] == 1 and figures["introduces_other_relation"] == 1
+    assert figures["with_faults"] == 1 and figures["by_fault"] == {"dangling-pronoun": 1}
+    assert figures["edits_by_path"] == {"rechecked-revision": 1}
