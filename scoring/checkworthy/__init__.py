@@ -70,6 +70,11 @@ _NUMBER_WORD = re.compile(
     r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|thirty|forty|"
     r"fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|dozen|first|second|third|once|twice)\b"
 )
+# Counts in words ("one" left out: it is as often a pronoun, "every one of these").
+_CARDINAL = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|thirty|forty|"
+    r"fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|dozen)\b"
+)
 # A capitalised word that does not start the sentence: most often a name.
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zà-ÿ]")
 
@@ -225,9 +230,13 @@ def gate(
     # Marlowe's persistence is something to admire") would read as a claim (most claims it saw name someone).
     if _READER_CAN.match(own) or _READER_CAN.match(fact.strip()):
         return worthiness, by
+    # A count in words is a value of the fact's own, as a digit is ("a ten-year warranty", "went on to have two
+    # sons"): checked, never gated (the model once called "It comes with a ten-year warranty" chatter).
+    if _CARDINAL.search(own.lower()):
+        return worthiness, by
     model = model or _packaged()
-    # A number in words may be the fact's value ("a two-year warranty", "went on to have two sons"): the model
-    # must be surer there.
+    # An ordinal or "once"/"twice" may be the fact's value ("won it twice") or a transition ("First, …"): the
+    # model must be surer there.
     threshold = max(model.threshold, STRICT_THRESHOLD) if _NUMBER_WORD.search(own.lower()) else model.threshold
     if model.chatter(own) >= threshold:
         return Worthiness.NOT_A_CLAIM, WORTHINESS_MODEL

@@ -201,6 +201,8 @@ def test_the_training_script_runs_on_a_tiny_sample_and_is_reproducible(
         "She went on to have two daughters.",
         "It has four antenna ports.",
         "He spent twelve seasons with the club.",
+        "It comes with a ten-year warranty on the frame.",
+        "The battery is covered for two years.",
     ],
 )
 def test_a_number_in_words_keeps_a_claim_unless_the_model_is_very_sure(model: WorthinessModel, fact: str) -> None:
