@@ -13,7 +13,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
 
@@ -42,6 +42,11 @@ class ModelFigures:
     no_live: int = 0
     status_changed: int = 0
     score_changed: int = 0  # |replay - live| >= 0.01
+
+    def add(self, other: ModelFigures) -> None:
+        """Counts summed, score lists joined: the figures of every model as one."""
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
     def summary(self) -> dict[str, Any]:
         def mean(values: list[float]) -> float | None:
@@ -225,13 +230,7 @@ async def replay(
                 metrics.dfactscore.labels(run, model, side).set(summary[f"{side}_dfactscore"])
     total = ModelFigures()
     for f in figures.values():
-        total.answers += f.answers
-        total.live += f.live
-        total.replay += f.replay
-        total.replay_all += f.replay_all
-        total.no_live += f.no_live
-        total.status_changed += f.status_changed
-        total.score_changed += f.score_changed
+        total.add(f)
     return {
         "run": run,
         "from": start.isoformat(),
