@@ -66,15 +66,14 @@ _EVALUATIVE = re.compile(
 # An activity as the subject ("Running a service like that ... is"): most often evaluated, not reported.
 _GERUND = re.compile(r"^[a-z]+ing\b(?! (?:to|in|on|at|of|from|for|with|by)\b)")
 _DIGIT = re.compile(r"\d")
-_NUMBER_WORD = re.compile(
-    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|thirty|forty|"
-    r"fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|dozen|first|second|third|once|twice)\b"
-)
 # Counts in words ("one" left out: it is as often a pronoun, "every one of these").
-_CARDINAL = re.compile(
-    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|thirty|forty|"
-    r"fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|dozen)\b"
+_COUNTS = (
+    "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|thirty|forty|"
+    "fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|dozen"
 )
+_CARDINAL = re.compile(rf"\b(?:{_COUNTS})\b")
+# Any number in words, ordinals and "once"/"twice" included.
+_NUMBER_WORD = re.compile(rf"\b(?:one|{_COUNTS}|first|second|third|once|twice)\b")
 # A capitalised word that does not start the sentence: most often a name.
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zà-ÿ]")
 
