@@ -89,20 +89,23 @@ def usage_of(usage: object) -> dict[str, Any] | None:
     """A chat completion's usage as the Responses API reports it."""
     if not isinstance(usage, dict):
         return None
-    given = usage.get("prompt_tokens")
-    taken = usage.get("completion_tokens")
-    input_tokens = given if isinstance(given, int) else 0
-    output_tokens = taken if isinstance(taken, int) else 0
+    input_tokens, output_tokens = count(usage, "prompt_tokens"), count(usage, "completion_tokens")
+    prompt = usage.get("prompt_tokens_details")
     total = usage.get("total_tokens")
-    cached = (usage.get("prompt_tokens_details") or {}).get("cached_tokens")
-    reasoning = (usage.get("completion_tokens_details") or {}).get("reasoning_tokens")
     return {
         "input_tokens": input_tokens,
-        "input_tokens_details": {"cached_tokens": cached if isinstance(cached, int) else 0},
+        "input_tokens_details": {k: count(prompt, k) for k in ("cached_tokens", "cache_write_tokens")},
         "output_tokens": output_tokens,
-        "output_tokens_details": {"reasoning_tokens": reasoning if isinstance(reasoning, int) else 0},
+        "output_tokens_details": {
+            "reasoning_tokens": count(usage.get("completion_tokens_details"), "reasoning_tokens")
+        },
         "total_tokens": total if isinstance(total, int) else input_tokens + output_tokens,
     }
+
+
+def count(details: object, key: str) -> int:
+    value = details.get(key) if isinstance(details, dict) else None
+    return value if isinstance(value, int) else 0
 
 
 def text_part(text: str) -> dict[str, Any]:

@@ -17,9 +17,10 @@ import orjson
 import pytest
 
 from gateway.auth import add_key
-from tests.gateway.conftest import MERGED, GatewayFactory
+from tests.gateway.conftest import MERGED, UPSTREAM_ANSWER, GatewayFactory
 from tests.gateway.test_clients import POLICIES, sentences
 from tests.gateway.test_clients import base_url as base_url  # the module's gateway and worker
+from tests.gateway.test_upstream_faults import serve_faulty
 from tests.gateway.test_withheld import assert_none_of, stored_revision
 
 # how the client asks: responses.create(), responses.create(stream=True), responses.stream()
@@ -293,3 +294,50 @@ async def test_the_official_client_raises_the_gateways_errors(start_gateway: Gat
     annotated = await as_key(beta).responses.with_raw_response.create(model="mock-lean", input="hi")
     assert annotated.headers["x-factsentry-status"] == "timeout"  # annotate, no worker: released, said so
     assert annotated.parse().output_text and annotated.parse().model_extra["factsentry"]["status"] == "timeout"  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    "policy", [None, {"mode": "block", "stream": "holdback", "timeout_s": 1}], ids=["observe", "holdback"]
+)
+async def test_a_stream_that_goes_bad_ends_with_an_error_and_response_failed(
+    kafka_bootstrap: str, redis_url: str, unique: str, tmp_path: Path, policy: dict[str, Any] | None
+) -> None:
+    """Past the status line, an upstream failure is an ``error`` event, then ``response.failed`` with the error."""
+    policies = {"models": {"stream-choices-string": policy}} if policy else None
+    body = {"model": "stream-choices-string", "input": "hi", "stream": True}
+    async with serve_faulty(kafka_bootstrap, redis_url, unique, policies, tmp_path) as url:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+            response = await http.post("/v1/responses", json=body)
+    assert response.status_code == 200
+    events = [orjson.loads(line[6:]) for line in response.text.splitlines() if line.startswith("data: ")]
+    error, failed = events[-2:]
+    assert error["type"] == "error" and "wrong shape" in error["message"]
+    assert failed["type"] == "response.failed" and failed["response"]["status"] == "failed"
+    assert failed["response"]["error"]["message"] == error["message"]
+    assert [e["sequence_number"] for e in events] == list(range(len(events)))
+    deltas = "".join(e["delta"] for e in events if e["type"] == "response.output_text.delta")
+    assert deltas == ("Fine so far. " if policy is None else "")  # observe passes it; hold-back had no verdict
+
+
+async def test_a_block_answered_as_an_error_is_a_422(start_gateway: GatewayFactory) -> None:
+    """FACTSENTRY_BLOCK_STYLE=error: a blocked response is OpenAI's error, JSON and streamed alike."""
+    gw = await start_gateway({"default": {"mode": "block", "timeout_s": 0.05}}, block_style="error")
+    async with httpx.AsyncClient(base_url=gw.base_url, timeout=30) as http:
+        for stream in (False, True):
+            response = await http.post("/v1/responses", json={"model": "mock-lean", "input": "hi", "stream": stream})
+            assert response.status_code == 422 and response.json()["error"]["type"] == "factuality_error"
+            assert response.headers["x-factsentry-action"] == "block" and "Marie Curie" not in response.text
+
+
+async def test_a_litellm_model_answers_on_responses(start_gateway: GatewayFactory) -> None:
+    """A model on litellm's path (mock_response here) is served the same way, streamed and not, with its usage."""
+    gw = await start_gateway()
+    async with client(gw.base_url) as c:
+        response = await c.responses.create(model="mock-litellm", input="Who was Marie Curie?", max_output_tokens=200)
+        async with c.responses.stream(model="mock-litellm", input="Who was Marie Curie?") as stream:
+            deltas = [e.delta async for e in stream if e.type == "response.output_text.delta"]
+            streamed = await stream.get_final_response()
+    assert response.output_text == streamed.output_text == "".join(deltas) == UPSTREAM_ANSWER
+    assert response.max_output_tokens == 200
+    for r in (response, streamed):
+        assert r.usage is not None and r.usage.total_tokens == r.usage.input_tokens + r.usage.output_tokens > 0
