@@ -65,13 +65,13 @@ def item_id(call: ChatCall) -> str:
     return "msg_" + call.request_id.removeprefix("fs-")
 
 
-def head(call: ChatCall, echo: Echo, status: str = "in_progress") -> dict[str, Any]:
+def head(call: ChatCall, echo: Echo) -> dict[str, Any]:
     """The response object without its output: what ``response.created`` carries."""
     return {
         "id": "resp_" + call.request_id.removeprefix("fs-"),
         "object": "response",
         "created_at": int(call.created.timestamp()),
-        "status": status,
+        "status": "in_progress",
         "error": None,
         "incomplete_details": None,
         "model": echo.model,
