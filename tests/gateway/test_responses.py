@@ -7,6 +7,10 @@ biography every guarded policy flags."""
 
 from __future__ import annotations
 
+import asyncio
+import re
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,9 +21,12 @@ import orjson
 import pytest
 
 from gateway.auth import add_key
-from tests.gateway.conftest import MERGED, UPSTREAM_ANSWER, GatewayFactory
+from tests.gateway.conftest import MERGED, RAG_ANSWERS, UPSTREAM_ANSWER, GatewayFactory, StartStack
 from tests.gateway.test_clients import POLICIES, sentences
 from tests.gateway.test_clients import base_url as base_url  # the module's gateway and worker
+from tests.gateway.test_documents import BAD as BAD_RAG
+from tests.gateway.test_documents import BLOCK as DOCUMENTS_BLOCK
+from tests.gateway.test_documents import GOOD, L7_DOCUMENTS, check_of
 from tests.gateway.test_upstream_faults import serve_faulty
 from tests.gateway.test_withheld import assert_none_of, stored_revision
 
@@ -341,3 +348,45 @@ async def test_a_litellm_model_answers_on_responses(start_gateway: GatewayFactor
     assert response.max_output_tokens == 200
     for r in (response, streamed):
         assert r.usage is not None and r.usage.total_tokens == r.usage.input_tokens + r.usage.output_tokens > 0
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+MARKER = "<!-- responses-snippet: run by tests/gateway/test_responses.py -->"
+
+
+async def test_the_readme_snippet_prints_the_refusal_and_the_action(start_stack: StartStack) -> None:
+    """The README's Responses example, run as written against a gateway and worker (only the address and the model
+    name are the test's, and a wait long enough for a cold worker's first check, as the README says)."""
+    gw = await start_stack({"default": {"mode": "observe", "timeout_s": 120}})
+    text = README.read_text()
+    found = re.match(r"\s*```python\n(.*?)\n```", text[text.index(MARKER) + len(MARKER) :], re.S)
+    assert found is not None, "the marker must be followed by a ```python block"
+    script = found.group(1).replace("http://127.0.0.1:8080", gw.base_url).replace('"demo-merged-bio"', '"mock-lean"')
+    assert MERGED.question in script and MERGED.name in script
+    done = await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert "merges different people into one" in done.stdout and done.stdout.rstrip().endswith(" block")
+
+
+async def test_an_answer_is_judged_against_the_documents_its_request_carried(start_stack: StartStack) -> None:
+    """Grounding as on chat completions: ``metadata.factsentry.documents`` is read by the gateway (never sent
+    upstream, nor repeated in the response's metadata); the wrong RAG answer is refused, the right one passes."""
+    gw = await start_stack({"default": DOCUMENTS_BLOCK})
+    async with client(gw.base_url) as c:
+        seen = {}
+        for question in (GOOD, BAD_RAG):
+            metadata = {"factsentry": {"documents": L7_DOCUMENTS}, "team": "docs"}
+            raw = await c.responses.with_raw_response.create(
+                model="mock-lean", input=question, extra_body={"metadata": metadata}
+            )
+            seen[question] = (raw.headers, raw.parse())
+    headers, good = seen[GOOD]
+    assert headers["x-factsentry-action"] == "pass", dict(headers)
+    assert good.output_text == RAG_ANSWERS[GOOD]
+    assert good.metadata == {"team": "docs"}
+    headers, bad = seen[BAD_RAG]
+    assert headers["x-factsentry-action"] == "block" and bad.output_text == ""
+    check = await check_of(gw, headers["x-request-id"])
+    assert check["grounding"] == "documents" and check["dfactscore"] < 0.5
