@@ -1,7 +1,8 @@
 """The ASGI gateway: OpenAI-compatible routes in front of the upstream models.
 
 ``create_app(settings)`` builds the Starlette app; ``factsentry gateway`` serves it with uvicorn. The
-routes live by concern: gateway/chat.py (chat completions), gateway/results.py (factcheck, results,
+routes live by concern: gateway/chat.py (chat completions), gateway/responses.py (the Responses API on the
+same path), gateway/results.py (factcheck, results,
 models), gateway/guardrail_api.py (LiteLLM's guardrail contract); what they share is gateway/state.py,
 how a request is read gateway/request.py, and what an answer's decision lets out gateway/release.py.
 """
@@ -32,6 +33,7 @@ from gateway.errors import GatewayError, InvalidRequest, Unauthorized
 from gateway.guardrail_api import litellm_guardrail
 from gateway.policy import PolicyTable
 from gateway.request import new_request_id
+from gateway.responses import responses
 from gateway.results import factcheck, get_result, list_models, view_result, view_rules
 from gateway.settings import GatewaySettings
 from gateway.state import Gateway
@@ -200,6 +202,7 @@ def create_app(
     app = Starlette(
         routes=[
             Route("/v1/chat/completions", chat_completions, methods=["POST"]),
+            Route("/v1/responses", responses, methods=["POST"]),
             Route("/v1/models", list_models, methods=["GET"]),
             Route("/v1/factcheck", factcheck, methods=["POST"]),
             Route("/v1/results/{request_id}", get_result, methods=["GET"]),

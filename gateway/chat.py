@@ -1,13 +1,17 @@
 """``POST /v1/chat/completions``: call the upstream, publish the answer, wait for its verdict under the
 policy, and send what the release gate (gateway/release.py) lets out — as JSON, a buffered SSE stream, or
-a hold-back stream (gateway/holdback.py). Observe streams pass straight through and never wait."""
+a hold-back stream (gateway/holdback.py). Observe streams pass straight through and never wait.
+
+The same path serves the Responses API (gateway/responses.py): an :class:`Api` says how a request becomes a
+chat completion upstream and how what leaves is written back; everything between is this module's.
+"""
 
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
@@ -18,7 +22,7 @@ from gateway.auth import check_model
 from gateway.errors import GatewayError
 from gateway.policy import Action, resolve
 from gateway.reask import reask
-from gateway.release import Decision
+from gateway.release import Decision, Release
 from gateway.request import (
     About,
     ChatCall,
@@ -32,11 +36,51 @@ from gateway.request import (
     validate_chat,
 )
 from gateway.state import Gateway
+from gateway.upstream import Completion
 from schemas.enums import Policy
 from schemas.messages import ResultMessage
 
 
+class Api(Protocol):
+    """What differs between the OpenAI APIs served on the chat path: how a request's body becomes the model asked
+    for, the conversation and the chat completion body sent upstream, and how an answer is written back — passed
+    as the upstream gave it (observe), as the release gate lets it out, or as a stream of chat completion chunks."""
+
+    def read(self, body: dict[str, Any]) -> tuple[str, list[dict[str, Any]], dict[str, Any]]: ...
+
+    def passed(self, call: ChatCall, completion: Completion) -> Response: ...
+
+    def released(self, call: ChatCall, rel: Release, completion: dict[str, Any]) -> Response: ...
+
+    def events(self, call: ChatCall, chunks: AsyncGenerator[dict[str, Any], None]) -> AsyncIterator[bytes]: ...
+
+
+class ChatApi:
+    """Chat completions: the body goes upstream as it came (less the gateway's own metadata), answers as OpenAI's."""
+
+    def read(self, body: dict[str, Any]) -> tuple[str, list[dict[str, Any]], dict[str, Any]]:
+        model, messages = validate_chat(body)
+        return model, messages, body
+
+    def passed(self, call: ChatCall, completion: Completion) -> Response:
+        return Response(completion.raw, media_type="application/json", headers=call.headers)
+
+    def released(self, call: ChatCall, rel: Release, completion: dict[str, Any]) -> Response:
+        return release.as_json(rel, completion, call.headers)
+
+    def events(self, call: ChatCall, chunks: AsyncGenerator[dict[str, Any], None]) -> AsyncIterator[bytes]:
+        return sse.encode(chunks)
+
+
+CHAT = ChatApi()
+
+
 async def chat_completions(request: Request) -> Response:
+    return await serve(request, CHAT)
+
+
+async def serve(request: Request, api: Api) -> Response:
+    """One request on the chat path, read and written back by ``api``."""
     gw: Gateway = request.app.state.gateway
     started = time.perf_counter()
     created = datetime.now(UTC)
@@ -47,20 +91,20 @@ async def chat_completions(request: Request) -> Response:
         key = gw.keys.authenticate(request.headers)
         x.tenant = key.tenant if key else None
         body = await gw.read_body(request)
-        requested, messages = validate_chat(body)
+        requested, messages, chat_body = api.read(body)
         check_model(key, requested)  # before the lookup: a key learns nothing of models it may not use
         upstream = gw.models.get(requested)
         # only configured names (and at most 50 names a wildcard matched) become metric labels
         model = x.model = gw.checked_models(requested)
         spec = resolve(gw.policies, model, request.headers, gw.override_for(key))
         mode = x.mode = spec.mode.value
-        check_choices(body, spec)
+        check_choices(chat_body, spec)
         documents = allowed_documents(request_documents(body, gw.settings.max_documents), spec, "metadata.factsentry")
         about = About(subject_name(request, body), documents)
-        call = ChatCall(request_id, created, headers, x, upstream, spec, about, for_upstream(body), messages)
+        call = ChatCall(request_id, created, headers, x, upstream, spec, about, for_upstream(chat_body), messages)
         if call.body.get("stream"):
             x.stream = True
-            return await _stream(gw, call)
+            return await _stream(gw, call, api)
         t0 = time.perf_counter()
         completion = await upstream.complete(call.body)
         upstream_s = x.upstream_s = time.perf_counter() - t0
@@ -69,7 +113,7 @@ async def chat_completions(request: Request) -> Response:
         if spec.mode is Policy.OBSERVE:
             gw.count(x)
             gw.metrics.added_seconds.labels(model, mode).observe(time.perf_counter() - started - upstream_s)
-            return Response(completion.raw, media_type="application/json", headers=headers)
+            return api.passed(call, completion)
         t1 = time.perf_counter()
         result, status, action = await gw.judge(spec, request_id, model, published)
         wait_s = x.wait_s = time.perf_counter() - t1
@@ -92,7 +136,7 @@ async def chat_completions(request: Request) -> Response:
         gw.count(x)
         # The proxy's own overhead in every mode; the verdict wait has its own histogram.
         gw.metrics.added_seconds.labels(model, mode).observe(time.perf_counter() - started - upstream_s - wait_s)
-        return release.as_json(rel, completion.data, headers)
+        return api.released(call, rel, completion.data)
     except GatewayError as e:
         return gw.refused(x, e, headers)
 
@@ -104,7 +148,7 @@ def _outcome(action: Action, result: ResultMessage | None, status: str) -> str:
     return "partial" if result.check.partial and action is Action.PASS else action.value
 
 
-async def _stream(gw: Gateway, call: ChatCall) -> Response:
+async def _stream(gw: Gateway, call: ChatCall, api: Api) -> Response:
     x, model, headers = call.x, call.model, call.headers
     headers["cache-control"] = "no-cache"
     chunks = call.upstream.stream(call.body)
@@ -113,10 +157,10 @@ async def _stream(gw: Gateway, call: ChatCall) -> Response:
 
     if call.spec.mode is Policy.OBSERVE:
         passthrough = _passthrough(gw, call, chunks, first, t0)
-        return StreamingResponse(passthrough, media_type="text/event-stream", headers=headers)
+        return StreamingResponse(api.events(call, passthrough), media_type="text/event-stream", headers=headers)
 
     if call.spec.stream == "holdback" and call.spec.mode in (Policy.BLOCK, Policy.REVISE):
-        return _holdback(gw, call, chunks, first, t0)
+        return _holdback(gw, call, api, chunks, first, t0)
 
     # Other modes never let unverified text out: buffer, wait for the verdict, then stream what the policy allows.
     held = [first] if first is not None else []
@@ -139,22 +183,21 @@ async def _stream(gw: Gateway, call: ChatCall) -> Response:
     gw.count(x)
     headers.update(rel.headers)
     if rel.error:
-        return release.as_json(rel, {}, headers)
+        return api.released(call, rel, {})
     created = int(call.created.timestamp())
     usage_out = usage if call.usage_requested else None
     out = release.as_chunks(rel, held, request_id=call.request_id, model=model, created=created, usage=usage_out)
 
-    async def replay() -> AsyncIterator[bytes]:
+    async def replay() -> AsyncGenerator[dict[str, Any], None]:
         for chunk in out:
-            yield sse.event(chunk)
-        yield sse.DONE
+            yield chunk
 
-    return StreamingResponse(replay(), media_type="text/event-stream", headers=headers)
+    return StreamingResponse(api.events(call, replay()), media_type="text/event-stream", headers=headers)
 
 
 async def _passthrough(
     gw: Gateway, call: ChatCall, chunks: AsyncIterator[dict[str, Any]], first: dict[str, Any] | None, t0: float
-) -> AsyncIterator[bytes]:
+) -> AsyncGenerator[dict[str, Any], None]:
     """Observe: the upstream's events as they come; the answer is published when the stream ends (or stops)."""
     x = call.x
     text: list[str] = []
@@ -165,17 +208,16 @@ async def _passthrough(
             text.append(sse.delta_text(first))
             if isinstance(first.get("usage"), dict):
                 usage.update(first["usage"])
-            yield sse.event(first)
+            yield first
         async for chunk in chunks:
             text.append(sse.delta_text(chunk))
             if isinstance(chunk.get("usage"), dict):
                 usage.update(chunk["usage"])
-            yield sse.event(chunk)
-        yield sse.DONE
+            yield chunk
         outcome = "ok"
     except GatewayError as e:
         outcome = e.outcome
-        yield sse.event(e.body())
+        raise  # the renderer writes it as an error event
     finally:
         x.outcome, x.upstream_s = outcome, time.perf_counter() - t0
         gw.count(x)
@@ -186,7 +228,12 @@ async def _passthrough(
 
 
 def _holdback(
-    gw: Gateway, call: ChatCall, chunks: AsyncIterator[dict[str, Any]], first: dict[str, Any] | None, t0: float
+    gw: Gateway,
+    call: ChatCall,
+    api: Api,
+    chunks: AsyncIterator[dict[str, Any]],
+    first: dict[str, Any] | None,
+    t0: float,
 ) -> Response:
     """Sentence hold-back: each sentence released once its facts are verified (gateway/holdback.py)."""
     x, model, spec = call.x, call.model, call.spec
@@ -252,4 +299,4 @@ def _holdback(
         on_closed=on_closed,
     )
     call.headers["x-factsentry-stream"] = "holdback"
-    return StreamingResponse(body, media_type="text/event-stream", headers=call.headers)
+    return StreamingResponse(api.events(call, body), media_type="text/event-stream", headers=call.headers)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -226,8 +226,9 @@ async def stream(
     on_done: Callable[[str], Awaitable[Release]],
     usage: Callable[[], dict[str, Any] | None] = lambda: None,
     on_closed: Callable[[str, bool, str], None] = lambda text, checked, outcome: None,
-) -> AsyncIterator[bytes]:
-    """SSE bytes of the sentences released as they are decided, then the last chunks.
+) -> AsyncGenerator[dict[str, Any], None]:
+    """The chunks of the sentences released as they are decided, then the last chunks (the route renders them:
+    gateway/sse.py for chat completions, gateway/responses.py for the Responses API).
 
     ``on_done(full_text)`` returns what the release gate makes of the decided answer: the stop marker (a
     refusal) if the answer was stopped, the finish and the verdict (gateway/release.py renders them); ``usage()``
@@ -237,13 +238,13 @@ async def stream(
     base = {"id": stream_id, "object": "chat.completion.chunk", "created": created, "model": model}
     sent_role = False
 
-    def content(text: str) -> bytes:
+    def content(text: str) -> dict[str, Any]:
         nonlocal sent_role
         delta: dict[str, Any] = {"content": text}
         if not sent_role:
             delta["role"] = "assistant"
             sent_role = True
-        return sse.event({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
+        return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
 
     pending = ""
     received: list[str] = []
@@ -307,5 +308,4 @@ async def stream(
                     await task
     rel = await on_done("".join(received))
     for chunk in final_chunks(rel, base, with_role=not sent_role, usage=usage()):
-        yield sse.event(chunk)
-    yield sse.DONE
+        yield chunk

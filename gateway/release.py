@@ -22,6 +22,7 @@ stored verdict).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -210,8 +211,14 @@ def refusal_text(spec: PolicySpec, result: ResultMessage | None, status: str = "
 # --- renderers: each only writes a Release in its own format ---
 
 
-def as_json(rel: Release, completion: dict[str, Any], headers: dict[str, str]) -> Response:
-    """A non-streamed chat completion: the upstream's, with choice 0 replaced as the release says."""
+def as_json(
+    rel: Release,
+    completion: dict[str, Any],
+    headers: dict[str, str],
+    reshape: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+) -> Response:
+    """A non-streamed chat completion: the upstream's, with choice 0 replaced as the release says (``reshape``:
+    written in another API's shape, gateway/responses.py)."""
     headers.update(rel.headers)
     if rel.error:
         return BlockedAnswer(rel.refusal or "", code="factsentry_blocked").response(headers)
@@ -229,6 +236,8 @@ def as_json(rel: Release, completion: dict[str, Any], headers: dict[str, str]) -
             first["finish_reason"] = rel.finish_reason
         data["choices"] = [first, *choices[1:]]
     data["factsentry"] = rel.factsentry
+    if reshape is not None:
+        data = reshape(data)
     return Response(orjson.dumps(data), media_type="application/json", headers=headers)
 
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
 import orjson
+
+from gateway.errors import GatewayError
 
 DONE = b"data: [DONE]\n\n"
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?=\s)")
@@ -14,6 +18,19 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])(?=\s)")
 
 def event(data: dict[str, Any]) -> bytes:
     return b"data: " + orjson.dumps(data) + b"\n\n"
+
+
+async def encode(chunks: AsyncGenerator[dict[str, Any], None]) -> AsyncIterator[bytes]:
+    """A chat completion stream's chunks as SSE events, then ``[DONE]``; a failure once the stream has begun (its
+    HTTP status is out) as an error event instead (the OpenAI SDKs raise it)."""
+    async with contextlib.aclosing(chunks):
+        try:
+            async for chunk in chunks:
+                yield event(chunk)
+        except GatewayError as e:
+            yield event(e.body())
+            return
+    yield DONE
 
 
 def delta_text(chunk: dict[str, Any]) -> str:

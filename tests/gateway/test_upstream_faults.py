@@ -4,13 +4,16 @@ and an observed stream ends with an error event instead of being cut."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import orjson
 import pytest
 import uvicorn
+import yaml
 from aiohttp import web
 from prometheus_client import CollectorRegistry
 
@@ -61,8 +64,15 @@ async def handle(request: web.Request) -> web.StreamResponse:
     return web.json_response(BODIES[model])
 
 
-@pytest.fixture
-async def faulty_gateway(kafka_bootstrap: str, redis_url: str, unique: str) -> AsyncIterator[str]:
+@contextlib.asynccontextmanager
+async def serve_faulty(
+    kafka_bootstrap: str,
+    redis_url: str,
+    unique: str,
+    policies: dict[str, Any] | None = None,
+    policy_dir: Path | None = None,
+) -> AsyncIterator[str]:
+    """The gateway in front of the faulty upstream (``policies`` written to ``policy_dir``); yields its base URL."""
     upstream = web.Application()
     upstream.router.add_post("/v1/chat/completions", handle)
     runner = web.AppRunner(upstream)
@@ -76,12 +86,17 @@ async def faulty_gateway(kafka_bootstrap: str, redis_url: str, unique: str) -> A
             for m in models
         ]
     }
+    policy_file = None
+    if policies is not None and policy_dir is not None:
+        policy_file = policy_dir / "policies.yaml"
+        policy_file.write_text(yaml.safe_dump(policies))
     settings = GatewaySettings(
         kafka_bootstrap=kafka_bootstrap,
         redis_url=redis_url,
         redis_prefix=f"uf{unique}",
         generations_topic=f"gen-uf-{unique}",
         upstream_timeout_s=1.0,
+        policy_file=policy_file,
     )
     models_registry = ModelRegistry.from_config(config, env={}, timeout_s=1.0)
     app = create_app(settings, models=models_registry, registry=CollectorRegistry())
@@ -97,6 +112,12 @@ async def faulty_gateway(kafka_bootstrap: str, redis_url: str, unique: str) -> A
         server.should_exit = True
         await task
         await runner.cleanup()
+
+
+@pytest.fixture
+async def faulty_gateway(kafka_bootstrap: str, redis_url: str, unique: str) -> AsyncIterator[str]:
+    async with serve_faulty(kafka_bootstrap, redis_url, unique) as base_url:
+        yield base_url
 
 
 def ask(model: str) -> dict[str, Any]:
@@ -144,3 +165,18 @@ async def test_a_silent_upstream_is_a_504_after_the_read_timeout(faulty_gateway:
     assert response.status_code == 504
     assert response.json()["error"]["code"] == "upstream_timeout"
     assert response.elapsed.total_seconds() < 10
+
+
+async def test_a_holdback_stream_that_goes_bad_ends_with_an_error_event(
+    kafka_bootstrap: str, redis_url: str, unique: str, tmp_path: Path
+) -> None:
+    """Past the status line, an upstream failure is an error event under hold-back too, and nothing unchecked went."""
+    policies = {"models": {"stream-choices-string": {"mode": "block", "stream": "holdback", "timeout_s": 1}}}
+    body = {"model": "stream-choices-string", "stream": True, "messages": [{"role": "user", "content": "hi"}]}
+    async with serve_faulty(kafka_bootstrap, redis_url, unique, policies, tmp_path) as base_url:
+        async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
+            response = await http.post("/v1/chat/completions", json=body)
+    assert response.status_code == 200 and response.headers["x-factsentry-stream"] == "holdback"
+    events = [orjson.loads(line[6:]) for line in response.text.splitlines() if line.startswith("data: ")]
+    assert is_openai_error(events[-1]) and "wrong shape" in events[-1]["error"]["message"]
+    assert "Fine so far" not in response.text  # no verdict came for it: withheld
