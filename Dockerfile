@@ -21,7 +21,7 @@ COPY bus/ bus/
 COPY evaluation/ evaluation/
 COPY factsentry/ factsentry/
 COPY vocabulary/ vocabulary/
-RUN pip install --no-cache-dir . \
+RUN pip install --no-cache-dir '.[otel]' \
     && mkdir -p /opt/factsentry/kb \
     && factsentry kb import knowledge/demo --db /opt/factsentry/kb/demo-kb.sqlite3 --quiet
 
