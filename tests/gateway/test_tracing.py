@@ -211,6 +211,31 @@ async def test_a_request_without_traceparent_starts_its_own_trace_and_a_dead_let
     assert request_id != "poison"
 
 
+async def test_a_streamed_answer_is_published_inside_its_request_span(start_stack: StartStack) -> None:
+    """Observe streams publish when the stream ends, after the route returned: still under the server span."""
+    gateway_tracing, gateway_spans = traced("factsentry-gateway")
+    worker_tracing, worker_spans = traced("factsentry-worker")
+    gw = await start_stack(tracing=gateway_tracing, worker_tracing=worker_tracing)
+    topic = gw.settings.generations_topic
+    for _ in range(600):  # the publisher's first broker check has created the topic (a stream publishes at once)
+        if gw.gateway.publisher.watch.epoch is not None:
+            break
+        await asyncio.sleep(0.05)
+    client = openai.AsyncOpenAI(base_url=gw.base_url + "/v1", api_key="unused", max_retries=0, timeout=180)
+    stream = await client.chat.completions.create(
+        model="mock-lean", messages=[{"role": "user", "content": MERGED.question}], stream=True
+    )
+    text = "".join([c.choices[0].delta.content or "" async for c in stream if c.choices])
+    await client.close()
+    assert text == MERGED.answer
+    ours = await spans_until(gateway_spans, {"POST /v1/chat/completions", f"send {topic}"})
+    theirs = await spans_until(worker_spans, {f"process {topic}", "factsentry.verify"})
+    server, send = one(ours, "POST /v1/chat/completions"), one(ours, f"send {topic}")
+    assert parent_of(send) == server.context.span_id and (server.attributes or {})["factsentry.stream"] is True
+    assert parent_of(one(theirs, f"process {topic}")) == send.context.span_id
+    assert send.start_time <= server.end_time  # type: ignore[operator]  # (it ends at the ack, maybe later)
+
+
 @pytest.mark.parametrize(
     ("env", "expected"),
     [
