@@ -211,6 +211,22 @@ async def test_a_request_without_traceparent_starts_its_own_trace_and_a_dead_let
     assert request_id != "poison"
 
 
+async def test_steps_checked_in_a_scoring_process_come_back_as_spans(start_stack: StartStack) -> None:
+    """With ``executor=process`` the check runs in a spawned process: its step times come back with the verdict."""
+    worker_tracing, worker_spans = traced("factsentry-worker")
+    gw = await start_stack(worker={"executor": "process"}, worker_tracing=worker_tracing)
+    topic = gw.settings.generations_topic
+    await chat(gw, {})
+    theirs = await spans_until(worker_spans, {f"process {topic}", "factsentry.decompose", "factsentry.verify"}, 240)
+    process = one(theirs, f"process {topic}")
+    steps = [s for s in theirs if parent_of(s) == process.context.span_id]
+    assert [s.name for s in sorted(steps, key=lambda s: s.start_time or 0)][:2] == [
+        "factsentry.decompose",
+        "factsentry.verify",
+    ]
+    assert all(s.context.trace_id == process.context.trace_id for s in steps)
+
+
 async def test_a_streamed_answer_is_published_inside_its_request_span(start_stack: StartStack) -> None:
     """Observe streams publish when the stream ends, after the route returned: still under the server span."""
     gateway_tracing, gateway_spans = traced("factsentry-gateway")
