@@ -5,10 +5,7 @@ trace holding both services' spans."""
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,8 +13,9 @@ from typing import Any
 import httpx
 import pytest
 
-from factsentry.embedded import free_port
+from factsentry.embedded import ServerProcess, free_port
 from tests.gateway.conftest import MERGED, StartStack, ask
+from tests.gateway.test_tracing import topic_created
 
 PHOENIX = Path(sys.executable).with_name("phoenix")
 
@@ -25,39 +23,21 @@ PHOENIX = Path(sys.executable).with_name("phoenix")
 @pytest.fixture(scope="module")
 def phoenix(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A Phoenix server on free ports with its own working directory; its base URL."""
-    work = tmp_path_factory.mktemp("phoenix")
-    port = free_port()
     env = {
-        **os.environ,
         "PHOENIX_HOST": "127.0.0.1",
-        "PHOENIX_PORT": str(port),
         "PHOENIX_GRPC_PORT": str(free_port()),
-        "PHOENIX_WORKING_DIR": str(work),
+        "PHOENIX_WORKING_DIR": str(tmp_path_factory.mktemp("phoenix")),
         "PHOENIX_TELEMETRY_ENABLED": "false",
     }
-    log = (work / "phoenix.log").open("wb")
-    proc = subprocess.Popen([str(PHOENIX), "serve"], env=env, stdout=log, stderr=log)
+    port = free_port()
+    server = ServerProcess("phoenix", [str(PHOENIX), "serve"], port, env={**env, "PHOENIX_PORT": str(port)})
+    server.start(timeout=240)  # it listens after 10-40 s, later on a busy machine
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 240  # it starts in 10-40 s, slower on a busy machine
-        while True:
-            assert proc.poll() is None, f"phoenix exited: {(work / 'phoenix.log').read_text()[-2000:]}"
-            try:
-                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "phoenix did not answer /healthz within 240 s"
-            time.sleep(0.5)
+        assert httpx.get(f"{url}/healthz", timeout=10).status_code == 200
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-        log.close()
+        server.stop(20)
 
 
 async def trace_in_phoenix(url: str, names: set[str], wait_s: float = 60.0) -> list[dict[str, Any]]:
@@ -83,6 +63,7 @@ async def test_phoenix_shows_one_trace_with_the_gateway_and_the_worker(
     monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", phoenix)  # nothing else: otlp over HTTP/protobuf
     monkeypatch.setenv("OTEL_BSP_SCHEDULE_DELAY", "200")  # export every 0.2 s instead of 5 s
     gw = await start_stack({"default": {"mode": "block", "threshold": 0.75, "timeout_s": 120}})
+    await topic_created(gw)
     request_id, _, headers = await ask(gw, MERGED)
     assert headers["x-factsentry-action"] == "block"
     topic = gw.settings.generations_topic
