@@ -21,7 +21,9 @@ COPY bus/ bus/
 COPY evaluation/ evaluation/
 COPY factsentry/ factsentry/
 COPY vocabulary/ vocabulary/
-RUN pip install --no-cache-dir . \
+# '.[otel]' is this directory with its otel extra (traces, off unless OTEL_* variables ask), not an index package.
+# hadolint ignore=DL3013
+RUN pip install --no-cache-dir '.[otel]' \
     && mkdir -p /opt/factsentry/kb \
     && factsentry kb import knowledge/demo --db /opt/factsentry/kb/demo-kb.sqlite3 --quiet
 

@@ -16,6 +16,7 @@ import os
 import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 import orjson
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
@@ -26,6 +27,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from bus.tracing import TracingSettingError
+from bus.tracing import from_env as tracing_from_env
 from gateway.access import write as write_access
 from gateway.auth import check_token
 from gateway.chat import chat_completions
@@ -38,6 +41,9 @@ from gateway.results import factcheck, get_result, list_models, view_result, vie
 from gateway.settings import GatewaySettings
 from gateway.state import Gateway
 from gateway.upstream import ModelRegistry
+
+if TYPE_CHECKING:
+    from bus.spans import Tracing
 
 __all__ = ["Gateway", "create_app"]
 
@@ -168,15 +174,23 @@ def create_app(
     models: ModelRegistry | None = None,
     registry: CollectorRegistry | None = None,
     env: Mapping[str, str] | None = None,
+    tracing: Tracing | None = None,
 ) -> Starlette:
-    """Build the gateway app. ``models`` defaults to ``settings.models_file``."""
+    """Build the gateway app. ``models`` defaults to ``settings.models_file``; ``tracing`` to what the ``OTEL_*``
+    variables configure (bus/tracing.py: off unless they ask for traces)."""
+    environ = os.environ if env is None else env
+    own_tracing = tracing is None
+    if tracing is None:
+        try:
+            tracing = tracing_from_env("factsentry-gateway", environ)
+        except TracingSettingError as e:
+            raise GatewayError(str(e)) from e
     if models is None:
         if settings.models_file is None:
             raise GatewayError("no models configured: set FACTSENTRY_MODELS_FILE to a litellm model_list YAML")
-        models = ModelRegistry.load(
-            settings.models_file, os.environ if env is None else env, settings.upstream_timeout_s
-        )
-    gateway = Gateway(settings, models, PolicyTable.load(settings.policy_file), registry or CollectorRegistry())
+        models = ModelRegistry.load(settings.models_file, environ, settings.upstream_timeout_s)
+    policies = PolicyTable.load(settings.policy_file)
+    gateway = Gateway(settings, models, policies, registry or CollectorRegistry(), tracing)
     for note in models.notes:
         log.warning("%s", note)
 
@@ -198,6 +212,8 @@ def create_app(
             with contextlib.suppress(Exception):
                 await gateway.redis.aclose()
                 await gateway.redis.connection_pool.disconnect()  # the client does not own the pool
+            if own_tracing and tracing is not None:
+                tracing.shutdown()
 
     app = Starlette(
         routes=[
@@ -214,9 +230,18 @@ def create_app(
             Route("/metrics", metrics, methods=["GET"]),
         ],
         exception_handlers={404: not_found, 405: method_not_allowed, Exception: server_error},
-        middleware=[Middleware(RequestIdMiddleware, access_log=settings.access_log)],
+        middleware=[*_tracing_middleware(tracing), Middleware(RequestIdMiddleware, access_log=settings.access_log)],
         lifespan=lifespan,
     )
     app.router.redirect_slashes = False  # an API answers a stray slash with a JSON 404, not a redirect
     app.state.gateway = gateway
     return app
+
+
+def _tracing_middleware(tracing: Tracing | None) -> list[Middleware]:
+    """The server span's middleware when tracing is on (none at all when off: nothing to skip per request)."""
+    if tracing is None:
+        return []
+    from gateway.tracing import TraceMiddleware
+
+    return [Middleware(TraceMiddleware, tracing=tracing)]

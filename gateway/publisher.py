@@ -23,6 +23,7 @@ import contextlib
 import functools
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from aiokafka import AIOKafkaProducer, TopicPartition
 from aiokafka.errors import KafkaError, KafkaTimeoutError
@@ -33,7 +34,13 @@ from bus.settings import BusSettings
 from gateway.metrics import GatewayMetrics
 from schemas.messages import GenerationMessage
 
+if TYPE_CHECKING:
+    from bus.spans import Tracing
+
 log = logging.getLogger(__name__)
+
+# A record's headers as aiokafka sends them: the trace context, when tracing is on.
+Headers = list[tuple[str, bytes]]
 
 # Why a message was lost when the broker, not the message, is at fault: its wait is ``unavailable``.
 UNAVAILABLE_REASONS = frozenset({"broker_down", "not_acknowledged", "broker_unreachable", "broker_reset"})
@@ -55,8 +62,11 @@ class Publisher:
         broker_check_s: float = 2.0,
         broker_check_timeout_s: float = 3.0,
         ack_timeout_s: float = 5.0,
+        tracing: Tracing | None = None,
     ) -> None:
         self.settings = settings
+        # With tracing on, each record carries its producer span's context in its headers (bus/spans.py).
+        self.tracing = tracing
         self.metrics = metrics
         self.max_record_bytes = max_record_bytes
         self.on_lost = on_lost
@@ -77,7 +87,7 @@ class Publisher:
         self._watch_task: asyncio.Task[None] | None = None
         self._reap_task: asyncio.Task[None] | None = None
         # Bounded by count and by bytes: with the broker down, large bodies must not exhaust memory.
-        self.queue: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(maxsize=queue_max)
+        self.queue: asyncio.Queue[tuple[str, bytes, Headers | None]] = asyncio.Queue(maxsize=queue_max)
         self.max_bytes = max_bytes
         self.queued_bytes = 0
         self.producer: AIOKafkaProducer | None = None
@@ -190,9 +200,13 @@ class Publisher:
             self.metrics.publish_lost.labels("queue_full").inc()
             log.warning("publish queue over %d bytes: generation %s dropped", self.max_bytes, message.request_id)
             return False
+        headers = None
+        if self.tracing is not None:
+            headers = self.tracing.send(self.settings.generations_topic, message.request_id)
         try:
-            self.queue.put_nowait((message.request_id, payload))
+            self.queue.put_nowait((message.request_id, payload, headers))
         except asyncio.QueueFull:
+            self._traced(message.request_id, "queue_full")
             self.metrics.publish_lost.labels("queue_full").inc()
             log.warning("publish queue full (%d): generation %s dropped", self.queue.maxsize, message.request_id)
             return False
@@ -227,6 +241,7 @@ class Publisher:
         """Count ``request_id`` as lost and tell its waiter, once (a message already reported is skipped)."""
         if self.pending.pop(request_id, None) is None:
             return
+        self._traced(request_id, reason)
         self.metrics.publish_lost.labels(reason).inc()
         if self.on_lost is not None:
             self.on_lost(request_id, reason)
@@ -234,9 +249,10 @@ class Publisher:
     def _drop_queued(self, reason: str, error: BaseException) -> None:
         dropped = 0
         while not self.queue.empty():
-            request_id, _ = self.queue.get_nowait()
+            request_id, _, _ = self.queue.get_nowait()
             if self.pending.pop(request_id, None) is None:
                 continue  # already reported (not acknowledged in time)
+            self._traced(request_id, reason)
             if self.on_lost is not None:
                 self.on_lost(request_id, reason)
             dropped += 1
@@ -255,6 +271,7 @@ class Publisher:
             log.warning("publishing generation %s failed: %s", request_id, error)
         else:
             self.pending.pop(request_id, None)
+            self._traced(request_id)
             self._broker_up()
             self.metrics.published.inc()
             self.acked[request_id] = None
@@ -264,19 +281,26 @@ class Publisher:
     async def _run(self) -> None:
         self.producer = await self._connect()
         while True:
-            request_id, payload = await self.queue.get()
+            request_id, payload, headers = await self.queue.get()
             self.queued_bytes -= len(payload)
             self.metrics.publish_queue.set(self.queue.qsize())
             if request_id not in self.pending:
                 continue  # already lost (the broker went down or did not acknowledge in time): not sent late
             try:
-                fut = await self.producer.send(self.settings.generations_topic, payload, key=request_id.encode())
+                fut = await self.producer.send(
+                    self.settings.generations_topic, payload, key=request_id.encode(), headers=headers
+                )
             except KafkaError as e:
                 self._lost(request_id, _send_failure(e))
                 log.warning("publishing generation %s failed: %s", request_id, e)
                 continue
             self._pending.add(fut)
             fut.add_done_callback(functools.partial(self._on_sent, request_id))
+
+    def _traced(self, request_id: str, lost: str | None = None) -> None:
+        """End the producer span of ``request_id`` (tracing on): acknowledged, or ``lost``."""
+        if self.tracing is not None:
+            self.tracing.sent(request_id, lost)
 
     async def keys_in_log(self, quiet_s: float = 0.3, limit_s: float = 10.0) -> set[str]:
         """Keys of every record in the generations topic now (read once from the start; called after a

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import redis.asyncio as aioredis
 from prometheus_client import CollectorRegistry
@@ -26,6 +26,9 @@ from gateway.upstream import ModelRegistry
 from schemas.enums import Policy
 from schemas.messages import ResultMessage
 
+if TYPE_CHECKING:
+    from bus.spans import Tracing
+
 log = logging.getLogger(__name__)
 
 
@@ -38,8 +41,10 @@ class Gateway:
         models: ModelRegistry,
         policies: PolicyTable,
         registry: CollectorRegistry,
+        tracing: Tracing | None = None,
     ) -> None:
         self.settings = settings
+        self.tracing = tracing
         self.models = models
         self.policies = policies
         self.registry = registry
@@ -56,6 +61,7 @@ class Gateway:
             partitions=settings.topic_partitions,
             ack_timeout_s=settings.publish_ack_timeout_s,
             broker_check_timeout_s=settings.broker_check_timeout_s,
+            tracing=tracing,
         )
         # One bounded pool that makes callers wait for a free connection instead of failing with
         # "Too many connections"; verdict waits hold none of it (they share the listener's one).
@@ -94,7 +100,20 @@ class Gateway:
     async def judge(
         self, spec: PolicySpec, request_id: str, model: str, published: bool
     ) -> tuple[ResultMessage | None, str, Action]:
-        """Wait for the verdict of a published text and decide; an unpublished one has none to wait for."""
+        """Wait for the verdict of a published text and decide; an unpublished one has none to wait for (traced as
+        the ``apply_guardrail`` span when tracing is on)."""
+        if self.tracing is None:
+            return await self._judge(spec, request_id, model, published)
+        from gateway.tracing import decision_attributes
+
+        with self.tracing.guardrail(model, spec.mode.value) as span:
+            decided = await self._judge(spec, request_id, model, published)
+            span.set_attributes(decision_attributes(*decided))
+            return decided
+
+    async def _judge(
+        self, spec: PolicySpec, request_id: str, model: str, published: bool
+    ) -> tuple[ResultMessage | None, str, Action]:
         if published:
             outcome = await self.wait_verdict(request_id, spec.timeout_s)
         elif self.publisher.down is not None:

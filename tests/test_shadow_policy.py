@@ -168,7 +168,7 @@ def test_the_worker_records_and_counts_would(
     shadow: DecisionSpec | None, dfs: float, partial_of: str | None, expected: str | None
 ) -> None:
     check = CheckResult(factscore=dfs, dfactscore=dfs, num_bios=1, num_entities=1, num_facts=3)
-    result = _result(generation(shadow, partial_of=partial_of), "A.", (check, 1.0), "w1")
+    result = _result(generation(shadow, partial_of=partial_of), "A.", (check, 1.0, ()), "w1")
     assert (result.would.action if result.would else None) == expected
     stored = ResultMessage.model_validate_json(result.model_dump_json())
     assert stored.would == result.would

@@ -47,6 +47,7 @@ from schemas.messages import DLQRecord
 from workers.errors import StageContractError, is_retriable
 from workers.metrics import Step
 from workers.stage import Context, In, Out, Stage
+from workers.tracing import batch_spans
 
 log = logging.getLogger(__name__)
 
@@ -336,7 +337,9 @@ class Runner(Generic[In, Out]):
         records: list[ConsumerRecord[bytes, bytes]],
         before: asyncio.Future[None] | None = None,
     ) -> None:
-        """Handle one batch; its offsets are committed once ``before`` (the batch fetched before it) is."""
+        """Handle one batch; its offsets are committed once ``before`` (the batch fetched before it) is. With
+        tracing on, each record is a consumer span under the producer span its headers carry (bus/spans.py),
+        which the stage finds by its input (``workers.tracing.span_of``)."""
         items: list[_Item[In, Out]] = [_Item(record=r) for r in records]
         with self._timed("decode"):
             for item in items:
@@ -344,6 +347,25 @@ class Runner(Generic[In, Out]):
                     item.value = decode(self.stage.input_model, item.record.value)
                 except (ValidationError, ValueError) as e:
                     item.error, item.attempts = e, 1
+        tracing = self.ctx.tracing
+        if tracing is None:
+            await self._process_decoded(consumer, producer, items, before)
+            return
+        spans = [tracing.process(item.record, self.settings.group_id) for item in items]
+        batch_spans.set({id(i.value): span for i, span in zip(items, spans, strict=True) if i.value is not None})
+        try:
+            await self._process_decoded(consumer, producer, items, before)
+        finally:
+            for item, span in zip(items, spans, strict=True):
+                tracing.end(span, None if item.error is None else describe(item.error))
+
+    async def _process_decoded(
+        self,
+        consumer: AIOKafkaConsumer,
+        producer: AIOKafkaProducer,
+        items: list[_Item[In, Out]],
+        before: asyncio.Future[None] | None,
+    ) -> None:
         with self._timed("score"):
             await self._handle([i for i in items if i.error is None])
         with self._timed("produce"):

@@ -41,6 +41,7 @@ from workers.kb import Knowledge, open_knowledge, resolve_kb_path
 from workers.metrics import Outcome, WorkerMetrics
 from workers.settings import WorkerSettings
 from workers.stage import Context, Stage
+from workers.tracing import StepTime, record_check, span_of, timed, timing
 
 log = logging.getLogger(__name__)
 
@@ -58,9 +59,11 @@ class EngineOptions:
     rules_off: frozenset[str] = frozenset()
     nli_model_dir: Path | None = None
     parse_cache_size: int = 4_000
+    # Time each step of a check (tracing on: workers/tracing.py).
+    timed: bool = False
 
     @classmethod
-    def of(cls, settings: WorkerSettings) -> EngineOptions:
+    def of(cls, settings: WorkerSettings, timed: bool = False) -> EngineOptions:
         steps = frozenset(s for s in settings.hybrid_llm_steps.split(",") if s)
         return cls(
             settings.engine,
@@ -72,6 +75,7 @@ class EngineOptions:
             frozenset(r.strip() for r in settings.rules_off.split(",") if r.strip()),
             settings.nli_model_dir,
             settings.parse_cache_size,
+            timed,
         )
 
 
@@ -105,11 +109,12 @@ def build_checkers(options: EngineOptions) -> dict[str, Any]:
                 "of FACTSENTRY_MODELS_FILE"
             )
         llm = LLMConfig(call_retries=options.judge_call_retries, hybrid_llm_steps=options.hybrid_llm_steps)
-        return {
+        checkers = {
             name: build_checker(name, config=config, complete=judge, llm=llm, judge=options.judge_model)
             for name in engine_names()
             if judge is not None or not get_engine(name).needs_judge
         }
+        return {name: timed(c) for name, c in checkers.items()} if options.timed else checkers
     except ScoringError as e:
         raise ScoringUnavailable(f"FACTSENTRY_ENGINE: {e}") from e
 
@@ -310,7 +315,7 @@ def _ready() -> bool:
     return _process_scorer is not None
 
 
-def _process_pool(settings: WorkerSettings, kb_path: Path | None) -> ProcessPoolExecutor:
+def _process_pool(settings: WorkerSettings, kb_path: Path | None, engines: EngineOptions) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         settings.concurrency,
         mp_context=multiprocessing.get_context("spawn"),  # never fork a process that runs an event loop
@@ -320,7 +325,7 @@ def _process_pool(settings: WorkerSettings, kb_path: Path | None) -> ProcessPool
             settings.redis_url,
             settings.redis_prefix,
             settings.redis_options(),
-            EngineOptions.of(settings),
+            engines,
         ),
     )
 
@@ -332,11 +337,11 @@ async def startup(ctx: Context) -> None:
     kb_path = resolve_kb_path(settings.kb_path)
     executor: Executor
     score: Callable[..., tuple[CheckResult, float]]
-    engines = EngineOptions.of(settings)
+    engines = EngineOptions.of(settings, timed=ctx.tracing is not None)
     bound_parse_cache(engines.parse_cache_size)
     checkers = build_checkers(engines)  # in this process too: a bad engine setting stops the worker here
     if settings.executor == "process":
-        executor = _process_pool(settings, kb_path)
+        executor = _process_pool(settings, kb_path, engines)
         loop = asyncio.get_running_loop()
         try:
             await asyncio.gather(*(loop.run_in_executor(executor, _ready) for _ in range(settings.concurrency)))
@@ -352,7 +357,7 @@ async def startup(ctx: Context) -> None:
         score = Scorer(knowledge, checkers, engines.default)
         executor, warming = _thread_pool(settings.concurrency, knowledge.store)
         await asyncio.gather(*(asyncio.wrap_future(f) for f in warming))
-    ctx.state.update(executor=executor, score=score, kb_path=kb_path)
+    ctx.state.update(executor=executor, score=score, kb_path=kb_path, engines=engines)
     ctx.state["results"] = ResultStore(ctx.redis, settings.redis_prefix, settings.result_ttl_s)
     log.info(
         "scoring against %s with %d %s(s); engines %s (default %s)%s",
@@ -395,7 +400,7 @@ def _replace_executor(ctx: Context, why: str) -> None:
         for process in list(getattr(executor, "_processes", {}).values()):
             with contextlib.suppress(Exception):
                 process.kill()
-        ctx.state["executor"] = _process_pool(ctx.settings, ctx.state["kb_path"])
+        ctx.state["executor"] = _process_pool(ctx.settings, ctx.state["kb_path"], ctx.state["engines"])
     else:
         # A thread cannot be stopped: it finishes in the background, but no longer holds a slot. The new threads
         # warm up before the checks queued after them, as the first pool's did before the worker reported ready.
@@ -426,7 +431,14 @@ async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[Resu
     first = sorted(range(len(batch)), key=lambda i: batch[i].policy is Policy.OBSERVE)
     submitted = {
         i: loop.run_in_executor(
-            executor, score, texts[i], batch[i].name, question_of(batch[i]), batch[i].engine, grounding_of(batch[i])
+            executor,
+            _check,
+            score,
+            texts[i],
+            batch[i].name,
+            question_of(batch[i]),
+            batch[i].engine,
+            grounding_of(batch[i]),
         )
         for i in first
     }
@@ -462,8 +474,22 @@ async def score_batch(batch: list[GenerationMessage], ctx: Context) -> list[Resu
         elif isinstance(outcome, BaseException):
             results.append(outcome)
         else:
-            results.append(_result(message, text, outcome, settings.worker_id))
+            result = _result(message, text, outcome, settings.worker_id)
+            results.append(result)
+            if ctx.tracing is not None and (span := span_of(message)) is not None:
+                record_check(ctx.tracing, span, result, outcome[2])
     return results
+
+
+# A check's verdict, its time in ms, and the times of its steps (empty unless its checker is timed).
+Checked = tuple[CheckResult, float, tuple[StepTime, ...]]
+
+
+def _check(score: Callable[..., tuple[CheckResult, float]], *args: Any) -> Checked:
+    """Run one check on the executor, with the times of its steps when its checker is timed (tracing on)."""
+    with timing() as clock:
+        check, ms = score(*args)
+    return check, ms, clock.times()
 
 
 async def _prepare(
@@ -494,8 +520,8 @@ def _count_llm_failure(ctx: Context, message: GenerationMessage, outcome: object
         log.warning("%s: the LLM judge failed (%s): %s", message.request_id, kind, outcome)
 
 
-def _result(message: GenerationMessage, text: str, outcome: tuple[CheckResult, float], worker: str) -> ResultMessage:
-    check, ms = outcome
+def _result(message: GenerationMessage, text: str, outcome: Checked, worker: str) -> ResultMessage:
+    check, ms, _ = outcome
     if len(text) < len(message.answer):
         check.partial, check.checked_chars = True, len(text)
     result = ResultMessage(

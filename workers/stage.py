@@ -34,6 +34,7 @@ from workers.errors import StageNotFound
 from workers.metrics import Outcome, WorkerMetrics
 
 if TYPE_CHECKING:
+    from bus.spans import Tracing
     from workers.settings import WorkerSettings
 
 In = TypeVar("In", bound=BaseModel)
@@ -45,13 +46,14 @@ class Context:
     """What a stage is handed: settings, a Redis client, the metrics and a place for its own state.
 
     ``state`` is filled by ``on_startup`` (an executor, an open knowledge store) and emptied by
-    ``on_shutdown``.
+    ``on_shutdown``. ``tracing`` is the process's (None: off; bus/tracing.py).
     """
 
     settings: WorkerSettings
     redis: aioredis.Redis
     metrics: WorkerMetrics
     state: dict[str, Any] = field(default_factory=dict)
+    tracing: Tracing | None = None
 
 
 Handler = Callable[[list[In], Context], Awaitable[list[Out | BaseException | None]]]

@@ -10,19 +10,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import ssl
+from typing import TYPE_CHECKING
 
 import redis.asyncio as aioredis
 from prometheus_client import CollectorRegistry, PlatformCollector, ProcessCollector
 from redis.exceptions import AuthenticationError, RedisError
 
 from bus.settings import redacted_url
+from bus.tracing import TracingSettingError
+from bus.tracing import from_env as tracing_from_env
 from workers.errors import SettingsError
 from workers.metrics import MetricsServer, make_metrics
 from workers.runner import Runner, Summary
 from workers.settings import WorkerSettings
 from workers.stage import Context, load_stage
+
+if TYPE_CHECKING:
+    from bus.spans import Tracing
 
 log = logging.getLogger(__name__)
 
@@ -58,13 +65,15 @@ async def run_worker(
     *,
     stop_event: asyncio.Event | None = None,
     registry: CollectorRegistry | None = None,
+    tracing: Tracing | None = None,
 ) -> Summary:
     """Run the stage ``settings.stage`` until stopped; returns the run's summary.
 
     With ``stop_event=None`` the worker stops itself on SIGTERM or SIGINT (main thread only);
     otherwise it stops when the caller sets the event. With ``registry=None`` the metrics go to a
     fresh registry with the process and platform collectors. Metrics are served on
-    ``settings.metrics_port`` unless it is 0.
+    ``settings.metrics_port`` unless it is 0. With ``tracing=None`` the ``OTEL_*`` variables say whether it
+    traces (bus/tracing.py: off unless they ask for traces); a ``tracing`` handed in is the caller's to shut down.
 
     Raises :class:`~workers.errors.SettingsError` if the metrics port is taken, and
     :class:`~workers.errors.StageNotFound` for an unknown stage.
@@ -83,6 +92,12 @@ async def run_worker(
         PlatformCollector(registry=registry)
     metrics = make_metrics(registry)
     stage = load_stage(settings.stage, settings)
+    own_tracing = tracing is None
+    if tracing is None:
+        try:
+            tracing = tracing_from_env("factsentry-worker", os.environ)
+        except TracingSettingError as e:
+            raise SettingsError(str(e)) from e
     # Timeouts turn a hung Redis into a retriable error instead of a stalled batch.
     redis = aioredis.from_url(
         settings.redis_url, socket_timeout=10, socket_connect_timeout=5, **settings.redis_options()
@@ -93,7 +108,7 @@ async def run_worker(
         await redis.aclose()
         raise
     own_signals = stop_event is None
-    runner = Runner(stage, Context(settings, redis, metrics), stop_event=stop_event or asyncio.Event())
+    runner = Runner(stage, Context(settings, redis, metrics, tracing=tracing), stop_event=stop_event or asyncio.Event())
     server = MetricsServer(registry, settings.metrics_port, settings.metrics_host)
     try:
         server.start()
@@ -128,3 +143,5 @@ async def run_worker(
                     loop.remove_signal_handler(sig)
         await redis.aclose()
         server.stop()
+        if own_tracing and tracing is not None:
+            tracing.shutdown()

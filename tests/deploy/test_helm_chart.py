@@ -15,6 +15,7 @@ import yaml
 from cloudcoil.models.prometheus_operator import v1 as monitoring
 
 from bus import topics
+from bus.tracing import exporter_names
 from gateway.auth import check_exposure
 from gateway.policy import PolicySpec, PolicyTable
 from gateway.settings import GatewaySettings
@@ -285,6 +286,16 @@ def test_workers_get_the_llm_judge_from_the_model_list_the_gateway_reads(render:
     assert "/etc/factsentry" in {m["mountPath"] for m in container(worker)["volumeMounts"]}
     offline = env_of(container(one(render(), "Deployment", "-worker")))
     assert offline["FACTSENTRY_ENGINE"] == "offline" and "FACTSENTRY_JUDGE_MODEL" not in offline
+
+
+@pytest.mark.parametrize("deployment", ["-gateway", "-worker"])
+def test_traces_go_to_the_otlp_endpoint_only_when_one_is_set(render: Renderer, deployment: str) -> None:
+    endpoint = "http://otel-collector.observability:4318"
+    traced = env_of(container(one(render({"tracing": {"otlpEndpoint": endpoint}}), "Deployment", deployment)))
+    assert traced["OTEL_EXPORTER_OTLP_ENDPOINT"] == endpoint
+    assert exporter_names(traced) == ["otlp"]
+    plain = env_of(container(one(render(), "Deployment", deployment)))
+    assert not [k for k in plain if k.startswith("OTEL_")] and exporter_names(plain) == []
 
 
 def test_workers_scale_on_cpu_by_default_when_autoscaling(render: Renderer) -> None:

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import openai
@@ -26,6 +26,9 @@ from gateway.settings import GatewaySettings
 from gateway.upstream import ModelRegistry
 from workers.settings import load_settings
 from workers.worker import run_worker
+
+if TYPE_CHECKING:
+    from bus.spans import Tracing
 
 UPSTREAM_ANSWER = "Marie Curie was a physicist and chemist. She won the Nobel Prize in Physics in 1903."
 
@@ -130,6 +133,7 @@ async def start_gateway(
             policy_file = tmp_path / "policies.yaml"
             policy_file.write_text(yaml.safe_dump(policies))
         port = free_port()
+        tracing = overrides.pop("tracing", None)
         settings = GatewaySettings(
             port=port,
             kafka_bootstrap=overrides.pop("kafka_bootstrap", kafka_bootstrap),
@@ -141,7 +145,7 @@ async def start_gateway(
             **overrides,
         )
         models = ModelRegistry.from_config(model_list(upstream_url), env={})
-        app = create_app(settings, models=models, registry=CollectorRegistry())
+        app = create_app(settings, models=models, registry=CollectorRegistry(), tracing=tracing)
         # the protocol `factsentry gateway` serves with (httptools, with a header read timeout)
         http = protocol(settings.header_timeout_s)
         config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", http=http)
@@ -181,10 +185,11 @@ async def start_stack(start_gateway: GatewayFactory, demo_kb: Path, unique: str)
         policies: dict[str, object] | None = None,
         worker: dict[str, Any] | None = None,
         worker_registry: CollectorRegistry | None = None,
+        worker_tracing: Tracing | None = None,
         **gateway: Any,
     ) -> RunningGateway:
-        """``worker``: worker setting overrides (``worker_registry`` receives its metrics); ``gateway``: gateway
-        setting overrides."""
+        """``worker``: worker setting overrides (``worker_registry`` receives its metrics, ``worker_tracing`` its
+        spans); ``gateway``: gateway setting overrides (and ``tracing``, the gateway's spans)."""
         gw = await start_gateway(policies, **gateway)
         options: dict[str, Any] = {
             "kafka_bootstrap": gw.settings.kafka_bootstrap,
@@ -199,7 +204,9 @@ async def start_stack(start_gateway: GatewayFactory, demo_kb: Path, unique: str)
         }
         settings = load_settings(**{**options, **(worker or {})})
         registry = worker_registry if worker_registry is not None else CollectorRegistry()
-        tasks.append(asyncio.create_task(run_worker(settings, stop_event=stop, registry=registry)))
+        tasks.append(
+            asyncio.create_task(run_worker(settings, stop_event=stop, registry=registry, tracing=worker_tracing))
+        )
         return gw
 
     yield start

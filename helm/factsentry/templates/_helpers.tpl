@@ -88,6 +88,10 @@ app.kubernetes.io/component: {{ .component }}
   value: {{ .Values.config.resultTtlSeconds | quote }}
 - name: LITELLM_LOCAL_MODEL_COST_MAP
   value: "True"
+{{- with .Values.tracing.otlpEndpoint }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ . | quote }}
+{{- end }}
 {{- with .Values.extraEnv }}
 {{ toYaml . }}
 {{- end }}
