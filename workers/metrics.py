@@ -22,11 +22,10 @@ uncommitted: abandoned at shutdown, redelivered later). ``retried`` counts retry
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from typing import Literal
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 Outcome = Literal["scored", "abstained", "dlq", "retried", "failed"]
 Step = Literal["decode", "score", "produce", "commit"]
@@ -207,29 +206,3 @@ def make_metrics(registry: CollectorRegistry) -> WorkerMetrics:
             registry=registry,
         ),
     )
-
-
-class MetricsServer:
-    """``prometheus_client``'s HTTP exporter on a port, stoppable (port 0 means off)."""
-
-    def __init__(self, registry: CollectorRegistry, port: int, host: str = "0.0.0.0") -> None:
-        self.registry = registry
-        self.port = port
-        self.host = host
-        self._server: object | None = None
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> MetricsServer:
-        """Start serving ``/metrics``; raises ``OSError`` if the port is taken."""
-        if self.port:
-            self._server, self._thread = start_http_server(self.port, addr=self.host, registry=self.registry)
-        return self
-
-    def stop(self) -> None:
-        server, self._server = self._server, None
-        if server is not None:
-            server.shutdown()  # type: ignore[attr-defined]
-            server.server_close()  # type: ignore[attr-defined]
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
