@@ -160,7 +160,7 @@ class Stack:
                 raise embedded.EmbeddedServerError(
                     f"{', '.join(waiting)} not ready within {embedded.READY_TIMEOUT_S:g} s (logs: {self.log_dir})"
                 )
-            time.sleep(0.05)
+            time.sleep(0.2)  # a worker renders its whole /metrics for each look: not too often while it loads
 
     def supervise(self) -> list[str]:
         """Restart any embedded server that died (same port, same data dir) and re-create the topics.
