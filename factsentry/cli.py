@@ -24,13 +24,25 @@ class UserError(Exception):
     """A mistake the user can fix; printed as one line, exit code 1."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: Sequence[str] = COMMANDS) -> argparse.ArgumentParser:
+    """The parser of ``commands`` (all by default; ``main`` builds only the one it runs)."""
     parser = argparse.ArgumentParser(prog="factsentry", description="Streaming fact-checking guardrail for LLM apps.")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv for debug)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in commands:
         importlib.import_module(f"factsentry.commands.{name}").add_parser(sub)
     return parser
+
+
+def named_command(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names: its first word that is not an option (``-v`` takes no value), if ours.
+
+    Building every command's parser imports what each needs for its arguments (the benchmarks' clients,
+    the engine names…): a third of a second and more that ``factsentry gateway`` would spend before it
+    listens. Help and mistakes (no command, an unknown one) get the parser of every command.
+    """
+    first = next((word for word in argv if not word.startswith("-")), None)
+    return first if first in COMMANDS else None
 
 
 def configure_logging(verbosity: int) -> None:
@@ -39,7 +51,9 @@ def configure_logging(verbosity: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    name = named_command(argv)
+    parser = build_parser((name,) if name else COMMANDS)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -16,7 +16,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 
 class EmbeddedServerError(RuntimeError):
@@ -53,6 +53,39 @@ def wait_for_port(
             return
         time.sleep(0.05)
     raise EmbeddedServerError(f"nothing listened on {host}:{port} within {timeout:.0f}s")
+
+
+# How long whoever starts a gateway, a worker or a whole stack (`factsentry up`, the benchmarks, the tests)
+# waits for it to be ready before calling the start failed. On a busy 2-core machine (load 20) a gateway
+# with litellm models listened after 25 s, and a worker loads spaCy and its models while the others start.
+READY_TIMEOUT_S = 180.0
+
+
+def answers(url: str, marker: str = "") -> bool:
+    """Whether ``url`` answers 200 now (with ``marker`` in its body, if one is given)."""
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return bool(response.status == 200 and marker in response.read().decode("utf-8", "replace"))
+    except OSError:  # refused, reset, timed out, or an HTTP error status
+        return False
+
+
+def wait_until_ready(url: str, proc: subprocess.Popen[Any] | None = None, timeout: float = READY_TIMEOUT_S) -> None:
+    """Until ``url`` answers 200 (a gateway's ``/healthz``); :class:`EmbeddedServerError` when ``proc`` exits
+    first or ``timeout`` passes."""
+    started = time.monotonic()
+    while not answers(url):
+        if proc is not None and proc.poll() is not None:
+            raise EmbeddedServerError(f"{proc.args!r} exited with code {proc.returncode} before {url} answered")
+        if time.monotonic() - started > timeout:
+            raise EmbeddedServerError(f"{url} did not answer within {timeout:g} s")
+        time.sleep(0.05)
+
+
+# In a worker's /metrics once its models are loaded and it has its partitions.
+WORKER_READY = "\nfactsentry_worker_ready 1.0"
 
 
 def tansu_binary(env: dict[str, str] | None = None) -> str:

@@ -54,6 +54,8 @@ class Stack:
     kafka_bootstrap: str = ""
     redis_url: str = ""
     worker_metrics_ports: list[int] = field(default_factory=list)
+    # Milliseconds from spawning to ready, by child ("gateway", "worker-0", ...): filled by start().
+    ready_ms: dict[str, float] = field(default_factory=dict)
     _servers: list[embedded.ServerProcess] = field(default_factory=list)
     _children: list[tuple[str, subprocess.Popen[bytes]]] = field(default_factory=list)
 
@@ -120,7 +122,8 @@ class Stack:
                 ensure_topics(bus, {bus.generations_topic: self.partitions, bus.results_topic: self.partitions})
             )
             python = sys.executable
-            gateway = self._spawn(
+            spawned = time.monotonic()
+            self._spawn(
                 "gateway",
                 [python, "-m", "factsentry", "gateway", "--host", self.host, "--port", str(self.gateway_port)],
                 self._env(),
@@ -130,37 +133,34 @@ class Stack:
                 self.worker_metrics_ports.append(port)
                 env = self._env(FACTSENTRY_METRICS_PORT=str(port), FACTSENTRY_METRICS_HOST=self.host)
                 self._spawn(f"worker-{i}", [python, "-m", "factsentry", "worker"], env)
-            embedded.wait_for_port(self.gateway_port, self.host, timeout=180, proc=gateway)  # a loaded host is slow
-            self._wait_for_workers(timeout=180)
+            self._wait_until_ready(spawned)
         except BaseException:
             self.stop()
             raise
         return self
 
-    def _wait_for_workers(self, timeout: float) -> None:
-        """Until every worker says it is ready (models loaded, partitions assigned), so the first request
-        is checked as fast as the next ones; a worker that exits meanwhile stops the start."""
-        import urllib.request
-
-        deadline = time.monotonic() + timeout
-        waiting = list(self.worker_metrics_ports)
+    def _wait_until_ready(self, spawned: float) -> None:
+        """Until the gateway answers ``/healthz`` and every worker says it is ready (models loaded, partitions
+        assigned), so the first request is checked as fast as the next ones; a child that exits meanwhile
+        stops the start. Each one's time from ``spawned`` to ready goes into ``ready_ms``."""
+        waiting = {"gateway": (f"{self.gateway_url}/healthz", "")} | {
+            f"worker-{i}": (f"http://{self.host}:{port}/metrics", embedded.WORKER_READY)
+            for i, port in enumerate(self.worker_metrics_ports)
+        }
         while waiting:
             for name, proc in self._children:
                 if proc.poll() is not None:
                     log_path = self.log_dir / f"{name}.log"
                     raise embedded.EmbeddedServerError(f"{name} exited with code {proc.returncode} (log: {log_path})")
-            port = waiting[0]
-            try:
-                with urllib.request.urlopen(f"http://{self.host}:{port}/metrics", timeout=2) as response:
-                    body = response.read().decode()
-            except OSError:
-                body = ""
-            if "\nfactsentry_worker_ready 1.0" in body:
-                waiting.pop(0)
-                continue
-            if time.monotonic() > deadline:
-                raise embedded.EmbeddedServerError(f"a worker was not ready within {timeout:g} s (metrics port {port})")
-            time.sleep(0.1)
+            for name, (url, marker) in list(waiting.items()):
+                if embedded.answers(url, marker):
+                    self.ready_ms[name] = (time.monotonic() - spawned) * 1000
+                    del waiting[name]
+            if waiting and time.monotonic() - spawned > embedded.READY_TIMEOUT_S:
+                raise embedded.EmbeddedServerError(
+                    f"{', '.join(waiting)} not ready within {embedded.READY_TIMEOUT_S:g} s (logs: {self.log_dir})"
+                )
+            time.sleep(0.2)  # a worker renders its whole /metrics for each look: not too often while it loads
 
     def supervise(self) -> list[str]:
         """Restart any embedded server that died (same port, same data dir) and re-create the topics.

@@ -35,6 +35,8 @@ def test_bench_pipeline_prints_its_figures() -> None:
     assert 0 < figures["first_request_scoring_ms"] < figures["first_request_ms"]
     assert isinstance(figures["first_request_overhead_ms"], float)
     assert isinstance(figures["new_answers_overhead_ms"], float)
+    # each process's time from spawn to ready: a worker loads its models and warms up before it says so
+    assert 0 < figures["gateway_ready_ms"] and 0 < figures["worker_ready_ms"]
     # the machine's load comes with the figures: the tail on a shared machine follows it
     assert figures["load_before"] >= 0 and figures["load_after"] > 0
 

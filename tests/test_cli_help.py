@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from factsentry.cli import build_parser
+from factsentry.cli import COMMANDS, build_parser, named_command
 
 
 def commands(parser: argparse.ArgumentParser, path: str = "factsentry") -> list[tuple[str, argparse.ArgumentParser]]:
@@ -49,3 +49,28 @@ def test_bench_minimums_are_enforced_in_one_line() -> None:
     assert done.stderr.strip().splitlines()[-1] == (
         "factsentry bench gateway: error: argument --requests: 5 is below the minimum of 20"
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "name"),
+    [
+        (["gateway", "--port", "9000"], "gateway"),
+        (["-v", "worker", "--kb", "kb.sqlite3"], "worker"),
+        (["-vv", "bench", "gateway", "--json"], "bench"),
+        (["--verbose", "check", "--engine", "offline"], "check"),
+        ([], None),
+        (["--help"], None),
+        (["-v"], None),
+        (["gatway"], None),  # a typo: argparse answers with every command to choose from
+    ],
+)
+def test_the_command_run_is_the_first_word_that_is_not_an_option(argv: list[str], name: str | None) -> None:
+    assert named_command(argv) == name
+
+
+def test_an_unknown_command_is_answered_with_every_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "factsentry", "gatway"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("factsentry: error: argument COMMAND: invalid choice: 'gatway' (choose from ")
+    assert all(f"'{name}'" in last for name in COMMANDS)

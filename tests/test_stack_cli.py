@@ -14,7 +14,7 @@ from pathlib import Path
 import openai
 import psutil
 
-from factsentry.embedded import free_port
+from factsentry.embedded import READY_TIMEOUT_S, free_port
 
 ENV = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 ENV.pop("FACTSENTRY_KAFKA_BOOTSTRAP", None)
@@ -60,7 +60,7 @@ def test_up_serves_the_openai_api_and_ctrl_c_stops_every_child(tmp_path: Path) -
     try:
         lines = []
         assert proc.stdout is not None
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + READY_TIMEOUT_S + 60  # what `up` waits for its children, and its servers
         while time.monotonic() < deadline:
             line = proc.stdout.readline()
             lines.append(line)

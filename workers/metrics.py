@@ -22,16 +22,17 @@ uncommitted: abandoned at shutdown, redelivered later). ``retried`` counts retry
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from typing import Literal
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 Outcome = Literal["scored", "abstained", "dlq", "retried", "failed"]
 Step = Literal["decode", "score", "produce", "commit"]
 
 SCORE_BUCKETS = tuple(round(i / 10, 1) for i in range(11))
+ANSWER = ("source", "model")  # the labels of every per-answer figure
+JUDGE = ("engine", "judge")  # the labels of every LLM judge figure
 STEP_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 
 
@@ -79,71 +80,55 @@ def make_metrics(registry: CollectorRegistry) -> WorkerMetrics:
         metrics = make_metrics(CollectorRegistry())
         metrics.count("scored")
     """
-    records = Counter(
-        "factsentry_worker_records_total",
-        "Records by final outcome (retried: retry attempts)",
-        ["outcome"],
-        registry=registry,
+
+    def counter(name: str, documentation: str, *labels: str) -> Counter:
+        return Counter(name, documentation, labels, registry=registry)
+
+    def per_answer(name: str, documentation: str) -> Histogram:
+        """A figure of each scored answer between 0 and 1, by source and model."""
+        return Histogram(name, documentation, ANSWER, buckets=SCORE_BUCKETS, registry=registry)
+
+    records = counter(
+        "factsentry_worker_records_total", "Records by final outcome (retried: retry attempts)", "outcome"
     )
     for outcome in ("scored", "abstained", "dlq", "retried", "failed"):
         records.labels(outcome=outcome)
-    stage_seconds = Histogram(
-        "factsentry_worker_stage_seconds",
-        "Seconds per batch in each step of the runner",
-        ["stage"],
-        buckets=STEP_BUCKETS,
-        registry=registry,
-    )
     return WorkerMetrics(
         registry=registry,
         records=records,
-        stage_seconds=stage_seconds,
-        factscore=Histogram(
-            "factsentry_worker_factscore",
-            "FActScore per answer",
-            ["source", "model"],
-            buckets=SCORE_BUCKETS,
+        stage_seconds=Histogram(
+            "factsentry_worker_stage_seconds",
+            "Seconds per batch in each step of the runner",
+            ["stage"],
+            buckets=STEP_BUCKETS,
             registry=registry,
         ),
-        dfactscore=Histogram(
-            "factsentry_worker_dfactscore",
-            "D-FActScore per answer",
-            ["source", "model"],
-            buckets=SCORE_BUCKETS,
-            registry=registry,
-        ),
-        facts=Counter(
-            "factsentry_worker_facts_total",
-            "Atomic facts by verdict",
-            ["source", "model", "verdict"],
-            registry=registry,
-        ),
-        coverage=Histogram(
+        factscore=per_answer("factsentry_worker_factscore", "FActScore per answer"),
+        dfactscore=per_answer("factsentry_worker_dfactscore", "D-FActScore per answer"),
+        facts=counter("factsentry_worker_facts_total", "Atomic facts by verdict", *ANSWER, "verdict"),
+        coverage=per_answer(
             "factsentry_worker_coverage",
             "Share of an answer's check-worthy facts on which some page of the store takes a stance",
-            ["source", "model"],
-            buckets=SCORE_BUCKETS,
-            registry=registry,
         ),
-        answers=Counter(
+        answers=counter(
             "factsentry_worker_answers_total",
             "Answers by status: checked, unverifiable (the store cannot judge them), abstained",
-            ["source", "model", "status"],
-            registry=registry,
+            *ANSWER,
+            "status",
         ),
-        languages=Counter(
+        languages=counter(
             "factsentry_worker_answer_languages",
             "Answers by their detected main language: an ISO 639-1 code the detector knows (scoring.language), "
             "und when too short to tell, other otherwise",
-            ["source", "model", "language"],
-            registry=registry,
+            *ANSWER,
+            "language",
         ),
-        would=Counter(
+        would=counter(
             "factsentry_worker_would",
             "Verdicts by what the model's shadow policy (policy file: shadow) would have done with the answer: "
             "pass, revise or block; never enforced",
-            ["source", "model", "action"],
-            registry=registry,
+            *ANSWER,
+            "action",
         ),
         consumer_lag=Gauge(
             "factsentry_worker_consumer_lag",
@@ -151,85 +136,53 @@ def make_metrics(registry: CollectorRegistry) -> WorkerMetrics:
             ["topic", "partition"],
             registry=registry,
         ),
-        dlq=Counter("factsentry_worker_dlq_total", "Records written to a dead-letter topic", registry=registry),
-        broker_resets=Counter(
+        dlq=counter("factsentry_worker_dlq_total", "Records written to a dead-letter topic"),
+        broker_resets=counter(
             "factsentry_worker_broker_resets_total",
             "Times the broker came back without its state (topics re-created, group re-joined from the start)",
-            registry=registry,
         ),
         ready=Gauge(
             "factsentry_worker_ready",
             "1 once the stage's models are loaded and the consumer group has given this worker its partitions",
             registry=registry,
         ),
-        llm_calls=Counter(
+        llm_calls=counter(
             "factsentry_worker_llm_calls_total",
             "Calls to the LLM judge by engine (llm, hybrid) and judge model, failed attempts included",
-            ["engine", "judge"],
-            registry=registry,
+            *JUDGE,
         ),
-        llm_tokens=Counter(
+        llm_tokens=counter(
             "factsentry_worker_llm_tokens_total",
             "Tokens the LLM judge used (prompt and reply) by engine and judge model",
-            ["engine", "judge"],
-            registry=registry,
+            *JUDGE,
         ),
-        llm_errors=Counter(
+        llm_errors=counter(
             "factsentry_worker_llm_errors_total",
             "LLM judge calls that failed or whose reply could not be read (asked again within the check)",
-            ["engine", "judge"],
-            registry=registry,
+            *JUDGE,
         ),
-        llm_rejected=Counter(
+        llm_rejected=counter(
             "factsentry_worker_llm_rejected_total",
             "What the engine's validations rejected of the judge's replies, by check (verify:quote-not-found, "
             "decompose:value-not-in-answer, revise:refusal, ...; scoring/llm)",
-            ["engine", "judge", "check"],
-            registry=registry,
+            *JUDGE,
+            "check",
         ),
-        llm_cost_usd=Counter(
+        llm_cost_usd=counter(
             "factsentry_worker_llm_cost_usd_total",
             "What the judge's calls cost in US dollars by litellm's cost map (models it knows only)",
-            ["engine", "judge"],
-            registry=registry,
+            *JUDGE,
         ),
-        llm_cached=Counter(
+        llm_cached=counter(
             "factsentry_worker_llm_cached_calls_total",
             "Judge calls answered from the cache (same prompt, judge model and prompt version), not made",
-            ["engine", "judge"],
-            registry=registry,
+            *JUDGE,
         ),
-        llm_failures=Counter(
+        llm_failures=counter(
             "factsentry_worker_llm_failures_total",
             "Check attempts that failed on the LLM judge after its own retries, by kind (rate_limit, timeout, "
             "connection, server, auth, bad_request, unreadable, other)",
-            ["engine", "judge", "kind"],
-            registry=registry,
+            *JUDGE,
+            "kind",
         ),
     )
-
-
-class MetricsServer:
-    """``prometheus_client``'s HTTP exporter on a port, stoppable (port 0 means off)."""
-
-    def __init__(self, registry: CollectorRegistry, port: int, host: str = "0.0.0.0") -> None:
-        self.registry = registry
-        self.port = port
-        self.host = host
-        self._server: object | None = None
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> MetricsServer:
-        """Start serving ``/metrics``; raises ``OSError`` if the port is taken."""
-        if self.port:
-            self._server, self._thread = start_http_server(self.port, addr=self.host, registry=self.registry)
-        return self
-
-    def stop(self) -> None:
-        server, self._server = self._server, None
-        if server is not None:
-            server.shutdown()  # type: ignore[attr-defined]
-            server.server_close()  # type: ignore[attr-defined]
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None

@@ -19,11 +19,12 @@ import redis.asyncio as aioredis
 from prometheus_client import CollectorRegistry, PlatformCollector, ProcessCollector
 from redis.exceptions import AuthenticationError, RedisError
 
+from bus.exporter import MetricsServer
 from bus.settings import redacted_url
 from bus.tracing import TracingSettingError
 from bus.tracing import from_env as tracing_from_env
 from workers.errors import SettingsError
-from workers.metrics import MetricsServer, make_metrics
+from workers.metrics import make_metrics
 from workers.runner import Runner, Summary
 from workers.settings import WorkerSettings
 from workers.stage import Context, load_stage

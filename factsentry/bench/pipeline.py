@@ -16,6 +16,11 @@ and the verdict's own ``scoring_ms`` is read back from ``/v1/results/{id}``:
   client opens its connection first (``GET /healthz``): what its own HTTP library loads on first use is
   not the stack's time.
 
+``gateway_ready_ms`` and ``worker_ready_ms`` (the slowest of ``--workers``) are each process's time from
+being spawned to ready, the processes starting together: the gateway answers ``/healthz``, a worker says
+``factsentry_worker_ready 1`` (spaCy and its models loaded, one whole check run per scoring thread to
+warm up, partitions assigned).
+
 The machine's 1-minute load average before the stack starts and after the last request is printed with
 the figures (``load_before`` / ``load_after``): on a small shared machine the tail follows what else runs.
 
@@ -229,12 +234,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     policy = {"default": {"mode": "observe", "threshold": 0.75, "timeout_s": 60}}
     load_before = _load()
     stack = demo_stack(work, model_list(), policy, args.workers)
+    ready = {
+        "gateway_ready_ms": round(stack.ready_ms["gateway"], 1),
+        "worker_ready_ms": round(max(ms for name, ms in stack.ready_ms.items() if name.startswith("worker-")), 1),
+    }
     try:
         figures = asyncio.run(_measure(stack.gateway_url, args))
         load_after = _load()
     finally:
         stack.stop()
-    return {**figures, "load_before": load_before, "load_after": load_after, "logs": str(work)}
+    return {**figures, **ready, "load_before": load_before, "load_after": load_after, "logs": str(work)}
 
 
 def _load() -> float:

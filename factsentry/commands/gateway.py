@@ -55,13 +55,13 @@ def settings_from(args: argparse.Namespace) -> Any:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from bus.exporter import MetricsServer
     from factsentry.cli import UserError
     from factsentry.embedded import port_in_use
     from gateway.app import create_app
     from gateway.auth import check_exposure
     from gateway.errors import GatewayError
     from gateway.server import protocol
-    from workers.metrics import MetricsServer
 
     settings = settings_from(args)
     if port_in_use(settings.port, settings.host):
@@ -93,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         loop="uvloop",
         http=protocol(settings.header_timeout_s),  # httptools, with a header read timeout
         lifespan="on",
+        ws="none",  # no websocket route: uvicorn need not import a websockets implementation
     )
 
     class Announced(uvicorn.Server):

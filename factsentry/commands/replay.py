@@ -58,12 +58,12 @@ def run(args: argparse.Namespace) -> int:
     from prometheus_client import CollectorRegistry
     from pydantic import ValidationError
 
+    from bus.exporter import MetricsServer
     from factsentry.cli import UserError
     from factsentry.commands.check import _open_store
     from factsentry.replay import REPLAY_TOPIC, parse_time, replay
     from schemas.messages import GenerationMessage
     from workers.kb import resolve_kb_path
-    from workers.metrics import MetricsServer
     from workers.scoring_stage import question_of
     from workers.settings import load_settings
 

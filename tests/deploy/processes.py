@@ -5,13 +5,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
 
-from factsentry.embedded import free_port
+from factsentry.embedded import EmbeddedServerError, free_port, wait_until_ready
 from tests.deploy.conftest import Renderer, compose_config, container, duration_s, env_of, one, run, venv_tool
 
 # Container paths our configs use; a test maps each into its own folder (``local``).
@@ -137,17 +136,12 @@ def start(pod: Pod, root: Path, overrides: dict[str, str], image_kb: Path | None
     return Started(f"http://127.0.0.1:{port}", process, log)
 
 
-def wait_ready(started: Started, path: str, timeout_s: float = 90.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        assert started.process.poll() is None, started.log.read_text()
-        try:
-            if httpx.get(started.base_url + path, timeout=2.0).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.3)
-    raise AssertionError(f"{path} never answered 200:\n{started.log.read_text()}")
+def wait_ready(started: Started, path: str) -> None:
+    """Until ``path`` answers 200, within the bound every start waits (``embedded.READY_TIMEOUT_S``)."""
+    try:
+        wait_until_ready(started.base_url + path, started.process)
+    except EmbeddedServerError as e:
+        raise AssertionError(f"{e}:\n{started.log.read_text()}") from e
 
 
 def deployed_pod(source: str, component: str, render: Renderer) -> Pod:

@@ -35,6 +35,7 @@ METRICS: dict[str, tuple[str, frozenset[str]]] = {
     "factsentry_worker_llm_tokens_total": ("counter", frozenset({"engine", "judge"})),
     "factsentry_worker_llm_errors_total": ("counter", frozenset({"engine", "judge"})),
     "factsentry_worker_llm_failures_total": ("counter", frozenset({"engine", "judge", "kind"})),
+    "factsentry_worker_llm_cost_usd_total": ("counter", frozenset({"engine", "judge"})),
     "factsentry_cache_hits_total": ("counter", frozenset({"kind"})),
     "factsentry_cache_misses_total": ("counter", frozenset({"kind"})),
     "factsentry_cache_errors_total": ("counter", frozenset({"kind"})),

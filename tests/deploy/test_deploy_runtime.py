@@ -49,7 +49,7 @@ def test_gateway_serves_its_probes_answers_and_counts_with_the_deployed_config(
     stop.append(gateway)
     wait_ready(gateway, pod.probes[0])
     for path in [*pod.probes, "/readyz", "/metrics"]:
-        wait_ready(gateway, path, timeout_s=30)
+        wait_ready(gateway, path)
 
     models = yaml.safe_load(pod.files["/etc/factsentry/models.yaml"])["model_list"]
     demo = next(m for m in models if m["model_name"] == "demo")

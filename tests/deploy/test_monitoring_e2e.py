@@ -133,7 +133,7 @@ def test_dashboard_and_rules_show_what_the_workers_scored(
     wait_ready(gateway, "/readyz")
     prom = _start_prometheus(prometheus, _prometheus_config(tmp_path, gateway, worker), tmp_path)
     stop.append(prom)
-    wait_ready(prom, "/-/ready", timeout_s=30)
+    wait_ready(prom, "/-/ready")
     _wait(lambda: len(_query(prom, 'up{job=~"factsentry-.*"} == 1')) == 2, "both targets up")
 
     # The first verdict creates the per-model series; the mean is taken over the verdicts after it.

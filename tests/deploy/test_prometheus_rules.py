@@ -117,6 +117,9 @@ def test_rule_names_are_unique_and_recording_names_follow_level_metric_operation
         ("FactSentryJudgeFailures", "factsentry_worker_llm_failures_total"),
         ("FactSentryJudgeErrorRatioHigh", "factsentry_worker_llm_errors_total"),
         ("FactSentryJudgeTokensHigh", "judge:factsentry_worker_llm_tokens:increase1h"),
+        ("FactSentryWouldBlockRatioRising", "model:factsentry_worker_would_block_ratio:ratio1h"),
+        ("FactSentryWouldBlockRatioFalling", "model:factsentry_worker_would_block_ratio:ratio1d"),
+        ("FactSentryJudgeCostHigh", "judge:factsentry_worker_llm_cost_usd:increase1h"),
     ],
 )
 def test_each_concern_has_its_alert_on_the_right_series(alert: str, metric: str) -> None:
@@ -194,6 +197,9 @@ def test_some_unit_test_keeps_two_environments_apart_for_each_new_alert() -> Non
         "FactSentryJudgeFailures",
         "FactSentryJudgeErrorRatioHigh",
         "FactSentryJudgeTokensHigh",
+        "FactSentryWouldBlockRatioRising",
+        "FactSentryWouldBlockRatioFalling",
+        "FactSentryJudgeCostHigh",
     }
     assert new - apart == set()
     assert PLACE_LABELS >= {"env"}

@@ -15,7 +15,7 @@ import openai
 import pytest
 import yaml
 
-from factsentry.embedded import free_port, wait_for_port
+from factsentry.embedded import free_port, wait_until_ready
 from gateway import auth
 from gateway.auth import ApiKey, KeyRing, add_key, check_exposure, hash_key, is_loopback, load_keys
 from gateway.errors import ConfigError, Unauthorized
@@ -271,8 +271,8 @@ async def test_a_separate_metrics_listener_serves_what_the_api_port_refuses(
         text=True,
     )
     try:
-        await asyncio.to_thread(wait_for_port, port, timeout=60)
-        await asyncio.to_thread(wait_for_port, metrics_port, timeout=10)
+        # the gateway's own /metrics listener starts before it listens on its API port
+        await asyncio.to_thread(wait_until_ready, f"http://127.0.0.1:{port}/healthz", proc)
         async with httpx.AsyncClient() as http:  # the mock upstream runs on this test's event loop
             api = await http.get(f"http://127.0.0.1:{port}/metrics")
             assert api.status_code == 401 and f"port {metrics_port}" in api.json()["error"]["message"]

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from prometheus_client import CollectorRegistry
 
-from factsentry.embedded import free_port, wait_for_port
+from factsentry.embedded import free_port, wait_until_ready
 from gateway.app import create_app
 from gateway.settings import GatewaySettings
 from gateway.upstream import ModelRegistry
@@ -114,7 +114,7 @@ def gateway_url(kafka_bootstrap: str, redis_url: str, tmp_path_factory: pytest.T
     )
     process.start()
     try:
-        wait_for_port(port, "127.0.0.1", timeout=60)
+        wait_until_ready(f"http://127.0.0.1:{port}/healthz")
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()

@@ -4,7 +4,7 @@ Importing litellm's Router took 10–20 s on a busy machine before the gateway l
 models all take the lean HTTP path never imports litellm, and one with litellm models listens first and
 builds the Router in the background: a request for such a model that arrives before it is built waits
 for it and is answered. Not a timed test: what is asserted is what was imported when the gateway listened,
-and that the requests succeed.
+and that the requests succeed; and that it imports nothing only another command needs.
 
 The gateway runs as the real command in a fresh interpreter (this test process has imported litellm long
 ago); a watcher thread in that interpreter waits for ``/healthz``, looks at ``sys.modules``, makes the
@@ -49,6 +49,7 @@ def watch():
             except OSError:
                 time.sleep(0.02)
         seen["litellm_when_listening"] = sorted(m for m in sys.modules if m.split(".")[0] == "litellm")[:3]
+        seen["modules_when_listening"] = sorted(sys.modules)
         seen["answers"] = {model: chat(model) for model in asks}
         seen["litellm_after"] = "litellm" in sys.modules
     except Exception as e:
@@ -105,6 +106,16 @@ async def test_a_gateway_of_lean_models_never_imports_litellm_and_says_it_listen
     assert "error" not in seen, seen
     assert seen["litellm_when_listening"] == [] and seen["litellm_after"] is False
     assert seen["answers"] == {"mock-lean": [200, UPSTREAM_ANSWER]}
+    # Nor what only other commands need: their parsers (the benchmarks' clients, the engine names), the
+    # worker package (for its /metrics listener), the checker, or a websockets implementation for uvicorn.
+    loaded = {m.split(".")[0] for m in seen["modules_when_listening"]}
+    assert not loaded & {"workers", "scoring", "knowledge", "httpx", "tqdm", "websockets"}, loaded
+    assert [m for m in seen["modules_when_listening"] if m.startswith("factsentry.")] == [
+        "factsentry.cli",
+        "factsentry.commands",
+        "factsentry.commands.gateway",
+        "factsentry.embedded",
+    ]
     [line] = [x for x in err.splitlines() if "listening on" in x]
     assert "http://127.0.0.1:" in line and "1 model(s): mock-lean ·" in line
     assert "via litellm" not in line and "policies: none (every model: observe)" in line and "API keys: off" in line

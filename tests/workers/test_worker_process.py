@@ -14,7 +14,7 @@ import httpx
 import redis.asyncio as aioredis
 
 from bus.results import ResultStore
-from factsentry.embedded import free_port
+from factsentry.embedded import READY_TIMEOUT_S, free_port
 from tests.conftest import REPO_ROOT
 from tests.workers.conftest import MakeSettings
 from tests.workers.helpers import generation, produce, read_topic, read_until
@@ -56,7 +56,7 @@ async def scrape(port: int, name: str, timeout: float = 30.0, **labels: str) -> 
     return 0.0
 
 
-async def wait_metric(port: int, name: str, at_least: float, timeout: float = 30.0, **labels: str) -> None:
+async def wait_metric(port: int, name: str, at_least: float, timeout: float = READY_TIMEOUT_S, **labels: str) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while await scrape(port, name, **labels) < at_least:
@@ -152,7 +152,7 @@ async def test_worker_killed_mid_batch_loses_no_record(
     log = tmp_path / "worker.log"
     first = start_worker(settings, log)
     try:
-        await wait_metric(settings.metrics_port, "factsentry_worker_records_total", 8, timeout=60, outcome="scored")
+        await wait_metric(settings.metrics_port, "factsentry_worker_records_total", 8, outcome="scored")
         first.send_signal(signal.SIGKILL)
         await asyncio.to_thread(first.wait, 10)
     finally:
