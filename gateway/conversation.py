@@ -6,13 +6,13 @@ default: the answer is checked against what its tools returned, each tool messag
 where the model's policy says so (``conversation: {assistant: true}``, ``{system: true}``); what the user wrote
 never is unless the operator turns it on (``{user: true}``): a user's say-so does not make a claim true.
 
-A JSON tool output becomes sentences of ``key: value`` (nested keys joined, list items numbered) so that the
-checker reads it as text; every number, date and string is written as the tool wrote it.
+A JSON tool output becomes sentences, "The key is value." (nested keys joined, the items of a longer list numbered),
+so that the checker reads it as text; every number, date and string is written as the tool wrote it.
 
 >>> print(readable('{"order": {"id": "A-4417", "total": 129.0}, "items": [{"qty": 2}]}'))
-order id: A-4417. order total: 129.0. items 1 qty: 2.
+The order id is A-4417. The order total is 129.0. The items qty is 2.
 >>> tool_document("call_9", "get_order", '{"status": "shipped"}').model_dump()
-{'title': 'get_order', 'text': 'status: shipped.', 'entity': 'Conversation', 'id': 'call_9'}
+{'title': 'get_order', 'text': 'The status is shipped.', 'entity': 'Conversation', 'id': 'call_9'}
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ class ConversationEvidence(BaseModel):
 
 
 def readable(output: str) -> str:
-    """A tool's output as evidence text: a JSON object or array as ``key: value.`` sentences, anything else as is."""
+    """A tool's output as evidence text: a JSON object or array as "The key is value." sentences, anything else as
+    is."""
     stripped = output.strip()
     if not stripped.startswith(("{", "[")):
         return stripped
