@@ -130,7 +130,7 @@ async def test_an_agent_answer_misreading_one_number_is_blocked_by_its_tool_mess
     start_stack: StartStack, tmp_path: Path
 ) -> None:
     gw = await start_stack(
-        {"default": {"mode": "block", "threshold": 0.9, "timeout_s": 120}}, worker={"kb_path": empty_store(tmp_path)}
+        {"default": {"mode": "block", "threshold": 0.8, "timeout_s": 120}}, worker={"kb_path": empty_store(tmp_path)}
     )
     request_id, blocked, headers = await ask_agent(gw)
     assert headers["x-factsentry-action"] == "block"
