@@ -19,6 +19,7 @@ from starlette.responses import Response, StreamingResponse
 from gateway import holdback, release, sse
 from gateway.access import exchange
 from gateway.auth import check_model
+from gateway.conversation import conversation_documents
 from gateway.errors import GatewayError
 from gateway.policy import Action, resolve
 from gateway.reask import reask
@@ -100,7 +101,8 @@ async def serve(request: Request, api: Api) -> Response:
         mode = x.mode = spec.mode.value
         check_choices(chat_body, spec)
         documents = allowed_documents(request_documents(body, gw.settings.max_documents), spec, "metadata.factsentry")
-        about = About(subject_name(request, body), documents)
+        conversation = conversation_documents(messages, spec.conversation, gw.settings.max_documents)
+        about = About(subject_name(request, body), documents, conversation)
         call = ChatCall(request_id, created, headers, x, upstream, spec, about, for_upstream(chat_body), messages)
         if call.body.get("stream"):
             x.stream = True

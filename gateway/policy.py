@@ -10,6 +10,7 @@ Example ``policies.yaml``::
       legal-bot: {mode: block, engine: hybrid}                     # the LLM judge decides uncertain facts
       rag-bot: {mode: block, grounding: documents}                 # a request's own documents (RAG)
       docs-bot: {mode: block, grounding: documents_and_store}      # a request's documents, and the store
+      agent-bot: {mode: block, conversation: {tools: true, assistant: true}}  # tool results and earlier turns
       care-bot: {mode: revise, reask: true}                        # ask the model once to fix its answer
       new-bot: {mode: observe, shadow: {mode: block, threshold: 0.8}}  # record what block would do
 
@@ -39,6 +40,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from gateway.conversation import ConversationEvidence
 from gateway.errors import ConfigError, InvalidRequest
 from schemas.enums import Policy
 from schemas.messages import ResultMessage
@@ -62,6 +64,10 @@ class PolicySpec(DecisionSpec):
     # by unless the operator allows it. ``documents``: a request's documents (``metadata.factsentry.documents``)
     # when it has some, else the store; ``documents_and_store``: both.
     grounding: Literal["store", "documents", "documents_and_store"] = "store"
+    # What of the request's own conversation is evidence for its answer (gateway/conversation.py): its tool
+    # results by default, earlier assistant turns, the system text and the user's words only when switched on.
+    # They are checked against with the store as the fallback, or alone under ``grounding: documents``.
+    conversation: ConversationEvidence = ConversationEvidence()
     # Under block or revise, an answer below the threshold is sent back to the upstream model once, with the
     # statements the check could not support listed; the rewritten answer is checked, and the better-scoring
     # of the two is decided on as usual (one extra upstream call and one extra check at most).

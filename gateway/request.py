@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 from pydantic import ValidationError
@@ -147,11 +147,19 @@ def subject_name(request: Request, body: dict[str, Any]) -> str | None:
 
 @dataclass(frozen=True)
 class About:
-    """What a request tells the checker about its answer: whom it is about, and the documents it is
-    grounded in (retrieval-augmented generation)."""
+    """What a request tells the checker about its answer: whom it is about, the documents it is grounded in
+    (retrieval-augmented generation), and what of its conversation is evidence (an agent's tool results)."""
 
     name: str | None = None
     documents: tuple[Document, ...] = ()
+    conversation: tuple[Document, ...] = ()
+
+    def grounding(self, spec: PolicySpec) -> Literal["documents", "documents_and_store"]:
+        """How the answer's documents are checked against: with the store too under ``documents_and_store``, and
+        for a conversation's evidence (the store its fallback) unless the policy says ``documents`` alone."""
+        if spec.grounding == "documents_and_store" or (self.conversation and spec.grounding == "store"):
+            return "documents_and_store"
+        return "documents"
 
 
 def request_documents(body: dict[str, Any], limit: int) -> tuple[Document, ...]:
@@ -305,7 +313,7 @@ class ChatCall:
             stream=stream,
             tenant=self.tenant,
             engine=self.spec.engine,
-            documents=list(self.about.documents),
-            grounding="documents_and_store" if self.spec.grounding == "documents_and_store" else "documents",
+            documents=[*self.about.documents, *self.about.conversation],
+            grounding=self.about.grounding(self.spec),
             shadow=self.spec.shadow_policy(),
         )

@@ -17,7 +17,7 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import Any
 
-from schemas.check import CheckResult, FactGroup, FactResult
+from schemas.check import CheckResult, Evidence, FactGroup, FactResult
 from schemas.enums import Stance, Verdict, Worthiness
 from schemas.messages import ResultMessage
 
@@ -254,7 +254,7 @@ def _fact(fact: FactResult, group: FactGroup) -> str:
     """One fact: one plain verdict, the evidence on click, and how it was decided as a secondary detail."""
     verdict = _verdict(fact)
     evidence = "".join(
-        f"<li><b>{_e(ev.title)}</b>"
+        f"<li><b>{_source(ev)}</b>"
         + (f'<span class="tag">{STANCES.get(ev.stance.value, "")}</span>' if ev.stance else "")
         + (f'<span class="tag">score {ev.score:.2f}</span>' if ev.score is not None else "")
         + f"<br>{_e(ev.text)}</li>"
@@ -272,6 +272,12 @@ def _fact(fact: FactResult, group: FactGroup) -> str:
 STANCES = {"support": "supports", "partial": "partly supports", "refute": "contradicts", "irrelevant": "unrelated"}
 
 
+def _source(evidence: Evidence) -> str:
+    """Where a passage is from (HTML, escaped): its page, and the request's document by id when it is one of
+    them (a tool message's ``tool_call_id``)."""
+    return _e(evidence.title) + (f" ({_e(evidence.document)})" if evidence.document else "")
+
+
 def plain_verdict(fact: FactResult, group: FactGroup) -> str:
     """The one verdict a reviewer reads (HTML, escaped): against the entity the group was linked to."""
     verdict = fact.verdict_linked or fact.verdict
@@ -284,7 +290,7 @@ def plain_verdict(fact: FactResult, group: FactGroup) -> str:
         refuting = next((ev for ev in fact.evidence if ev.stance is Stance.REFUTE), None)
         if refuting is not None:
             quote = refuting.text if len(refuting.text) <= 240 else refuting.text[:240] + "…"
-            return f"contradicted by {_e(refuting.title)}: “{_e(quote)}”"
+            return f"contradicted by {_source(refuting)}: “{_e(quote)}”"
         others = sorted(set(fact.entity_supporting) - {group.entity or ""})
         if others and group.entity:
             return f"true of {_e(', '.join(others))}, not of {_e(group.entity)} (another person of that name)"

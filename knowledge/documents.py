@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from knowledge.cache import KnowledgeSource
 from knowledge.pages import Page
 from knowledge.store import Store
+from schemas.check import CheckResult
 from schemas.knowledge import EntityRef, Passage
 
 CONTEXT = "Context"
@@ -38,19 +39,34 @@ def source_title(title: str, entity: str = "") -> str:
 class DocumentSource:
     """The documents of one request (and the store too, when given) as one ``KnowledgeSource``."""
 
-    def __init__(self, pages: Store, documents: list[EntityRef], digest: str, store: KnowledgeSource | None) -> None:
+    def __init__(
+        self,
+        pages: Store,
+        documents: list[EntityRef],
+        digest: str,
+        store: KnowledgeSource | None,
+        ids: dict[tuple[str, str], str] | None = None,
+    ) -> None:
         self._pages = pages
         self.documents = documents
         self._titles = frozenset(d.title for d in documents)
         self._digest = digest
         self.store = store
+        self._ids = ids or {}
 
     @classmethod
     def of(
-        cls, documents: Sequence[tuple[str, str] | tuple[str, str, str]], store: KnowledgeSource | None = None
+        cls,
+        documents: Sequence[tuple[str, ...]],
+        store: KnowledgeSource | None = None,
     ) -> DocumentSource:
-        """From ``(title, text[, entity])`` tuples in the request's order; ``store``: checked against as well."""
+        """From ``(title, text[, entity[, id]])`` tuples in the request's order; ``store``: checked against as
+        well. A document's ``id`` (a tool message's ``tool_call_id``) names the evidence its passages give."""
         pages = [Page.of(source_title(d[0], d[2] if len(d) > 2 else ""), d[1]) for d in documents]
+        ids: dict[tuple[str, str], str] = {}
+        for page, d in zip(pages, documents, strict=True):
+            for passage in page.passages if len(d) > 3 and d[3] else ():
+                ids.setdefault((page.title, passage), d[3])
         memory = Store.in_memory(pages)
         h = hashlib.blake2b(digest_size=8)
         for page in pages:
@@ -62,7 +78,14 @@ class DocumentSource:
                     (r for r in memory.candidates(page.title) if r.title == page.title),
                     EntityRef(title=page.title, base_name=page.title),
                 )
-        return cls(memory, list(refs.values()), h.hexdigest(), store)
+        return cls(memory, list(refs.values()), h.hexdigest(), store, ids)
+
+    def name_evidence(self, check: CheckResult) -> None:
+        """Name on each piece of ``check``'s evidence the document it is from (``Evidence.document``), by id."""
+        for group in check.groups:
+            for fact in group.facts:
+                for evidence in fact.evidence:
+                    evidence.document = self._ids.get((evidence.title, evidence.text), evidence.document)
 
     @property
     def version(self) -> str:

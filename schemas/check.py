@@ -18,6 +18,9 @@ class Evidence(BaseModel):
     text: str
     stance: Stance | None = None
     score: float | None = None
+    # The request's document the passage is from, by its id: a tool message's ``tool_call_id``, or
+    # ``messages[i]`` for another message of the conversation (None for the store's passages).
+    document: str | None = None
 
 
 class FactResult(BaseModel):

@@ -34,6 +34,11 @@ class Usage(BaseModel):
 Source = Literal["proxy", "factcheck", "guardrail_api"]
 
 
+# The longest title and id a document may have.
+DOCUMENT_TITLE_CHARS = 300
+DOCUMENT_ID_CHARS = 200
+
+
 class Document(BaseModel):
     """A document the application gave its model (retrieval-augmented generation): the answer is checked
     against it. Documents of the same ``entity`` (else the same title) are one source, a candidate
@@ -41,9 +46,11 @@ class Document(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    title: str = Field(default="", max_length=300)
+    title: str = Field(default="", max_length=DOCUMENT_TITLE_CHARS)
     text: str = Field(min_length=1)
     entity: str = Field(default="", max_length=300, description="what the document is about, when not its title")
+    # Named in the evidence the document gives (``Evidence.document``): a tool message's ``tool_call_id``.
+    id: str = Field(default="", max_length=DOCUMENT_ID_CHARS, description="the document's id, named by its evidence")
 
 
 class GenerationMessage(BaseModel):
@@ -118,6 +125,8 @@ class DLQRecord(BaseModel):
 
 
 __all__ = [
+    "DOCUMENT_ID_CHARS",
+    "DOCUMENT_TITLE_CHARS",
     "SCHEMA_VERSION",
     "ChatMessage",
     "DLQRecord",

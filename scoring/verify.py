@@ -31,7 +31,7 @@ from scoring.counts import count_contradicted, count_dated, count_stated
 from scoring.durations import dated_in
 from scoring.meaning import named_awards, negated_value_stated, negation_conflict, rank_conflict, unlisted_awards
 from scoring.measures import measure_contradicted, measure_stated
-from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictCache
+from scoring.protocols import DocumentGrounded, KnowledgeSource, StanceLike, StanceModel, VerdictCache
 from scoring.roles import Value, contradicted_values, misplaced_values, rebound_years, stated_in
 from scoring.rules import MODEL, Rule, register, run
 from scoring.subject_forms import in_page_terms
@@ -45,6 +45,7 @@ CONTRADICTED_VALUE = "contradicted-value"
 REBOUND_YEAR = "rebound-year"
 CONTRADICTED_COUNT = "contradicted-count"
 CONTRADICTED_MEASURE = "contradicted-measure"
+UNMATCHED_NUMBER = "unmatched-number"
 STATED_OUTRIGHT = "stated-outright"
 STATED_COUNT = "stated-count"
 COUNTED_DATES = "counted-dates"
@@ -486,6 +487,13 @@ class VerifyCase:
     def texts(self) -> list[str]:
         return [p.text for p in self.passages]
 
+    @cached_property
+    def exact(self) -> bool:
+        """Whether the page is one of the request's own documents (a tool's output, a retrieved document): its
+        numbers are data to be read exactly, not prose that may round them."""
+        kb = self.verifier.kb
+        return isinstance(kb, DocumentGrounded) and any(d.title == self.entity for d in kb.documents)
+
     @property
     def names(self) -> tuple[str, str]:
         """The subject as the answer names it and the page's title."""
@@ -574,6 +582,37 @@ VerifyRule = Rule[VerifyCase, EntityVerdict]
 def _no_shared_content(c: VerifyCase) -> EntityVerdict | None:
     # No passage shares a content word with the fact (beyond the name): nothing can support it.
     return None if _shares_content(c.fact, c.name, c.passages) else c.not_enough(with_evidence=False)
+
+
+# A number written in digits: "129.0", "1,250", "4417" of "A-4417", each part of "2026-11-18".
+_DIGITS = re.compile(r"\d+(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+
+
+@lru_cache(maxsize=8192)
+def digit_numbers(text: str) -> frozenset[float]:
+    """The values of the numbers ``text`` writes in digits ("129.0" and "129" are one value).
+
+    >>> sorted(digit_numbers("Order A-4417 came to 1,250.5 EUR on 2026-11-18."))
+    [11.0, 18.0, 1250.5, 2026.0, 4417.0]
+    """
+    return frozenset(float(m.group(0).replace(",", "")) for m in _DIGITS.finditer(text))
+
+
+def _numeric_words(text: str) -> frozenset[str]:
+    return frozenset(w for w in _content_words(text) if not w.isdigit())
+
+
+def _unmatched_number(c: VerifyCase) -> EntityVerdict | None:
+    # "That is 193.86 USD" against a tool's output "converted amount: 139.86 … to: USD": a request's own document
+    # gives numbers exactly, so one the fact writes and the document does not is another value, not a rounding.
+    if not c.exact:
+        return None
+    numbers = digit_numbers(c.fact) - digit_numbers(c.name)
+    if not numbers or numbers <= frozenset().union(*(digit_numbers(t) for t in c.texts)):
+        return None
+    words = _numeric_words(c.fact) - _numeric_words(c.name)
+    beside = [t for t in c.texts if digit_numbers(t) and words & _numeric_words(t)]
+    return c.refuted(lambda t: t in beside) if beside else None
 
 
 def _key_terms_missing(c: VerifyCase) -> EntityVerdict | None:
@@ -699,6 +738,15 @@ VERIFY_RULES: tuple[VerifyRule, ...] = register(
         "no passage shares a content word with the fact: not enough evidence, model not asked",
         ("painted watercolours", "played the oboe", "bred racehorses"),
         _no_shared_content,
+    ),
+    Rule(
+        UNMATCHED_NUMBER,
+        "verify",
+        "against a request's own document (a tool's output, a retrieved document), a number the fact writes in "
+        "digits that no passage of the document holds, where a passage sharing a word of the fact gives numbers "
+        "('That is 193.86 USD' against 'The converted amount is 139.86 … The to is USD'): refuted",
+        ("That is 193.86 USD", "placed on 17 November 2026", "weighs 4.3 kg"),
+        _unmatched_number,
     ),
     Rule(
         KEY_TERMS_MISSING,

@@ -134,15 +134,15 @@ def question_of(message: GenerationMessage) -> str | None:
     return None
 
 
-# A generation's documents as the executor takes them (picklable): (title, text, entity) rows, and
+# A generation's documents as the executor takes them (picklable): (title, text, entity, id) rows, and
 # whether the store is used as well.
-Grounding = tuple[list[tuple[str, str, str]], bool]
+Grounding = tuple[list[tuple[str, str, str, str]], bool]
 
 
 def grounding_of(message: GenerationMessage) -> Grounding | None:
     if not message.documents:
         return None
-    rows = [(d.title, d.text, d.entity) for d in message.documents]
+    rows = [(d.title, d.text, d.entity, d.id) for d in message.documents]
     return rows, message.grounding == "documents_and_store"
 
 
@@ -180,6 +180,7 @@ class Scorer:
         source = DocumentSource.of(rows, knowledge.source if with_store else None)
         try:
             result = checker.check(text, kb=source, name=name, question=question)
+            source.name_evidence(result)  # a tool message's evidence names its tool_call_id
         finally:
             source.close()
         return result, (time.perf_counter() - start) * 1000

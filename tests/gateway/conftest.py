@@ -50,6 +50,18 @@ RAG_ANSWERS = {
 }
 
 
+# The final answer of a support agent that looked an order up with three tool calls (tests/gateway/
+# test_conversation.py), keyed by the customer's question: every value is read right from the tools' JSON but the
+# dollar amount, 193.86 where the conversion returned 139.86.
+AGENT_ANSWERS = {
+    "Where is my order A-4417, and what did it cost in dollars?": (
+        "Your order A-4417 was placed on 18 November 2026 and shipped on 20 November 2026 with Parcelia. It "
+        "contains two Fennel desk lamps at 64.5 EUR each, 129.0 EUR in total. That is 193.86 USD at a rate of "
+        "1.0842. Its estimated delivery is 26 November 2026."
+    ),
+}
+
+
 # Answers longer than a worker's check limit in tests/gateway/test_release.py: the singer's true biography, then
 # wrong facts in the tail the checker does not read (the limit is set just past the true part).
 LONG_ANSWERS = {
@@ -84,7 +96,13 @@ class RunningGateway:
 @pytest.fixture(scope="session")
 async def upstream_url() -> AsyncIterator[str]:
     port = free_port()
-    answers = {**{c.question: c.answer for c in CONVERSATIONS}, **RAG_ANSWERS, **REASK_ANSWERS, **LONG_ANSWERS}
+    answers = {
+        **{c.question: c.answer for c in CONVERSATIONS},
+        **RAG_ANSWERS,
+        **REASK_ANSWERS,
+        **LONG_ANSWERS,
+        **AGENT_ANSWERS,
+    }
     server = await mock_upstream.serve("127.0.0.1", port, answers, default=UPSTREAM_ANSWER)
     try:
         yield f"http://127.0.0.1:{port}/v1"

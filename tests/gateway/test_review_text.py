@@ -141,6 +141,24 @@ def test_a_shadow_verdict_is_shown_when_the_result_carries_one() -> None:
     assert 'id="would"' not in review.render(hostile_result(), DECISION)
 
 
+def test_evidence_from_a_tool_message_names_its_call() -> None:
+    result = hostile_result()
+    refuted = result.check.groups[0].facts[1]
+    refuted.evidence = [
+        Evidence(
+            title="Conversation",
+            text="The converted amount is 139.86.",
+            stance=Stance.REFUTE,
+            score=0.8,
+            document="call_fx_3" + HOSTILE,
+        )
+    ]
+    page = review.render(result, DECISION)
+    name = "Conversation (call_fx_3" + review._e(HOSTILE) + ")"
+    assert plain_verdicts(page)[1] == f"contradicted by {name}: “The converted amount is 139.86.”"
+    assert f"<li><b>{name}</b>" in page
+
+
 def test_the_rules_page_has_an_anchor_for_every_named_rule() -> None:
     page = review.rules_page()
     assert 'id="rule-contradicted-value"' in page and 'id="rule-no-shared-content"' in page

@@ -80,6 +80,7 @@ def test_the_verify_rules_keep_their_precedence() -> None:
         "negation-mismatch",
         "negated-value",
         "no-shared-content",
+        "unmatched-number",
         "key-terms-missing",
         "name-missing",
         "unlisted-award",
