@@ -65,7 +65,6 @@ class Gateway:
             timeout=settings.redis_pool_timeout_s,
             socket_timeout=5,
             socket_connect_timeout=2,
-            **settings.redis_options(),
             **settings.redis_pool_options(),
         )
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
@@ -76,7 +75,6 @@ class Gateway:
             settings.redis_url,
             max_connections=2,
             socket_connect_timeout=2,
-            **settings.redis_options(),
             **settings.redis_pool_options(retries=0),
         )
         self.listener = VerdictListener(self.results, client=aioredis.Redis(connection_pool=subscription))
