@@ -12,10 +12,7 @@ Every loop is bounded in count and in time.
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,28 +31,9 @@ from factsentry import embedded
 from gateway.publisher import UNAVAILABLE_REASONS, _send_failure
 from gateway.release import REFUSALS
 from tests.gateway.conftest import FAITHFUL, MERGED, GatewayFactory, RunningGateway, StartStack, released_unchecked
+from tests.servers import frozen, kill
 
 GUARDED = {"mode": "block", "threshold": 0.75, "on_timeout": "open", "on_unavailable": "closed"}
-
-
-@pytest.fixture
-def own_broker() -> Iterator[embedded.ServerProcess]:
-    broker = embedded.tansu().start()
-    try:
-        yield broker
-    finally:
-        if broker.proc is not None and broker.proc.poll() is None:
-            os.kill(broker.proc.pid, signal.SIGCONT)
-        broker.stop()
-
-
-@pytest.fixture
-def own_valkey() -> Iterator[embedded.ServerProcess]:
-    server = embedded.valkey().start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @dataclass
@@ -148,9 +126,7 @@ async def test_broker_kill_mid_load_refuses_every_unchecked_answer_as_unavailabl
         await asyncio.sleep(0.05)
     assert len(answers) >= 12, "the load did not get going"
     checked_before = sum(a.status == "checked" for a in answers)
-    assert own_broker.proc is not None
-    own_broker.proc.kill()  # kill -9, mid-load
-    own_broker.proc.wait(10)
+    kill(own_broker)  # mid-load
     killed = len(answers)
     status, body = await ready(gw)
     await asyncio.wait_for(running, 150)
@@ -200,12 +176,8 @@ async def test_a_record_the_broker_never_acknowledges_is_unavailable_not_a_timeo
     async with httpx.AsyncClient(base_url=gw.base_url, timeout=120) as http:
         warm = await ask(http, FAITHFUL)  # the producer is connected and has the topic's metadata
         assert warm.status == "timeout" and warm.content == FAITHFUL.answer  # acknowledged, no worker: slow
-        assert own_broker.proc is not None
-        os.kill(own_broker.proc.pid, signal.SIGSTOP)
-        try:
+        with frozen(own_broker):
             answers = await asyncio.gather(*(ask(http, c) for c in (MERGED, FAITHFUL, MERGED)))
-        finally:
-            os.kill(own_broker.proc.pid, signal.SIGCONT)
     bound = min(timeout_s, 2.0)
     print(f"\nfrozen broker, timeout {timeout_s} s: {[(a.status, round(a.elapsed, 2)) for a in answers]}")
     for answer in answers:
@@ -232,9 +204,7 @@ async def test_pooled_redis_connections_recover_once_valkey_restarts(
     pooled = len(gw.gateway.redis.connection_pool._available_connections)  # type: ignore[attr-defined]
     assert pooled >= 2, "the warm-up must leave several pooled connections to go stale"
 
-    assert own_valkey.proc is not None
-    own_valkey.proc.kill()
-    own_valkey.proc.wait(10)
+    kill(own_valkey)
     red_s = await wait_ready(gw, 503, 10)
     during: list[Answer] = []
     await load(gw, total=4, concurrency=2, answers=during)
