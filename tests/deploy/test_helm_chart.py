@@ -221,10 +221,26 @@ def test_a_grace_period_shorter_than_the_drain_is_refused(helm: Path, tmp_path: 
     assert "worker.terminationGracePeriodSeconds must exceed worker.drainTimeoutSeconds" in proc.stderr
 
 
+# Settings an operator tunes, as chart values: each reaches the process that reads it (values off the defaults).
+TUNED: dict[str, Any] = {
+    "redis": {"healthCheckSeconds": 0.5, "retries": 7},
+    "gateway": {
+        "publishAckTimeoutSeconds": 2.5,
+        "brokerCheckTimeoutSeconds": 1.5,
+        "headerTimeoutSeconds": 4,
+        "bodyTimeoutSeconds": 12,
+        "refusalInContent": True,
+        "sendRevision": True,
+    },
+    "worker": {"parseCacheSize": 250000},
+}
+
+
 @pytest.mark.parametrize(
-    ("deployment", "settings_cls", "expected"),
+    ("values", "deployment", "settings_cls", "expected"),
     [
         (
+            {},
             "-gateway",
             GatewaySettings,
             {
@@ -248,6 +264,7 @@ def test_a_grace_period_shorter_than_the_drain_is_refused(helm: Path, tmp_path: 
             },
         ),
         (
+            {},
             "-worker",
             WorkerSettings,
             {
@@ -262,49 +279,8 @@ def test_a_grace_period_shorter_than_the_drain_is_refused(helm: Path, tmp_path: 
                 "redis_retries": 3,
             },
         ),
-    ],
-)
-def test_the_processes_read_every_factsentry_variable_of_their_container(
-    render: Renderer,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    deployment: str,
-    settings_cls: type[Any],
-    expected: dict[str, Any],
-) -> None:
-    env = env_of(container(one(render(), "Deployment", deployment)))
-    ours = {k: v for k, v in env.items() if k.startswith("FACTSENTRY_")}
-    fields = {f"FACTSENTRY_{name.upper()}" for name in settings_cls.model_fields}
-    assert set(ours) <= fields, f"{sorted(set(ours) - fields)} are read by nothing"
-    if "FACTSENTRY_KB_PATH" in ours:  # the image's store does not exist here; the setting checks that it does
-        kb = tmp_path / "kb.sqlite3"
-        kb.touch()
-        ours["FACTSENTRY_KB_PATH"] = str(kb)
-    for key, value in ours.items():
-        monkeypatch.setenv(key, value)
-    settings = settings_cls()
-    assert {k: getattr(settings, k) for k in expected} == expected
-
-
-# Settings an operator tunes, as chart values: each reaches the process that reads it (values off the defaults).
-TUNED: dict[str, Any] = {
-    "redis": {"healthCheckSeconds": 0.5, "retries": 7},
-    "gateway": {
-        "publishAckTimeoutSeconds": 2.5,
-        "brokerCheckTimeoutSeconds": 1.5,
-        "headerTimeoutSeconds": 4,
-        "bodyTimeoutSeconds": 12,
-        "refusalInContent": True,
-        "sendRevision": True,
-    },
-    "worker": {"parseCacheSize": 250000},
-}
-
-
-@pytest.mark.parametrize(
-    ("deployment", "settings_cls", "expected"),
-    [
         (
+            TUNED,
             "-gateway",
             GatewaySettings,
             {
@@ -318,23 +294,33 @@ TUNED: dict[str, Any] = {
                 "send_revision": True,
             },
         ),
-        ("-worker", WorkerSettings, {"redis_health_check_s": 0.5, "redis_retries": 7, "parse_cache_size": 250000}),
+        (
+            TUNED,
+            "-worker",
+            WorkerSettings,
+            {"redis_health_check_s": 0.5, "redis_retries": 7, "parse_cache_size": 250000},
+        ),
     ],
 )
-def test_tuned_settings_reach_their_process(
+def test_the_processes_read_every_factsentry_variable_of_their_container(
     render: Renderer,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
+    values: dict[str, Any],
     deployment: str,
     settings_cls: type[Any],
     expected: dict[str, Any],
 ) -> None:
-    env = env_of(container(one(render(TUNED), "Deployment", deployment)))
-    kb = tmp_path / "kb.sqlite3"
-    kb.touch()
-    for key, value in env.items():
-        if key.startswith("FACTSENTRY_") and isinstance(value, str):
-            monkeypatch.setenv(key, str(kb) if key == "FACTSENTRY_KB_PATH" else value)
+    env = env_of(container(one(render(values), "Deployment", deployment)))
+    ours = {k: v for k, v in env.items() if k.startswith("FACTSENTRY_")}
+    fields = {f"FACTSENTRY_{name.upper()}" for name in settings_cls.model_fields}
+    assert set(ours) <= fields, f"{sorted(set(ours) - fields)} are read by nothing"
+    if "FACTSENTRY_KB_PATH" in ours:  # the image's store does not exist here; the setting checks that it does
+        kb = tmp_path / "kb.sqlite3"
+        kb.touch()
+        ours["FACTSENTRY_KB_PATH"] = str(kb)
+    for key, value in ours.items():
+        monkeypatch.setenv(key, value)
     settings = settings_cls()
     assert {k: getattr(settings, k) for k in expected} == expected
 
