@@ -158,12 +158,17 @@ class BusSettings(BaseSettings):
         return options
 
     def redis_pool_options(self, *, retries: int | None = None) -> dict[str, Any]:
-        """Keyword arguments, added to ``redis_options()``, of an asyncio Redis pool that recovers from a server
-        restart within seconds: an idle connection is pinged before use (``redis_health_check_s``) and a
-        command that meets a closed or stale connection reconnects and is retried (``retries``, by default
-        ``redis_retries``, with a jittered backoff capped at 0.5 s). ``retries=0`` for a connection that
-        must notice an outage itself (the verdict listener's subscription: a silent reconnect would hide
-        the notifications lost in between)."""
+        """Keyword arguments of every asyncio Redis pool of the project (the gateway's and the workers'):
+        ``redis_options()`` (password, TLS) and what makes a pool recover from a server restart within seconds:
+        an idle connection is pinged before use (``redis_health_check_s``) and a command that meets a closed or
+        stale connection reconnects and is retried (``retries``, by default ``redis_retries``, with a jittered
+        backoff capped at 0.5 s). ``retries=0`` for a connection that must notice an outage itself (the verdict
+        listener's subscription: a silent reconnect would hide the notifications lost in between).
+
+        Example::
+
+            redis = redis.asyncio.Redis.from_url(settings.redis_url, **settings.redis_pool_options())
+        """
         from redis.asyncio.retry import Retry
         from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
         from redis.exceptions import ConnectionError as RedisConnectionError
@@ -172,6 +177,7 @@ class BusSettings(BaseSettings):
         count = self.redis_retries if retries is None else retries
         backoff = ExponentialWithJitterBackoff(base=0.05, cap=0.5) if count else NoBackoff()
         return {
+            **self.redis_options(),
             "health_check_interval": self.redis_health_check_s,
             "retry": Retry(backoff, count, supported_errors=(RedisConnectionError, RedisTimeoutError)),
             "socket_keepalive": True,

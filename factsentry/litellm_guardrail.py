@@ -16,6 +16,12 @@ blocked answer raises LiteLLM's ``GuardrailRaisedException`` (LiteLLM answers 40
 reason), a revised one comes back as the revision. A streamed answer is held whole and checked once
 at its end (``streaming_end_of_stream_only`` and ``streaming_transform_mode: incremental_diff`` are
 this class's defaults), so no unchecked text reaches a streaming client. Prompts are not fact-checked.
+
+Beyond LiteLLM's own ``generic_guardrail_api`` hook, the class sends the alias the client asked for (the
+``model_name`` of LiteLLM's config, as ``model_group``: factsentry keys policies and metrics on it when its
+operator names it) and hands the deciding verdict's ``x-factsentry-*`` headers (request id, status, action,
+scores) to LiteLLM's client through ``async_post_call_response_headers_hook``, a blocked answer's error too.
+A stream's headers leave before its end-of-stream check, so a streamed answer carries none.
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ from litellm.exceptions import GuardrailRaisedException
 from litellm.integrations.custom_guardrail import CustomGuardrail
 
 PATH = "/beta/litellm_basic_guardrail_api"
+# Where apply_guardrail leaves the verdict's headers in LiteLLM's request data for the response headers hook.
+HEADERS_KEY = "factsentry_headers"
 
 
 class FactSentryGuardrail(CustomGuardrail):
@@ -64,6 +72,7 @@ class FactSentryGuardrail(CustomGuardrail):
             "input_type": input_type,
             "texts": texts,
             "model": inputs.get("model") or request_data.get("model"),
+            "model_group": model_alias(request_data),
             "litellm_call_id": request_data.get("litellm_call_id"),
             "additional_provider_specific_params": self.params,
         }
@@ -83,6 +92,7 @@ class FactSentryGuardrail(CustomGuardrail):
                 status_code=500,
             )
         verdict = response.json()
+        request_data[HEADERS_KEY] = verdict_headers(verdict)
         action = verdict.get("action", "NONE")
         if action == "BLOCKED":
             raise GuardrailRaisedException(
@@ -95,6 +105,18 @@ class FactSentryGuardrail(CustomGuardrail):
             return {**inputs, "texts": verdict["texts"]}
         return inputs
 
+    async def async_post_call_response_headers_hook(
+        self,
+        data: dict[str, Any],
+        user_api_key_dict: Any,
+        response: Any,
+        request_headers: dict[str, str] | None = None,
+        litellm_call_info: dict[str, object] | None = None,
+    ) -> dict[str, str] | None:
+        """The verdict's ``x-factsentry-*`` headers on LiteLLM's response to its client (a blocked one too)."""
+        headers = data.get(HEADERS_KEY)
+        return dict(headers) if isinstance(headers, dict) else None
+
     def _unreachable(self, inputs: dict[str, Any], why: str) -> dict[str, Any]:
         if self.fail_open:
             return inputs
@@ -104,3 +126,24 @@ class FactSentryGuardrail(CustomGuardrail):
             should_wrap_with_default_message=False,
             status_code=503,
         )
+
+
+def model_alias(request_data: dict[str, Any]) -> str | None:
+    """The name the client asked LiteLLM for: the ``model_name`` of LiteLLM's config (its model group), which
+    factsentry keys policies and metrics on when its operator names it; None outside a LiteLLM proxy call."""
+    for where in ("metadata", "litellm_metadata"):
+        metadata = request_data.get(where)
+        group = metadata.get("model_group") if isinstance(metadata, dict) else None
+        if isinstance(group, str):
+            return group
+    model = request_data.get("model")
+    return model if isinstance(model, str) else None
+
+
+def verdict_headers(reply: dict[str, Any]) -> dict[str, str]:
+    """The ``x-factsentry-*`` headers of factsentry's reply (the deciding verdict's scores, status, action and
+    request id), for LiteLLM to send its client; nothing else the reply might carry."""
+    headers = reply.get("headers")
+    if not isinstance(headers, dict):
+        return {}
+    return {k: v for k, v in headers.items() if isinstance(v, str) and str(k).startswith("x-factsentry-")}

@@ -11,6 +11,12 @@ policy of that model decide, exactly as the proxy route does:
 - block: ``BLOCKED`` below the threshold, and without a verdict when on_timeout/on_unavailable is closed;
 - revise: ``GUARDRAIL_INTERVENED`` with the revision, ``BLOCKED`` when there is none to give.
 
+The policy and the metric labels are those of LiteLLM's model alias (``model_group``: the ``model_name`` a team
+configured in LiteLLM) when the call names one the operator knows (policy file or model list), else of the
+provider model (``model``). LiteLLM's own ``generic_guardrail_api`` hook sends only the provider model and keeps
+only ``action``, ``texts`` and ``blocked_reason`` of the reply; factsentry.litellm_guardrail sends the alias too
+and hands the reply's ``headers`` (the verdict's ``x-factsentry-*`` headers and request id) to LiteLLM's client.
+
 Requests (``input_type: request``) are not fact-checked: ``NONE``. The LiteLLM guardrail's
 ``additional_provider_specific_params`` may carry ``policy``, ``threshold`` and ``timeout_s`` (as the
 ``x-factsentry-*`` headers: by default only stricter than the model's policy) and ``name`` (the subject).
@@ -76,9 +82,7 @@ async def litellm_guardrail(request: Request) -> Response:
             raise InvalidRequest(
                 "'additional_provider_specific_params' must be an object", param="additional_provider_specific_params"
             )
-        model = body.get("model") or UNSPECIFIED_MODEL
-        if not isinstance(model, str) or not MODEL_NAME.fullmatch(model):
-            raise InvalidRequest("'model' must be a model name", param="model", code="invalid_type")
+        model = _model(gw, body)
         check_model(key, model)
         x.model = gw.model_label(model)
         overrides = {h: str(params[p]) for p, h in PARAM_HEADERS.items() if params.get(p) is not None}
@@ -119,7 +123,8 @@ async def litellm_guardrail(request: Request) -> Response:
         ]
         if spec.mode not in (Policy.BLOCK, Policy.REVISE):
             gw.count(x)
-            return _reply({"action": "NONE", "factsentry": {"request_ids": ids}}, headers)
+            verdict_ids = {"x-factsentry-request-id": ",".join(ids)}
+            return _reply({"action": "NONE", "factsentry": {"request_ids": ids}, "headers": verdict_ids}, headers)
         t1 = time.perf_counter()
         judged = await asyncio.gather(
             *(gw.judge(spec, rid, x.model, ok) for rid, ok in zip(ids, published, strict=True))
@@ -137,6 +142,25 @@ async def litellm_guardrail(request: Request) -> Response:
         return _reply(reply, headers)
     except GatewayError as e:
         return gw.refused(x, e, headers)
+
+
+def _model(gw: Gateway, body: dict[str, Any]) -> str:
+    """The model whose policy decides and whose name labels the metrics: LiteLLM's alias (``model_group``, the
+    ``model_name`` of its config, sent by factsentry.litellm_guardrail) when the operator names it in the policy
+    file or the model list, else the provider model LiteLLM called (``model``)."""
+    provider, alias = _model_name(body, "model"), _model_name(body, "model_group")
+    if alias is not None and alias in gw.known_models:
+        return alias
+    return provider or UNSPECIFIED_MODEL
+
+
+def _model_name(body: dict[str, Any], field: str) -> str | None:
+    name = body.get(field)
+    if not name:
+        return None
+    if not isinstance(name, str) or not MODEL_NAME.fullmatch(name):
+        raise InvalidRequest(f"'{field}' must be a model name", param=field, code="invalid_type")
+    return name
 
 
 def _outcome(judged: list[tuple[ResultMessage | None, str, Action]], releases: list[release.Release]) -> str:

@@ -84,8 +84,8 @@ def build_metrics(registry: CollectorRegistry) -> GatewayMetrics:
         reasks=Counter(
             "factsentry_gateway_reasks_total",
             "Answers sent back to the model once under a reask policy, by what came of it: improved (the "
-            "rewritten answer was decided on), kept (the first scored as well or better), no_verdict (the "
-            "rewrite got none), upstream_error.",
+            "rewritten answer was decided on), kept (the first scored as well or better), unavailable (the "
+            "rewrite could not be checked: broker or Redis down), no_verdict (it got none otherwise), upstream_error.",
             ["model", "outcome"],
             registry=registry,
         ),

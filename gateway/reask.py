@@ -77,15 +77,14 @@ async def reask(gw: Gateway, call: ChatCall, first: Completion, result: ResultMe
     rid = new_request_id()
     # The rewrite answers the user's question (its ``question``), not the fact-check's prompt.
     message = call.generation(second.text, second.usage, stream=False, request_id=rid, messages=turns)
-    if not gw.publisher.publish(message):
-        gw.metrics.reasks.labels(model, "no_verdict").inc()
-        return Reask("no_verdict", len(statements), rid, upstream_s)
-    outcome = await gw.wait_verdict(rid, spec.timeout_s)
+    outcome = await gw.verdict(rid, spec.timeout_s, gw.publisher.publish(message))
     if outcome.result is None or outcome.result.check.partial:
         # No whole verdict for the rewrite: it cannot replace an answer that has one, whatever the
-        # operator's open settings would do with an answer that had none.
-        gw.metrics.reasks.labels(model, "no_verdict").inc()
-        return Reask("no_verdict", len(statements), rid, upstream_s)
+        # operator's open settings would do with an answer that had none. A broker or Redis that is down
+        # is named so, as chat completions name it.
+        missing = "unavailable" if outcome.status == "unavailable" else "no_verdict"
+        gw.metrics.reasks.labels(model, missing).inc()
+        return Reask(missing, len(statements), rid, upstream_s)
     second_result = outcome.result
     action = decide(spec, second_result, outcome.status)
     score = second_result.check.dfactscore

@@ -314,15 +314,22 @@ def as_guardrail(texts: list[str], checked: dict[int, Release], send_revision: b
     blocked = next((r for r in releases if r.action is Action.BLOCK), None)
     if blocked is not None:
         verdicts = [r.factsentry if send_revision else _without_revision(r.factsentry) for r in releases]
-        return {"action": "BLOCKED", "blocked_reason": blocked.refusal, "factsentry": verdicts}
+        return {"action": "BLOCKED", "blocked_reason": blocked.refusal, "factsentry": verdicts, **_headers(blocked)}
     verdicts = [r.factsentry for r in releases]
     if all(r.action is Action.PASS for r in releases):
-        return {"action": "NONE", "factsentry": verdicts}
+        return {"action": "NONE", "factsentry": verdicts, **_headers(releases[0])}
     revised = list(texts)
     for i, r in checked.items():
         if r.action is Action.REVISE and r.content is not None:
             revised[i] = r.content
-    return {"action": "GUARDRAIL_INTERVENED", "texts": revised, "factsentry": verdicts}
+    deciding = next(r for r in releases if r.action is Action.REVISE)
+    return {"action": "GUARDRAIL_INTERVENED", "texts": revised, "factsentry": verdicts, **_headers(deciding)}
+
+
+def _headers(rel: Release) -> dict[str, dict[str, str]]:
+    """The ``x-factsentry-*`` headers of the verdict that decided a guardrail reply, with its request id: what
+    factsentry.litellm_guardrail hands to LiteLLM's client."""
+    return {"headers": {**rel.headers, "x-factsentry-request-id": rel.factsentry["request_id"]}}
 
 
 def _without_revision(factsentry: dict[str, Any]) -> dict[str, Any]:

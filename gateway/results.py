@@ -103,18 +103,19 @@ async def factcheck(request: Request) -> Response:
             documents=list(documents),
             grounding="documents_and_store" if policy.grounding == "documents_and_store" else "documents",
         )
-        if not gw.publisher.connected.is_set():
-            raise Unavailable("the check cannot be queued: the broker is unreachable; try again", code="broker_down")
-        if not gw.publisher.publish(message):
+        published = gw.publisher.connected.is_set() and gw.publisher.publish(message)
+        if not published and gw.broker_down() is None:
             raise Unavailable("the check cannot be queued: the gateway is overloaded; try again", code="overloaded")
         t1 = time.perf_counter()
-        outcome = await gw.wait_verdict(request_id, float(timeout)) if timeout else Outcome("timeout")
+        waits = timeout or not published
+        outcome = await gw.verdict(request_id, float(timeout), published) if waits else Outcome("timeout")
         x.wait_s = time.perf_counter() - t1
         result, status = outcome.result, outcome.status
         if status == "failed":
             raise CheckFailed(f"the text could not be checked: {outcome.reason}", code="check_failed")
         if status == "unavailable":
-            raise Unavailable("the result store is unreachable; poll the result URL later", code="redis_unavailable")
+            # Named as chat completions name it (x-factsentry-status: unavailable): the broker or Redis is down.
+            raise Unavailable(f"the text cannot be checked now: {outcome.reason}; try again", code="unavailable")
         if result is None:
             x.outcome = "pending"
             gw.count(x)

@@ -71,7 +71,6 @@ class Gateway:
             timeout=settings.redis_pool_timeout_s,
             socket_timeout=5,
             socket_connect_timeout=2,
-            **settings.redis_options(),
             **settings.redis_pool_options(),
         )
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
@@ -82,7 +81,6 @@ class Gateway:
             settings.redis_url,
             max_connections=2,
             socket_connect_timeout=2,
-            **settings.redis_options(),
             **settings.redis_pool_options(retries=0),
         )
         self.listener = VerdictListener(self.results, client=aioredis.Redis(connection_pool=subscription))
@@ -114,14 +112,7 @@ class Gateway:
     async def _judge(
         self, spec: PolicySpec, request_id: str, model: str, published: bool
     ) -> tuple[ResultMessage | None, str, Action]:
-        if published:
-            outcome = await self.wait_verdict(request_id, spec.timeout_s)
-        elif self.publisher.down is not None:
-            self.metrics.verdict_unavailable.inc()
-            outcome = Outcome("unavailable", reason=f"the broker is unreachable ({self.publisher.down})")
-        else:
-            self.metrics.verdict_failed.inc()
-            outcome = Outcome("failed", reason="the text could not be queued for checking")
+        outcome = await self.verdict(request_id, spec.timeout_s, published)
         action = decide(spec, outcome.result, outcome.status)
         if action is Action.PASS and spec.mode in (Policy.BLOCK, Policy.REVISE):
             # Only the operator's on_timeout / on_unavailable = open gets here; counted so it is never silent.
@@ -130,6 +121,25 @@ class Gateway:
             elif outcome.result.check.partial:
                 self.metrics.released_unchecked.labels(model, "partial").inc()
         return outcome.result, outcome.status, action
+
+    async def verdict(self, request_id: str, timeout: float, published: bool) -> Outcome:
+        """The verdict of a text, or why there is none, by one vocabulary for every route (chat completions,
+        the guardrail API, /v1/factcheck, reask): a text that could not be queued has none to wait for, and is
+        ``unavailable`` while the broker is down (the broker's fault), else ``failed``."""
+        if published:
+            return await self.wait_verdict(request_id, timeout)
+        down = self.broker_down()
+        if down is not None:
+            self.metrics.verdict_unavailable.inc()
+            return Outcome("unavailable", reason=f"the broker is unreachable ({down})")
+        self.metrics.verdict_failed.inc()
+        return Outcome("failed", reason="the text could not be queued for checking")
+
+    def broker_down(self) -> str | None:
+        """Why the broker cannot take a generation now (down, or not reached since the start), else None."""
+        if self.publisher.down is not None:
+            return self.publisher.down
+        return None if self.publisher.connected.is_set() else "not reached since the gateway started"
 
     async def read_body(self, request: Request) -> dict[str, Any]:
         """The request's JSON body within the settings' size, depth and time limits (gateway/request.py)."""

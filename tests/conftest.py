@@ -12,6 +12,7 @@ import pytest
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from factsentry import embedded
+from tests.servers import owned
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -58,6 +59,20 @@ def valkey_server() -> Iterator[embedded.ServerProcess]:
 @pytest.fixture(scope="session")
 def redis_url(valkey_server: embedded.ServerProcess) -> str:
     return f"redis://{valkey_server.host}:{valkey_server.port}/0"
+
+
+@pytest.fixture
+def own_broker() -> Iterator[embedded.ServerProcess]:
+    """A broker of this test's own, to kill or freeze (tests/servers.py)."""
+    with owned(embedded.tansu()) as server:
+        yield server
+
+
+@pytest.fixture
+def own_valkey() -> Iterator[embedded.ServerProcess]:
+    """A valkey of this test's own, to kill (tests/servers.py)."""
+    with owned(embedded.valkey()) as server:
+        yield server
 
 
 @pytest.fixture

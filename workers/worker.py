@@ -37,6 +37,15 @@ log = logging.getLogger(__name__)
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
+def redis_client(settings: WorkerSettings) -> aioredis.Redis:
+    """The worker's Redis client, with the pool options of every Redis client of the project (health-checked,
+    retrying: ``BusSettings.redis_pool_options``); timeouts turn a hung Redis into a retriable error instead of a
+    stalled batch."""
+    return aioredis.from_url(
+        settings.redis_url, socket_timeout=10, socket_connect_timeout=5, **settings.redis_pool_options()
+    )
+
+
 async def check_redis(client: aioredis.Redis, settings: WorkerSettings) -> None:
     """Refuse to start when Redis rejects the password or the TLS handshake fails.
 
@@ -99,10 +108,7 @@ async def run_worker(
             tracing = tracing_from_env("factsentry-worker", os.environ)
         except TracingSettingError as e:
             raise SettingsError(str(e)) from e
-    # Timeouts turn a hung Redis into a retriable error instead of a stalled batch.
-    redis = aioredis.from_url(
-        settings.redis_url, socket_timeout=10, socket_connect_timeout=5, **settings.redis_options()
-    )
+    redis = redis_client(settings)
     try:
         await check_redis(redis, settings)
     except SettingsError:

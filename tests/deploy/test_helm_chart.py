@@ -222,10 +222,26 @@ def test_a_grace_period_shorter_than_the_drain_is_refused(helm: Path, tmp_path: 
     assert "worker.terminationGracePeriodSeconds must exceed worker.drainTimeoutSeconds" in proc.stderr
 
 
+# Settings an operator tunes, as chart values: each reaches the process that reads it (values off the defaults).
+TUNED: dict[str, Any] = {
+    "redis": {"healthCheckSeconds": 0.5, "retries": 7},
+    "gateway": {
+        "publishAckTimeoutSeconds": 2.5,
+        "brokerCheckTimeoutSeconds": 1.5,
+        "headerTimeoutSeconds": 4,
+        "bodyTimeoutSeconds": 12,
+        "refusalInContent": True,
+        "sendRevision": True,
+    },
+    "worker": {"parseCacheSize": 250000},
+}
+
+
 @pytest.mark.parametrize(
-    ("deployment", "settings_cls", "expected"),
+    ("values", "deployment", "settings_cls", "expected"),
     [
         (
+            {},
             "-gateway",
             GatewaySettings,
             {
@@ -238,9 +254,18 @@ def test_a_grace_period_shorter_than_the_drain_is_refused(helm: Path, tmp_path: 
                 "metrics_host": "0.0.0.0",
                 "keys_file": Path("/etc/factsentry-auth/keys.yaml"),
                 "allow_unauthenticated": False,
+                "publish_ack_timeout_s": 5.0,
+                "broker_check_timeout_s": 4.0,
+                "header_timeout_s": 10.0,
+                "body_timeout_s": 30.0,
+                "refusal_in_content": False,
+                "send_revision": False,
+                "redis_health_check_s": 2.0,
+                "redis_retries": 3,
             },
         ),
         (
+            {},
             "-worker",
             WorkerSettings,
             {
@@ -250,7 +275,31 @@ def test_a_grace_period_shorter_than_the_drain_is_refused(helm: Path, tmp_path: 
                 "drain_timeout_s": 90.0,
                 "topic_partitions": 12,
                 "result_ttl_s": 86400,
+                "parse_cache_size": 4000,
+                "redis_health_check_s": 2.0,
+                "redis_retries": 3,
             },
+        ),
+        (
+            TUNED,
+            "-gateway",
+            GatewaySettings,
+            {
+                "redis_health_check_s": 0.5,
+                "redis_retries": 7,
+                "publish_ack_timeout_s": 2.5,
+                "broker_check_timeout_s": 1.5,
+                "header_timeout_s": 4.0,
+                "body_timeout_s": 12.0,
+                "refusal_in_content": True,
+                "send_revision": True,
+            },
+        ),
+        (
+            TUNED,
+            "-worker",
+            WorkerSettings,
+            {"redis_health_check_s": 0.5, "redis_retries": 7, "parse_cache_size": 250000},
         ),
     ],
 )
@@ -258,11 +307,12 @@ def test_the_processes_read_every_factsentry_variable_of_their_container(
     render: Renderer,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
+    values: dict[str, Any],
     deployment: str,
     settings_cls: type[Any],
     expected: dict[str, Any],
 ) -> None:
-    env = env_of(container(one(render(), "Deployment", deployment)))
+    env = env_of(container(one(render(values), "Deployment", deployment)))
     ours = {k: v for k, v in env.items() if k.startswith("FACTSENTRY_")}
     fields = {f"FACTSENTRY_{name.upper()}" for name in settings_cls.model_fields}
     assert set(ours) <= fields, f"{sorted(set(ours) - fields)} are read by nothing"
@@ -548,6 +598,10 @@ def test_a_shadow_policy_reaches_the_gateway_through_the_configmap(render: Rende
         ({"redis": {"url": "localhost:6379"}}, "does not match pattern"),
         ({"models": {"model_list": [{"model_name": "x"}]}}, "missing property 'litellm_params'"),
         ({"gateway": {"autoscaling": {"targetCPUUtilizationPercentage": 0}}}, "minimum"),
+        ({"redis": {"retries": 21}}, "maximum"),
+        ({"gateway": {"publishAckTimeoutSeconds": 0}}, "exclusiveMinimum"),
+        ({"gateway": {"sendRevision": "yes"}}, "got string, want boolean"),
+        ({"worker": {"parseCacheSize": 0}}, "minimum"),
     ],
 )
 def test_values_schema_refuses_mistakes_before_anything_renders(

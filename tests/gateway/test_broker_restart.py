@@ -6,24 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
 
 import httpx
-import pytest
 
 from factsentry import embedded
 from tests.gateway.conftest import FAITHFUL, MERGED, GatewayFactory, RunningGateway, StartStack, released_unchecked
+from tests.servers import kill
 
 BLOCK = {"default": {"mode": "block", "threshold": 0.75, "timeout_s": 30}}
-
-
-@pytest.fixture
-def own_broker() -> Iterator[embedded.ServerProcess]:
-    broker = embedded.tansu().start()
-    try:
-        yield broker
-    finally:
-        broker.stop()
 
 
 async def ask(gw: RunningGateway, conv: object) -> httpx.Response:
@@ -44,9 +34,7 @@ async def test_pipeline_recovers_after_the_broker_restarts_empty(
     before = await asyncio.gather(*(ask(gw, c) for c in (MERGED, FAITHFUL)))
     assert [r.headers["x-factsentry-status"] for r in before] == ["checked", "checked"]
 
-    assert own_broker.proc is not None
-    own_broker.proc.kill()
-    own_broker.proc.wait(10)
+    kill(own_broker)
     own_broker.start()
 
     # Until the pipeline is back, answers are blocked (the policy fails closed), never released.
@@ -77,9 +65,7 @@ async def test_requests_waiting_when_the_broker_lost_its_log_follow_on_unavailab
     while gw.gateway.listener.waiting < 3:
         await asyncio.sleep(0.05)
     await gw.gateway.publisher.flush()
-    assert own_broker.proc is not None
-    own_broker.proc.kill()
-    own_broker.proc.wait(10)
+    kill(own_broker)
     started = time.monotonic()
     own_broker.start()
     responses = await asyncio.gather(*waits)

@@ -95,3 +95,28 @@ async def test_keys_by_x_api_key_and_stricter_params_only(start_stack: StartStac
         stored = await http.get(first["result_url"], headers={"authorization": f"Bearer {key}"})
     assert stored.status_code == 200 and stored.json()["source"] == "guardrail_api"
     assert stored.json()["tenant"] == "acme"
+
+
+async def test_the_litellm_alias_decides_when_the_operator_names_it(start_gateway: GatewayFactory) -> None:
+    """``model_group`` (LiteLLM's alias, sent by factsentry.litellm_guardrail) keys the policy and the labels when
+    the policy file names it; an alias it does not name falls back to the provider model (``model``)."""
+    policies = {"default": {"mode": "observe"}, "models": {"support-bot": {"mode": "block", "timeout_s": 0.3}}}
+    gw = await start_gateway(policies)  # no worker: a block waits out its timeout and refuses
+    async with httpx.AsyncClient(base_url=gw.base_url, timeout=30) as http:
+        aliased = (await http.post(PATH, json=call([FAITHFUL.answer], model_group="support-bot"))).json()
+        unknown = (await http.post(PATH, json=call([FAITHFUL.answer], model_group="team-x"))).json()
+        bad = await http.post(PATH, json=call([FAITHFUL.answer], model_group=["support-bot"]))
+    assert aliased["action"] == "BLOCKED"
+    assert aliased["headers"] == {
+        "x-factsentry-status": "timeout",
+        "x-factsentry-action": "block",
+        "x-factsentry-request-id": aliased["factsentry"][0]["request_id"],
+    }
+    assert unknown["action"] == "NONE"  # gpt-4o-mini: the default policy, observe
+    assert unknown["headers"] == {"x-factsentry-request-id": unknown["factsentry"]["request_ids"][0]}
+    assert bad.status_code == 400 and bad.json()["error"]["param"] == "model_group"
+    requests = "factsentry_gateway_requests_total"
+    labels = {"source": "guardrail_api", "model": "support-bot", "mode": "block", "outcome": "timeout"}
+    assert gw.gateway.registry.get_sample_value(requests, labels) == 1
+    labels = {"source": "guardrail_api", "model": "other", "mode": "observe", "outcome": "ok"}
+    assert gw.gateway.registry.get_sample_value(requests, labels) == 1

@@ -119,7 +119,7 @@ async def test_factcheck_refuses_with_503_when_the_broker_is_down(start_gateway:
         response = await http.post("/v1/factcheck", json={"text": "Ada Lovelace was born in 1815."})
         bad = await http.post("/v1/factcheck", json={"text": "x", "timeout_s": True})
     assert response.status_code == 503
-    assert response.json()["error"]["code"] == "broker_down"
+    assert response.json()["error"]["code"] == "unavailable"  # as chat completions name it
     assert bad.status_code == 400
 
 

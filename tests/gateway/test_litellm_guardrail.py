@@ -199,3 +199,84 @@ async def test_the_python_guardrail_class_applies_the_same_policy(
         with pytest.raises(openai.APIStatusError) as closed:
             await ask(FAITHFUL, extra_body={"guardrails": ["down-closed"]})
         assert closed.value.status_code == 503 and "unreachable" in str(closed.value)
+
+
+# LiteLLM aliases (issue 31 item 7): a team's model_name in LiteLLM, not the provider model, keys the policy.
+ALIAS_POLICIES = {
+    "default": {"mode": "observe"},
+    "models": {
+        "support-bot": {"mode": "block", "threshold": 0.75, "timeout_s": 120},
+        "gpt-4o-mini": {"mode": "observe"},  # the provider model: what keyed every alias before
+    },
+}
+
+
+def alias_config(upstream_url: str, factsentry_url: str) -> dict[str, Any]:
+    """Two aliases of one provider model, ``gpt-4o-mini``: ``support-bot`` has a factsentry policy of its own and
+    is served by the fake upstream (it answers each question with its conversation's answer), ``faq-bot`` has none
+    (so the provider model's applies) and answers with LiteLLM's mock_response, the merged biography."""
+
+    def alias(name: str, **served_by: str) -> dict[str, Any]:
+        return {"model_name": name, "litellm_params": {"model": "openai/gpt-4o-mini", "api_key": "k", **served_by}}
+
+    guardrail = {
+        "guardrail": "factsentry.litellm_guardrail.FactSentryGuardrail",
+        "mode": "post_call",
+        "default_on": True,
+        "api_base": factsentry_url,
+        "timeout": 120,
+    }
+    return {
+        "model_list": [alias("support-bot", api_base=upstream_url), alias("faq-bot", mock_response=MERGED.answer)],
+        "guardrails": [{"guardrail_name": "factsentry", "litellm_params": guardrail}],
+    }
+
+
+async def test_the_litellm_alias_keys_the_policy_and_the_client_gets_the_verdict(
+    start_stack: StartStack, upstream_url: str, tmp_path: Path
+) -> None:
+    gw = await start_stack(ALIAS_POLICIES)
+    async with litellm_proxy(alias_config(upstream_url, gw.base_url), tmp_path) as client:
+
+        async def ask(model: str, conv: Any) -> Any:
+            question = [{"role": "user", "content": conv.question}]
+            return await client.chat.completions.with_raw_response.create(model=model, messages=question)
+
+        # support-bot's own policy (block) decides, not gpt-4o-mini's (observe): the merged biography is refused
+        with pytest.raises(openai.BadRequestError) as refused:
+            await ask("support-bot", MERGED)
+        passed = await ask("support-bot", FAITHFUL)
+        fallback = await ask("faq-bot", MERGED)  # no policy of its own: gpt-4o-mini's observe
+
+    # The client of LiteLLM gets the verdict: its request id, scores, status and action, blocked or not.
+    blocked = refused.value.response.headers
+    assert blocked["x-factsentry-action"] == "block" and blocked["x-factsentry-status"] == "checked"
+    assert float(blocked["x-factsentry-dfactscore"]) < 0.75
+    assert passed.parse().choices[0].message.content == FAITHFUL.answer
+    assert passed.headers["x-factsentry-action"] == "pass"
+    assert float(passed.headers["x-factsentry-dfactscore"]) >= 0.75
+    assert fallback.parse().choices[0].message.content == MERGED.answer
+    assert fallback.headers["x-factsentry-request-id"].startswith("fs-")
+    assert "x-factsentry-dfactscore" not in fallback.headers  # observe: nothing waits for the verdict
+
+    # The ids are the verdicts' own: stored under the alias, with the scores the client was given.
+    async with httpx.AsyncClient(base_url=gw.base_url, timeout=30) as http:
+        for headers in (blocked, passed.headers):
+            stored = (await http.get(f"/v1/results/{headers['x-factsentry-request-id']}")).json()
+            assert stored["model"] == "support-bot"
+            assert f"{stored['check']['dfactscore']:.4f}" == headers["x-factsentry-dfactscore"]
+            assert stored["decision"]["action"] == headers["x-factsentry-action"]
+
+    counted = {
+        (s.labels["model"], s.labels["mode"], s.labels["outcome"]): s.value
+        for m in gw.gateway.registry.collect()
+        if m.name == "factsentry_gateway_requests"
+        for s in m.samples
+        if s.name.endswith("_total") and s.labels["source"] == "guardrail_api"
+    }
+    assert counted == {
+        ("support-bot", "block", "block"): 1,
+        ("support-bot", "block", "pass"): 1,
+        ("gpt-4o-mini", "observe", "ok"): 1,
+    }
+    assert gw.gateway.registry.get_sample_value("factsentry_gateway_blocked_total", {"model": "support-bot"}) == 1

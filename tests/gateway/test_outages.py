@@ -12,14 +12,13 @@ Every loop is bounded in count and in time.
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
+import orjson
 import pytest
 from aiokafka.errors import (
     InvalidTopicError,
@@ -31,31 +30,20 @@ from aiokafka.errors import (
 )
 
 from factsentry import embedded
+from factsentry.demo_data import CONVERSATIONS
+from gateway.access import Exchange
+from gateway.policy import PolicySpec
 from gateway.publisher import UNAVAILABLE_REASONS, _send_failure
+from gateway.reask import reask
 from gateway.release import REFUSALS
+from gateway.request import About, ChatCall
+from gateway.upstream import Completion
 from tests.gateway.conftest import FAITHFUL, MERGED, GatewayFactory, RunningGateway, StartStack, released_unchecked
+from tests.gateway.conftest import ask as ask_openai
+from tests.servers import frozen, kill
 
+WRONG_DATE = next(c for c in CONVERSATIONS if c.model == "demo-wrong-date")
 GUARDED = {"mode": "block", "threshold": 0.75, "on_timeout": "open", "on_unavailable": "closed"}
-
-
-@pytest.fixture
-def own_broker() -> Iterator[embedded.ServerProcess]:
-    broker = embedded.tansu().start()
-    try:
-        yield broker
-    finally:
-        if broker.proc is not None and broker.proc.poll() is None:
-            os.kill(broker.proc.pid, signal.SIGCONT)
-        broker.stop()
-
-
-@pytest.fixture
-def own_valkey() -> Iterator[embedded.ServerProcess]:
-    server = embedded.valkey().start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @dataclass
@@ -148,9 +136,7 @@ async def test_broker_kill_mid_load_refuses_every_unchecked_answer_as_unavailabl
         await asyncio.sleep(0.05)
     assert len(answers) >= 12, "the load did not get going"
     checked_before = sum(a.status == "checked" for a in answers)
-    assert own_broker.proc is not None
-    own_broker.proc.kill()  # kill -9, mid-load
-    own_broker.proc.wait(10)
+    kill(own_broker)  # mid-load
     killed = len(answers)
     status, body = await ready(gw)
     await asyncio.wait_for(running, 150)
@@ -200,12 +186,8 @@ async def test_a_record_the_broker_never_acknowledges_is_unavailable_not_a_timeo
     async with httpx.AsyncClient(base_url=gw.base_url, timeout=120) as http:
         warm = await ask(http, FAITHFUL)  # the producer is connected and has the topic's metadata
         assert warm.status == "timeout" and warm.content == FAITHFUL.answer  # acknowledged, no worker: slow
-        assert own_broker.proc is not None
-        os.kill(own_broker.proc.pid, signal.SIGSTOP)
-        try:
+        with frozen(own_broker):
             answers = await asyncio.gather(*(ask(http, c) for c in (MERGED, FAITHFUL, MERGED)))
-        finally:
-            os.kill(own_broker.proc.pid, signal.SIGCONT)
     bound = min(timeout_s, 2.0)
     print(f"\nfrozen broker, timeout {timeout_s} s: {[(a.status, round(a.elapsed, 2)) for a in answers]}")
     for answer in answers:
@@ -232,9 +214,7 @@ async def test_pooled_redis_connections_recover_once_valkey_restarts(
     pooled = len(gw.gateway.redis.connection_pool._available_connections)  # type: ignore[attr-defined]
     assert pooled >= 2, "the warm-up must leave several pooled connections to go stale"
 
-    assert own_valkey.proc is not None
-    own_valkey.proc.kill()
-    own_valkey.proc.wait(10)
+    kill(own_valkey)
     red_s = await wait_ready(gw, 503, 10)
     during: list[Answer] = []
     await load(gw, total=4, concurrency=2, answers=during)
@@ -279,3 +259,77 @@ def test_a_failed_send_is_unavailable_when_the_broker_is_at_fault(error: Excepti
     ``unavailable``; a record the broker refuses is the record's failure (``failed``)."""
     assert _send_failure(error) == reason
     assert (reason in UNAVAILABLE_REASONS) is (reason == "broker_unreachable")
+
+
+async def broker_seen_down(gw: RunningGateway, limit_s: float = 20) -> None:
+    """Until the gateway's broker watch has noticed the outage (polled every 0.1 s, at most ``limit_s``)."""
+    deadline = time.monotonic() + limit_s
+    while gw.gateway.publisher.down is None:
+        assert time.monotonic() < deadline, f"the gateway did not notice the broker down within {limit_s} s"
+        await asyncio.sleep(0.1)
+
+
+async def test_factcheck_while_the_broker_is_down_is_unavailable(
+    own_broker: embedded.ServerProcess, start_gateway: GatewayFactory
+) -> None:
+    """``/v1/factcheck`` names a broker outage as chat completions do, ``unavailable`` (503, retry), whether the
+    text was queued before the gateway noticed (it was then reported as the result store being down) or refused
+    after (it was then 'the gateway is overloaded'); it never waits out the check's timeout."""
+    gw = await start_gateway(
+        kafka_bootstrap=f"{own_broker.host}:{own_broker.port}", publish_ack_timeout_s=2.0, broker_check_timeout_s=1.0
+    )
+    text = {"text": FAITHFUL.answer, "timeout_s": 60}
+    async with httpx.AsyncClient(base_url=gw.base_url, timeout=120) as http:
+        up = await http.post("/v1/factcheck", json={**text, "timeout_s": 0})
+        assert up.status_code == 202, up.text  # queued, nobody checks it here: pending
+        await gw.gateway.publisher.flush()
+        kill(own_broker)
+        started = time.monotonic()
+        at_once = await http.post("/v1/factcheck", json=text)
+        at_once_s = time.monotonic() - started
+        await broker_seen_down(gw)
+        noticed = await http.post("/v1/factcheck", json=text)
+    for response in (at_once, noticed):
+        error = response.json()["error"]
+        assert response.status_code == 503, response.text
+        assert error["code"] == "unavailable" and error["type"] == "server_error"
+        assert "result store" not in error["message"] and "overloaded" not in error["message"]
+    assert "the broker is unreachable" in noticed.json()["error"]["message"]
+    assert at_once_s < 20, f"waited {at_once_s:.1f} s of the 60 s timeout"
+    counted = {"source": "factcheck", "model": "unspecified", "mode": "annotate", "outcome": "checker_error"}
+    assert sample(gw, "factsentry_gateway_requests_total", **counted) == 2
+
+
+async def test_a_reask_while_the_broker_is_down_is_unavailable(
+    own_broker: embedded.ServerProcess, start_stack: StartStack
+) -> None:
+    """The first answer is checked while the broker is up (D-FActScore below the reask threshold); the broker is
+    killed before its rewrite is published. The rewrite cannot be checked: ``unavailable`` (it was
+    ``no_verdict``), counted so, and the first verdict stands. (The reask runs on the running gateway's own state
+    and upstream: through HTTP the kill could not be placed between the first verdict and the rewrite.)"""
+    policy = {"mode": "block", "threshold": 0.95, "timeout_s": 60}
+    gw = await start_stack(
+        {"default": policy},
+        worker={"session_timeout_ms": 6000, "broker_check_s": 0.5},
+        kafka_bootstrap=f"{own_broker.host}:{own_broker.port}",
+    )
+    request_id, _, headers = await ask_openai(gw, WRONG_DATE)
+    assert headers["x-factsentry-status"] == "checked" and headers["x-factsentry-action"] == "block"
+    first = await gw.gateway.results.get(request_id)
+    assert first is not None and first.check.dfactscore is not None and first.check.dfactscore < 0.95
+    kill(own_broker)
+    await broker_seen_down(gw)
+
+    messages = [{"role": "user", "content": WRONG_DATE.question}]
+    spec = PolicySpec.model_validate({**policy, "reask": True})
+    x = Exchange(source="proxy", request_id="fs-reask-test", model="mock-lean")
+    upstream = gw.gateway.models.get("mock-lean")
+    body = {"model": "mock-lean", "messages": messages}
+    call = ChatCall("fs-reask-test", datetime.now(UTC), {}, x, upstream, spec, About(), body, messages)
+    data = {"choices": [{"message": {"role": "assistant", "content": WRONG_DATE.answer}}], "usage": {}}
+    started = time.monotonic()
+    again = await reask(gw.gateway, call, Completion(orjson.dumps(data), data), first)
+    assert (again.outcome, again.won, again.listed) == ("unavailable", None, 1)
+    assert time.monotonic() - started < 30, "the 60 s timeout was waited out"
+    assert sample(gw, "factsentry_gateway_reasks_total", model="mock-lean", outcome="unavailable") == 1
+    assert sample(gw, "factsentry_gateway_reasks_total", model="mock-lean", outcome="no_verdict") == 0

@@ -111,12 +111,12 @@ async def test_a_rewrite_with_a_partial_verdict_never_replaces_the_first_answer(
         async def complete(self, body: dict[str, Any]) -> Completion:
             return completion("A rewrite.")
 
-    async def wait_verdict(request_id: str, timeout: float) -> Outcome:
+    async def checked(request_id: str, timeout: float, published: bool) -> Outcome:
         return Outcome("checked", verdict(1.0, True, []))
 
     registry = CollectorRegistry()
     gw = SimpleNamespace(
-        metrics=build_metrics(registry), publisher=SimpleNamespace(publish=lambda m: True), wait_verdict=wait_verdict
+        metrics=build_metrics(registry), publisher=SimpleNamespace(publish=lambda m: True), verdict=checked
     )
     spec = PolicySpec(mode=Policy.BLOCK, threshold=0.9, on_unavailable="open", on_timeout="open", reask=True)
     messages = [{"role": "user", "content": "Who is X?"}]

@@ -86,6 +86,10 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 - name: FACTSENTRY_RESULT_TTL_S
   value: {{ .Values.config.resultTtlSeconds | quote }}
+- name: FACTSENTRY_REDIS_HEALTH_CHECK_S
+  value: {{ .Values.redis.healthCheckSeconds | quote }}
+- name: FACTSENTRY_REDIS_RETRIES
+  value: {{ .Values.redis.retries | int | quote }}
 - name: LITELLM_LOCAL_MODEL_COST_MAP
   value: "True"
 {{- with .Values.tracing.otlpEndpoint }}
