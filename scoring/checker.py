@@ -10,7 +10,7 @@ Steps (papers.md), each a small protocol below:
 4. **verify** — each check-worthy fact against each candidate's page (offline: the stance model and
    named rules; llm: batched calls; hybrid: the stance model, the LLM for what it is unsure of);
 5. **link and score** — attribution, linking, FActScore, D-FActScore, conflation (shared:
-   :func:`scoring.pipeline.score_groups`);
+   :func:`scoring.score.score_groups`);
 6. **revise** — the suggested revision (offline: edits by rule; llm: one call).
 
 A step reads what it needs from the :class:`Run` of one answer (the store, the cache, the
@@ -30,16 +30,19 @@ from typing import Protocol
 from schemas.check import CheckResult, Revision
 from schemas.knowledge import EntityRef
 from scoring.abstain import abstention_rule, declines_or_asks
+from scoring.config import CheckConfig
 from scoring.language import detect
 from scoring.linking import candidate_entities
-from scoring.pipeline import CheckConfig, default_config, default_verifier, group_result, infer_subject, score_groups
+from scoring.models import default_verifier
 from scoring.plan import PlannedGroup
 from scoring.protocols import DocumentGrounded, KnowledgeSource, StanceModel, VerdictCache
 from scoring.recheck import DELETE_FAILING, RECHECKED, evidence_texts, offer
 from scoring.revise import RevisionInput, revise
 from scoring.rules import rule
+from scoring.score import group_result, score_groups
 from scoring.sentences import Sentence, split_sentences
 from scoring.spans import align, char_spans, sentence_span
+from scoring.subject import infer_subject
 from scoring.verify import EvidenceVerifier
 from scoring.worthiness import (
     ABOUT_SOURCES,
@@ -144,7 +147,7 @@ class Checker:
     decompose: Decompose
     verify: Verify
     revise: Revise
-    config: CheckConfig = field(default_factory=default_config)
+    config: CheckConfig = field(default_factory=CheckConfig)
     stance_model: StanceModel | None = None
     # The LLM judge's name (a model_name of the operator's model list) for engines that call one.
     judge: str | None = None
