@@ -28,11 +28,12 @@ from scoring import (
 from scoring.config import CheckConfig
 from scoring.rules import Rule, known_names
 
-_ = (checker, grouping, offline, recheck, records, revise, sentences)  # registered by name, asked where their step runs
+_ = (checker, grouping, offline, recheck, records, revise)  # registered by name, asked where their step runs
 
 # The steps whose rules are objects, each tuple in its precedence.
 STEPS: dict[str, tuple[Rule, ...]] = {  # type: ignore[type-arg]
     "segment": abstain.ABSTAIN_RULES,
+    "segment-split": sentences.SPLIT_RULES,
     "decompose": corrections.CORRECTION_RULES,
     "worthiness": worthiness.WORTHINESS_RULES,
     "verify": verify.VERIFY_RULES,
