@@ -10,7 +10,7 @@ Steps (papers.md), each a small protocol below:
 4. **verify** — each check-worthy fact against each candidate's page (offline: the stance model and
    named rules; llm: batched calls; hybrid: the stance model, the LLM for what it is unsure of);
 5. **link and score** — attribution, linking, FActScore, D-FActScore, conflation (shared:
-   :func:`scoring.pipeline.score_groups`);
+   :func:`scoring.score.score_groups`);
 6. **revise** — the suggested revision (offline: edits by rule; llm: one call).
 
 A step reads what it needs from the :class:`Run` of one answer (the store, the cache, the
@@ -30,16 +30,19 @@ from typing import Protocol
 from schemas.check import CheckResult, Revision
 from schemas.knowledge import EntityRef
 from scoring.abstain import abstention_rule, declines_or_asks
+from scoring.config import CheckConfig
 from scoring.language import detect
 from scoring.linking import candidate_entities
-from scoring.pipeline import CheckConfig, default_config, default_verifier, group_result, infer_subject, score_groups
+from scoring.models import default_verifier
 from scoring.plan import PlannedGroup
 from scoring.protocols import DocumentGrounded, KnowledgeSource, StanceModel, VerdictCache
 from scoring.recheck import DELETE_FAILING, RECHECKED, evidence_texts, offer
 from scoring.revise import RevisionInput, revise
 from scoring.rules import rule
+from scoring.score import group_result, score_groups
 from scoring.sentences import Sentence, split_sentences
 from scoring.spans import align, char_spans, sentence_span
+from scoring.subject import infer_subject
 from scoring.verify import EvidenceVerifier
 from scoring.worthiness import (
     ABOUT_SOURCES,
@@ -50,6 +53,7 @@ from scoring.worthiness import (
     QUESTION,
     TALK_RESIDUE,
 )
+from vocabulary.english import THIRD_PERSON_SINGULAR
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +148,7 @@ class Checker:
     decompose: Decompose
     verify: Verify
     revise: Revise
-    config: CheckConfig = field(default_factory=default_config)
+    config: CheckConfig = field(default_factory=CheckConfig)
     stance_model: StanceModel | None = None
     # The LLM judge's name (a model_name of the operator's model list) for engines that call one.
     judge: str | None = None
@@ -227,7 +231,7 @@ class Checker:
             # No page carries the names asked about (a nickname): the name the answer says they go by may.
             candidates = candidate_entities(kb, names + aliases, limit=config.max_candidates, pinned=documents)
         self.verify(run, groups, candidates)
-        if declined and _without_evidence(groups):
+        if declined and _without_evidence(groups, config):
             return self._finish(run, _abstained(groups, DECLINED_WITHOUT_EVIDENCE))
         for g in groups:
             for fact in g.factual:
@@ -377,11 +381,36 @@ _LEFTOVER = 3
 _NO_EVIDENCE = frozenset({"no-shared-content", "no-passages", "key-terms-missing", "name-missing"})
 
 
-def _without_evidence(groups: list[PlannedGroup]) -> bool:
-    facts = [f for g in groups for f in g.factual]
+GENERIC_AFTER_DECLINE = rule(
+    "generic-after-decline",
+    "verify",
+    "in an answer that declines, a statement that names no one and nothing (no capitalised word after its first, no "
+    "digit, no he or she: 'Local archives often keep short profiles.') is advice, not a claim about anyone: it is not "
+    "one of the statements declined-without-evidence counts",
+)
+
+
+def _without_evidence(groups: list[PlannedGroup], config: CheckConfig) -> bool:
+    generic = config.on(GENERIC_AFTER_DECLINE)
+    facts = [f for g in groups for f in g.factual if not (generic and names_nothing(f.text))]
     return len(facts) <= _LEFTOVER and all(
         all(v.decided_by in _NO_EVIDENCE for v in f.verdicts.values()) for f in facts
     )
+
+
+def names_nothing(statement: str) -> bool:
+    """True when ``statement`` names no one and nothing: no capitalised word after its first (the assistant's "I"
+    aside), no digit, no he or she.
+
+    >>> names_nothing("A local archive often keeps short profiles of residents.")
+    True
+    >>> names_nothing("He played for two clubs."), names_nothing("Archives in Leeds keep them.")
+    (False, False)
+    """
+    words = [w.strip(".,;:!?\"'()") for w in statement.split()]
+    if any(ch.isdigit() for ch in statement) or any(w.lower() in THIRD_PERSON_SINGULAR for w in words):
+        return False
+    return not any(w[:1].isupper() and w != "I" and not w.startswith("I'") for w in words[1:])
 
 
 # What the assistant says of itself, the user or the sources: an answer made only of these says nothing.

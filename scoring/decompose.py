@@ -347,6 +347,9 @@ def _clauses(doc: Doc) -> list[_Clause]:
             subject = _subject_of(doc, root)
             for ap in (c for c in root.children if c.dep_ == "appos"):
                 out.append(_Clause(ap, subject, is_past, copula_of=root))
+                # "Ada Brook, a cellist who taught in Gdańsk": what the relative clause says, it says of the person.
+                for rel in (c for c in ap.children if c.dep_ == "relcl" and _relative_subject(c)):
+                    queue.append(_Clause(rel, subject, is_past))
             # "The ecologist, born in Gdańsk in 1975, …" read without a verb: the participle still tells of the
             # person the role presents (a bare description, "German road cyclist, born in …", is a record's).
             presented = any(c.dep_ == "det" and c.lower_ == "the" for c in root.children)

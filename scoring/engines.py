@@ -25,10 +25,11 @@ from dataclasses import dataclass, replace
 
 from scoring import offline
 from scoring.checker import Checker
+from scoring.config import CheckConfig
 from scoring.errors import ScoringError
 from scoring.llm.steps import Complete, LLMConfig, LLMDecompose, LLMRevise, LLMVerify
-from scoring.pipeline import CheckConfig, default_config
 from scoring.protocols import StanceModel
+from scoring.rulebook import default_config
 
 HYBRID_LLM_STEPS = ("decompose", "revise")
 

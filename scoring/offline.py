@@ -16,13 +16,13 @@ from schemas.knowledge import EntityRef
 from scoring import nlp
 from scoring.checker import Run
 from scoring.checkworthy import gate as worthiness_gate
+from scoring.config import CheckConfig
 from scoring.corrections import corrected
 from scoring.decompose import AtomicFact, decompose_doc
 from scoring.decontext import decontextualize
 from scoring.grouping import PerceivedGroup, group_sentences
 from scoring.hedges import strip_hedges
 from scoring.linking import name_match
-from scoring.pipeline import CheckConfig
 from scoring.plan import PlannedFact, PlannedGroup, by_sentence
 from scoring.records import Reading, answer_pronoun, answered, completed_by_lead_in, prose, thing_name, thing_prose
 from scoring.revise import RevisionInput, revise

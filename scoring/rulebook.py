@@ -9,7 +9,6 @@ objects (the order is the precedence), and validation of rule names.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 # Every module that registers rules: importing them fills ``scoring.rules.RULES``.
@@ -26,13 +25,15 @@ from scoring import (
     verify,
     worthiness,
 )
-from scoring.rules import RULES, Rule, UnknownRule
+from scoring.config import CheckConfig
+from scoring.rules import Rule, known_names
 
-_ = (checker, grouping, offline, recheck, records, revise, sentences)  # registered by name, asked where their step runs
+_ = (checker, grouping, offline, recheck, records, revise)  # registered by name, asked where their step runs
 
 # The steps whose rules are objects, each tuple in its precedence.
 STEPS: dict[str, tuple[Rule, ...]] = {  # type: ignore[type-arg]
     "segment": abstain.ABSTAIN_RULES,
+    "segment-split": sentences.SPLIT_RULES,
     "decompose": corrections.CORRECTION_RULES,
     "worthiness": worthiness.WORTHINESS_RULES,
     "verify": verify.VERIFY_RULES,
@@ -42,15 +43,12 @@ STEPS: dict[str, tuple[Rule, ...]] = {  # type: ignore[type-arg]
 
 
 def rule_names(names: Iterable[str]) -> frozenset[str]:
-    """Validate rule names (comma-separated strings allowed); unknown ones raise with a suggestion."""
-    out: set[str] = set()
-    for item in names:
-        for name in (n.strip() for n in item.split(",")):
-            if not name:
-                continue
-            if name not in RULES:
-                close = difflib.get_close_matches(name, RULES, n=1)
-                hint = f"; did you mean {close[0]!r}?" if close else f"; known: {', '.join(sorted(RULES))}"
-                raise UnknownRule(f"unknown rule {name!r}{hint}")
-            out.add(name)
-    return frozenset(out)
+    """Validate rule names (comma-separated strings allowed) against every rule; unknown ones raise with a
+    suggestion."""
+    return known_names(names)
+
+
+def default_config(rules_off: Iterable[str] = ()) -> CheckConfig:
+    """The offline engine's configuration with the rules named in ``rules_off`` (names or comma-separated
+    lists, validated: an unknown name raises :class:`scoring.rules.UnknownRule`) switched off in every step."""
+    return CheckConfig().without(rules_off)

@@ -19,7 +19,8 @@ measured effect. This module reads no environment: the caller passes the names s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import difflib
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Protocol, Self, TypeVar
 
@@ -77,6 +78,22 @@ def run(rules: Sequence[Rule[CaseT, DecisionT]], case: CaseT, off: frozenset[str
         if decided is not None:
             return decided.stamped(r.name)
     return None
+
+
+def known_names(names: Iterable[str]) -> frozenset[str]:
+    """Validate rule names (comma-separated strings allowed) against the rules registered so far; an unknown one
+    raises with a suggestion (``scoring.rulebook.rule_names`` first imports every module that registers rules)."""
+    out: set[str] = set()
+    for item in names:
+        for name in (n.strip() for n in item.split(",")):
+            if not name:
+                continue
+            if name not in RULES:
+                close = difflib.get_close_matches(name, RULES, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else f"; known: {', '.join(sorted(RULES))}"
+                raise UnknownRule(f"unknown rule {name!r}{hint}")
+            out.add(name)
+    return frozenset(out)
 
 
 class UnknownRule(ValueError):

@@ -10,15 +10,16 @@ import itertools
 import re
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from scoring.rules import rule
+from scoring.rules import Rule, register, rule, run
 from scoring.segment import document
 from scoring.segment.document import label_of
 from scoring.segment.fenced import FENCED_PROFILES, profile_records
+from scoring.segment.namesakes import namesake_parts
 from scoring.segment.scopes import STRUCTURE_SCOPES, Scope, bold_lead, person_lead, presents_person, scopes
 from scoring.segment.tables import MARKDOWN_TABLES, Record
 from scoring.segment.tables import records as table_records
@@ -243,9 +244,8 @@ def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[
             for i, part in enumerate(_split_block(block)):
                 cleaned = re.sub(r"\s+([.,;:!?])", r"\1", part)
                 first_item = item and i == 0
-                pieces = (
-                    semicolon_list(cleaned, 2 if first_item else 3) if SEMICOLON_LISTS not in rules_off else [cleaned]
-                )
+                split = run(SPLIT_RULES, Joined(cleaned, first_item), rules_off)
+                pieces = split.texts if split is not None else (cleaned,)
                 for j, piece in enumerate(pieces):
                     # a bold label of its own ("**Book.** He wrote …"): its sentence labels the paragraph
                     labels = label is True or (bool(label) and k == i == j == 0 and piece == label)
@@ -322,12 +322,6 @@ DASH_LABELS = rule(
     "a bold label set off by a dash at the start of a line ('**War years** — He spent …', '1. **Output** – "
     "Roughly 600 paintings') is a label as if it had a colon: the records reading reads it as one",
 )
-SEMICOLON_LISTS = rule(
-    "semicolon-lists",
-    "segment",
-    "a sentence of three or more semicolon-separated parts ('X, a coach; born in Dayton; played end at …'), or a "
-    "list item of two or more, is a list: each part is read on its own, as a list item",
-)
 
 
 def semicolon_list(sentence: str, least: int = 3) -> list[str]:
@@ -362,3 +356,56 @@ def semicolon_list(sentence: str, least: int = 3) -> list[str]:
 
 
 _LIST_LEAD = re.compile(r"^(?P<lead>[^():;]*\S\s+\S[^():;]*:)\s+(?P<item>\S+\s+\S.*)$")
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A sentence that may lay out several statements; ``item``: it opens a list item."""
+
+    text: str
+    item: bool
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The statements a sentence is read as, each a sentence of its own (read as a list item)."""
+
+    texts: tuple[str, ...]
+    decided_by: str = ""
+
+    def stamped(self, name: str) -> Parts:
+        return replace(self, decided_by=name)
+
+
+def _parts(texts: list[str] | None) -> Parts | None:
+    return Parts(tuple(texts)) if texts is not None and len(texts) > 1 else None
+
+
+# How a sentence is split into statements, in precedence: the first rule that splits it decides.
+SPLIT_RULES: tuple[Rule[Joined, Parts], ...] = register(
+    Rule(
+        "semicolon-lists",
+        "segment",
+        "a sentence of three or more semicolon-separated parts ('X, a coach; born in Dayton; played end at …'), or a "
+        "list item of two or more, is a list: each part is read on its own, as a list item",
+        (
+            "Born in 1931; emigrated in 1955; died in 2012.",
+            "Harlan Beckwith, a football coach; born in Dayton, Ohio; played end at Danforth College.",
+            "- Married Karin Sjöberg in 1999; three daughters",
+        ),
+        lambda j: _parts(semicolon_list(j.text, 2 if j.item else 3)),
+    ),
+    Rule(
+        "namesake-coordination",
+        "segment",
+        "a sentence that names one person twice, each time with a description that tells them apart, the second "
+        "after a joining word ('There are two: X the novelist, who …, and X the physicist, who …') is read as one "
+        "sentence a namesake, so that grouping sees the two people the sentence names",
+        (
+            "There are two: Ada Brook the cellist, who …, and Ada Brook the ecologist, who …",
+            "Ada Brook (cellist) taught in Gdańsk, while Ada Brook (ecologist) studied peat bogs.",
+            "You may mean Ada Brook, a cellist born in 1950, or Ada Brook, an ecologist born in 1975.",
+        ),
+        lambda j: _parts(namesake_parts(j.text)),
+    ),
+)

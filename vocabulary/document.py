@@ -58,3 +58,7 @@ PART_LABELS = frozenset(
         "disclaimer",
     )
 )
+
+# The words that join two namesakes laid out in one sentence ("X the novelist, …, and X the physicist, …"; "X
+# (cellist) …, while X (ecologist) …"): a repeated full name after one of them opens another person's part.
+NAMESAKE_JOINERS = frozenset(("and", "or", "while", "whereas", "but"))

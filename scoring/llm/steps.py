@@ -61,7 +61,7 @@ Complete = Callable[..., "str | tuple[str, int] | JudgeReply"]
 
 @dataclass(frozen=True)
 class LLMConfig:
-    """Settings of the LLM steps (scoring settings are the checker's :class:`scoring.pipeline.CheckConfig`)."""
+    """Settings of the LLM steps (scoring settings are the checker's :class:`scoring.config.CheckConfig`)."""
 
     # A reply that cannot be read gets a repair turn this many times, then the step fails.
     retries: int = 2

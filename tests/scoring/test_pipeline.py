@@ -289,8 +289,8 @@ def test_a_name_the_answer_calls_another_name_for_someone_finds_their_page(demo_
 )
 def test_a_fact_only_another_page_holds_is_distinctive(linked: EntityVerdict, distinctive: bool) -> None:
     from scoring.decompose import decompose_sentence
-    from scoring.pipeline import _distinctive
     from scoring.plan import PlannedFact
+    from scoring.score import _distinctive
 
     atom = decompose_sentence("She received the Prix Vauban for Architecture in 2009.")[-1]
     fact = PlannedFact(atom, atom.text, Worthiness.FACTUAL)

@@ -12,6 +12,7 @@ from schemas.enums import Stance, Worthiness
 from schemas.knowledge import Passage
 from scoring.abstain import ABSTAIN_RULES, Said, is_abstention
 from scoring.rules import RULES, Rule, register, run
+from scoring.sentences import SPLIT_RULES
 from scoring.verifier import OfflineVerifier
 from scoring.verify import (
     KEY_TERM_RULES,
@@ -26,7 +27,11 @@ from scoring.verify import (
 )
 from scoring.worthiness import WORTHINESS_RULES, Classified, Statement, classify_by_rule
 
-STEPS = {"verify": VERIFY_RULES + VERIFY_READINGS, "worthiness": WORTHINESS_RULES, "segment": ABSTAIN_RULES}
+STEPS = {
+    "verify": VERIFY_RULES + VERIFY_READINGS,
+    "worthiness": WORTHINESS_RULES,
+    "segment": ABSTAIN_RULES + SPLIT_RULES,
+}
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,178 @@
+"""The link-and-score step every engine shares (:func:`score_groups`): attribution, linking (argmax share,
+Hungarian), FActScore, D-FActScore, bios, entities and conflation from the facts' verdicts."""
+
+from __future__ import annotations
+
+from schemas.check import CheckResult, Evidence, FactGroup, FactResult
+from schemas.enums import Stance, Verdict, Worthiness
+from schemas.knowledge import EntityRef
+from scoring.config import CheckConfig
+from scoring.linking import link, name_match, set_cover
+from scoring.metrics import dfactscore, factscore
+from scoring.plan import PlannedFact, PlannedGroup, by_sentence
+from scoring.verify import NO_SHARED_CONTENT
+
+
+def score_groups(
+    groups: list[PlannedGroup], candidates: list[EntityRef], config: CheckConfig, grounded: bool = False
+) -> CheckResult:
+    """Link each group, then FActScore, D-FActScore, bios, entities and conflation from the facts' verdicts.
+
+    Shared by the offline and the LLM engine: every factual fact must hold a verdict per candidate.
+    ``grounded``: the candidates are the request's own documents, which the answer is always judged by
+    (never ``unverifiable``: a claim none of them supports is ungrounded).
+    """
+    titles = [c.title for c in candidates]
+    # Support decides the link; attribution (the fact's closest source) breaks near-ties.
+    counts = [
+        [sum(1.0 + 0.5 * (t in f.attributed) for f in g.factual if f.verdicts[t].supported) for t in titles]
+        for g in groups
+    ]
+    names = [[name_match(g.individual.label, c) for c in candidates] for g in groups]
+    # Beside other groups, a group none of whose facts any page supports is linked to no page: it must
+    # not take a page from a group that has evidence for it. Alone, its name still points to its page.
+    alone = len(groups) == 1
+    links = [e if e is not None and (alone or any(counts[gi])) else None for gi, e in enumerate(link(counts, names))]
+    linked: dict[int, str | None] = {i: (titles[e] if e is not None else None) for i, e in enumerate(links)}
+
+    all_supports: list[set[int]] = []
+    independent: list[bool] = []
+    # What each fact counts as evidence of another person: as for conflation, a distinctive fact counts twice.
+    weights: list[int] = []
+    any_flags: list[bool] = []
+    group_flags: list[list[bool]] = []
+    conflated: dict[int, bool] = {}
+    for gi, g in enumerate(groups):
+        flags: list[bool] = []
+        others = 0
+        factual = g.factual
+        siblings = by_sentence(factual)
+        for fact in factual:
+            support = {ti for ti, t in enumerate(titles) if t in fact.attributed}
+            all_supports.append(support)
+            # "wrote the song" and "wrote the song in 1971" are one piece of evidence for a source, not two.
+            independent.append(not _dominated(fact, siblings[fact.atom.sentence_index]))
+            any_flags.append(bool(support))
+            own = linked[gi] is not None and fact.verdicts[linked[gi] or ""].supported
+            flags.append(own)
+            weights.append((2 if _distinctive(fact, linked[gi]) else 1) if independent[-1] else 0)
+            if support and not own and independent[-1]:
+                others += weights[-1]
+        group_flags.append(flags)
+        conflated[gi] = linked[gi] is not None and others >= config.conflation_min_facts and any(group_flags[gi])
+    prefer = [e for e in links if e is not None]
+    cover = set_cover(all_supports, prefer)
+    entities = [
+        e for e in cover if e in prefer or _covers(e, cover, all_supports, weights) >= config.conflation_min_facts
+    ]
+
+    results = [group_result(g, linked[gi], conflated[gi]) for gi, g in enumerate(groups)]
+    facts = [f for g in groups for f in g.factual]
+    covered = [any(v.stance is not Stance.IRRELEVANT for v in f.verdicts.values()) for f in facts]
+    coverage = round(sum(covered) / len(covered), 4) if covered else None
+    about_anyone = any(
+        c > 0 or n >= 1.0 for gc, gn in zip(counts, names, strict=True) for c, n in zip(gc, gn, strict=True)
+    )
+    if not grounded and not about_anyone:
+        # No page is about anyone the answer describes (no page supports a fact, none bears a group's
+        # name): nothing here can say whether the facts are true. An invented life of a person the
+        # store knows by that name is still checked, and scores 0.
+        return CheckResult(
+            unverifiable=True,
+            coverage=coverage,
+            num_facts=len(any_flags),
+            num_bios=len(groups),
+            groups=results,
+            engine="offline",
+        )
+    return CheckResult(
+        abstained=False,
+        coverage=coverage,
+        factscore=factscore(any_flags),
+        dfactscore=dfactscore(group_flags),
+        num_facts=len(any_flags),
+        num_bios=len(groups),
+        num_entities=len(entities),
+        groups=results,
+        engine="offline",
+    )
+
+
+def _covers(entity: int, cover: list[int], supports: list[set[int]], weights: list[int]) -> int:
+    """The weight of the independent facts ``entity`` is the chosen source of in the greedy ``cover`` (earlier
+    picks win): one per fact, two for a fact only its page can hold (:func:`_distinctive`)."""
+    before = set(cover[: cover.index(entity)])
+    return sum(w for s, w in zip(supports, weights, strict=True) if entity in s and not (s & before))
+
+
+def _distinctive(fact: PlannedFact, linked: str | None) -> bool:
+    """The fact's years and names are all on another supporting page and missing from the linked one
+    ("born in 1936" with the swimmer's page saying 1936 and the coach's 1894): proof of a merge on its own."""
+    own = fact.verdicts.get(linked or "")
+    if own is None:
+        return False
+    # A linked page that shares no word with the fact at all holds none of its years and names either.
+    keys = 0.0 if own.decided_by == NO_SHARED_CONTENT else own.key_terms
+    if keys is None or keys >= 0.5:
+        return False
+    return any((fact.verdicts[t].key_terms or 0.0) >= 0.75 for t in fact.attributed if t != linked)
+
+
+def _dominated(fact: PlannedFact, facts: list[PlannedFact]) -> bool:
+    """True when another fact of the same sentence says this and more, from the same sources (``facts``: the
+    group's facts, or only those of its sentence, :func:`scoring.plan.by_sentence`)."""
+    for other in facts:
+        if other is fact or other.atom.sentence_index != fact.atom.sentence_index:
+            continue
+        if fact.atom.tokens < other.atom.tokens and (fact.attributed & other.attributed or not fact.attributed):
+            return True
+    return False
+
+
+def group_result(g: PlannedGroup, entity: str | None, conflated: bool) -> FactGroup:
+    facts: list[FactResult] = []
+    for fact in g.facts:
+        if fact.worthiness is not Worthiness.FACTUAL or not fact.verdicts:
+            facts.append(
+                FactResult(
+                    text=fact.text,
+                    sentence_index=fact.atom.sentence_index,
+                    worthiness=fact.worthiness,
+                    verdict=Verdict.IRRELEVANT,
+                    stance=Stance.IRRELEVANT,
+                    decided_by=fact.worthiness_rule or "no-candidates",
+                    spans=fact.spans,
+                    hedged=fact.hedged,
+                )
+            )
+            continue
+        supporting = [t for t in fact.verdicts if t in fact.attributed]
+        any_support = any(v.supported for v in fact.verdicts.values())
+        own = fact.verdicts.get(entity) if entity else None
+        best = own or max(fact.verdicts.values(), key=lambda v: v.support)
+        evidence: list[Evidence] = list(best.evidence)
+        if own is not None and not own.supported and supporting:
+            other = max((fact.verdicts[t] for t in supporting), key=lambda v: v.support)
+            evidence.extend(other.evidence[:1])
+        facts.append(
+            FactResult(
+                text=fact.text,
+                sentence_index=fact.atom.sentence_index,
+                worthiness=fact.worthiness,
+                verdict=Verdict.SUPPORTED if any_support else Verdict.NOT_SUPPORTED,
+                verdict_linked=Verdict.SUPPORTED if own is not None and own.supported else Verdict.NOT_SUPPORTED,
+                stance=best.stance,
+                entity_supporting=supporting,
+                confidence=best.support if best.supported else 1.0 - best.support,
+                evidence=evidence,
+                decided_by=best.decided_by,
+                spans=fact.spans,
+                hedged=fact.hedged,
+            )
+        )
+    return FactGroup(
+        mention=g.individual.label,
+        entity=entity,
+        conflated=conflated,
+        facts=facts,
+    )
