@@ -35,7 +35,6 @@ from scoring.protocols import KnowledgeSource, StanceLike, StanceModel, VerdictC
 from scoring.roles import Value, contradicted_values, misplaced_values, rebound_years, stated_in
 from scoring.rules import MODEL, Rule, register, run
 from scoring.subject_forms import in_page_terms
-from scoring.verifier.words import packaged
 from vocabulary import FUNCTION_WORDS, fold_claim
 from vocabulary.fold import UPPERCASE
 
@@ -329,19 +328,7 @@ def _shares_content(fact: str, name: str, passages: list[Passage]) -> bool:
     words = _content_words(fact) - _content_words(name)
     if not words:
         return True
-    pages = [_content_words(p.text) for p in passages]
-    return any(words & page for page in pages) or _shares_meaning(words, pages)
-
-
-# A word this close to a page word (cosine of the static word vectors) is the same content for the gate:
-# "doctorate" / "phd" 0.83, "novelist" / "writer" 0.81; unrelated words sit below 0.33 (99th percentile).
-_NEAR = 0.7
-
-
-def _shares_meaning(words: frozenset[str], pages: list[frozenset[str]]) -> bool:
-    """Whether a word of the fact is close in meaning to a word of a page; the stance model then judges."""
-    near = packaged().closest(sorted(words), frozenset().union(*pages))
-    return max(near, default=0.0) >= _NEAR
+    return any(words & _content_words(p.text) for p in passages)
 
 
 # Capitalised words too common in names of institutions to tell two pages apart.
@@ -711,8 +698,7 @@ VERIFY_RULES: tuple[VerifyRule, ...] = register(
     Rule(
         NO_SHARED_CONTENT,
         "verify",
-        "no passage shares a content word with the fact, nor a word close to one in meaning (the static word "
-        "vectors' cosine at least 0.7: 'doctorate' and 'PhD'): not enough evidence, model not asked",
+        "no passage shares a content word with the fact: not enough evidence, model not asked",
         ("painted watercolours", "played the oboe", "bred racehorses"),
         _no_shared_content,
     ),

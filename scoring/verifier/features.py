@@ -9,7 +9,6 @@ every word weighs the same.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
@@ -17,8 +16,7 @@ from itertools import pairwise
 import numpy as np
 from numpy.typing import NDArray
 
-from scoring.verifier.text import STOPWORDS, Analysis, analyse, analyse_pair, opposites, split_sentences, stem
-from scoring.verifier.words import packaged
+from scoring.verifier.text import Analysis, analyse, analyse_pair, opposites, split_sentences
 
 FEATURE_NAMES: tuple[str, ...] = (
     "coverage",  # share of the claim's content stems found in the passage
@@ -46,7 +44,6 @@ FEATURE_NAMES: tuple[str, ...] = (
     "opposite",  # the best sentence has the opposite of a claim word ("died" for "alive")
     "log_passage_len",
     "log_claim_len",
-    "soft_coverage_best",  # claim's lower-case content words met in the best sentence, by word-vector closeness
 )
 
 
@@ -128,31 +125,8 @@ def pair_features(claim: str, passages: Sequence[str]) -> NDArray[np.float64]:
             float(any(opposite.get(w, frozenset()) & best.content for w in c.content - best.content)),
             math.log1p(len(p.tokens)),
             math.log1p(len(c.tokens)),
-            soft_coverage(claim, best),
         )
     return rows
-
-
-def _plain_words(text: str) -> list[str]:
-    """The lower-case content words of ``text`` as written (a capitalised name is no plain word)."""
-    return [w for w in _PLAIN.findall(text) if w not in STOPWORDS and len(w) > 2]
-
-
-_PLAIN = re.compile(r"(?<![\w-])[a-z]+(?![\w-])")
-
-
-def soft_coverage(claim: str, window: Analysis) -> float:
-    """Share of the claim's plain content words the window holds, a word it lacks counted by its closeness in
-    meaning to the window's nearest word (cosine of the static word vectors, 0 below 0): "earned a doctorate"
-    against "received his PhD" is covered in part; a name, a number or a year is never matched by meaning."""
-    words = _plain_words(claim)
-    if not words:
-        return 1.0
-    missing = [w for w in words if stem(w) not in window.content]
-    if not missing:
-        return 1.0
-    near = packaged().closest(missing, [t for t in window.tokens if t.isalpha() and t not in STOPWORDS])
-    return (len(words) - len(missing) + math.fsum(max(0.0, x) for x in near)) / len(words)
 
 
 CLAIM_FEATURE_NAMES: tuple[str, ...] = (
