@@ -36,6 +36,7 @@ from scoring.roles import Value, contradicted_values, misplaced_values, rebound_
 from scoring.rules import MODEL, Rule, register, run
 from scoring.subject_forms import in_page_terms
 from vocabulary import FUNCTION_WORDS, fold_claim
+from vocabulary.fold import UPPERCASE
 
 NO_SHARED_CONTENT = "no-shared-content"
 KEY_TERMS_MISSING = "key-terms-missing"
@@ -373,7 +374,9 @@ def _fact_key_terms(fact: str, name: str, off: frozenset[str]) -> frozenset[str]
 
 
 # Two capitalised words or more, with the small words names carry between them ("Bank of England").
-_NAME_RUN = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:of|the|for|and|de|in|on)?\s*[A-Z][\w'’-]*)+")
+_NAME_RUN = re.compile(rf"{UPPERCASE}[\w'’-]*(?:\s+(?:of|the|for|and|de|in|on)?\s*{UPPERCASE}[\w'’-]*)+")
+# The same without "in" / "on" between the words, for initials ("Massachusetts Institute of Technology").
+_INITIALLED_RUN = re.compile(rf"{UPPERCASE}[\w'’-]*(?:\s+(?:of|the|and|for|de)?\s*{UPPERCASE}[\w'’-]*)+")
 
 
 def _name_missing(fact: str, name: str, passages: list[Passage]) -> bool:
@@ -406,8 +409,7 @@ def _acronyms(passages: list[Passage]) -> set[str]:
 def _passage_acronyms(text: str) -> frozenset[str]:
     """:func:`_acronyms` of one passage, read once however many facts are checked against it."""
     return frozenset(
-        "".join(w[0] for w in m.group(0).split() if w[:1].isupper()).lower()
-        for m in re.finditer(r"[A-Z][\w'’-]*(?:\s+(?:of|the|and|for|de)?\s*[A-Z][\w'’-]*)+", text)
+        "".join(w[0] for w in m.group(0).split() if w[:1].isupper()).lower() for m in _INITIALLED_RUN.finditer(text)
     )
 
 

@@ -6,6 +6,9 @@ Two small models, both softmax regressions fitted by L-BFGS on class-weighted cr
 - the **stance model** on (claim, passage) pairs: every Factcheck-Bench (claim, auto-evidence)
   pair with its human stance label; with ``--wice`` also WiCE claims against their gold supporting
   sentences (support / partial by the claim label) and two other chunks of the article (irrelevant);
+  with ``--factscore N`` also N FActScore atomic facts a biography against their own sentence (support)
+  and two other sentences (irrelevant), and each changed (a year or number moved, or negated) against its
+  sentence (refute); only the Factcheck-Bench rows are held out and scored in the cross-validation;
 - the **claim head** on Factcheck-Bench claims labelled true or false: claim-level features
   (``scoring.verifier.features.claim_features``) over out-of-fold stance probabilities.
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -102,6 +106,48 @@ def wice_pairs(claims: Sequence[datasets.WiceClaim], rng: np.random.Generator, o
         groups += [offset + i] * len(passages)
     n = len(ys)
     return PairSet(np.vstack(xs), np.array(ys), np.array(groups), np.full(n, -1))
+
+
+_YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
+_NUMBER = re.compile(r"\b\d+\b")
+_NEGATABLE = re.compile(r"\b(is|was|are|were|has|had|have)\b")
+
+
+def changed(fact: str, rng: np.random.Generator) -> str | None:
+    """``fact`` made false by one edit (a year or number moved, or negated); None when none applies."""
+    edits = []
+    if years := _YEAR.findall(fact):
+        y = years[int(rng.integers(len(years)))]
+        edits.append(fact.replace(y, str(int(y) + int(rng.choice([-3, -2, -1, 1, 2, 4]))), 1))
+    elif numbers := _NUMBER.findall(fact):
+        n = numbers[int(rng.integers(len(numbers)))]
+        edits.append(re.sub(rf"\b{n}\b", str(int(n) + int(rng.integers(1, 9))), fact, count=1))
+    if m := _NEGATABLE.search(fact):
+        edits.append(fact[: m.end()] + " not" + fact[m.end() :])
+    return edits[int(rng.integers(len(edits)))] if edits else None
+
+
+def factscore_pairs(
+    bios: Sequence[datasets.FactscoreBio], rng: np.random.Generator, offset: int, per_bio: int
+) -> PairSet:
+    """Generated pairs: a human atomic fact against the sentence it was written from (support) and two other
+    sentences of its biography (irrelevant); the fact changed against its sentence (refute)."""
+    xs, ys, groups = [], [], []
+    for b, bio in enumerate(bios):
+        sentences = [s.text for s in bio.sentences]
+        facts = [(f, s.text) for s in bio.sentences for f in s.facts if len(f.split()) >= 4]
+        for i in rng.permutation(len(facts))[:per_bio]:
+            fact, source = facts[int(i)]
+            others = [t for t in sentences if t != source]
+            picked = [others[int(j)] for j in rng.permutation(len(others))[:2]]
+            xs.append(pair_features(fact, [source, *picked]))
+            ys += [LABELS.index("support")] + [LABELS.index("irrelevant")] * len(picked)
+            groups += [offset + b] * (1 + len(picked))
+            if (false := changed(fact, rng)) is not None:
+                xs.append(pair_features(false, [source, *picked])[:1])
+                ys.append(LABELS.index("refute"))
+                groups.append(offset + b)
+    return PairSet(np.vstack(xs), np.array(ys), np.array(groups), np.full(len(ys), -1))
 
 
 def ambigbio_pairs(
@@ -327,6 +373,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--ambigbio", type=int, default=0, metavar="N",
         help="weak supervision: N supported AmbigBio atoms per answer (0: none)",
     )  # fmt: skip
+    parser.add_argument("--factscore", type=int, default=0, metavar="N", help="FActScore pairs: N facts a bio")
     parser.add_argument("--ambigbio-unsupported", type=int, default=0, metavar="N", help="unsupported atoms per answer")
     parser.add_argument("--ambigbio-names", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--dry-run", action="store_true", help="report cross-validation only; write nothing")
@@ -344,6 +391,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             np.concatenate([pairs.claim_index, extra.claim_index]),
         )
     n_wice = len(pairs.y) - n_fcb
+    if args.factscore:
+        extra = factscore_pairs(
+            datasets.factscore(args.data), np.random.default_rng(args.seed), offset=3 * 10**6, per_bio=args.factscore
+        )
+        pairs = PairSet(
+            np.vstack([pairs.x, extra.x]),
+            np.concatenate([pairs.y, extra.y]),
+            np.concatenate([pairs.groups, extra.groups]),
+            np.concatenate([pairs.claim_index, extra.claim_index]),
+        )
+    n_factscore = len(pairs.y) - n_fcb - n_wice
     if args.ambigbio:
         items = datasets.ambigbio(args.data)
         if args.ambigbio_names is not None:  # only the names listed in this file (one a line)
@@ -361,7 +419,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     sources = [f"{n_fcb} Factcheck-Bench"]
     sources += [f"{n_wice} WiCE"] if n_wice else []
-    sources += [f"{len(pairs.y) - n_fcb - n_wice} AmbigBio (weak)"] if args.ambigbio else []
+    sources += [f"{n_factscore} FActScore (generated)"] if n_factscore else []
+    sources += [f"{len(pairs.y) - n_fcb - n_wice - n_factscore} AmbigBio (weak)"] if args.ambigbio else []
     print("pairs: " + " + ".join(sources))
 
     runs = []
@@ -384,6 +443,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     meta = {
         "trained_on": "Factcheck-Bench dev: claim-evidence stance pairs and true/false claims"
         + (" + WiCE dev gold-sentence pairs" if args.wice else "")
+        + (f" + FActScore dev facts vs their sentences ({args.factscore} a bio, generated)" if args.factscore else "")
         + (
             f" + AmbigBio dev atoms (weak: the paper's supported_any, {args.ambigbio} + {args.ambigbio} per answer)"
             if args.ambigbio

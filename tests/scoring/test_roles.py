@@ -215,6 +215,10 @@ def test_a_place_bound_to_the_wrong_organisation_is_contradicted(fact: str, cont
         ("Søren Ødegaard won the National Cup.", False),
         ("Søren Ødegaard was Danish.", False),
         ("Ødegaard Søren won a cup.", False),
+        # A name that opens with a capital outside A-Z is a name too ("Łódź", "Øster", "Ørsted").
+        ("Søren Ødegaard played for Łódź Ørsted.", True),
+        ("Søren Ødegaard played for Øster Brakstad.", True),
+        ("Søren Ødegaard won the Ølberg Trophy in 2012.", True),
     ],
 )
 def test_a_name_the_page_never_gives_is_missing(fact: str, missing: bool) -> None:
