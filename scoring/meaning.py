@@ -70,7 +70,7 @@ class _Clause:
     negated: frozenset[str]
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)  # a page passage's clauses: ~20 KB each (see ``verifier.features._windows``)
 def _clauses(text: str) -> tuple[_Clause, ...]:
     """The clauses of a page passage, read once per passage however many facts are checked against it."""
     out: list[_Clause] = []

@@ -217,11 +217,12 @@ def collect_less_often() -> None:
 def bound_parse_cache(size: int) -> None:
     """Keep at most ``size`` parsed sentences in this process's parse cache (``scoring.nlp``).
 
-    A cached parse of an answer or passage sentence holds about 60 KB (tokens, tags, the parser's tensor):
+    A cached parse of an answer or passage sentence held about 60 KB (tokens, tags, the embedding tensor):
     3,000 checks of AmbigBio dev answers filled 5,555 entries and took a worker from 496 to 821 MB RSS;
     ``scoring.nlp``'s own bound of 20,000 would let one process grow by about 1.2 GB before it stops. A
     batch's parses (``Scorer.prepare``: 32 answers and their passages, a few hundred sentences) fit many
-    times in the worker's default.
+    times in the worker's default. ``scoring.nlp`` drops each parse's tensor (no step reads it): checking the
+    1,000 answers in cycles in one process, RSS plateaued at 877-885 MB with it and 811 MB without (issue #31).
     """
     from scoring import nlp
 

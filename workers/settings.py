@@ -94,7 +94,7 @@ class WorkerSettings(BusSettings):
         default="", description="rules switched off in every check (scoring/RULES.md; comma-separated)"
     )
     parse_cache_size: int = Field(
-        default=4_000, ge=1, le=1_000_000, description="parsed sentences each scoring process keeps (~60 KB each)"
+        default=4_000, ge=1, le=1_000_000, description="parsed sentences each scoring process keeps (~40 KB each)"
     )
     worker_id: str = Field(default_factory=_default_worker_id, description="written into each result")
 

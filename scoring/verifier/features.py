@@ -71,7 +71,9 @@ def _weighted(words: frozenset[str], found: frozenset[str], idf: dict[str, float
     return math.fsum(idf[w] for w in words & found) / total if total else 0.0
 
 
-@lru_cache(maxsize=8192)
+# A page passage's windows hold about 50 KB: 8,192 of them could take a process ~400 MB; 1,000 AmbigBio dev
+# answers read 674 passages, an answer a few dozen (issue #31: a worker's memory).
+@lru_cache(maxsize=1024)
 def _windows(text: str) -> tuple[Analysis, ...]:
     """Each sentence and each pair of adjacent sentences (a fact often spans two).
 

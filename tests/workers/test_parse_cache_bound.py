@@ -1,4 +1,4 @@
-"""A worker bounds its parse cache (``FACTSENTRY_PARSE_CACHE_SIZE``): each cached parse holds ~60 KB."""
+"""A worker bounds its parse cache (``FACTSENTRY_PARSE_CACHE_SIZE``): each cached parse holds ~40 KB."""
 
 from __future__ import annotations
 
