@@ -143,7 +143,8 @@ async def test_worker_killed_mid_batch_loses_no_record(
         metrics_port=free_port(),
         metrics_host="127.0.0.1",
     )
-    ids = [f"id{i:03d}" for i in range(80)]
+    # Enough records that a worker scraped slowly on a busy machine cannot finish them all before the kill.
+    ids = [f"id{i:03d}" for i in range(400)]
     records = []
     for i, rid in enumerate(ids):
         name, answer = CRASH_ANSWERS[i % len(CRASH_ANSWERS)]
@@ -158,7 +159,8 @@ async def test_worker_killed_mid_batch_loses_no_record(
     finally:
         if first.poll() is None:
             first.kill()
-    done_before = {r.key.decode() for r in await read_topic(settings.kafka_bootstrap, settings.results_topic, 80, 2)}
+    before = await read_topic(settings.kafka_bootstrap, settings.results_topic, len(ids), 2)
+    done_before = {r.key.decode() for r in before}
     assert 8 <= len(done_before) < len(ids), "the worker must die with records still to do"
 
     second = start_worker(settings.model_copy(update={"metrics_port": free_port()}), log)
