@@ -343,8 +343,10 @@ class Publisher:
         with contextlib.suppress(Exception):
             await self.watch.close()
         if self.producer is not None:
+            # Bounded: with the broker down, the producer would retry its unsent batches for ever and the
+            # gateway would never finish shutting down (what was not acknowledged is already counted lost).
             with contextlib.suppress(Exception):
-                await self.producer.stop()
+                await asyncio.wait_for(self.producer.stop(), timeout)
 
 
 def _send_failure(error: BaseException) -> str:
