@@ -100,6 +100,35 @@ def test_up_serves_the_openai_api_and_ctrl_c_stops_every_child(tmp_path: Path) -
             proc.kill()
 
 
+def test_up_terminated_while_it_starts_stops_every_child(tmp_path: Path) -> None:
+    """A SIGTERM before the stack is up (an orchestrator or ``make`` giving up) stops what has started: no
+    server or worker is left running without its parent."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "factsentry", "up", "--port", str(port), "--workers", "1", "--data-dir", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=ENV,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        children: list[psutil.Process] = []
+        while time.monotonic() < deadline and not any("factsentry" in " ".join(c.cmdline()) for c in children):
+            time.sleep(0.05)  # until the gateway or a worker has been spawned
+            children = psutil.Process(proc.pid).children(recursive=True)
+        assert children, "up spawned nothing"
+        proc.send_signal(signal.SIGTERM)
+        output, _ = proc.communicate(timeout=60)
+        assert proc.returncode == 130, output
+        assert "stopped before it was up" in output and "factsentry is up" not in output
+        time.sleep(0.5)
+        assert not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
 def test_up_on_a_taken_port_says_so_in_one_line() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

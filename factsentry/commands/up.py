@@ -72,10 +72,20 @@ def run(args: argparse.Namespace) -> int:
         log_dir=work,
         data_dir=args.data_dir,
     )
+
+    def on_term(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    # Before the start: a SIGTERM while the stack starts stops what has started (Stack.start stops on any
+    # exception), instead of killing this process and leaving its servers and workers running.
+    signal.signal(signal.SIGTERM, on_term)
     try:
         stack.start()
     except EmbeddedServerError as e:
         raise UserError(str(e)) from e
+    except KeyboardInterrupt:
+        print("factsentry up: stopped before it was up", flush=True)
+        return 130
     print(f"factsentry is up (logs in {work})")
     print(f"  gateway    {stack.gateway_url}/v1   (OpenAI-compatible; metrics {stack.gateway_url}/metrics)")
     print(f"  kafka      {stack.kafka_bootstrap}")
@@ -86,11 +96,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"  models     {models}")
     print("Ctrl-C stops everything.", flush=True)
     stopping = False
-
-    def on_term(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, on_term)
     try:
         while not stopping:
             time.sleep(0.5)
