@@ -48,15 +48,20 @@ def test_demo_prints_a_verdict_for_every_conversation() -> None:
     assert two["num_bios"] == 2
 
 
-def test_up_serves_the_openai_api_and_ctrl_c_stops_every_child(tmp_path: Path) -> None:
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "factsentry", "up", "--port", str(port), "--workers", "1", "--data-dir", str(tmp_path)],
+def start_up(port: int, data_dir: Path) -> subprocess.Popen[str]:
+    """``factsentry up`` with one worker on ``port``, its output read as text."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "factsentry", "up", "--port", str(port), "--workers", "1", "--data-dir", str(data_dir)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
         env=ENV,
     )
+
+
+def test_up_serves_the_openai_api_and_ctrl_c_stops_every_child(tmp_path: Path) -> None:
+    port = free_port()
+    proc = start_up(port, tmp_path)
     try:
         lines = []
         assert proc.stdout is not None
@@ -104,13 +109,7 @@ def test_up_terminated_while_it_starts_stops_every_child(tmp_path: Path) -> None
     """A SIGTERM before the stack is up (an orchestrator or ``make`` giving up) stops what has started: no
     server or worker is left running without its parent."""
     port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "factsentry", "up", "--port", str(port), "--workers", "1", "--data-dir", str(tmp_path)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=ENV,
-    )
+    proc = start_up(port, tmp_path)
     try:
         deadline = time.monotonic() + 60
         children: list[psutil.Process] = []
