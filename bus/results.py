@@ -181,6 +181,11 @@ class VerdictListener:
             try:
                 return await asyncio.wait_for(asyncio.shield(future), timeout)
             except TimeoutError:
+                if future.done() and not future.cancelled():
+                    # An outcome that landed in the same turn of the loop as the deadline (a late loop runs
+                    # both at once under load) wins: the publisher may have just reported the generation
+                    # lost, and by then it no longer counts it as unacknowledged.
+                    return future.result()
                 return Outcome("timeout")
         finally:
             waiters = self._waiters.get(request_id)
