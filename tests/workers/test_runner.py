@@ -375,3 +375,21 @@ async def test_stop_with_the_broker_gone_exits_within_the_bound(
     # killed, held past 30 s frozen)
     assert took < 3 + 4, f"the worker took {took:.1f} s to stop"
     assert (summary.done, summary.failed) == (0, 1)  # left uncommitted: the group redelivers it
+
+
+async def test_stop_while_the_broker_hangs_at_startup_exits_at_once(
+    make_settings: MakeSettings, own_broker: embedded.ServerProcess
+) -> None:
+    """A broker that accepts connections and answers nothing (SIGSTOP) holds the worker's first topic check for
+    as long as it likes: a stop does not wait for it (before, the worker was still in that check 30 s later)."""
+    worker_settings = make_settings(kafka_bootstrap=f"{own_broker.host}:{own_broker.port}", stop_timeout_s=1.0)
+    with frozen(own_broker):
+        worker = RunningWorker(worker_settings)
+        await asyncio.sleep(1.0)
+        assert not worker.task.done()
+        started = time.monotonic()
+        worker.stop_event.set()
+        summary = await asyncio.wait_for(worker.task, 30)
+        took = time.monotonic() - started
+    assert took < 2.0, f"the worker took {took:.1f} s to stop"
+    assert (summary.done, summary.dlq, summary.failed) == (0, 0, 0)
