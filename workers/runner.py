@@ -19,7 +19,9 @@ covers a record still in flight.
   Redis outage pauses the stage instead of dead-lettering good records.
 - On partition revocation the in-flight batch is finished (up to the drain timeout) and committed
   before the partitions move.
-- On stop (SIGTERM): no more fetching, the in-flight batch drains up to ``drain_timeout_s``, and
+- On stop (SIGTERM): no more fetching, the in-flight batch drains up to ``drain_timeout_s``, the
+  producer and the consumer stop within ``stop_timeout_s`` each (a dead or hung broker does not keep the
+  worker from exiting: what it did not take was never committed and is redelivered), and
   one summary line is logged: ``shutdown on SIGTERM ◆ 120 done ◆ 2 dlq ◆ 0 failed ◆ 1 retries``.
 """
 
@@ -41,7 +43,7 @@ from aiokafka.errors import CommitFailedError, IllegalStateError
 from pydantic import ValidationError
 
 from bus.codec import decode, encode
-from bus.kafka import BrokerWatch, consumer_lag, make_consumer, make_producer
+from bus.kafka import BrokerWatch, consumer_lag, make_consumer, make_producer, stop_consumer, stop_producer
 from bus.topics import dlq_topic
 from schemas.messages import DLQRecord
 from workers.errors import StageContractError, is_retriable
@@ -86,17 +88,6 @@ def describe(exc: BaseException) -> str:
         parts = [f"{'.'.join(str(p) for p in e['loc']) or 'value'}: {e['msg']}" for e in exc.errors()]
         return f"invalid {exc.title}: " + "; ".join(parts)
     return str(exc) or type(exc).__name__
-
-
-async def _stop_consumer(consumer: AIOKafkaConsumer) -> None:
-    """Stop ``consumer``; a fetch task that aiokafka cancels inside ``stop()`` is not our cancellation."""
-    try:
-        await consumer.stop()
-    except asyncio.CancelledError:
-        task = asyncio.current_task()
-        if task is not None and task.cancelling():
-            raise
-        log.debug("the consumer's fetcher was cancelled while stopping")
 
 
 class _Revocation(ConsumerRebalanceListener):  # type: ignore[misc]
@@ -188,7 +179,7 @@ class Runner(Generic[In, Out]):
                     # reads it from the start (records seen twice are overwritten by request id).
                     log.warning("re-joining group %s after the broker reset", settings.group_id)
         finally:
-            await producer.stop()
+            await stop_producer(producer, settings.stop_timeout_s)
 
     async def _consume_until_reset(self, producer: AIOKafkaProducer, watch: BrokerWatch, from_start: bool) -> None:
         settings = self.settings
@@ -212,7 +203,7 @@ class Runner(Generic[In, Out]):
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
         finally:
-            await _stop_consumer(consumer)
+            await stop_consumer(consumer, settings.stop_timeout_s)
 
     async def _watch_loop(self, watch: BrokerWatch) -> None:
         """Every ``broker_check_s``: did the broker come back empty? Then count it and re-join."""
@@ -514,8 +505,15 @@ class Runner(Generic[In, Out]):
         """Run ``op`` until it succeeds (True) or the runner is stopped first (False); retriable errors back off."""
         attempt = 0
         while not self.stop_event.is_set():
+            # A hung broker (accepting connections, answering nothing) holds ``op`` for as long as it likes: the
+            # stop does not wait for it.
+            attempt_task = asyncio.ensure_future(op())
+            await self._until_any({attempt_task}, or_reset=False)
+            if not attempt_task.done():
+                await self._abandon(attempt_task)
+                return False
             try:
-                await op()
+                attempt_task.result()
                 return True
             except Exception as e:
                 if not is_retriable(e):

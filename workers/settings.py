@@ -40,6 +40,12 @@ class WorkerSettings(BusSettings):
     backoff_s: float = Field(default=0.5, gt=0, description="first retry delay; doubles each attempt")
     backoff_max_s: float = Field(default=10.0, gt=0, description="longest retry delay")
     drain_timeout_s: float = Field(default=30.0, ge=0, description="on SIGTERM, wait this long for in-flight work")
+    stop_timeout_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="after the drain, longest wait for the broker to take the producer's last records and the"
+        " consumer's leave (a dead or hung broker does not keep the worker from exiting)",
+    )
     session_timeout_ms: int = Field(
         default=10_000,
         ge=1000,

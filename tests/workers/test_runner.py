@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
 
 import orjson
 import pytest
@@ -11,6 +13,7 @@ from prometheus_client import CollectorRegistry
 
 from factsentry import embedded
 from schemas.messages import DLQRecord
+from tests.servers import frozen, kill
 from tests.workers.conftest import MakeSettings
 from tests.workers.helpers import generation, produce, read_topic, read_until
 from tests.workers.stages import STARTED, WordCount
@@ -342,3 +345,51 @@ async def test_revoked_partitions_are_finished_and_committed_before_they_move(ma
     assert sorted(r.key.decode() for r in out) == sorted(ids)
     assert a.done + b.done == len(ids)
     assert a.done > 0 and b.done > 0
+
+
+@pytest.mark.parametrize("fault", ["killed", "frozen"])
+async def test_stop_with_the_broker_gone_exits_within_the_bound(
+    make_settings: MakeSettings, own_broker: embedded.ServerProcess, fault: str
+) -> None:
+    """A worker stopped while its broker is dead (kill -9) or hung (SIGSTOP), with a batch in flight whose output
+    cannot be produced: it drains up to the drain timeout, then its producer's and consumer's stops are each bounded
+    by the stop timeout, so it exits within their sum instead of retrying for ever."""
+    settings = make_settings(
+        kafka_bootstrap=f"{own_broker.host}:{own_broker.port}", drain_timeout_s=1.0, stop_timeout_s=1.0
+    )
+    request_id = f"gone-{fault}"
+    await produce(settings.kafka_bootstrap, settings.generations_topic, [("k", gen_bytes(request_id, "SLOW2 a b"))])
+    worker = RunningWorker(settings)
+    await wait_for(lambda: request_id in STARTED, timeout=30)  # it sleeps: its output is produced after the fault
+    with contextlib.ExitStack() as fault_held:
+        if fault == "killed":
+            kill(own_broker)
+        else:
+            fault_held.enter_context(frozen(own_broker))
+        await asyncio.sleep(2.5)  # the handler is done and its produce is retrying against the missing broker
+        started = time.monotonic()
+        worker.stop_event.set()
+        summary = await asyncio.wait_for(worker.task, 30)
+        took = time.monotonic() - started
+    # drain 1 s + producer stop 1 s + consumer stop 1 s, and slack for a busy machine (before the bound: 9.5 s
+    # killed, held past 30 s frozen)
+    assert took < 3 + 4, f"the worker took {took:.1f} s to stop"
+    assert (summary.done, summary.failed) == (0, 1)  # left uncommitted: the group redelivers it
+
+
+async def test_stop_while_the_broker_hangs_at_startup_exits_at_once(
+    make_settings: MakeSettings, own_broker: embedded.ServerProcess
+) -> None:
+    """A broker that accepts connections and answers nothing (SIGSTOP) holds the worker's first topic check for
+    as long as it likes: a stop does not wait for it (before, the worker was still in that check 30 s later)."""
+    worker_settings = make_settings(kafka_bootstrap=f"{own_broker.host}:{own_broker.port}", stop_timeout_s=1.0)
+    with frozen(own_broker):
+        worker = RunningWorker(worker_settings)
+        await asyncio.sleep(1.0)
+        assert not worker.task.done()
+        started = time.monotonic()
+        worker.stop_event.set()
+        summary = await asyncio.wait_for(worker.task, 30)
+        took = time.monotonic() - started
+    assert took < 2.0, f"the worker took {took:.1f} s to stop"
+    assert (summary.done, summary.dlq, summary.failed) == (0, 0, 0)
