@@ -244,3 +244,24 @@ def test_a_hedge_in_parentheses_comes_off(sentence: str, kept: str) -> None:
 def test_a_remark_in_parentheses_that_is_no_hedge_stays() -> None:
     text = "She coached the academy (after retiring in 2023)."
     assert strip_hedges(text) == (text, list(range(len(text))), False)
+
+
+def test_a_table_after_prose_about_the_same_person_joins_that_persons_individual() -> None:
+    answer = (
+        "Ada Lind is a Norwegian novelist born in Oslo in 1950. She edited Vinterlys.\n\n"
+        "| | Ada Lind |\n|---|---|\n| Born | 1950, Oslo |\n| Magazine | Editor, Vinterlys (1980–1990) |\n\n"
+        "She still lives in Oslo."
+    )
+    store = Store.in_memory(
+        [
+            (
+                "Ada Lind (novelist)",
+                "Ada Lind (born 1950 in Oslo) is a Norwegian novelist. She edited the magazine "
+                "Vinterlys from 1980 to 1990. She lives in Oslo.",
+            ),
+            ("Ada Lind (chemist)", "Ada Lind (born 1970 in Bergen) is a Norwegian chemist."),
+        ]
+    )
+    result = check(answer, kb=store, name="Ada Lind")
+    assert result.num_bios == 1 and [g.entity for g in result.groups] == ["Ada Lind (novelist)"]
+    assert not any(g.conflated for g in result.groups)
