@@ -362,6 +362,16 @@ def _scoped(individuals: _Individuals, scoped: dict[int, PerceivedGroup], scope:
     found = scoped.get(scope.index)
     if found is not None:
         return found
+    first = individuals.groups[0]
+    if scope.sole and compatible(scope.name or first.name, first.name):
+        # One person's table or profile about the answer's subject: the subject's individual, which the table's
+        # description and dates now tell apart from namesakes.
+        first.disambiguator = first.disambiguator or scope.description
+        first.dates = first.dates or scope.dates
+        first.introduced = True
+        individuals.update(first)
+        scoped[scope.index] = first
+        return first
     name = scope.name or subject
     group = PerceivedGroup(
         name,

@@ -21,6 +21,7 @@ _HEDGE = (
     r"i['’]?m (?:fairly|pretty|reasonably|quite|almost|not (?:entirely|completely|100%)) "
     r"(?:sure|certain|confident)(?: that| about this)?|"
     r"i (?:may|might|could) be (?:wrong|misremembering|mistaken)(?: (?:about )?(?:this|that))?,? but|"
+    r"(?:not (?:fully |entirely |completely |100% )?|un)(?:sure|certain)|"
     r"possibly|probably|perhaps|apparently|presumably)"
 )
 # The conditional hedges, unmistakable even without a comma: "… the Lindenhof Quartet if I'm not mistaken."
@@ -57,6 +58,33 @@ _PREFACE = re.compile(
 )
 
 
+def hedge_only(text: str) -> bool:
+    """Whether ``text`` is a hedge and nothing else, as the remark in "IK Norrvik (1990–1998) (I think)" is.
+
+    >>> hedge_only("if I recall correctly"), hedge_only("not fully certain"), hedge_only("1990–1998")
+    (True, True, False)
+    """
+    return _ONLY.fullmatch(text) is not None
+
+
+_ONLY = re.compile(rf"\s*{_HEDGE}\s*", re.IGNORECASE)
+# A hedge in parentheses of its own: "She played for IK Norrvik (1990–1998) (I think)."
+_PARENTHESISED = re.compile(rf"\s*\(\s*{_HEDGE}\s*\)", re.IGNORECASE)
+_CLOSING = re.compile(rf",\s*{_HEDGE}\s*[.;]?$", re.IGNORECASE)
+
+
+def closing_hedge(text: str) -> int | None:
+    """Where a hedge that closes ``text``, set off by a comma, starts ("…, I think", "…, not fully certain"), or
+    None.
+
+    >>> text = "Captain, Deccan Falcons, 2019–2023, I think"
+    >>> text[: closing_hedge(text)], closing_hedge("Captain, Deccan Falcons")
+    ('Captain, Deccan Falcons, 2019–2023', None)
+    """
+    m = _CLOSING.search(text)
+    return m.start() if m is not None else None
+
+
 def strip_hedges(text: str) -> tuple[str, list[int], bool]:
     """``text`` without its hedges, the position in ``text`` of each kept character, and whether any went."""
     keep = list(range(len(text)))
@@ -64,7 +92,16 @@ def strip_hedges(text: str) -> tuple[str, list[int], bool]:
     if preface is not None:
         keep = keep[preface.end() :]
     hedged = False
-    for pattern in (_AT_START, _IN_PARENS, _BETWEEN_COMMAS, _AT_END, _BEFORE_VALUE, _AFTER_CONNECTIVE, _AFTER_OPENING):
+    for pattern in (
+        _AT_START,
+        _PARENTHESISED,
+        _IN_PARENS,
+        _BETWEEN_COMMAS,
+        _AT_END,
+        _BEFORE_VALUE,
+        _AFTER_CONNECTIVE,
+        _AFTER_OPENING,
+    ):
         current = "".join(text[i] for i in keep)
         m = pattern.search(current)
         while m is not None:

@@ -237,8 +237,11 @@ _RANK = re.compile(
     rf"\b(?P<ord>{'|'.join(_ORDINALS)})(?:[- ]place)?\s+{_RANK_NOUNS}|"
     rf"\b(?:finish(?:ed|ing)?|came|placed|plac(?:ing)|ended|ranked|took)\s+(?P<ord2>{'|'.join(_ORDINALS)})\b|"
     r"\b(?P<medal>gold|silver|bronze)\b|"
-    r"\b(?P<two>runners?[- ]up|finalists?|lost (?:in )?the final|beaten finalists?)\b|"
-    r"\b(?P<one>winners?|champions?|won the final|victor)\b",
+    # a semi-finalist or quarter-finalist reached a round, no rank
+    r"\b(?P<two>runners?[- ]up|(?<!semi-)(?<!semi )(?<!quarter-)(?<!quarter )finalists?|lost (?:in )?the final|"
+    r"beaten finalists?)\b|"
+    # "won it": the event the clause names ("competed in the Meridian Ocean Race in 2014 … and won it in 2018")
+    r"\b(?P<one>winners?|champions?|won the final|won it|victor)\b",
     re.IGNORECASE,
 )
 # Words of a rank expression, left out of what anchors a fact to a page clause.

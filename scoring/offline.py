@@ -77,6 +77,10 @@ HEDGED_CLAIMS = rule(
 )
 
 
+# The kinds of scope of a table's row and column (``scoring.segment.tables``).
+_PERSON_TABLES = frozenset(("row", "col"))
+
+
 def decompose(run: Run) -> list[PlannedGroup]:
     """Perceived individuals by sentence, atomic facts by dependency parse, each made standalone and
     classified by the check-worthiness rules."""
@@ -146,6 +150,8 @@ def _read(
     sentences: tuple[Sentence, ...], rules_off: frozenset[str]
 ) -> tuple[list[Reading], list[tuple[str, list[int], bool]]]:
     pronoun = answer_pronoun([s.text for s in sentences])
+    if pronoun is None and any(s.scope is not None and s.scope.kind in _PERSON_TABLES for s in sentences):
+        pronoun = "they"  # a table's row or column presents a person: its items are about them
     nlp.parse([s.text for s in sentences])  # in one batch: reading a record parses the sentence as written
     readings = [prose(s.text, pronoun, s.list_item, rules_off) for s in sentences]
     thing = thing_name([s.text for s in sentences]) if pronoun is None and THING_RECORDS not in rules_off else None

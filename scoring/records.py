@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring import nlp
+from scoring.hedges import closing_hedge
 from scoring.inflect import past, present
 from scoring.parentheticals import ORG_WORDS
 from scoring.rules import rule
@@ -151,6 +152,16 @@ def prose(text: str, pronoun: str | None, list_item: bool = False, rules_off: fr
     """``text`` read as a sentence about the answer's person (``pronoun``), or as it is."""
     if pronoun is None:
         return unchanged(text)
+    cut = closing_hedge(text) if SUBJECTLESS_ITEMS not in rules_off else None
+    if cut:
+        # "Goaltender, IK Norrvik, 1990–1998, I think": the item is read without its hedge, which then closes the
+        # sentence ("They were goaltender … from 1990 to 1998, I think."), where hedges come off.
+        inner = prose(text[:cut], pronoun, list_item, rules_off)
+        if inner.rewritten:
+            body = inner.text.rstrip(".")
+            tail = text[cut:].rstrip(" .;")
+            offsets = inner.offsets[: len(body)] + list(range(cut, cut + len(tail)))
+            return Reading(f"{body}{tail}.", [*offsets, len(text) - 1], True)
     end = len(text.rstrip(" .;"))
     if LABEL_RECORDS not in rules_off:
         found = _label_record(text, end, pronoun, rules_off)

@@ -313,7 +313,7 @@ def _record_scope(record: Record, index: int, key: str) -> Scope:
     name = lead.name if lead is not None else record.name
     description = (lead.description if lead is not None else None) or record.description
     dates = record.dates or (lead.dates if lead is not None else None)
-    return Scope(index, name, description, dates, key.split(":")[0])
+    return Scope(index, name, description, dates, key.split(":")[0], record.sole)
 
 
 DASH_LABELS = rule(

@@ -49,6 +49,8 @@ class Scope:
     description: str | None = None
     dates: str | None = None
     kind: str = HEADING
+    # The only person its table or profile presents: the answer's subject where the names agree.
+    sole: bool = False
 
     @property
     def key(self) -> tuple[str, str, str]:

@@ -1,10 +1,18 @@
 """A table block read as records: lines the sentence splitter and the records reading (``scoring.records``) read.
 
 A two-column table is a set of "Label: value" records (a timeline's rows are items dated by their year); a table
-with a column per person is one block of records per column; a table with a row per person ("| Name | Occupation
-| Born |" then a row for each) one block per row; a table of works one record per work; any other table a row a
-line, its cells joined. Each record carries the key of the column or row it belongs to ("col:2", "row:1"), so
-person scopes (``scoring.segment.scopes``) can keep each person's records apart.
+with a column per person (one person's included: "| | Priya Raghunathan |") is one block of records per column; a
+table with a row per person ("| Name | Occupation | Born |" then a row for each, or a single row) one block per row;
+a table of works one record per work; any other table a row a line, its cells joined. Each record carries the key
+of the column or row it belongs to ("col:2", "row:1"), so person scopes (``scoring.segment.scopes``) keep each
+person's records together and apart from the others'.
+
+In a person's row or column a header is a label, not a claim: a header that says what its cell tells of the person
+("Born", "Education", "Award") stays as the record's label; any other ("Highlights", "Race win", "Northbridge")
+is dropped and each item of its cell (they are separated by semicolons) is a list item about the person. The dates
+in parentheses that close such an item date the item ("Captain, Deccan Falcons (2019–2023)": a tenure, not the
+life of a "Deccan Falcons"; the person's life is under "Born"), and a hedge in parentheses after it ("(I think)")
+is a hedge of the item.
 
 >>> [r.text for r in records((("", ""), ("Born", "1981, Kisumu"), ("Event", "200 m")))]
 ['Born: 1981, Kisumu', 'Event: 200 m']
@@ -12,8 +20,10 @@ person scopes (``scoring.segment.scopes``) can keep each person's records apart.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from scoring.hedges import hedge_only
 from scoring.rules import rule
 from vocabulary.records import RECORD_PREDICATES
 
@@ -21,7 +31,9 @@ MARKDOWN_TABLES = rule(
     "markdown-tables",
     "segment",
     "a markdown table is read row by row: a two-column table as 'Label: value' records (a timeline's rows as "
-    "items dated by their year), a table with a column per person as one record block per person",
+    "items dated by their year), a table with a column or a row per person (one person's too) as one record block "
+    "per person, where a header that is no known label is not a claim: each item of its cell is an item about the "
+    "person, dated by the years that close it",
 )
 
 _GENERIC_HEADERS = frozenset("field fact facts detail details value info information item".split()) | {""}
@@ -39,6 +51,22 @@ _WORK_HEADERS = frozenset(
     "publications song songs painting paintings".split()
 )
 _ASIDE_WORDS = frozenset("confidence certainty sure note notes comment comments my".split())
+# A cell that says there is nothing: "—", "n/a".
+_EMPTY_CELLS = frozenset(("", "-", "–", "—", "n/a", "none", "unknown", "?"))
+# Words of an item about another person, whose years in parentheses may be that person's life ("Married to Ada
+# Lind (1930–2001)"): those keep their parentheses.
+_KIN_WORDS = frozenset(
+    "married marriage husband wife spouse partner son sons daughter daughters father mother parent parents brother "
+    "sister child children widow widower".split()
+)
+# Dates in parentheses that close an item: "(2019–2023)", "(since 2012)", "(2021)", "(1990s)", after what the item
+# is ("(album, 1961)").
+_CLOSING_DATES = re.compile(
+    r"\s*\(\s*(?:(?P<what>[^\W\d][^()\d,]{0,30}),\s*)?(?P<when>(?:since\s+|from\s+|until\s+)?(?:1[0-9]|20)[0-9]{2}s?"
+    r"(?P<range>\s*[–-]\s*(?:(?:1[0-9]|20)?[0-9]{2}|present|now))?)\s*\)$"
+)
+# A parenthesis that closes an item: "(I think)".
+_CLOSING_PARENTHESIS = re.compile(r"\s*\((?P<inside>[^()]*)\)$")
 
 
 @dataclass(frozen=True)
@@ -51,6 +79,8 @@ class Record:
     name: str | None = None
     description: str | None = None
     dates: str | None = None
+    # The row or column is the only person its table presents.
+    sole: bool = False
 
 
 def year_cell(cell: str) -> bool:
@@ -88,6 +118,32 @@ def records(rows: tuple[tuple[str, ...], ...]) -> list[Record]:
     header, body = (rows[0], list(rows[1:])) if rows else ((), [])
     width = max((len(c) for c in body), default=0)
     out: list[Record] = []
+    name: str | None
+    description: str | None
+    if _person_columns(header):
+        # "| | Chemist | Journalist |", "| | Priya Raghunathan |": a block per person, led by its heading ("The
+        # chemist:" for a role), its cells read under their row's label.
+        sole = len(header) == 2
+        role_row = next((c for c in body if c and c[0].lower() in ROLE_HEADERS), None)
+        born_row = next((c for c in body if c and c[0].lower() in _DATE_HEADERS), None)
+        for k, person in enumerate(header[1:], start=1):
+            by_role = len(person.split()) == 1 and person[1:].islower()
+            key = f"col:{k}"
+            dates = born_row[k] if born_row is not None and len(born_row) > k and not _empty(born_row[k]) else None
+            if by_role:  # the answer's subject, told apart by the role the header gives
+                lead, name, description = f"The {person.lower()}:", None, person.lower()
+            else:
+                lead, name = person, person
+                description = role_row[k] if role_row is not None and len(role_row) > k else None
+                description = None if description is None or _empty(description) else description
+            out.append(Record(lead, key, name, description, dates, sole))
+            out.extend(
+                Record(text, key, name, description, dates, sole)
+                for c in body
+                if len(c) > k and c[0] and not _empty(c[k])
+                for text in _cell_records(c[0], c[k])
+            )
+        return out
     if width == 2:
         timeline = sum(year_cell(c[0]) for c in body) > len(body) / 2
         for cells in body:
@@ -101,32 +157,22 @@ def records(rows: tuple[tuple[str, ...], ...]) -> list[Record]:
             else:
                 out.append(Record(value))
         return out
-    people = [h for h in header[1:] if h.lower() not in _GENERIC_HEADERS]
-    if header and header[0].lower() in _GENERIC_HEADERS and len(people) == len(header) - 1 >= 2:
-        # "| | Chemist | Journalist |": a block per person, led by its heading ("The chemist:" for a role).
-        for k, person in enumerate(header[1:], start=1):
-            by_role = len(person.split()) == 1 and person[1:].islower()
-            lead = f"The {person.lower()}:" if by_role else person
-            who = (None, person.lower(), None) if by_role else (person, None, None)
-            out.append(Record(lead, f"col:{k}", *who))
-            out.extend(Record(f"{c[0]}: {c[k]}", f"col:{k}", *who) for c in body if len(c) > k and c[0] and c[k])
-        return out
     named = person_rows(header, body)
     if named is not None:
         # "| Name | Occupation | Born |": a block per row, its cells under their headers.
         role = next((k for k, h in enumerate(header) if h.lower() in ROLE_HEADERS), None)
         born = next((k for k, h in enumerate(header) if h.lower() in _DATE_HEADERS), None)
         for r, cells in enumerate(body, start=1):
-            key = f"row:{r}" if len(body) > 1 else ""  # one row is the answer's one person: no boundary to draw
+            key = f"row:{r}"
             name = cells[named] if named < len(cells) else ""
             description = cells[role] if role is not None and role < len(cells) else None
             dates = cells[born] if born is not None and born < len(cells) else None
             if description is None:  # the first other cell that is no date tells the rows apart
                 description = next((c for k, c in enumerate(cells) if k != named and c and not year_cell(c)), None)
             out.extend(
-                Record(text, key, name or None, description, dates)
+                Record(text, key, name or None, description, dates, sole=len(body) == 1)
                 for k, cell in enumerate(cells)
-                if k != named and k < len(header) and cell
+                if k != named and k < len(header) and not _empty(cell)
                 for text in _cell_records(header[k], cell)
             )
         return out
@@ -137,13 +183,49 @@ def records(rows: tuple[tuple[str, ...], ...]) -> list[Record]:
     return [Record(", ".join(c for c in cells if c)) for cells in body]
 
 
+def _person_columns(header: tuple[str, ...]) -> bool:
+    """Whether a table's columns after the first are people ("| | Chemist | Journalist |", "| | Priya Raghunathan
+    |"): its first header says nothing and every other one names someone, or, for one column, a name."""
+    if len(header) < 2 or header[0].lower() not in _GENERIC_HEADERS:
+        return False
+    people = [h for h in header[1:] if h.lower() not in _GENERIC_HEADERS]
+    if len(people) != len(header) - 1:
+        return False
+    return len(people) >= 2 or _a_name(people[0])
+
+
+def _a_name(text: str) -> bool:
+    """ "Priya Raghunathan", "Declan Fairweather (sailor)": two to five capitalised words (particles aside), no
+    digit, before any parenthesis or comma."""
+    words = re.split(r"[,(]", text, maxsplit=1)[0].split()
+    particles = ("de", "del", "der", "di", "da", "van", "von", "la", "le", "bin", "ibn", "al", "el")
+    return (
+        2 <= len(words) <= 5
+        and not any(ch.isdigit() for ch in text)
+        and all(w[:1].isupper() or w in particles for w in words)
+        and " ".join(words).lower() not in _NOT_NAMES
+    )
+
+
+# Two-word headers of a column that are no one's name.
+_NOT_NAMES = frozenset(("key facts", "quick facts", "fast facts", "at a glance", "the facts", "more details"))
+
+
+def _empty(cell: str) -> bool:
+    return cell.strip().lower() in _EMPTY_CELLS
+
+
 def _cell_records(header: str, cell: str) -> list[str]:
-    """A cell of a person's row: under a header that says what it tells of them ("Born", "Education"), a record with
-    that label; a span of years under a header of dates ("Lived", "Years": "1909–1971", "b. 1952") the birth and death
-    it gives; under any other header ("Highlights", "Family"), an item about the person, as a list item is read."""
+    """A cell of a person's row or column: under a header that says what it tells of them ("Born", "Education"), a
+    record with that label; a span of years under a header of dates ("Lived", "Years": "1909–1971", "b. 1952") the
+    birth and death it gives; under any other header ("Highlights", "Race win"), the header is a label of the table,
+    not a claim: each item of the cell is an item about the person (:func:`cell_item`), as a list item is read."""
     label = header.strip().lower()
     if label in RECORD_PREDICATES or label.rstrip("s") in RECORD_PREDICATES:
-        return [f"{header}: {cell}"]
+        # A year of its own stays in parentheses, where the records reading reads it as the work's ("Book: Money in
+        # Motion (2011)") or the award's ("Award: Amani Prize (2017)").
+        items = (cell_item(item, single_years=False) for item in _items(cell))
+        return [f"{header}: {'; '.join(items)}"]
     if label in _DATE_HEADERS:
         text = cell.strip()
         for mark, word in (("b.", "Born"), ("born", "Born"), ("d.", "Died"), ("died", "Died")):
@@ -152,7 +234,48 @@ def _cell_records(header: str, cell: str) -> list[str]:
         born, _, died = text.replace("–", "-").partition("-")
         if year_cell(born) and year_cell(died) and len(died.strip()) == 4:
             return [f"Born: {born.strip()}", f"Died: {died.strip()}"]
-    return [f"- {cell}"] if header else [cell]
+    if label in ROLE_HEADERS:  # "Description: Indian mathematician": what the person is, one item
+        return [f"- {cell}"]
+    return [f"- {cell_item(item)}" for item in _items(cell)]
+
+
+def _items(cell: str) -> list[str]:
+    """The items of a cell, separated by semicolons outside parentheses."""
+    out: list[str] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(cell):
+        depth += ch == "("
+        depth -= ch == ")" and depth > 0
+        if ch == ";" and depth == 0:
+            out.append(cell[start:i].strip())
+            start = i + 1
+    out.append(cell[start:].strip())
+    return [item for item in out if item]
+
+
+def cell_item(item: str, single_years: bool = True) -> str:
+    """An item of a person's cell as the records reading reads it: a hedge in parentheses after it is a hedge set off
+    by a comma ("IK Norrvik (1990–1998) (I think)" → "…, I think"), and the dates in parentheses that close it date
+    the item ("Captain, Deccan Falcons (2019–2023)" → "Captain, Deccan Falcons, 2019–2023": a tenure, where
+    "Deccan Falcons (2019–2023)" reads as a life; "Brushfire (album, 1961)" → "Brushfire, album, 1961"), unless the
+    item is about a relative, whose life they may be. ``single_years``: a year that is no span moves too.
+
+    >>> cell_item("Captain, Deccan Falcons (2019–2023) (I think)")
+    'Captain, Deccan Falcons, 2019–2023, I think'
+    >>> cell_item("Married to Ada Lind (1930–2001)")
+    'Married to Ada Lind (1930–2001)'
+    """
+    text, hedge = item.strip(), ""
+    last = _CLOSING_PARENTHESIS.search(text)
+    if last is not None and hedge_only(last.group("inside")):
+        text, hedge = text[: last.start()].rstrip(), last.group("inside").strip()
+    dates = _CLOSING_DATES.search(text)
+    words = {w.lower() for w in re.findall(r"[^\W\d_]+", text)}
+    single = dates is not None and not dates.group("range") and not dates.group("when").startswith("since")
+    if dates is not None and dates.start() > 0 and not words & _KIN_WORDS and (single_years or not single):
+        what = f", {dates.group('what').strip()}" if dates.group("what") else ""
+        text = f"{text[: dates.start()].rstrip(' ,')}{what}, {dates.group('when')}"
+    return f"{text}, {hedge}" if hedge else text
 
 
 def _works_records(header: tuple[str, ...], body: list[tuple[str, ...]]) -> list[Record] | None:

@@ -10,7 +10,7 @@ from scoring.grouping import find_mention, group_sentences
 from scoring.nlp import parse_one
 from scoring.pipeline import check
 from scoring.segment.document import FENCE, HEADING, PARAGRAPH, SOURCES, TABLE, parse
-from scoring.segment.scopes import scopes
+from scoring.segment.scopes import Scope, scopes
 from scoring.sentences import split_sentences
 
 PAGES = [
@@ -279,7 +279,7 @@ def test_a_row_per_person_is_read_as_records_under_its_headers() -> None:
         ("Won the national title in 1936", True),  # no label a predicate: an item about the person
         ("Born: 1952", False),
         ("Occupation: Politician", False),
-        ("Mayor of Linden Falls (1999–2007)", True),
+        ("Mayor of Linden Falls, 1999–2007", True),  # the years close the item: they date it
     ]
 
 
@@ -416,9 +416,12 @@ def test_a_one_row_profile_table_is_read_as_records_of_its_person() -> None:
     assert [(s.text, s.list_item) for s in sentences] == [
         ("American labor organizer", True),
         ("Born: 1888, Lowell", False),
-        ("Leader, Ashgrove Mills strike (1919)", True),
+        ("Leader, Ashgrove Mills strike, 1919", True),
     ]
-    assert all(s.scope is None for s in sentences)  # one person: no boundary to draw
+    # One person: one scope, the answer's subject's (grouping gives it the subject's individual), told apart by the
+    # row's description.
+    row = Scope(0, "Mary Ellen Castellane", "American labor organizer", "1888, Lowell", "row", sole=True)
+    assert {s.scope for s in sentences} == {row}
 
 
 @pytest.mark.parametrize(

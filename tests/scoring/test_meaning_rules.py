@@ -99,6 +99,13 @@ def test_a_negated_value_the_page_gives_otherwise(fact: str, stated: bool) -> No
         ("lost the final", {2}),
         ("her first album", set()),  # an order, no rank
         ("the second edition", set()),
+        ("entered the Meridian Ocean Race in 2018 and won it", {1}),
+        ("was a beaten finalist in 2009", {2}),
+        # Look-alikes: a round reached is no rank; "won" alone names what was won, not a place.
+        ("200 m semi-finalist at the 2004 Summer Olympics", set()),
+        ("reached the semi finalist stage", set()),
+        ("a quarter-finalist at Wimbledon", set()),
+        ("won the Lindeman Prize", set()),
     ],
 )
 def test_ranks(text: str, levels: set[int]) -> None:
@@ -122,6 +129,22 @@ def test_ranks(text: str, levels: set[int]) -> None:
 )
 def test_a_rank_the_page_gives_otherwise(fact: str, conflict: bool) -> None:
     assert (rank_conflict(fact, [PAGE], EXCLUDE) is not None) is conflict
+
+
+RACE = "He competed in the Meridian Ocean Race in 2014, finishing fourth, and won it in 2018."
+
+
+@pytest.mark.parametrize(
+    ("fact", "conflict"),
+    [
+        ("Declan Fairweather was Meridian Ocean Race winner in 2018.", False),  # "won it" is the win
+        ("Declan Fairweather was the Meridian Ocean Race champion.", False),
+        ("Declan Fairweather was runner-up in the Meridian Ocean Race in 2018.", True),
+        ("Declan Fairweather finished second in the Meridian Ocean Race.", True),
+    ],
+)
+def test_winning_what_the_clause_names_is_a_first_place(fact: str, conflict: bool) -> None:
+    assert (rank_conflict(fact, [RACE], ("Declan Fairweather",)) is not None) is conflict
 
 
 @pytest.mark.parametrize(
