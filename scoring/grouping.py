@@ -354,7 +354,9 @@ def _ordinal_continues(doc: Doc, mention: Mention | None, current: PerceivedGrou
     if announced:
         return False
     if mention is not None:  # the name right after the ordinal ("Second, there is also a …" is a cue of its own)
-        return mention.name.split()[0] == doc[2].text and compatible(mention.name, current.name)
+        # the name's first word as written: a hyphenated one ("Ferrán-Okafor") is several tokens
+        starts = doc.text[doc[2].idx :].startswith(mention.name.split()[0])
+        return starts and compatible(mention.name, current.name)
     return doc[2].pos_ == "PROPN" and fold(doc[2].text) in name_parts(current.name)  # a bare surname
 
 
