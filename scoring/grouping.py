@@ -124,10 +124,12 @@ _CONTRAST_CUE = re.compile(
     r"^(?:on the other hand|in contrast|by contrast|conversely|meanwhile|however),\s+(?-i:[A-Z])", re.I
 )
 _CONTINUE_CUE = re.compile(r"^(?!there\b)\w+(?: \w+){0,3} (?:was|is) also\b|\balso (?:known|called)\b", re.IGNORECASE)
-# The answer says the name is shared: what follows may present the namesakes one by one.
+# The answer says the name is shared: what follows may present the namesakes one by one. A plural the count
+# refers to is a word for people ("two well-known ones") or the name in the plural ("two Kenji Satos"), which is
+# capitalised: "a few decades", "different threads", "several distinct chapters" share no name.
 _ANNOUNCES_MANY = re.compile(
     r"\b(?:two|three|four|several|multiple|a few|various|different|at least (?:two|three))\b[^.?!]{0,40}?"
-    r"\b(?:people|persons|individuals|men|women|namesakes|[A-Z][\w'’-]*s)\b|"
+    r"\b(?:people|persons|individuals|men|women|namesakes|ones|(?-i:[A-Z])[\w'’-]*s)\b|"
     r"\bshare[sd]? (?:the|this|that|a) (?:same )?name\b|\b(?:name|it) belongs to (?:two|three|several)\b|"
     r"\b(?:may|can|could|might) refer to\b",
     re.IGNORECASE,
@@ -352,7 +354,9 @@ def _ordinal_continues(doc: Doc, mention: Mention | None, current: PerceivedGrou
     if announced:
         return False
     if mention is not None:  # the name right after the ordinal ("Second, there is also a …" is a cue of its own)
-        return mention.name.split()[0] == doc[2].text and compatible(mention.name, current.name)
+        # the name's first word as written: a hyphenated one ("Ferrán-Okafor") is several tokens
+        starts = doc.text[doc[2].idx :].startswith(mention.name.split()[0])
+        return starts and compatible(mention.name, current.name)
     return doc[2].pos_ == "PROPN" and fold(doc[2].text) in name_parts(current.name)  # a bare surname
 
 

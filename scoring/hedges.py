@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from scoring import nlp
+
 _HEDGE = (
     r"(?:i (?:believe|think|reckon|suspect|guess|seem to recall|recall)(?: that)?|"
     r"if (?:i )?(?:recall|remember) (?:correctly|right(?:ly)?)|if memory serves(?: me)?(?: (?:right|correctly|well))?|"
@@ -47,6 +49,19 @@ _AFTER_OPENING = re.compile(
     rf"(?<=\w,\s)(?=[Ii]\s|[Ii]f\s|[Aa]s\s|[Ff]rom\s)(?i:{_HEDGE})\s+"
     rf"(?=(?:he|she|they|it|his|her|their|its|the|a|an|[A-Z][\w'’-]*)\s)",
 )
+
+
+# One word that opens a sentence with its comma ("Third,", "Later,", "Also,"): it keeps its comma when the hedge
+# after it goes.
+_OPENING_WORD = re.compile(r"\s*[^\W\d_]+,")
+
+
+def _opening_word(text: str) -> bool:
+    """Whether ``text`` is one word and its comma that opens the sentence and names no one ("Third,", not "Sato,")."""
+    if not _OPENING_WORD.fullmatch(text):
+        return False
+    word = nlp.parse_one(text.strip())[0]
+    return word.pos_ in ("ADV", "ADJ", "NUM", "CCONJ", "SCONJ")
 
 
 # Words that point at a claim without hedging it: "Note that a reset erases all your settings", "Keep in mind
@@ -106,7 +121,10 @@ def strip_hedges(text: str) -> tuple[str, list[int], bool]:
         m = pattern.search(current)
         while m is not None:
             hedged = True
-            keep = keep[: m.start()] + keep[m.end() :]
+            start = m.start()
+            if pattern is _BETWEEN_COMMAS and _opening_word(current[: start + 1]):
+                start += 1  # "Third, if I recall correctly, she …" keeps the ordinal's comma: "Third, she …"
+            keep = keep[:start] + keep[m.end() :]
             current = "".join(text[i] for i in keep)
             m = pattern.search(current, m.start())
     stripped = "".join(text[i] for i in keep)

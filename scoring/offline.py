@@ -12,6 +12,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from schemas.check import CheckResult, Revision
+from schemas.enums import Worthiness
 from schemas.knowledge import EntityRef
 from scoring import nlp
 from scoring.checker import Run
@@ -28,7 +29,7 @@ from scoring.records import Reading, answer_pronoun, answered, completed_by_lead
 from scoring.revise import RevisionInput, revise
 from scoring.rules import rule
 from scoring.sentences import Sentence
-from scoring.worthiness import classify_by_rule
+from scoring.worthiness import TALK_CLAUSE, classify_by_rule
 
 _IDX_LENGTH: list[int | str] = ["IDX", "LENGTH"]
 
@@ -250,6 +251,7 @@ def _plan_groups(
                 if not step:  # a how-to step is a claim about the thing, imperative or not
                     worthiness, by = worthiness_gate(worthiness, by, text, bare, rules_off)
                 facts.append(PlannedFact(atom, text, worthiness, worthiness_rule=by))
+            _talk_clauses([f for f in facts if f.atom.sentence_index == i], sentences[i], ind.name, rules_off)
         planned.append(PlannedGroup(ind, facts))
     kept = [g for g in planned if g.factual]
     if not kept:
@@ -263,6 +265,23 @@ def _plan_groups(
     for g in kept:
         g.facts.sort(key=lambda f: f.atom.sentence_index)
     return kept
+
+
+def _talk_clauses(facts: list[PlannedFact], sentence: str, name: str, rules_off: frozenset[str] | None) -> None:
+    """The facts of one sentence once more, where another of its facts is talk: a clause of a sentence of talk
+    that names no one and nothing ("Stepping back for a second, it's striking how …") is talk too (``talk-clause``,
+    the last worthiness rule, which only this second reading can fire)."""
+    talk = (Worthiness.NOT_A_CLAIM, Worthiness.OPINION)
+    if not any(f.worthiness in talk for f in facts):
+        return
+    for f in facts:
+        if f.worthiness is not Worthiness.FACTUAL:
+            continue
+        worthiness, by = classify_by_rule(
+            f.text, sentence, rules_off, bare=_without_name(f.atom.text, name), talk_beside=True
+        )
+        if by == TALK_CLAUSE:
+            f.worthiness, f.worthiness_rule = worthiness, by
 
 
 def _nearest(positions: list[int]) -> Callable[[int], int]:

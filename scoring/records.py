@@ -50,6 +50,14 @@ TOPIC_LABELS = rule(
     "a label that names a topic rather than a predicate ('Early life: …', '**War years** — …') before a sentence with "
     "a subject of its own is no part of the claim: the sentence is read alone",
 )
+DATED_LINES = rule(
+    "dated-lines",
+    "decompose",
+    "a timeline's line, a year or a span of years as its label ('1931: Born in Bilbao', '**2006** — Received the X "
+    "Award in 2006', '1928–1961: Principal keeper of …'), is read as its text about the answer's person, dated by "
+    "the label when the text does not give the year ('They received the X Award in 2006', 'They emigrated to Chile "
+    "in 1955'): the label is no value of its own ('They had 2006')",
+)
 TITLED_ITEMS = rule(
     "titled-items",
     "decompose",
@@ -163,6 +171,10 @@ def prose(text: str, pronoun: str | None, list_item: bool = False, rules_off: fr
             offsets = inner.offsets[: len(body)] + list(range(cut, cut + len(tail)))
             return Reading(f"{body}{tail}.", [*offsets, len(text) - 1], True)
     end = len(text.rstrip(" .;"))
+    if DATED_LINES not in rules_off:
+        dated = _dated_line(text, end, pronoun, rules_off)
+        if dated is not None:
+            return dated
     if LABEL_RECORDS not in rules_off:
         found = _label_record(text, end, pronoun, rules_off)
         if found is not None:
@@ -189,13 +201,50 @@ def prose(text: str, pronoun: str | None, list_item: bool = False, rules_off: fr
         if verb is not None:
             out = _Builder(text)
             out.insert(f"{pronoun.capitalize()} {_agree(pronoun, verb)}", 0)
-            _item(out, 0, end, lower=verb != "won ")  # what was won is named: "won Lakeshore Jazz Award"
+            if verb == "" and _verb_agrees(out, text, pronoun):
+                # the item's own verb after "they": "Was a native of …" → "They were a native of …"
+                _item(out, len(text.split(None, 1)[0]), end, lower=False)
+            else:
+                _item(out, 0, end, lower=verb != "won ", verb_first=verb == "")  # a won thing is named: "won X Award"
             if text[end : end + 1] == ".":
                 out.copy(end, end + 1)
             else:
                 out.insert(".", end - 1)
             return out.reading()
     return unchanged(text)
+
+
+# A timeline's label: a year, a span of years or a decade ("1931", "1928–1961", "c. 1955", "1950s"), then its line.
+_DATED_LINE = re.compile(
+    rf"^(?P<label>(?:c\.\s*)?(?P<year>{_YEAR})(?:s|\s*[–-]\s*(?:{_YEAR}|\d{{2}}))?)\s*:\s+(?P<value>\S.*)$"
+)
+
+
+def _dated_line(text: str, end: int, pronoun: str, rules_off: frozenset[str]) -> Reading | None:
+    """A timeline's line ("1955: Emigrated to Chile") read as what its text says of the person, dated by its label
+    when the text gives no year of its own ("They emigrated to Chile in 1955"); None for any other line."""
+    m = _DATED_LINE.match(text[:end])
+    if m is None:
+        return None
+    start, label = m.start("value"), m.group("label")
+    value = text[start:]
+    if re.search(rf"\b{m.group('year')}\b", value):
+        inner, where = prose(value, pronoun, True, rules_off), list(range(start, len(text)))
+    else:
+        # the label dates the line as a trailing year does an item ("Emigrated to Chile, 1955"); a line that is
+        # a sentence of its own is dated before it ("In 1955, he emigrated to Chile.")
+        body = value[: end - start]
+        if _is_sentence(body):
+            lead = f"In {label}, "
+            synthetic = lead + body[:1].lower() + body[1:] if not _proper(body) else lead + body
+            where = [m.start("label")] * 3 + list(range(m.start("label"), m.end("label"))) + [start] * 2
+            where += list(range(start, end))
+            return Reading(synthetic + ".", [*where, end - 1], True)
+        inner = prose(f"{body}, {label}", pronoun, True, rules_off)
+        where = list(range(start, end)) + [m.start("label")] * 2 + list(range(m.start("label"), m.end("label")))
+    if not inner.rewritten and inner.text == value:
+        return Reading(value, where[: len(value)], True)
+    return Reading(inner.text, [where[min(o, len(where) - 1)] for o in inner.offsets], True)
 
 
 # "Monsoon Ledger (2008) — her debut, …": a name (no digit first: "1903 — born …" is a timeline's), a dash, the rest.
@@ -587,7 +636,9 @@ def _verb_for(item: str, persons: bool = True) -> str | None:
         first = nlp.parse_one(item[0].lower() + item[1:])[first.i]
     if first.lower_ in _PASSIVE or (first.lower_ == "married" and len(doc) > 1 and doc[1].lower_ == "to"):
         return "was "
-    if first.tag_ in ("VBD", "VBN") and first.pos_ in ("VERB", "AUX"):
+    if first.tag_ in ("VBD", "VBN", "VBZ", "MD") and first.pos_ in ("VERB", "AUX"):  # "Is the author …", "Can read …"
+        return ""
+    if first.i == 0 and len(doc) > 1 and doc[1].pos_ == "ADP" and _present_verb(item):  # "Plays for …", "Works at …"
         return ""
     if _DEGREE.match(item):
         return "received a "
@@ -598,6 +649,47 @@ def _verb_for(item: str, persons: bool = True) -> str | None:
     if first.pos_ in ("NOUN", "PROPN", "ADJ", "DET", "ADP"):
         return "was "
     return None
+
+
+# An item's own verb in the third person singular, as "they" needs it ("Was a native" → "were").
+_PLURAL_VERBS = {"was": "were", "is": "are", "has": "have", "does": "do"}
+
+
+def _verb_agrees(out: _Builder, text: str, pronoun: str) -> bool:
+    """After "they", the item's own first verb in the plural ("Was a native of Savannah" → "were a native",
+    "Comes from Aarhus" → "come from"), written into ``out``; False (nothing written) for another pronoun or a verb
+    that needs no change ("Played for …")."""
+    if pronoun.lower() != "they":
+        return False
+    word = text.split(None, 1)[0] if text.strip() else ""
+    low = word.lower()
+    if low in _PLURAL_VERBS:
+        plural = _PLURAL_VERBS[low]
+    else:
+        if not _present_verb(text):
+            return False
+        plural = _base(low)
+    out.insert(plural, 0)
+    return True
+
+
+def _present_verb(item: str) -> bool:
+    """Whether an item opens with a verb in the present, third person ("Comes from Aarhus", "Plays for Arsenal"):
+    read after a pronoun, since alone the parser takes "Plays" or "Works" for a plural noun."""
+    word = item.split(None, 1)[0] if item.strip() else ""
+    if not word.isalpha() or not word.lower().endswith("s") or _WON.search(word[:-1]):  # "Awards from …" names
+        return False
+    first = nlp.parse_one("he " + item[:1].lower() + item[1:])[1]
+    return first.tag_ == "VBZ" and first.pos_ in ("VERB", "AUX")
+
+
+def _base(verb: str) -> str:
+    """The plural of a verb in the third person singular: "comes" → "come", "teaches" → "teach", "carries" → "carry"."""
+    if verb.endswith("ies") and len(verb) > 4:
+        return verb[:-3] + "y"
+    if verb.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
+        return verb[:-2]
+    return verb[:-1]
 
 
 def _has_subject(doc: Any) -> bool:
@@ -657,11 +749,13 @@ def _is_sentence(text: str) -> bool:
     return False
 
 
-def _item(out: _Builder, a: int, b: int, lower: bool) -> None:
-    """Copy an item after its inserted subject: its first letter lower-cased unless a name, "born 1975" read as
-    "born in 1975", a trailing year read as a time."""
+def _item(out: _Builder, a: int, b: int, lower: bool, verb_first: bool = False) -> None:
+    """Copy an item after its inserted subject: its first letter lower-cased unless a name (``verb_first``: the item
+    opens with its verb, never a name: "Played for …"), "born 1975" read as "born in 1975", a trailing year read as
+    a time."""
     text = out.source
-    if lower and text[a : a + 1].isupper() and text[a + 1 : a + 2].islower() and not _proper(text[a:b]):
+    capital = text[a : a + 1].isupper() and text[a + 1 : a + 2].islower()
+    if lower and capital and (verb_first or not _proper(text[a:b])):
         out.insert(text[a].lower(), a)
         a += 1
     born = _BORN_YEAR.search(text, a, b)

@@ -65,6 +65,15 @@ _WINDOW_BEFORE = 6
 _WINDOW_AFTER = 4
 
 
+# Death said in two words: read as "died" on either side, so "passed away in 2004" takes the death year of a page
+# that says "died … in 2004" (and the other way round), and "passed" alone ("passed the bar") stays its own word.
+_PASSED_AWAY = re.compile(r"\bpass(?:ed|es|ing)?\s+away\b", re.IGNORECASE)
+
+
+def _idioms(text: str) -> str:
+    return _PASSED_AWAY.sub("died", text)
+
+
 def stem(word: str) -> str:
     """A word's role key: its synonym class, else its first five letters."""
     word = fold(word)
@@ -81,7 +90,7 @@ def _role_words(fact: str, exclude: tuple[str, ...]) -> frozenset[str]:
     """:func:`role_words`, once per fact and exclusions: a fact is checked against every candidate page."""
     skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
     out: set[str] = set()
-    for w in re.findall(r"[^\W\d_]+", fact):
+    for w in re.findall(r"[^\W\d_]+", _idioms(fact)):
         folded = fold(w)
         if folded in skip or folded in _STOP or len(folded) < 3:
             continue
@@ -216,7 +225,7 @@ def _clause_words(text: str, without_lifespans: bool) -> tuple[_Clause, ...]:
     out: list[_Clause] = []
     source = _without_lifespans(text) if without_lifespans else text
     for sentence in (c for s in page_sentences(source) for c in _clauses(s)):
-        words = tuple(re.findall(r"\w+", fold(sentence)))
+        words = tuple(re.findall(r"\w+", fold(_idioms(sentence))))
         content = tuple((i, w) for i, w in enumerate(words) if w not in _STOP and not w.isdigit())
         out.append(_Clause(words, frozenset(words), content))
     return tuple(out)

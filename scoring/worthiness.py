@@ -25,6 +25,7 @@ EXISTENCE = "existence-announcement"
 OPINION_WORDS = "opinion-words"
 ASSISTANT_TALK = "assistant-talk"
 TALK_RESIDUE = "talk-residue"
+TALK_CLAUSE = "talk-clause"
 
 _NOT_A_CLAIM = re.compile(
     r"\b(?:i hope|hope this helps|let me know|feel free|here is|here's|here are|as an ai|language model|"
@@ -95,16 +96,17 @@ def classify_by_rule(
     rules_off: frozenset[str] | None = None,
     bare: str | None = None,
     subjectless: bool = False,
+    talk_beside: bool = False,
 ) -> tuple[Worthiness, str | None]:
     """The class of a fact and the rule that decided it (``None``: factual, no rule fired); ``bare``: the fact
     before its subject was named (what it says of its own); ``subjectless``: it has no subject (an imperative,
-    a fragment)."""
+    a fragment); ``talk_beside``: another fact of its sentence is talk (not a claim, or an opinion)."""
     if rules_off is None:
         rules_off = frozenset()
     text = fact.strip()
     if not text:
         return Worthiness.NOT_A_CLAIM, "empty"
-    decided = run(WORTHINESS_RULES, Statement(text, sentence, bare, subjectless), rules_off)
+    decided = run(WORTHINESS_RULES, Statement(text, sentence, bare, subjectless, talk_beside), rules_off)
     return (decided.worthiness, decided.decided_by) if decided is not None else (Worthiness.FACTUAL, None)
 
 
@@ -116,6 +118,9 @@ class Statement:
     sentence: str = ""
     bare: str | None = None
     subjectless: bool = False
+    # Another fact of the same sentence is talk: "It's striking how many threads …" beside "Stepping back for a
+    # second" (read as "It steps back for a second").
+    talk_beside: bool = False
 
 
 @dataclass(frozen=True)
@@ -165,6 +170,22 @@ def _talk_residue(st: Statement) -> bool:
     )
 
 
+def _talk_clause(st: Statement) -> bool:
+    # The answer's person is named (the name was taken off ``bare``) or referred to: a claim about them, whatever
+    # the talk around it ("It's worth noting that he retired early").
+    if not st.talk_beside or (st.bare is not None and st.bare != st.text) or _PERSON_PRONOUN.search(st.text):
+        return False
+    return not _CHECKABLE.search(st.text[1:]) and not _CARDINAL.search(st.text)
+
+
+# A count in words is a value of the fact's own ("It carries a two-year warranty"); an ordinal is as often a phrase of
+# talk ("for the first time", "for a second").
+_CARDINAL = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|thirty|forty|fifty|sixty|"
+    r"seventy|eighty|ninety|hundred|thousand|million|billion|dozen)\b",
+    re.IGNORECASE,
+)
+_PERSON_PRONOUN = re.compile(r"\b(?:he|him|his|she|her|hers|they|them|their)\b", re.IGNORECASE)
 # A sentence of the conversation: a hypothetical or advice, or the assistant or the reader speaking.
 _CONVERSATION = re.compile(r"\b(?:would|might|should|i|i'm|i'll|i'd|i've|me|my|you'd)\b|'d\b", re.IGNORECASE)
 # A value or a name: a digit, a capitalised word that does not start a sentence, a quoted title.
@@ -243,5 +264,15 @@ WORTHINESS_RULES: tuple[Rule[Statement, Classified], ...] = register(
         "question I'll have to sit out')",
         ("Check an encyclopedia entry", "What you can do instead:", "a library database would be a better source"),
         _when(_talk_residue, Worthiness.NOT_A_CLAIM),
+    ),
+    Rule(
+        TALK_CLAUSE,
+        "worthiness",
+        "a fact with no value or name of its own and not about the answer's person, made from a sentence another "
+        "clause of which is talk (an evaluation, a summary, the assistant or the reader speaking), is part of that "
+        "talk: 'Stepping back for a second, it's striking how many threads …' ('It steps back for a second'), "
+        "'People who look into this for the first time often find …' ('People look for the first time')",
+        ("It steps back for a second.", "People look for the first time.", "The rest fills in the picture."),
+        _when(_talk_clause, Worthiness.NOT_A_CLAIM),
     ),
 )

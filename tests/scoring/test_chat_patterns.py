@@ -129,6 +129,28 @@ def test_a_claim_after_note_that_is_checked_not_taken_for_chatter(demo_kb: Store
     assert not any("note" in f.text.lower() or "mind" in f.text for f in facts)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dick Hanley was a football coach. Third, if I recall correctly, he coached Northwestern from 1927 to 1934.",
+        "Dick Hanley was a football coach. Finally, I believe, he coached Northwestern from 1927 to 1934.",
+        "Dick Hanley was a football coach. Second, If I remember correctly, he coached Northwestern from 1927 to 1934.",
+    ],
+)
+def test_a_hedge_after_an_opening_word_leaves_the_word_out_of_the_claim(demo_kb: Store, text: str) -> None:
+    """The opening word keeps its comma when the hedge between commas goes ("Third, he coached …", not "Third he
+    coached …", whose subject the decomposer read as "Third Dick Hanley")."""
+    result = check(text, kb=demo_kb, name="Dick Hanley")
+    facts = [f for g in result.groups for f in g.facts if "1927" in f.text]
+    assert facts and all(f.hedged and f.text.startswith("Dick Hanley coached") for f in facts), facts
+
+
+def test_a_name_before_a_hedge_between_commas_stays_the_subject() -> None:
+    from scoring.hedges import strip_hedges
+
+    assert strip_hedges("Hanley, I think, was born in 1896.")[0] == "Hanley was born in 1896."
+
+
 def test_a_belief_with_nothing_to_check_stays_an_opinion(demo_kb: Store) -> None:
     result = check("Dick Hanley was a football coach. I think he was great.", kb=demo_kb, name="Dick Hanley")
     great = [f for g in result.groups for f in g.facts if "great" in f.text]

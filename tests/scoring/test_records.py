@@ -673,3 +673,90 @@ def test_short_answers_read_as_their_question_says_unless_the_rule_is_off() -> N
     ]
     off, _ = _read(sentences, frozenset({QUESTION_ANSWERED}))
     assert not any(r.text == "He retired in 2010." for r in off)
+
+
+@pytest.mark.parametrize(
+    ("line", "pronoun", "read"),
+    [
+        # dated-lines: the text about the person, dated by its label when it gives no year of its own
+        ("1931: Born in Bilbao in 1931.", "they", "They were born in Bilbao in 1931."),
+        ("1955: Emigrated to Chile.", "he", "He emigrated to Chile in 1955."),
+        ("2006: Received the Ashby Award in 2006.", "they", "They received the Ashby Award in 2006."),
+        (
+            "1928–1961: Principal keeper of the Gallow Head Lighthouse",
+            "he",
+            "He was principal keeper of the Gallow Head Lighthouse from 1928 to 1961.",
+        ),
+        ("1955: He emigrated to Chile.", "he", "In 1955, he emigrated to Chile."),
+        ("2011: Played cricket for Hyderabad from 2011.", "she", "She played cricket for Hyderabad from 2011."),
+    ],
+)
+def test_a_timeline_line_is_read_as_its_text_dated_by_its_label(line: str, pronoun: str, read: str) -> None:
+    reading = prose(line, pronoun, True)
+    assert reading.text == read and reading.rewritten and len(reading.offsets) == len(reading.text)
+    # every word of the reading that the line has points back to it
+    for word in [w for w in read.replace(",", " ").replace(".", " ").split() if len(w) >= 5 and w in line]:
+        at = reading.text.find(word)
+        assert "".join(line[o] for o in reading.offsets[at : at + len(word)]) == word
+
+
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        # a label that is no year, or a year inside the text, is no timeline's line
+        ("Awards: Lindeman Prize (1962)", "They won Lindeman Prize (1962)."),
+        ("12 wins: a club record", "12 wins: a club record"),
+        ("In 1955 he emigrated to Chile.", "In 1955 he emigrated to Chile."),
+    ],
+)
+def test_what_is_no_timeline_line_is_read_as_before(line: str, read: str) -> None:
+    from scoring.records import DATED_LINES
+
+    assert prose(line, "they").text == read
+    assert prose(line, "they", rules_off=frozenset({DATED_LINES})).text == read
+
+
+def test_the_dated_lines_rule_switches_off() -> None:
+    from scoring.records import DATED_LINES
+
+    assert "had 2006" in prose("2006: Received the Ashby Award in 2006.", "they", True, frozenset({DATED_LINES})).text
+
+
+@pytest.mark.parametrize(
+    ("item", "pronoun", "read"),
+    [
+        # an item that opens with its verb in the present, in the plural after "they"
+        ("Was a native of Savannah, Georgia", "they", "They were a native of Savannah, Georgia."),
+        ("Is the author of A Keeper's Year", "they", "They are the author of A Keeper's Year."),
+        ("Comes from Aarhus", "they", "They come from Aarhus."),
+        ("Plays for Arsenal", "he", "He plays for Arsenal."),
+        ("Teaches at the Liszt Academy", "they", "They teach at the Liszt Academy."),
+        ("Has headed the Deep Reef Group since 2019", "she", "She has headed the Deep Reef Group since 2019."),
+    ],
+)
+def test_an_item_opening_with_a_present_verb_is_read_with_the_pronoun(item: str, pronoun: str, read: str) -> None:
+    assert prose(item, pronoun, True).text == read
+
+
+def test_a_plural_noun_item_is_no_present_verb() -> None:
+    """ "Awards from …" names awards; "Works at …" is a verb only because a pronoun reads it as one."""
+    assert "awards" not in prose("Awards from the Royal Society", "he", True).text.split()[1:2]
+    assert prose("Kessler Medal, 2019", "she", True).text == "She won Kessler Medal in 2019."
+
+
+def test_a_timeline_is_checked_line_by_line_and_an_award_the_page_lacks_is_not_supported() -> None:
+    answer = (
+        "**Ilse Varga** — Hungarian composer\n\n"
+        "- **1912** — Born in Szeged in 1912.\n"
+        "- **1950** — Taught at the Liszt Academy from 1950 to 1975.\n"
+        "- **1962** — Won the Bartha Prize in 1962.\n"
+        "- **1971** — Received the Ashby-Lowell Award in 1971.\n"
+    )
+    result = check(answer, kb=Store.in_memory(PAGES), name="Ilse Varga")
+    facts = [f for g in result.groups for f in g.facts if f.worthiness is Worthiness.FACTUAL]
+    assert not any(f.text.split()[-1].rstrip(".").isdigit() and " had " in f.text for f in facts)  # no "had 1962"
+    invented = [f for f in facts if "Ashby-Lowell" in f.text]
+    assert invented and all(f.verdict is not Verdict.SUPPORTED for f in invented)
+    assert any("Bartha Prize" in f.text and f.verdict is Verdict.SUPPORTED for f in facts)
+    assert any("Liszt Academy" in f.text and f.verdict is Verdict.SUPPORTED for f in facts)
+    assert result.groups[0].entity == "Ilse Varga (composer)"

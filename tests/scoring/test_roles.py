@@ -47,6 +47,15 @@ PAGE_CLUBS = (
         ("Søren Ødegaard played for Kjellvik FK (2012–2013).", PAGE_CLUBS, []),
         ("Søren Ødegaard was born in 2009.", PAGE_CLUBS, ["2009"]),
         ("Søren Ødegaard died in 2013.", PAGE_CLUBS, ["2013"]),
+        # death in two words, on either side: "passed away" takes the year or place of "died" and gives none to
+        # a birth; "passed" alone is a word of its own
+        ("Tomasz Wierzbicki passed away in 1934.", PAGE, []),
+        ("Tomasz Wierzbicki passes away in 1934 in the story.", PAGE, []),
+        ("Tomasz Wierzbicki was passing away in 1871.", PAGE, ["1871"]),
+        ("Odile Marchetti passed away in 1958.", PAGE_BORN, ["1958"]),
+        ("Odile Marchetti died in 2019.", PAGE_BORN + " She passed away in Lyon in 2019.", []),
+        ("Odile Marchetti was born in 2019.", PAGE_BORN + " She passed away in Lyon in 2019.", ["2019"]),
+        ("Tomasz Wierzbicki passed the bar in 1934.", PAGE, ["1934"]),  # his death year: "passed" is no death
     ],
 )
 def test_value_counts_only_in_its_role(fact: str, page: str, misplaced: list[str]) -> None:

@@ -242,9 +242,12 @@ def test_every_worthiness_rule_decides_its_first_phrasing_and_steps_aside_when_o
 ) -> None:
     phrasing = rule.examples[0]
     sentence = phrasing if rule.name != "talk-residue" else ""
-    worthiness, decided = classify_by_rule(phrasing, sentence, frozenset(), subjectless=rule.name == "talk-residue")
+    beside = rule.name == "talk-clause"  # decides only where another clause of the sentence is talk
+    worthiness, decided = classify_by_rule(
+        phrasing, sentence, frozenset(), subjectless=rule.name == "talk-residue", talk_beside=beside
+    )
     assert decided == rule.name and worthiness is not Worthiness.FACTUAL
-    assert classify_by_rule(phrasing, sentence, frozenset({rule.name}))[1] != rule.name
+    assert classify_by_rule(phrasing, sentence, frozenset({rule.name}), talk_beside=beside)[1] != rule.name
 
 
 @pytest.mark.parametrize("rule", ABSTAIN_RULES, ids=lambda r: r.name)

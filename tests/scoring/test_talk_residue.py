@@ -134,3 +134,55 @@ def test_talk_beside_facts_is_left_unchecked_and_the_facts_are_scored(store: Sto
     assert result.status == "checked" and result.factscore == 1.0
     talk = [f for g in result.groups for f in g.facts if f.decided_by == TALK_RESIDUE]
     assert talk and all("catalogue" in f.text for f in talk)
+
+
+TALK_AROUND_FACTS = (
+    "Edda Marlowe is a Norwegian painter born in 1958 in Bergen. Looking back for a moment, it's remarkable how much "
+    "ground one career can cover. She won the Aasen Prize in 1994. Readers who come to this for the first time "
+    "usually find that the early years are the most surprising. That's the gist of it, and the details fill in the "
+    "rest. Honestly, it's a lovely story, and she studied at the Oslo Academy of Fine Arts. It is worth noting that "
+    "the academy closed its painting school."
+)
+
+
+def test_the_clauses_of_a_sentence_of_talk_are_talk_and_claims_beside_them_stay() -> None:
+    from scoring.pipeline import CheckConfig
+    from scoring.worthiness import TALK_CLAUSE
+
+    result = check(TALK_AROUND_FACTS, kb=Store.in_memory(PAGES), name="Edda Marlowe")
+    facts = {f.text: f for g in result.groups for f in g.facts}
+    talk = {t for t, f in facts.items() if f.decided_by == TALK_CLAUSE}
+    assert talk == {"Readers come for the first time.", "The details fill in the rest."}
+    # a claim about the person, or about a thing, beside talk is checked
+    assert facts["Edda Marlowe studied at the Oslo Academy of Fine Arts."].worthiness is Worthiness.FACTUAL
+    assert facts["The academy closed its painting school."].worthiness is Worthiness.FACTUAL
+    off = check(
+        TALK_AROUND_FACTS, kb=Store.in_memory(PAGES), name="Edda Marlowe", config=CheckConfig().without([TALK_CLAUSE])
+    )
+    assert all(f.decided_by != TALK_CLAUSE for g in off.groups for f in g.facts)
+    assert any(
+        f.text == "The details fill in the rest." and f.worthiness is Worthiness.FACTUAL
+        for g in off.groups
+        for f in g.facts
+    )
+
+
+@pytest.mark.parametrize(
+    ("fact", "bare", "decided"),
+    [
+        ("It steps back for a second.", None, "talk-clause"),
+        ("People look for the first time.", None, "talk-clause"),
+        ("The rest fills in the picture.", None, "talk-clause"),
+        # look-alikes: a value or a name of its own, the person named or referred to
+        ("The museum closed in 2004.", None, None),
+        ("It carries a two-year warranty.", None, None),
+        ("The details fill in the Marlowe archive.", None, None),
+        ("He retired early.", None, None),
+        ("Edda Marlowe retired early.", " retired early.", None),
+    ],
+)
+def test_a_clause_beside_talk_is_talk_only_without_a_value_and_not_about_the_person(
+    fact: str, bare: str | None, decided: str | None
+) -> None:
+    assert classify_by_rule(fact, "", frozenset(), bare=bare, talk_beside=True)[1] == decided
+    assert classify_by_rule(fact, "", frozenset(), bare=bare)[1] is None  # alone, it is a claim
