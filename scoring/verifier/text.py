@@ -166,6 +166,10 @@ def _dozens(text: str) -> str:
     return _DOZEN.sub(times_twelve, text) if "dozen" in text.lower() else text
 
 
+# "No." before a number abbreviates "number" ("Symphony No. 1", "no. 7 in the charts"); "no 1990 elections" denies.
+_NUMBER_ABBREVIATION = re.compile(r"\b[Nn]o\.(?=\s*\d)")
+
+
 @lru_cache(maxsize=50_000)
 def analyse(text: str) -> Analysis:
     """Tokenise ``text`` and extract the stems, names, numbers and negation the features use.
@@ -173,7 +177,7 @@ def analyse(text: str) -> Analysis:
     Words are read transliterated, so a claim and a passage agree on a name however each writes its letters
     ("Wladyslaw" / "Władysław", "Strasse" / "Straße"); capitals stay capitals.
     """
-    raw = _TOKEN.findall(_dozens(transliterate(text)))
+    raw = _TOKEN.findall(_NUMBER_ABBREVIATION.sub("#", _dozens(transliterate(text))))
     tokens = tuple(t.lower() for t in raw)
     content: list[str] = []
     names: set[str] = set()

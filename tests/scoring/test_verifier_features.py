@@ -37,6 +37,43 @@ def test_analyse_numbers_dates_negation(
     assert a.negated is negated
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'His Symphony No. 1, "Polar Night" (1941), made his name.',
+        "The single reached no. 7 in the charts in 1984.",
+        "She wore No. 23 for the club.",
+        "It was his No.2 hit.",
+    ],
+)
+def test_number_abbreviation_does_not_negate(text: str) -> None:
+    # "No." before a number abbreviates "number": the sentence denies nothing, and the number is still read
+    a = analyse(text)
+    assert a.negated is False
+    assert a.numbers & {"1", "7", "23", "2"}
+
+
+def test_a_numbered_work_is_not_a_negation_mismatch() -> None:
+    claim = "Polar Night was released in 1941."
+    passage = 'He was born in Tromso. His Symphony No. 1, "Polar Night" (1941), made his name.'
+    assert _features(claim, passage)["negation_mismatch"] == 0.0
+    assert _features(claim, passage.replace("made his name", "was not performed"))["negation_mismatch"] == 1.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "He had no children.",
+        "No record of his birth survives.",
+        "He won no. Not once.",
+        "There were no 1990 elections in the country.",  # "no" before a year: still a denial
+        "She never married.",
+    ],
+)
+def test_look_alike_negations_still_negate(text: str) -> None:
+    assert analyse(text).negated is True
+
+
 def test_analyse_content_and_names() -> None:
     a = analyse("Bruce Johnstone plays the baritone saxophone in London.")
     assert a.content == {"bruc", "johnston", "play", "bariton", "saxophon", "london"}
