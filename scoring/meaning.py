@@ -237,7 +237,7 @@ _RANK = re.compile(
     rf"\b(?P<ord>{'|'.join(_ORDINALS)})(?:[- ]place)?\s+{_RANK_NOUNS}|"
     rf"\b(?:finish(?:ed|ing)?|came|placed|plac(?:ing)|ended|ranked|took)\s+(?P<ord2>{'|'.join(_ORDINALS)})\b|"
     r"\b(?P<medal>gold|silver|bronze)\b|"
-    r"\b(?P<two>runners?[- ]up|finalists?|lost (?:in )?the final|beaten finalists?)\b|"
+    r"\b(?P<two>runners?[- ]up|(?<!semi-)(?<!quarter-)finalists?|lost (?:in )?the final|beaten finalists?)\b|"
     r"\b(?P<one>winners?|champions?|won the final|victor)\b",
     re.IGNORECASE,
 )
@@ -251,9 +251,16 @@ _RANK_WORDS = frozenset(
 )
 
 
-def ranks(text: str) -> frozenset[int]:
-    """The rank levels ``text`` gives ("won second prize" -> {2}; "the gold medal" -> {1})."""
+# "won" with what it won after it: first place, unless a rank follows ("won second prize", "won the silver").
+_WON = re.compile(r"\bwon\b(?P<after>(?:\s+[\w-]+){0,3})", re.IGNORECASE)
+
+
+def ranks(text: str, won: bool = False) -> frozenset[int]:
+    """The rank levels ``text`` gives ("won second prize" -> {2}; "the gold medal" -> {1}); with ``won``, a page's
+    "won it", "won the Meridian Ocean Race" gives first place too (a fact's "won" is read by the stance model)."""
     out: set[int] = set()
+    if won and any(not ranks(m.group("after")) for m in _WON.finditer(text)):
+        out.add(1)
     for m in _RANK.finditer(text):
         word = (m.group("ord") or m.group("ord2") or "").lower()
         if word:
@@ -299,7 +306,7 @@ def _rank_conflict(fact: str, texts: tuple[str, ...], exclude: tuple[str, ...]) 
             words = set(_words(sentence))
             if not anchor <= words:
                 continue
-            given = ranks(sentence)
+            given = ranks(sentence, won=True)
             if fact_ranks <= given:
                 same = True
             elif given and other is None:

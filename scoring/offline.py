@@ -147,7 +147,7 @@ def _read(
 ) -> tuple[list[Reading], list[tuple[str, list[int], bool]]]:
     pronoun = answer_pronoun([s.text for s in sentences])
     nlp.parse([s.text for s in sentences])  # in one batch: reading a record parses the sentence as written
-    readings = [prose(s.text, pronoun, s.list_item, rules_off) for s in sentences]
+    readings = [prose(s.text, pronoun, s.list_item, rules_off, s.record) for s in sentences]
     thing = thing_name([s.text for s in sentences]) if pronoun is None and THING_RECORDS not in rules_off else None
     if thing is not None:
         readings = [thing_prose(s.text, thing) for s in sentences]

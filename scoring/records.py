@@ -147,8 +147,16 @@ def _agree(pronoun: str, verb: str) -> str:
     return re.sub(r"^(?:was|is)\b", lambda m: "were" if m.group() == "was" else "are", verb)
 
 
-def prose(text: str, pronoun: str | None, list_item: bool = False, rules_off: frozenset[str] = frozenset()) -> Reading:
-    """``text`` read as a sentence about the answer's person (``pronoun``), or as it is."""
+def prose(
+    text: str,
+    pronoun: str | None,
+    list_item: bool = False,
+    rules_off: frozenset[str] = frozenset(),
+    record: bool = False,
+) -> Reading:
+    """``text`` read as a sentence about the answer's person (``pronoun``), or as it is. ``record``: a field of a
+    fenced profile, which says something of the profile's person and presents no one else ("FC Aarhavn, Denmark
+    (2014–2017)" is where the footballer played, though it opens with a name)."""
     if pronoun is None:
         return unchanged(text)
     end = len(text.rstrip(" .;"))
@@ -172,7 +180,7 @@ def prose(text: str, pronoun: str | None, list_item: bool = False, rules_off: fr
         if presented.rewritten:
             return presented
     if list_item or _fragment(text) or _award_line(text):
-        verb = _verb_for(text[:end])
+        verb = _verb_for(_without_asides(text[:end]), persons=not record)
         if verb is None:
             return _presented(text, end)
         if verb is not None:
@@ -582,11 +590,21 @@ def _verb_for(item: str, persons: bool = True) -> str | None:
         return "received a "
     if named_award:
         return "won "
+    if first.like_num and _MEASURED.match(item):  # "200 m semi-finalist": a measure that qualifies a noun
+        return "was "
     if first.like_num and not re.fullmatch(r"\d+(?:st|nd|rd|th)", first.lower_):  # "31 internationals", not "14th"
         return "had "
     if first.pos_ in ("NOUN", "PROPN", "ADJ", "DET", "ADP"):
         return "was "
     return None
+
+
+# A measure before the noun it qualifies: "200 m semi-finalist", "10,000-metre champion", "400 m hurdles finalist".
+_MEASURED = re.compile(
+    r"^[\d.,]+(?:\s+|-)(?:m|km|metres?|meters?|mi|miles?|kg|kilograms?|lb|pounds?)(?:\s+[a-z][\w-]*)*\s+"
+    r"(?:[a-z-]*finalist|champion|winner|medallist|medalist|record[- ]holder|runner)s?\b",
+    re.IGNORECASE,
+)
 
 
 def _has_subject(doc: Any) -> bool:
@@ -618,6 +636,18 @@ def _topic(label: str) -> bool:
         and label.lower() not in _TALK_LABELS
         and not _is_name(label)
     )
+
+
+# An aside in parentheses that closes an item: "(I think)", "(if I recall correctly)", "(not fully certain)".
+_CLOSING_ASIDE = re.compile(r"\s*\([^()\d]*\)\s*$")
+
+
+def _without_asides(text: str) -> str:
+    """``text`` without the asides in parentheses that close it ("Principal author, Clean Rivers Act (I think)" →
+    "Principal author, Clean Rivers Act"): what an item's verb is chosen by ("I think" is no subject of the item)."""
+    while (m := _CLOSING_ASIDE.search(text)) is not None and m.start() > 0:
+        text = text[: m.start()]
+    return text
 
 
 def _without_parentheses(text: str) -> str:
