@@ -89,7 +89,8 @@ def decompose(run: Run) -> list[PlannedGroup]:
         texts,
         run.subject,
         docs=docs,
-        list_items=[s.list_item for s in sentences],
+        # a fenced profile's field is about the profile's person: one that names them opens no new one
+        list_items=[s.list_item and not s.record for s in sentences],
         rules_off=run.config.rules_off,
         scopes=[s.scope for s in sentences],
         labels=[s.label for s in sentences],

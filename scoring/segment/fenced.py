@@ -32,6 +32,7 @@ from dataclasses import replace
 from typing import Any
 
 from scoring.rules import rule
+from scoring.segment.scopes import person_lead
 from scoring.segment.tables import Record
 from vocabulary.records import RECORD_PREDICATES
 
@@ -111,10 +112,21 @@ def _people(data: Any, rules_off: frozenset[str]) -> list[tuple[str | None, dict
             # {"person": {...}}, {"Kenji Sato": {...}}: a key that is no container names the profile's person
             return [(None if container or FENCED_PEOPLE in rules_off else str(key), only)]
     if FENCED_PEOPLE not in rules_off and len(data) >= 2 and all(_mapping(v) for v in data.values()):
-        if not any(_field_key(str(k)) for k in data):
+        if all(_presents(str(k), v) for k, v in data.items()):
             # {"Kenji Sato (potter)": {...}, "Kenji Sato (sprinter)": {...}}: a profile per person, keyed by them
             return [(str(k), v) for k, v in data.items()]
     return [(None, data)]
+
+
+def _presents(key: str, profile: dict[Any, Any]) -> bool:
+    """Whether a key presents the person of the profile under it: the profile names them ({"potter": {"name": …}})
+    or the key is a name ("Kenji Sato (potter)"); "early_life", "Achievements" are parts of one profile."""
+    if _field_key(key):
+        return False
+    if any(_key_words(str(k)) in _NAME_KEYS for k in profile):
+        return True
+    lead = person_lead(key)
+    return lead is not None and lead.name is not None
 
 
 def _mapping(value: Any) -> bool:

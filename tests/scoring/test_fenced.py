@@ -209,6 +209,19 @@ def test_a_person_key_names_its_profile() -> None:
     assert _records('{"born": {"year": 1951, "place": "Mashiko"}}') == ["Born: Mashiko in 1951"]
 
 
+@pytest.mark.parametrize(
+    "code",
+    [
+        '{"early_life": {"born": 1951, "birthplace": "Mashiko"}, "achievements": {"award": "Mashiko Prize"}}',
+        '{"personal": {"born": 1951}, "career": {"occupation": "potter"}}',
+        '{"Achievements": {"award": "Mashiko Prize"}, "Training": {"school": "Kyoto City University of Arts"}}',
+    ],
+)
+def test_sections_of_one_profile_are_no_people(code: str) -> None:
+    found = profile_records(code, "json")
+    assert found is not None and {r.key for r in found} == {""}
+
+
 def test_people_switched_off_are_one_profile() -> None:
     code = '{"Kenji Sato (potter)": {"born": 1951}, "Kenji Sato (sprinter)": {"born": 1990}}'
     found = profile_records(code, "json", frozenset({FENCED_PEOPLE}))
@@ -265,3 +278,23 @@ def test_with_dates_off_the_same_profile_reads_lifespans(kb: Store) -> None:
     )
     facts = [f.text for g in result.groups for f in g.facts]
     assert not any("2019" in f and "2023" in f and "Ingrid Halvorsen" in f for f in facts)
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        '"summary": "Ingrid Halvorsen is a Norwegian former footballer who captained the Deccan Falcons."',
+        '"bio": "Ingrid Halvorsen played for Tromsvik IL from 2005 to 2009."',
+        '"career_note": "Halvorsen coached the Kjellvik FK under-19 team from 2020."',
+    ],
+)
+def test_a_field_that_names_the_profiles_person_opens_no_second_biography(kb: Store, field: str) -> None:
+    text = f'```json\n{{"name": "Ingrid Halvorsen", "born": "1986, Bodø, Norway", {field}}}\n```'
+    result = check(text, kb=kb, name="Ingrid Halvorsen", question="Who is Ingrid Halvorsen?")
+    assert result.num_bios == 1
+    assert [g.entity for g in result.groups] == ["Ingrid Halvorsen (footballer)"]
+
+
+def test_a_list_item_that_names_someone_outside_a_profile_still_opens_a_biography() -> None:
+    text = "Two people share the name:\n\n- Ingrid Halvorsen is a footballer.\n- Ingrid Halvorsen is a composer."
+    assert len(_groups(text, "Ingrid Halvorsen")) >= 2
