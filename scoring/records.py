@@ -80,6 +80,13 @@ _PASSIVE = frozenset(
 _LEADING_ADVERBS = frozenset("also later then now still once subsequently eventually currently formerly".split())
 # Head nouns of an item that was received, won or earned rather than held.
 _WON = re.compile(r"\b(?:medal|prize|award|trophy|cup|fellowship|honour|honor|order of)\b", re.IGNORECASE)
+# A degree, then where it was taken: "PhD, Kingsmere University", "PhD in economics, Ashcombe University".
+_DEGREE_FROM = re.compile(
+    r"^(?P<degree>(?:phd|ph\.d\.|doctorate|ba|ma|msc|bsc|mba|md|master's|bachelor's)(?: (?:in|of) [^,]+)?)"
+    r",\s+(?P<rest>(?!(?:phd|ph\.d\.|doctorate|ba|ma|msc|bsc|mba|md)\b)[A-Z].*)$",
+    re.IGNORECASE,
+)
+_CLOSING_YEAR = re.compile(rf"\s*\((?P<year>{_YEAR})\)\s*$")
 _DEGREE = re.compile(r"^(?:phd|ph\.d\.|doctorate|degree|ba|ma|msc|bsc|mba|md|diploma|master's|bachelor's)\b", re.I)
 
 
@@ -359,8 +366,24 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
         out.insert(".", end - 1)
         return out.reading()
     predicate = predicate.format(label=label)
-    out.insert(f"{pronoun.capitalize()} {_agree(pronoun, predicate)} ", start)
     value = text[start:end]
+    degree = _DEGREE_FROM.match(value) if predicate == "studied at" else None
+    if degree is not None:
+        # "Education: PhD in economics, Ashcombe University, 1987" → "He received a PhD in economics from Ashcombe
+        # University in 1987": the year is the degree's, not one of study
+        out.insert(f"{pronoun.capitalize()} received a ", start)
+        out.copy(start, start + degree.end("degree"))
+        out.insert(" from ", start + degree.start("rest"))
+        year = _CLOSING_YEAR.search(text, start, end)
+        if year is not None:  # "… (1994)": the year it was received
+            out.copy(start + degree.start("rest"), year.start())
+            out.insert(" in ", year.start("year"))
+            out.copy(year.start("year"), year.end("year"))
+        else:
+            _years_read(out, start + degree.start("rest"), end)
+        out.insert(".", end - 1)
+        return out.reading()
+    out.insert(f"{pronoun.capitalize()} {_agree(pronoun, predicate)} ", start)
     if predicate in ("was born", "died"):
         _life_value(out, start, value)
     else:

@@ -738,3 +738,29 @@ def test_an_item_that_has_a_subject_before_its_aside_keeps_it() -> None:
 def test_a_measure_before_a_rank_noun_says_what_the_person_was(item: str, read: str) -> None:
     pronoun = read.split()[0].lower()
     assert prose(item, pronoun, True).text == read
+
+
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        ("Education: PhD, Kingsmere University, 1992", "He received a PhD from Kingsmere University in 1992."),
+        (
+            "Education: PhD in economics, Ashcombe University in 1987",
+            "He received a PhD in economics from Ashcombe University in 1987.",
+        ),
+        ("Education: MSc, Jutland Marine Institute", "He received a MSc from Jutland Marine Institute."),
+        (
+            "Education: PhD, Coromandel Institute of Mathematics (1994)",
+            "He received a PhD from Coromandel Institute of Mathematics in 1994.",
+        ),
+        # look-alikes: a subject studied, a list of degrees, a school alone
+        (
+            "Education: Mechanical engineering, Kansai Institute of Technology",
+            "He studied at Mechanical engineering and Kansai Institute of Technology.",
+        ),
+        ("Education: BA, MA, Oxford", "He studied at BA, MA and Oxford."),
+        ("Education: Oslo Conservatory, 1930–1935", "He studied at Oslo Conservatory from 1930 to 1935."),
+    ],
+)
+def test_an_education_record_that_opens_with_a_degree_says_where_it_was_received(line: str, read: str) -> None:
+    assert prose(line, "he").text == read
