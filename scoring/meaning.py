@@ -240,8 +240,7 @@ _RANK = re.compile(
     # a semi-finalist or quarter-finalist reached a round, no rank
     r"\b(?P<two>runners?[- ]up|(?<!semi-)(?<!semi )(?<!quarter-)(?<!quarter )finalists?|lost (?:in )?the final|"
     r"beaten finalists?)\b|"
-    # "won it": the event the clause names ("competed in the Meridian Ocean Race in 2014 … and won it in 2018")
-    r"\b(?P<one>winners?|champions?|won the final|won it|victor)\b",
+    r"\b(?P<one>winners?|champions?|won the final|victor)\b",
     re.IGNORECASE,
 )
 # Words of a rank expression, left out of what anchors a fact to a page clause.
@@ -254,9 +253,16 @@ _RANK_WORDS = frozenset(
 )
 
 
-def ranks(text: str) -> frozenset[int]:
-    """The rank levels ``text`` gives ("won second prize" -> {2}; "the gold medal" -> {1})."""
+# "won" with what it won after it: first place, unless a rank follows ("won second prize", "won the silver").
+_WON = re.compile(r"\bwon\b(?P<after>(?:\s+[\w-]+){0,3})", re.IGNORECASE)
+
+
+def ranks(text: str, won: bool = False) -> frozenset[int]:
+    """The rank levels ``text`` gives ("won second prize" -> {2}; "the gold medal" -> {1}); with ``won``, a page's
+    "won it", "won the Meridian Ocean Race" gives first place too (a fact's "won" is read by the stance model)."""
     out: set[int] = set()
+    if won and any(not ranks(m.group("after")) for m in _WON.finditer(text)):
+        out.add(1)
     for m in _RANK.finditer(text):
         word = (m.group("ord") or m.group("ord2") or "").lower()
         if word:
@@ -302,7 +308,7 @@ def _rank_conflict(fact: str, texts: tuple[str, ...], exclude: tuple[str, ...]) 
             words = set(_words(sentence))
             if not anchor <= words:
                 continue
-            given = ranks(sentence)
+            given = ranks(sentence, won=True)
             if fact_ranks <= given:
                 same = True
             elif given and other is None:

@@ -94,7 +94,8 @@ def decompose(run: Run) -> list[PlannedGroup]:
         texts,
         run.subject,
         docs=docs,
-        list_items=[s.list_item for s in sentences],
+        # a fenced profile's field is about the profile's person: one that names them opens no new one
+        list_items=[s.list_item and not s.record for s in sentences],
         rules_off=run.config.rules_off,
         scopes=[s.scope for s in sentences],
         labels=[s.label for s in sentences],
@@ -154,7 +155,7 @@ def _read(
     if pronoun is None and any(s.scope is not None and s.scope.kind in _PERSON_TABLES for s in sentences):
         pronoun = "they"  # a table's row or column presents a person: its items are about them
     nlp.parse([s.text for s in sentences])  # in one batch: reading a record parses the sentence as written
-    readings = [prose(s.text, pronoun, s.list_item, rules_off) for s in sentences]
+    readings = [prose(s.text, pronoun, s.list_item, rules_off, s.record) for s in sentences]
     thing = thing_name([s.text for s in sentences]) if pronoun is None and THING_RECORDS not in rules_off else None
     if thing is not None:
         readings = [thing_prose(s.text, thing) for s in sentences]

@@ -89,6 +89,13 @@ _PASSIVE = frozenset(
 _LEADING_ADVERBS = frozenset("also later then now still once subsequently eventually currently formerly".split())
 # Head nouns of an item that was received, won or earned rather than held.
 _WON = re.compile(r"\b(?:medal|prize|award|trophy|cup|fellowship|honour|honor|order of)\b", re.IGNORECASE)
+# A degree, then where it was taken: "PhD, Kingsmere University", "PhD in economics, Ashcombe University".
+_DEGREE_FROM = re.compile(
+    r"^(?P<degree>(?:phd|ph\.d\.|doctorate|ba|ma|msc|bsc|mba|md|master's|bachelor's)(?: (?:in|of) [^,]+)?)"
+    r",\s+(?P<rest>(?!(?:phd|ph\.d\.|doctorate|ba|ma|msc|bsc|mba|md)\b)[A-Z].*)$",
+    re.IGNORECASE,
+)
+_CLOSING_YEAR = re.compile(rf"\s*\((?P<year>{_YEAR})\)\s*$")
 _DEGREE = re.compile(r"^(?:phd|ph\.d\.|doctorate|degree|ba|ma|msc|bsc|mba|md|diploma|master's|bachelor's)\b", re.I)
 
 
@@ -156,15 +163,23 @@ def _agree(pronoun: str, verb: str) -> str:
     return re.sub(r"^(?:was|is)\b", lambda m: "were" if m.group() == "was" else "are", verb)
 
 
-def prose(text: str, pronoun: str | None, list_item: bool = False, rules_off: frozenset[str] = frozenset()) -> Reading:
-    """``text`` read as a sentence about the answer's person (``pronoun``), or as it is."""
+def prose(
+    text: str,
+    pronoun: str | None,
+    list_item: bool = False,
+    rules_off: frozenset[str] = frozenset(),
+    record: bool = False,
+) -> Reading:
+    """``text`` read as a sentence about the answer's person (``pronoun``), or as it is. ``record``: a field of a
+    fenced profile, which says something of the profile's person and presents no one else ("FC Aarhavn, Denmark
+    (2014–2017)" is where the footballer played, though it opens with a name)."""
     if pronoun is None:
         return unchanged(text)
     cut = closing_hedge(text) if SUBJECTLESS_ITEMS not in rules_off else None
     if cut:
         # "Goaltender, IK Norrvik, 1990–1998, I think": the item is read without its hedge, which then closes the
         # sentence ("They were goaltender … from 1990 to 1998, I think."), where hedges come off.
-        inner = prose(text[:cut], pronoun, list_item, rules_off)
+        inner = prose(text[:cut], pronoun, list_item, rules_off, record)
         if inner.rewritten:
             body = inner.text.rstrip(".")
             tail = text[cut:].rstrip(" .;")
@@ -195,7 +210,7 @@ def prose(text: str, pronoun: str | None, list_item: bool = False, rules_off: fr
         if presented.rewritten:
             return presented
     if list_item or _fragment(text) or _award_line(text):
-        verb = _verb_for(text[:end])
+        verb = _verb_for(_without_asides(text[:end]), persons=not record)
         if verb is None:
             return _presented(text, end)
         if verb is not None:
@@ -411,8 +426,24 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
         out.insert(".", end - 1)
         return out.reading()
     predicate = predicate.format(label=label)
-    out.insert(f"{pronoun.capitalize()} {_agree(pronoun, predicate)} ", start)
     value = text[start:end]
+    degree = _DEGREE_FROM.match(value) if predicate == "studied at" else None
+    if degree is not None:
+        # "Education: PhD in economics, Ashcombe University, 1987" → "He received a PhD in economics from Ashcombe
+        # University in 1987": the year is the degree's, not one of study
+        out.insert(f"{pronoun.capitalize()} received a ", start)
+        out.copy(start, start + degree.end("degree"))
+        out.insert(" from ", start + degree.start("rest"))
+        year = _CLOSING_YEAR.search(text, start, end)
+        if year is not None:  # "… (1994)": the year it was received
+            out.copy(start + degree.start("rest"), year.start())
+            out.insert(" in ", year.start("year"))
+            out.copy(year.start("year"), year.end("year"))
+        else:
+            _years_read(out, start + degree.start("rest"), end)
+        out.insert(".", end - 1)
+        return out.reading()
+    out.insert(f"{pronoun.capitalize()} {_agree(pronoun, predicate)} ", start)
     if predicate in ("was born", "died"):
         _life_value(out, start, value)
     else:
@@ -644,6 +675,8 @@ def _verb_for(item: str, persons: bool = True) -> str | None:
         return "received a "
     if named_award:
         return "won "
+    if first.like_num and _MEASURED.match(item):  # "200 m semi-finalist": a measure that qualifies a noun
+        return "was "
     if first.like_num and not re.fullmatch(r"\d+(?:st|nd|rd|th)", first.lower_):  # "31 internationals", not "14th"
         return "had "
     if first.pos_ in ("NOUN", "PROPN", "ADJ", "DET", "ADP"):
@@ -692,6 +725,14 @@ def _base(verb: str) -> str:
     return verb[:-1]
 
 
+# A measure before the noun it qualifies: "200 m semi-finalist", "10,000-metre champion", "400 m hurdles finalist".
+_MEASURED = re.compile(
+    r"^[\d.,]+(?:\s+|-)(?:m|km|metres?|meters?|mi|miles?|kg|kilograms?|lb|pounds?)(?:\s+[a-z][\w-]*)*\s+"
+    r"(?:[a-z-]*finalist|champion|winner|medallist|medalist|record[- ]holder|runner)s?\b",
+    re.IGNORECASE,
+)
+
+
 def _has_subject(doc: Any) -> bool:
     """Whether the item's main clause has a subject of its own: one that comes before its verb, and not the
     relative pronoun of a clause inside the item ("Led the X project, which surveyed 312 bogs" has none;
@@ -721,6 +762,18 @@ def _topic(label: str) -> bool:
         and label.lower() not in _TALK_LABELS
         and not _is_name(label)
     )
+
+
+# An aside in parentheses that closes an item: "(I think)", "(if I recall correctly)", "(not fully certain)".
+_CLOSING_ASIDE = re.compile(r"\s*\([^()\d]*\)\s*$")
+
+
+def _without_asides(text: str) -> str:
+    """``text`` without the asides in parentheses that close it ("Principal author, Clean Rivers Act (I think)" →
+    "Principal author, Clean Rivers Act"): what an item's verb is chosen by ("I think" is no subject of the item)."""
+    while (m := _CLOSING_ASIDE.search(text)) is not None and m.start() > 0:
+        text = text[: m.start()]
+    return text
 
 
 def _without_parentheses(text: str) -> str:

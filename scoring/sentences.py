@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from scoring.rules import Rule, register, rule, run
 from scoring.segment import document
 from scoring.segment.document import label_of
-from scoring.segment.fenced import FENCED_PROFILES, profile_records
+from scoring.segment.fenced import FENCED_PROFILES, fence_records
 from scoring.segment.namesakes import namesake_parts
 from scoring.segment.scopes import STRUCTURE_SCOPES, Scope, bold_lead, person_lead, presents_person, scopes
 from scoring.segment.tables import MARKDOWN_TABLES, Record
@@ -53,6 +53,8 @@ class Sentence:
     scope: Scope | None = None
     # A heading or a line that only labels a part of the answer ("Recognition", "Short answer:"): it names no one.
     label: bool = False
+    # A field of a fenced profile: it says something of the profile's person, and presents no one else.
+    record: bool = False
 
 
 def strip_citations(text: str) -> str:
@@ -230,7 +232,7 @@ def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[
     rules_off = frozenset() if rules_off is None else rules_off
     out: list[Sentence] = []
     paragraph = 0
-    for chunk, list_item, scope, label in _chunks(text.replace("\r\n", "\n"), rules_off):
+    for chunk, list_item, scope, label, record in _chunks(text.replace("\r\n", "\n"), rules_off):
         chunk = _EMOJI.sub("", strip_citations(chunk))
         chunk = _soft_wraps(_INLINE_ITEM.sub("\n", chunk))
         for k, block in enumerate(_PARAGRAPH.split(chunk)):
@@ -249,28 +251,33 @@ def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[
                 for j, piece in enumerate(pieces):
                     # a bold label of its own ("**Book.** He wrote …"): its sentence labels the paragraph
                     labels = label is True or (bool(label) and k == i == j == 0 and piece == label)
-                    out.append(Sentence(len(out), piece, paragraph, first_item or j > 0, scope, labels))
+                    out.append(Sentence(len(out), piece, paragraph, first_item or j > 0, scope, labels, record))
             paragraph += 1
     return out
 
 
-def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, Scope | None, bool | str]]:
+def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, Scope | None, bool | str, bool]]:
     """The pieces of text the blocks of ``text`` are read from: each with whether it opens a list item, its
     person scope and whether it only labels a part of the answer (a heading that presents no one), or the sentence that
-    labels it (a bold label that opens a paragraph: "**Book.** He wrote …"). A table or a
-    fenced profile gives its records, a piece for each scope they are in."""
+    labels it (a bold label that opens a paragraph: "**Book.** He wrote …"), and whether it holds a fenced profile's
+    fields. A table or a fenced profile gives its records, a piece for each scope they are in."""
     doc = document.parse(text)
     found = scopes(doc) if STRUCTURE_SCOPES not in rules_off else None
     extra: dict[tuple[int, str], Scope] = {}  # the scopes of tables' rows and columns and of profiles
+    fenced = (
+        fence_records({b: (x.text, x.info) for b, x in enumerate(doc.blocks) if x.kind == document.FENCE}, rules_off)
+        if FENCED_PROFILES not in rules_off
+        else {}
+    )
     for b, block in enumerate(doc.blocks):
         scope = found.scopes[found.by_block[b]] if found is not None and found.by_block[b] >= 0 else None
         if block.kind in (document.FOOTNOTE, document.SOURCES):
             continue
         if block.kind == document.HEADING:
-            yield block.plain().rstrip(":"), False, scope, not presents_person(block.text)
+            yield block.plain().rstrip(":"), False, scope, not presents_person(block.text), False
             continue
         if block.kind == document.PARAGRAPH and label_of(block.text) in PART_LABELS:  # "**Short answer:**" alone
-            yield block.plain(), block.item, scope, True
+            yield block.plain(), block.item, scope, True, False
             continue
         read: list[Record] | None = None
         if block.kind == document.TABLE:
@@ -278,10 +285,10 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
                 read = [Record(" | ".join(cells)) for cells in block.rows]
             else:
                 read = table_records(block.rows)
-        elif block.kind == document.FENCE and FENCED_PROFILES not in rules_off:
-            read = profile_records(block.text, block.info)
+        elif block.kind == document.FENCE:
+            read = fenced.get(b)
         if read is None:
-            yield block.plain(DASH_LABELS not in rules_off), block.item, scope, _bold_label(block)
+            yield block.plain(DASH_LABELS not in rules_off), block.item, scope, _bold_label(block), False
             continue
         for key, group in itertools.groupby(read, key=lambda r: r.key):
             records = list(group)
@@ -290,7 +297,8 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
                 own = extra.get((b, key))
                 if own is None:
                     own = extra[(b, key)] = _record_scope(records[0], len(found.scopes) + len(extra), key)
-            yield "\n\n".join(r.text for r in records), False, own, False  # a record a paragraph
+            # a record a paragraph
+            yield "\n\n".join(r.text for r in records), False, own, False, block.kind == document.FENCE
 
 
 # A bold label that opens a paragraph as a sentence of its own is this short ("**Race debut.**").

@@ -166,12 +166,12 @@ def test_a_scope_keeps_its_sentences_together_whatever_their_cues() -> None:
         (
             '```json\n{"name": "Kenji Sato", "born": 1951, "occupation": "potter",\n'
             ' "awards": ["Mashiko Prize (1988)"]}\n```',
-            ["Kenji Sato", "Born: 1951", "Occupation: potter", "Awards: Mashiko Prize (1988)"],
+            ["Kenji Sato", "Born: 1951", "Occupation: potter", "Awards: Mashiko Prize in 1988"],
         ),
         (
             "```yaml\nname: Kenji Sato\nbirth_place: Mashiko, Tochigi\neducation:\n"
             "  - Kyoto City University of Arts\n```",
-            ["Kenji Sato", "Birth place: Mashiko, Tochigi", "Education: Kyoto City University of Arts"],
+            ["Kenji Sato", "Birthplace: Mashiko, Tochigi", "Education: Kyoto City University of Arts"],
         ),
         (
             '```\n{"person": {"fullName": "Kenji Sato", "dateOfBirth": "1951"}}\n```',

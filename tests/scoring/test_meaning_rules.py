@@ -97,9 +97,13 @@ def test_a_negated_value_the_page_gives_otherwise(fact: str, stated: bool) -> No
         ("was runner-up at the Open", {2}),
         ("was the 1990 champion", {1}),
         ("lost the final", {2}),
+        ("reached the 200 m semi-finals", set()),  # a round reached, no rank
+        ("was a 200 m semi-finalist", set()),
+        ("was a quarter-finalist at Wimbledon", set()),
+        ("was a finalist at Wimbledon", {2}),
         ("her first album", set()),  # an order, no rank
         ("the second edition", set()),
-        ("entered the Meridian Ocean Race in 2018 and won it", {1}),
+        ("entered the Meridian Ocean Race in 2018 and won it", set()),  # a fact's "won": the stance model's
         ("was a beaten finalist in 2009", {2}),
         # Look-alikes: a round reached is no rank; "won" alone names what was won, not a place.
         ("200 m semi-finalist at the 2004 Summer Olympics", set()),
@@ -110,6 +114,40 @@ def test_a_negated_value_the_page_gives_otherwise(fact: str, stated: bool) -> No
 )
 def test_ranks(text: str, levels: set[int]) -> None:
     assert ranks(text) == levels
+
+
+@pytest.mark.parametrize(
+    ("text", "levels"),
+    [
+        ("He competed in the Meridian Ocean Race in 2014, finishing fourth, and won it in 2018.", {1, 4}),
+        ("She won the Vestfold Competition in 1985.", {1}),
+        ("They won the Nordic Cup twice.", {1}),
+        # Look-alikes: what "won" is followed by gives the rank, or there is no "won".
+        ("She won second prize at the Vestfold Competition.", {2}),
+        ("He won the silver medal at the 1988 Games.", {2}),
+        ("She won a bronze in the relay.", {3}),
+        ("He finished fourth in the Meridian Ocean Race.", {4}),
+    ],
+)
+def test_a_pages_won_is_first_place(text: str, levels: set[int]) -> None:
+    assert ranks(text, won=True) == levels
+
+
+def test_a_facts_won_gives_no_rank() -> None:
+    # a fact's "won" is read by the stance model: "won the Meridian Ocean Race" ranks nothing to compare
+    assert ranks("Declan Fairweather won the Meridian Ocean Race in 2018.") == frozenset()
+
+
+def test_a_winner_the_page_says_won_it_is_no_rank_conflict() -> None:
+    page = "He competed in the Meridian Ocean Race in 2014, finishing fourth, and won it in 2018."
+    assert (
+        rank_conflict("Declan Fairweather was Meridian Ocean Race winner in 2018.", [page], ["Declan Fairweather"])
+        is None
+    )
+    assert (
+        rank_conflict("Declan Fairweather was Meridian Ocean Race runner-up in 2018.", [page], ["Declan Fairweather"])
+        == 0
+    )
 
 
 @pytest.mark.parametrize(

@@ -700,6 +700,71 @@ def test_a_timeline_line_is_read_as_its_text_dated_by_its_label(line: str, prono
         assert "".join(line[o] for o in reading.offsets[at : at + len(word)]) == word
 
 
+# --- a fenced profile's fields, items with a closing aside, measures before a noun --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("item", "read"),
+    [
+        ("FC Aarhavn, Denmark from 2014 to 2017", "They were FC Aarhavn, Denmark from 2014 to 2017."),
+        ("Vosskamp Chemie from 1999 to 2008", "They were Vosskamp Chemie from 1999 to 2008."),
+        ("Monsoon Ledger (debut feature) in 2008", "They were Monsoon Ledger (debut feature) in 2008."),
+    ],
+)
+def test_a_fenced_field_that_opens_with_a_name_is_said_of_the_profiles_person(item: str, read: str) -> None:
+    assert prose(item, "they", True, record=True).text == read
+    # the same item in a plain list may present a person: it stays as written
+    assert prose(item, "they", True).text == item
+
+
+def test_a_list_item_that_presents_a_person_stays_as_written_outside_a_profile() -> None:
+    item = "Declan Fairweather, born in Plymouth in 1983, an English offshore sailor"
+    assert prose(item, "he", True).text != f"He was {item}."
+
+
+@pytest.mark.parametrize(
+    ("item", "read"),
+    [
+        (
+            "Principal author, Clean Rivers Act of 1995 (I think)",
+            "They were principal author, Clean Rivers Act of 1995 (I think).",
+        ),
+        (
+            "Founded the Lindenhof Quartet (if I recall correctly)",
+            "She founded the Lindenhof Quartet (if I recall correctly).",
+        ),
+        (
+            "Chair, Great Lakes Commission (not fully certain)",
+            "He was chair, Great Lakes Commission (not fully certain).",
+        ),
+    ],
+)
+def test_a_closing_aside_is_no_subject_of_the_item(item: str, read: str) -> None:
+    pronoun = read.split()[0].lower()
+    assert prose(item, pronoun, True, record=True).text == read
+
+
+def test_an_item_that_has_a_subject_before_its_aside_keeps_it() -> None:
+    item = "She founded the Lindenhof Quartet (I think)"
+    assert prose(item, "she", True).text == item
+
+
+@pytest.mark.parametrize(
+    ("item", "read"),
+    [
+        ("200 m semi-finalist, 2004 Summer Olympics", "He was 200 m semi-finalist, 2004 Summer Olympics."),
+        ("10,000-metre champion in 2001", "She was 10,000-metre champion in 2001."),
+        ("400 m hurdles finalist", "He was 400 m hurdles finalist."),
+        # look-alikes: a count, and a measure that is what the person had
+        ("23 caps for Norway", "He had 23 caps for Norway."),
+        ("12 km of trails", "He had 12 km of trails."),
+    ],
+)
+def test_a_measure_before_a_rank_noun_says_what_the_person_was(item: str, read: str) -> None:
+    pronoun = read.split()[0].lower()
+    assert prose(item, pronoun, True).text == read
+
+
 @pytest.mark.parametrize(
     ("line", "read"),
     [
@@ -760,3 +825,29 @@ def test_a_timeline_is_checked_line_by_line_and_an_award_the_page_lacks_is_not_s
     assert any("Bartha Prize" in f.text and f.verdict is Verdict.SUPPORTED for f in facts)
     assert any("Liszt Academy" in f.text and f.verdict is Verdict.SUPPORTED for f in facts)
     assert result.groups[0].entity == "Ilse Varga (composer)"
+
+
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        ("Education: PhD, Kingsmere University, 1992", "He received a PhD from Kingsmere University in 1992."),
+        (
+            "Education: PhD in economics, Ashcombe University in 1987",
+            "He received a PhD in economics from Ashcombe University in 1987.",
+        ),
+        ("Education: MSc, Jutland Marine Institute", "He received a MSc from Jutland Marine Institute."),
+        (
+            "Education: PhD, Coromandel Institute of Mathematics (1994)",
+            "He received a PhD from Coromandel Institute of Mathematics in 1994.",
+        ),
+        # look-alikes: a subject studied, a list of degrees, a school alone
+        (
+            "Education: Mechanical engineering, Kansai Institute of Technology",
+            "He studied at Mechanical engineering and Kansai Institute of Technology.",
+        ),
+        ("Education: BA, MA, Oxford", "He studied at BA, MA and Oxford."),
+        ("Education: Oslo Conservatory, 1930–1935", "He studied at Oslo Conservatory from 1930 to 1935."),
+    ],
+)
+def test_an_education_record_that_opens_with_a_degree_says_where_it_was_received(line: str, read: str) -> None:
+    assert prose(line, "he").text == read
