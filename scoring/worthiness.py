@@ -25,6 +25,7 @@ EXISTENCE = "existence-announcement"
 OPINION_WORDS = "opinion-words"
 ASSISTANT_TALK = "assistant-talk"
 TALK_RESIDUE = "talk-residue"
+RETRACTED = "retracted"
 
 _NOT_A_CLAIM = re.compile(
     r"\b(?:i hope|hope this helps|let me know|feel free|here is|here's|here are|as an ai|language model|"
@@ -165,6 +166,13 @@ def _talk_residue(st: Statement) -> bool:
     )
 
 
+# A sentence taken back where it ends: a dash or comma, a word of hesitation, then "that's wrong", or "scratch that".
+_RETRACTED = re.compile(
+    r"(?:\s[—–-]|,)\s*(?:(?:hold on|wait|hang on|oops|sorry|no)[,.!]?\s+)*"
+    r"(?:that(?:'s|’s| is| was) (?:wrong|not right|incorrect|not correct|a mistake)|scratch that|i misspoke)"
+    r"[.!]?\s*$",
+    re.IGNORECASE,
+)
 # A sentence of the conversation: a hypothetical or advice, or the assistant or the reader speaking.
 _CONVERSATION = re.compile(r"\b(?:would|might|should|i|i'm|i'll|i'd|i've|me|my|you'd)\b|'d\b", re.IGNORECASE)
 # A value or a name: a digit, a capitalised word that does not start a sentence, a quoted title.
@@ -243,5 +251,18 @@ WORTHINESS_RULES: tuple[Rule[Statement, Classified], ...] = register(
         "question I'll have to sit out')",
         ("Check an encyclopedia entry", "What you can do instead:", "a library database would be a better source"),
         _when(_talk_residue, Worthiness.NOT_A_CLAIM),
+    ),
+    Rule(
+        RETRACTED,
+        "worthiness",
+        "a sentence the answer takes back at its end ('X is a surgeon who also sailed solo in 2011 — hold on, that's "
+        "wrong.', '…, scratch that.') claims nothing: the facts made of it are not claims (what replaces it is "
+        "checked where it is said)",
+        (
+            "He is an Irish surgeon who also sailed solo in 2011 — hold on, that's wrong.",
+            "She was born in Oslo in 1950 — wait, that's not right.",
+            "He won the Lindeman Prize in 1962, scratch that.",
+        ),
+        _when(lambda st: bool(st.sentence and _RETRACTED.search(st.sentence)), Worthiness.NOT_A_CLAIM),
     ),
 )
