@@ -407,6 +407,8 @@ _INLINE_BULLETS = re.compile(r"\s+[·•]\s+")
 # A description or a name that opens a line, then what it lists after a colon: "Polish cellist (b. 1968, Kraków):
 # principal cellist of …, founder of …", "Corvane Nimbus AX3200 (2021): dual-band Wi-Fi 6 · …".
 _DESCRIBED_LEAD = re.compile(r"^(?P<lead>[^\W\d_][^:;!?]{2,79}?):\s+(?P<rest>\S.*)$")
+# Words that count the people a line lists ("Two:", "Three people:", "There are two:").
+_COUNTS = frozenset("two three four five six several there both".split())
 # A part that is a clause of its own rather than a phrase of a list.
 _FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|does|did|will|would|can|could)\b", re.IGNORECASE)
 
@@ -426,6 +428,8 @@ def listed_description(sentence: str) -> list[str] | None:
     # (2008–2020): A, B, C", "Education: …"), which says what its values are and is read as a record.
     bare = re.sub(r"\s*\([^()]*\)", "", m.group("lead")).strip(" ,").lower()
     labelled = bool(RECORD_PREDICATES.keys() & {bare, bare.rstrip("s")}) or bare in PART_LABELS
+    if bare.split()[0] in _COUNTS:  # "Three: a mathematician (…), a film director (…)": namesakes counted, not one
+        return None
     # Without dates, a role of a word or three ("Economist: born 1958 …") describes; plural words ("Notable works:",
     # "Teams:") label what the values are.
     described = any(ch.isdigit() for ch in m.group("lead")) or (len(bare.split()) <= 3 and not bare.endswith("s"))

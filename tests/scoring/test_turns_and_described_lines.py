@@ -113,6 +113,8 @@ def test_a_bare_description_and_its_list_are_read_as_parts(line: str, parts: lis
         "Education: Oslo Conservatory, Leipzig, Berlin.",
         "Later life: Trainer, Keystone Gym, Philadelphia (1946–1965)",  # a record's value with commas of its own
         "Organist: Organist, Elverhøy Church, Tromsø (1939–1950)",
+        # namesakes counted: each part another person, not phrases about one
+        "Three: a potter (b. 1951, Mashiko), a sprinter (b. 1990, Osaka), and a poet (b. 1944, Kyoto).",
         "Born: 1912, Tromsø",
         "In 1988 (aged 37): he won the prize, then retired.",
     ],
