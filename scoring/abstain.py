@@ -66,6 +66,8 @@ _CLARIFY = re.compile(
     r"which (?:one|person|[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*) (?:you(?:'re| are)?) (?:mean|have in mind|"
     r"asking about|after|interested in|referring to|thinking of)|(?:tell|let) me (?:know )?which (?:one|person)|"
     r"(?:more|additional) (?:context|details) (?:would|will|could) help|"
+    r"(?:who|which one|which person) you(?:'re| are)? (?:mean|referring to|asking about|have in mind)\b|"
+    r"which (?:one|person|of (?:them|the two|these|those))\s*\?|"
     r"(?:several|many|multiple|a few|two|three|various) (?:people|persons|individuals|notable people) "
     r"(?:(?:are|were) )?(?:named|called|with (?:the|that) name))",
     re.IGNORECASE,
@@ -112,7 +114,10 @@ def abstention_rule(
     if any(asks(t) for t in texts) and any(
         t.rstrip().endswith("?") or (asks(t) and t.rstrip().endswith(":")) for t in texts
     ):
-        ok = all(declines(t) or asks(t) or _is_offer(t) or _is_option(t) for t in texts)
+        ok = all(
+            declines(t) or asks(t) or _is_offer(t) or _is_option(t) or _is_remark_on_options(t) or _is_wh_question(t)
+            for t in texts
+        )
         return CLARIFICATION if ok else None
     return None
 
@@ -169,7 +174,13 @@ ABSTAIN_RULES: tuple[Rule[str, Said], ...] = register(
         CLARIFICATION,
         "segment",
         "an answer that only asks which person is meant (and lists the options) abstains",
-        ("Which John Smith do you mean?", "Could you clarify which one?", "Are you asking about the footballer?"),
+        (
+            "Which John Smith do you mean?",
+            "Could you clarify which one?",
+            "Are you asking about the footballer?",
+            "Before I go on, I need to know who you mean: the chemist or the journalist?",
+            "Quick check: which one?",
+        ),
         _saying(_CLARIFY, but_answers=False),
     ),
 )
@@ -199,13 +210,36 @@ _OFFER = re.compile(
     r"choose|chose|reply|answer)",
     re.IGNORECASE,
 )
+# Choosing in the imperative, in a few words: "Tap one or just reply!", "Pick one and I'll go on."
+_CHOOSE = re.compile(r"^(?:just )?(?:tap|pick|choose|select|reply)\b", re.IGNORECASE)
 
 
 def _is_offer(sentence: str) -> bool:
-    return bool(_OFFER.search(sentence))
+    return bool(_OFFER.search(sentence)) or (bool(_CHOOSE.match(sentence)) and len(sentence.split()) <= 6)
 
 
 def _is_option(sentence: str) -> bool:
-    """A short option of a clarification: "- John Smith (footballer)", "The English explorer?" (no verb)."""
+    """A short option of a clarification: "- John Smith (footballer)", "The English explorer?", "the economist
+    (born 1958)" (no verb outside its parentheses)."""
     words = sentence.split()
-    return len(words) <= 8 and not re.search(r"\b(?:was|is|were|are|born|died|won|played|served)\b", sentence, re.I)
+    bare = re.sub(r"\([^()]*\)", "", sentence)
+    if re.match(r"(?:he|she|they|it|we|both)\b", sentence, re.I):  # a statement about someone, not an option
+        return False
+    return len(words) <= 8 and not re.search(r"\b(?:was|is|were|are|born|died|won|played|served)\b", bare, re.I)
+
+
+def _is_wh_question(sentence: str) -> bool:
+    """A question that asks and states nothing, as the user's own restated ("Who is Tomas Ebbe?")."""
+    return sentence.rstrip().endswith("?") and bool(re.match(r"(?:who|what|when|where|how)\b", sentence, re.I))
+
+
+# A remark on the options as a whole, with no name or number to check: "Their publications are completely
+# different.", "Both are still active.", "The two are often confused."
+_ON_THE_OPTIONS = re.compile(r"^(?:they|their|both|the two|these two|each)\b[^\d]*$", re.IGNORECASE)
+
+
+def _is_remark_on_options(sentence: str) -> bool:
+    """A sentence about the options together that names nothing: no number, no capitalised word after its first."""
+    if not _ON_THE_OPTIONS.match(sentence) or len(sentence.split()) > 12:
+        return False
+    return not any(w[:1].isupper() for w in sentence.split()[1:])

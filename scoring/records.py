@@ -133,7 +133,9 @@ def unchanged(text: str) -> Reading:
 
 
 # Words only a life story says: an answer with them is about a person, whatever pronoun it uses (or none).
-_LIFE_WORDS = re.compile(r"\b(?:born|died|spouse|married|nationality|occupation)\b", re.IGNORECASE)
+_LIFE_WORDS = re.compile(
+    r"\b(?:born|died|spouse|married|nationality|occupation)\b|(?<![\w.])[bd]\.\s?(?:c\.\s?)?\d{3,4}\b", re.IGNORECASE
+)
 
 
 def answer_pronoun(texts: list[str]) -> str | None:

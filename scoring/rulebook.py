@@ -27,6 +27,7 @@ from scoring import (
 )
 from scoring.config import CheckConfig
 from scoring.rules import Rule, known_names
+from scoring.segment import turns
 
 _ = (checker, grouping, offline, recheck, records, revise)  # registered by name, asked where their step runs
 
@@ -34,6 +35,7 @@ _ = (checker, grouping, offline, recheck, records, revise)  # registered by name
 STEPS: dict[str, tuple[Rule, ...]] = {  # type: ignore[type-arg]
     "segment": abstain.ABSTAIN_RULES,
     "segment-split": sentences.SPLIT_RULES,
+    "segment-turns": turns.TURN_RULES,
     "decompose": corrections.CORRECTION_RULES,
     "worthiness": worthiness.WORTHINESS_RULES,
     "verify": verify.VERIFY_RULES,

@@ -23,7 +23,9 @@ from scoring.segment.namesakes import namesake_parts
 from scoring.segment.scopes import STRUCTURE_SCOPES, Scope, bold_lead, person_lead, presents_person, scopes
 from scoring.segment.tables import MARKDOWN_TABLES, Record
 from scoring.segment.tables import records as table_records
+from scoring.segment.turns import TURN_RULES, role_turns
 from vocabulary.document import PART_LABELS
+from vocabulary.records import RECORD_PREDICATES
 
 if TYPE_CHECKING:
     import pysbd
@@ -248,10 +250,13 @@ def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[
                 first_item = item and i == 0
                 split = run(SPLIT_RULES, Joined(cleaned, first_item), rules_off)
                 pieces = split.texts if split is not None else (cleaned,)
+                items_from = split.items_from if split is not None else 1
                 for j, piece in enumerate(pieces):
                     # a bold label of its own ("**Book.** He wrote …"): its sentence labels the paragraph
                     labels = label is True or (bool(label) and k == i == j == 0 and piece == label)
-                    out.append(Sentence(len(out), piece, paragraph, first_item or j > 0, scope, labels, record))
+                    out.append(
+                        Sentence(len(out), piece, paragraph, first_item or j >= items_from, scope, labels, record)
+                    )
             paragraph += 1
     return out
 
@@ -288,7 +293,23 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
         elif block.kind == document.FENCE:
             read = fenced.get(b)
         if read is None:
-            yield block.plain(DASH_LABELS not in rules_off), block.item, scope, _bold_label(block), False
+            plain = block.plain(DASH_LABELS not in rules_off)
+            said = run(TURN_RULES, plain, rules_off) if block.kind == document.PARAGRAPH else None
+            if said is not None:  # a chat transcript: the user's turns ask, the other speaker's turns claim
+                roles = role_turns(said.turns)
+                for k, turn in enumerate(said.turns):
+                    if turn.user:
+                        continue
+                    own = scope
+                    if found is not None and roles[k]:
+                        own = extra.get((b, roles[k]))
+                        if own is None:
+                            own = extra[(b, roles[k])] = Scope(
+                                len(found.scopes) + len(extra), None, roles[k], kind="turn"
+                            )
+                    yield turn.text, False, own, False, False
+                continue
+            yield plain, block.item, scope, _bold_label(block), False
             continue
         for key, group in itertools.groupby(read, key=lambda r: r.key):
             records = list(group)
@@ -380,6 +401,8 @@ class Parts:
 
     texts: tuple[str, ...]
     decided_by: str = ""
+    # The first of ``texts`` read as a list item (the parts after the first, unless the first is one too).
+    items_from: int = 1
 
     def stamped(self, name: str) -> Parts:
         return replace(self, decided_by=name)
@@ -387,6 +410,74 @@ class Parts:
 
 def _parts(texts: list[str] | None) -> Parts | None:
     return Parts(tuple(texts)) if texts is not None and len(texts) > 1 else None
+
+
+# Items set side by side on one line: "4× GbE LAN · 1× USB 3.0 · WPA3", "Wi-Fi 6 • $149 • 2-yr warranty".
+_INLINE_BULLETS = re.compile(r"\s+[·•]\s+")
+# A description or a name that opens a line, then what it lists after a colon: "Polish cellist (b. 1968, Kraków):
+# principal cellist of …, founder of …", "Corvane Nimbus AX3200 (2021): dual-band Wi-Fi 6 · …".
+_DESCRIBED_LEAD = re.compile(r"^(?P<lead>[^\W\d_][^:;!?]{2,79}?):\s+(?P<rest>\S.*)$")
+# Words that count the people a line lists ("Two:", "Three people:", "There are two:").
+_COUNTS = frozenset("two three four five six several there both".split())
+# A part that is a clause of its own rather than a phrase of a list.
+_FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|does|did|will|would|can|could)\b", re.IGNORECASE)
+
+
+def listed_description(sentence: str) -> list[str] | None:
+    """A line that opens with a description or a name and lists, after a colon, phrases about it (two or more,
+    set apart by middle dots or bullets, or three or more by commas outside parentheses), read as its parts: the
+    opening, then each phrase; None for anything else (a label and a sentence, a list of clauses).
+
+    >>> listed_description("Danish potter (b. 1951): founder of the Kiln Group, teacher at Kyoto Arts, winner in 1988.")
+    ['Danish potter (b. 1951).', 'founder of the Kiln Group,', 'teacher at Kyoto Arts,', 'winner in 1988.']
+    """
+    m = _DESCRIBED_LEAD.match(sentence)
+    if m is None or _FINITE.search(m.group("lead")) or len(m.group("lead").split()) > 10:
+        return None
+    # A description, often with its dates ("(b. 1968)", ", 1912–1988", "(2021)"), not a record's label ("Teams
+    # (2008–2020): A, B, C", "Education: …"), which says what its values are and is read as a record.
+    bare = re.sub(r"\s*\([^()]*\)", "", m.group("lead")).strip(" ,").lower()
+    labelled = bool(RECORD_PREDICATES.keys() & {bare, bare.rstrip("s")}) or bare in PART_LABELS
+    if bare.split()[0] in _COUNTS:  # "Three: a mathematician (…), a film director (…)": namesakes counted, not one
+        return None
+    # Without dates, a role of a word or three ("Economist: born 1958 …") describes; plural words ("Notable works:",
+    # "Teams:") label what the values are.
+    described = any(ch.isdigit() for ch in m.group("lead")) or (len(bare.split()) <= 3 and not bare.endswith("s"))
+    if labelled or not described:
+        return None
+    rest = m.group("rest")
+    dotted = _INLINE_BULLETS.split(rest)
+    if len(dotted) >= 2:
+        parts = [p.strip() for p in dotted]
+    else:
+        parts = _outside_parentheses_split(rest, ",")
+        # phrases of a few words each ("founder of the X Quartet (2010)"), not a value's own commas ("Trainer,
+        # Keystone Gym, Philadelphia (1946–1965)")
+        if len(parts) < 3 or any(len(re.sub(r"\([^()]*\)", "", p).split()) < 2 for p in parts):
+            return None
+    if any(not p.strip(" .,;") or _FINITE.search(p) or len(p.split()) > 14 for p in parts):
+        return None
+    return [m.group("lead").strip() + ".", *parts]
+
+
+def _outside_parentheses_split(text: str, sep: str) -> list[str]:
+    """``text`` split at ``sep`` outside parentheses, each part keeping its separator."""
+    parts: list[str] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(text):
+        depth += ch in "(["
+        depth -= ch in ")]"
+        if ch == sep and depth == 0:
+            parts.append(text[start : i + 1].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
+
+
+def _described_parts(texts: list[str] | None) -> Parts | None:
+    """The parts of a listed description, the opening description a list item too ("Polish cellist (b. 1968)." is
+    said of the subject as "principal cellist of …" is)."""
+    return Parts(tuple(texts), items_from=0) if texts is not None and len(texts) > 1 else None
 
 
 # How a sentence is split into statements, in precedence: the first rule that splits it decides.
@@ -415,5 +506,18 @@ SPLIT_RULES: tuple[Rule[Joined, Parts], ...] = register(
             "You may mean Ada Brook, a cellist born in 1950, or Ada Brook, an ecologist born in 1975.",
         ),
         lambda j: _parts(namesake_parts(j.text)),
+    ),
+    Rule(
+        "listed-description",
+        "segment",
+        "a line that opens with a description or a name and lists phrases about it after a colon ('Polish cellist "
+        "(b. 1968, Kraków): principal cellist of X 1995–2009, founder of Y (2010), teacher at Z', 'Acme X2 (2022): "
+        "Wi-Fi 6 · four LAN ports · $129') is read as its parts, each a list item about the answer's subject",
+        (
+            "Danish potter (b. 1951): founder of the Mashiko Kiln Group, teacher at Kyoto Arts, prize winner in 1988.",
+            "Acme X2 (2022): Wi-Fi 6 · four gigabit LAN ports · launched at $129 · two-year warranty.",
+            "Norwegian composer, 1912–1988: organist in Tromsø • teacher at the Oslo Conservatory",
+        ),
+        lambda j: _described_parts(listed_description(j.text)),
     ),
 )

@@ -26,6 +26,7 @@ OPINION_WORDS = "opinion-words"
 ASSISTANT_TALK = "assistant-talk"
 TALK_RESIDUE = "talk-residue"
 TALK_CLAUSE = "talk-clause"
+RETRACTED = "retracted"
 
 _NOT_A_CLAIM = re.compile(
     r"\b(?:i hope|hope this helps|let me know|feel free|here is|here's|here are|as an ai|language model|"
@@ -186,6 +187,13 @@ _CARDINAL = re.compile(
     re.IGNORECASE,
 )
 _PERSON_PRONOUN = re.compile(r"\b(?:he|him|his|she|her|hers|they|them|their)\b", re.IGNORECASE)
+# A sentence taken back where it ends: a dash or comma, a word of hesitation, then "that's wrong", or "scratch that".
+_RETRACTED = re.compile(
+    r"(?:\s[—–-]|,)\s*(?:(?:hold on|wait|hang on|oops|sorry|no)[,.!]?\s+)*"
+    r"(?:that(?:'s|’s| is| was) (?:wrong|not right|incorrect|not correct|a mistake)|scratch that|i misspoke)"
+    r"[.!]?\s*$",
+    re.IGNORECASE,
+)
 # A sentence of the conversation: a hypothetical or advice, or the assistant or the reader speaking.
 _CONVERSATION = re.compile(r"\b(?:would|might|should|i|i'm|i'll|i'd|i've|me|my|you'd)\b|'d\b", re.IGNORECASE)
 # A value or a name: a digit, a capitalised word that does not start a sentence, a quoted title.
@@ -274,5 +282,18 @@ WORTHINESS_RULES: tuple[Rule[Statement, Classified], ...] = register(
         "'People who look into this for the first time often find …' ('People look for the first time')",
         ("It steps back for a second.", "People look for the first time.", "The rest fills in the picture."),
         _when(_talk_clause, Worthiness.NOT_A_CLAIM),
+    ),
+    Rule(
+        RETRACTED,
+        "worthiness",
+        "a sentence the answer takes back at its end ('X is a surgeon who also sailed solo in 2011 — hold on, that's "
+        "wrong.', '…, scratch that.') claims nothing: the facts made of it are not claims (what replaces it is "
+        "checked where it is said)",
+        (
+            "He is an Irish surgeon who also sailed solo in 2011 — hold on, that's wrong.",
+            "She was born in Oslo in 1950 — wait, that's not right.",
+            "He won the Lindeman Prize in 1962, scratch that.",
+        ),
+        _when(lambda st: bool(st.sentence and _RETRACTED.search(st.sentence)), Worthiness.NOT_A_CLAIM),
     ),
 )

@@ -62,3 +62,8 @@ PART_LABELS = frozenset(
 # The words that join two namesakes laid out in one sentence ("X the novelist, …, and X the physicist, …"; "X
 # (cellist) …, while X (ecologist) …"): a repeated full name after one of them opens another person's part.
 NAMESAKE_JOINERS = frozenset(("and", "or", "while", "whereas", "but"))
+
+# How a chat transcript labels the user's turns ("**You:** what is it", "Me: which phones?"): what the user says
+# is no claim of the answer; the other speaker's turns are ("**Bot:** …", "**Acme Assistant:** …"). "Q" and "A"
+# label a FAQ, not a conversation, and are read elsewhere.
+USER_SPEAKERS = frozenset(("you", "me", "user", "human", "customer", "i", "visitor", "client", "caller"))

@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -64,6 +65,12 @@ class Lead:
     dates: str | None
 
 
+# What may open a lead before the name: a number that counts the leads ("1.", "2)", "IV."), emoji and symbols.
+_OPENING_MARKS = re.compile(r"^(?:[^\w\s\"“'‘(]+\s*|(?:\d{1,2}|[IVX]{1,4})[.)]\s+)+")
+# A role glossed in parentheses: "the composer", "a footballer", "the wetland ecologist".
+_ROLE = re.compile(r"(?:the|a|an)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)")
+
+
 def _unmark(text: str) -> str:
     return text.replace("**", "").replace("__", "").replace("*", "").replace("`", "").strip()
 
@@ -72,22 +79,30 @@ def person_lead(text: str) -> Lead | None:
     """The person a lead presents ("Kenji Sato, potter (b. 1951)", "Kenji Sato (sprinter)", "Kenji Sato — potter",
     "The potter (b. 1951)"), or None for a label or anything else. Whether the name is a person's is asked of the
     names together (:func:`scopes`)."""
-    clean = _unmark(text).rstrip(" .:")
+    clean = _OPENING_MARKS.sub("", _unmark(text)).rstrip(" .:")
     if not clean or label_of(clean) in PART_LABELS or label_of(clean) in SOURCE_LABELS or len(clean) > 120:
         return None
     cut = min((p for p in (clean.find(s) for s in (",", " (", " — ", " – ", " - ", ":")) if p > 0), default=len(clean))
     name, rest = clean[:cut].strip(), clean[cut:]
     inside, outside = _parentheses(rest)
-    description = outside.strip(" ,:—–-").strip()
-    dates = None
+    # Dates set off by a comma outside the parentheses ("…, 1912–1988", "…, born 1986") are dates too.
+    kept = [p for p in outside.split(",") if not any(ch.isdigit() for ch in p)]
+    dated = [p.strip() for p in outside.split(",") if any(ch.isdigit() for ch in p)]
+    description = ",".join(kept).strip(" ,:—–-").strip()
+    dates = ", ".join(dated) or None
+    role_in_parentheses = None
     for part in (p.strip() for p in inside.replace(";", ",").split(",")):
         if any(ch.isdigit() for ch in part):
             dates = part if dates is None else f"{dates}, {part}"
         elif part and not description:
             description = part
+            role_in_parentheses = _ROLE.fullmatch(part)
     words = name.split()
     if words and words[0] == "The" and 2 <= len(words) <= 3 and all(w.islower() for w in words[1:]):
         return Lead(None, " ".join(words[1:]), dates)  # "The potter (b. 1951)": the subject, by role
+    if len(words) == 1 and words[0][:1].isupper() and role_in_parentheses is not None:
+        # "Komponisten (the composer), 1912–1988": a role named in a word of another language, glossed
+        return Lead(None, role_in_parentheses.group(1), dates)
     if not 2 <= len(words) <= _NAME_WORDS or any(ch.isdigit() for ch in name):
         return None
     if not all(w[:1].isupper() or w.lower() in _PARTICLES for w in words):

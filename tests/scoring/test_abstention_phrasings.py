@@ -53,6 +53,14 @@ CLARIFICATIONS = [
     "Which Tomas Ebbe are you asking about? As soon as you say which, I can write up his career.",
     "Do you mean the cellist or the rower? When you've told me, I will put together a short biography.",
     "Which Ida Brun do you have in mind? After you pick one, I'll summarise her work.",
+    # the question in a block quote, options with their years in parentheses
+    "> **Which Ilse Varga did you mean?**\n> - the chemist (born 1944)\n> - the cellist (born 1971)\n\n"
+    "Please say which.",
+    # the user's question restated, then who is meant, then a remark on the options that names nothing
+    "Who is Tomas Ebbe? I need to know who you mean before I answer: the rower or the poet? They are easy to confuse.",
+    # a bare "which one?", emoji options, a choice in the imperative
+    "Hmm, which one? 👇\n\n🎻 Lena Moravec, the cellist\n🧪 Lena Moravec, the chemist\n\nPick one!",
+    "Which of the two? Both are still working.\n- Jonas Berg (footballer, b. 1990)\n- Jonas Berg (poet, b. 1950)",
 ]
 
 ANSWERS = [
@@ -65,6 +73,11 @@ ANSWERS = [
     "I don't have her birth date, but Ilse Varga was a Hungarian chemist who worked in Szeged.",
     "Which Lena Moravec do you mean? The chemist was born in Brno in 1970 and won the Heyrovsky Prize. "
     "Once you tell me, I'll say more.",
+    # look-alikes of the options and remarks above: a verb outside the parentheses, a number, a name
+    "Which one do you mean? Lena Moravec (born 1958) won the Heyrovsky Prize.",
+    "Which Anders Holm do you mean? Both played for Denmark in 1998.",
+    "Which one? They both studied in Paris.",
+    "Which of them? Pick one: Ida Brun rowed for Norway in 2004, Ida Brun the poet wrote six books.",
 ]
 
 

@@ -141,6 +141,9 @@ def test_a_correct_answer_about_namesakes_by_layout_is_not_conflated(kb: Store, 
         "## Early life\n\nKenji Sato was born in Mashiko.\n\n## Career\n\nHe won the Mashiko Ceramics Prize.",
         "### Kenji Sato\n\nHe is a potter. He was born in Mashiko.",  # one lead: no boundary to draw
         "**Born:** 1951\n\n**Prize:** Mashiko Ceramics Prize",
+        # counted section headings with years: parts of one life, no role glossed
+        "### 1. Karriere (1970–1990)\n\nHe won a prize.\n\n### 2. Later years, 1990–2010\n\nHe retired.",
+        "### 1. Early years\n\nHe was born in Mashiko.\n\n### 2. Kilns (the climbing kiln, 1979)\n\nHe built one.",
     ],
 )
 def test_labels_and_a_single_lead_open_no_scope(text: str) -> None:
@@ -316,6 +319,27 @@ def test_more_layouts_keep_namesakes_apart(text: str) -> None:
     groups = _groups(text)
     assert len(groups) == 2, groups
     assert any("1951" in s for s in groups[0]) and not any("1990" in s for s in groups[0])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # numbered headings that name the role in another language, glossed, with the dates after a comma
+        "Det finnes to.\n\n### 1. Keramikeren (the potter), 1951\n\nBorn in Mashiko; won the Mashiko Ceramics "
+        "Prize in 1988.\n\n### 2. Sprinteren (the sprinter), born 1990\n\nBorn in Osaka; retired in 2021.",
+        # emoji before the name
+        "### 🏺 Kenji Sato — the potter (b. 1951)\n\nHe built a kiln in Mashiko.\n\n"
+        "### 🏃 Kenji Sato — the sprinter (b. 1990)\n\nHe was born in Osaka.",
+        # numbered leads in bold, counted with a parenthesis
+        "**1) Kenji Sato, potter (b. 1951).** Born in Mashiko.\n\n**2) Kenji Sato, sprinter (b. 1990).** Born in "
+        "Osaka.",
+    ],
+)
+def test_counted_or_decorated_leads_keep_namesakes_apart(text: str) -> None:
+    groups = _groups(text)
+    potter = [g for g in groups if any(w in " ".join(g) for w in ("1951", "Mashiko", "potter"))]
+    sprinter = [g for g in groups if any(w in " ".join(g) for w in ("1990", "Osaka", "sprinter"))]
+    assert len(potter) == 1 and len(sprinter) == 1 and potter != sprinter, groups
 
 
 # --- the subject from the question, for any kind of answer --------------------------------------------------------
