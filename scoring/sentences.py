@@ -15,12 +15,14 @@ from functools import lru_cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from scoring.datelines import date_lines
 from scoring.rules import Rule, register, rule, run
 from scoring.segment import document
 from scoring.segment.document import label_of
 from scoring.segment.fenced import FENCED_PROFILES, profile_records
 from scoring.segment.namesakes import namesake_parts
 from scoring.segment.scopes import STRUCTURE_SCOPES, Scope, bold_lead, person_lead, presents_person, scopes
+from scoring.segment.sections import label_item
 from scoring.segment.tables import MARKDOWN_TABLES, Record
 from scoring.segment.tables import records as table_records
 from vocabulary.document import PART_LABELS
@@ -206,9 +208,14 @@ def _soft_wraps(text: str) -> str:
     punctuation, next line capitalised); "...and won six\nNBA championships" is one sentence.
     """
     lines = text.split("\n")
-    out = lines[:1]
+    # A date list's lines ("1946 – joins the Harold Lusk Orchestra") are list items, full stop or not.
+    dated = date_lines(lines)
+    out = ["- " + lines[0] if dated[0] else lines[0]]
     for k, (prev, line) in enumerate(itertools.pairwise(lines)):
         a, b = prev.strip(), line.strip()
+        if dated[k + 1]:
+            out.append("\n- " + line)
+            continue
         # A heading stands on a line of its own: the line before it ended a block (or there is none).
         before = lines[k - 1].strip() if k > 0 else ""
         opens = not before or before[-1] in ".!?:" or bool(_BULLET.match(lines[k - 1]))
@@ -268,6 +275,11 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
             continue
         if block.kind == document.HEADING:
             yield block.plain().rstrip(":"), False, scope, not presents_person(block.text)
+            continue
+        lead = found is not None and found.by_block[b] >= 0 and (b == 0 or found.by_block[b - 1] != found.by_block[b])
+        section = label_item(doc, b, rules_off, lead)  # "- **Education**" over items nested under it: a heading
+        if section is not None:
+            yield section, False, scope, True
             continue
         if block.kind == document.PARAGRAPH and label_of(block.text) in PART_LABELS:  # "**Short answer:**" alone
             yield block.plain(), block.item, scope, True
