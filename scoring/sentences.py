@@ -201,6 +201,32 @@ def clear_cache() -> None:
 _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]+\\s?")
 
 
+# An emoji that opens a line ("🏆 Won the Carrow Award in 2013"), and one that closes it (a decorated title).
+_LEAD_EMOJI = re.compile("^\\s*[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]+\\s*")
+_TAIL_EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]\\s*$")
+# How many lines of a block must open with an emoji for the emoji to be its bullets.
+_EMOJI_LINES = 2
+
+EMOJI_BULLETS = rule(
+    "emoji-bullets",
+    "segment",
+    "lines that open with an emoji ('🏆 Won the Carrow Award in 2013', '🧪 Led the team …'), two or more in a block, "
+    "are list items, as if the emoji were bullets (a line that also ends with one is a decorated title): before, "
+    "the emoji went and the lines ran together into one sentence",
+)
+
+
+def _emoji_bullets(text: str, rules_off: frozenset[str]) -> str:
+    """``text`` with the emoji that open its lines read as bullets, when two or more lines open with one."""
+    if EMOJI_BULLETS in rules_off:
+        return text
+    lines = text.split("\n")
+    bullets = [bool(_LEAD_EMOJI.match(line)) and not _TAIL_EMOJI.search(line) for line in lines]
+    if sum(bullets) < _EMOJI_LINES:
+        return text
+    return "\n".join(_LEAD_EMOJI.sub("- ", line) if b else line for line, b in zip(lines, bullets, strict=True))
+
+
 def _soft_wraps(text: str) -> str:
     """Mark the single line breaks that start a block; the others are hard wraps inside a paragraph.
 
@@ -238,7 +264,7 @@ def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[
     out: list[Sentence] = []
     paragraph = 0
     for chunk, list_item, scope, label in _chunks(text.replace("\r\n", "\n"), rules_off):
-        chunk = _EMOJI.sub("", strip_citations(chunk))
+        chunk = _EMOJI.sub("", _emoji_bullets(strip_citations(chunk), rules_off))
         chunk = _soft_wraps(_INLINE_ITEM.sub("\n", chunk))
         for k, block in enumerate(_PARAGRAPH.split(chunk)):
             block = _SPACES.sub(" ", block.replace("\n", " ")).strip()
