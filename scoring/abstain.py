@@ -21,6 +21,7 @@ from scoring.sentences import Sentence, split_sentences
 DECLINE = "decline"
 REFUSAL = "refusal"
 CLARIFICATION = "clarification"
+PRIVACY = "privacy-refusal"
 
 _DECLINE = re.compile(
     r"\b(?:i (?:could not|couldn't|cannot|can't|was unable to|am unable to|am not able to|was not able to) "
@@ -56,6 +57,31 @@ _REFUSE = re.compile(
     r"(?:better|best|wiser|safer) (?:that |if |for me to )?(?:i )?(?:decline|not answer|say nothing|hold back))\b",
     re.IGNORECASE,
 )
+# Declining to give out a person's private details: "I can't help with finding someone's home address", "I won't
+# share his phone number", "I'm not able to provide personal contact details".
+_PRIVATE = (
+    r"(?:(?:home|private|personal|residential|current|exact|street|email|e-mail|contact) )*"
+    r"(?:address(?:es)?|phone numbers?|telephone numbers?|contact (?:details|information|info)|whereabouts|"
+    r"(?:personal|private) (?:information|details|data|life))"
+)
+_PRIVACY = re.compile(
+    r"\b(?:i|we)(?: can't| cannot| won't| will not| am not able to|'m not able to| am unable to|'m unable to|"
+    r" do not| don't)(?: help(?: you)?(?: with)?| assist(?: you)?(?: with)?| share| provide| give(?: out)?| disclose|"
+    r" look up| find| locate| track down)(?: (?:in|with))?"
+    r"(?: (?:finding|locating|looking up|sharing|providing|giving out|tracking down|disclosing))?"
+    r"(?: (?:someone's|somebody's|anyone's|a person's|people's|his|her|their|the|this person's|"
+    r"(?:[\w-]+ ){0,2}[\w-]+['’]s)){0,2}"
+    rf" {_PRIVATE}\b",
+    re.IGNORECASE,
+)
+# Why: "Sharing private personal information like that could put people at risk", "for privacy reasons".
+_PRIVACY_REASON = re.compile(
+    r"\b(?:privacy|private (?:personal )?information|personal information|private details|personal details)\b",
+    re.IGNORECASE,
+)
+# A reason makes no claim: no digit, no name past its first word.
+_CLAIM_LIKE = re.compile(r"\d|(?<!^)(?<![.!?]\s)\b[A-Z][a-z]")
+
 # Asking which person is meant: "Which John Smith do you mean?", "Could you tell me more about who you mean?"
 _CLARIFY = re.compile(
     r"\b(?:which (?:one|person|[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)*) (?:do|did|are|were) you (?:mean|referring|"
@@ -108,7 +134,10 @@ def abstention_rule(
     if opening is None and DECLINE not in off and _APOLOGY.match(first) and len(texts) == 1:
         opening = Said(DECLINE)
     if opening is not None:
-        return opening.decided_by if all(declines(t) or asks(t) or _is_offer(t) for t in texts[1:]) else None
+        # After declining to give out private details, the reasons for it are no claims either.
+        reasons = opening.decided_by == PRIVACY
+        ok = all(declines(t) or asks(t) or _is_offer(t) or (reasons and _is_privacy_reason(t)) for t in texts[1:])
+        return opening.decided_by if ok else None
     # Only a clarification: every sentence asks, offers, lists an option briefly, or declines, and one asks.
     # The question may end in a colon before its options ("Do you mean:" then a numbered list of them).
     if any(asks(t) for t in texts) and any(
@@ -171,6 +200,20 @@ ABSTAIN_RULES: tuple[Rule[str, Said], ...] = register(
         _saying(_REFUSE, but_answers=True),
     ),
     Rule(
+        PRIVACY,
+        "segment",
+        "declining to give out a person's private details ('I can't help with finding someone's home address', 'I "
+        "won't share his phone number') abstains, and the reasons given for it ('Sharing private information could "
+        "put people at risk') are no claims",
+        (
+            "I'm sorry, but I can't help with finding someone's home address.",
+            "I won't share his phone number or email address.",
+            "I can't help with locating his current address.",
+            "We don't give out the home addresses of players.",
+        ),
+        _saying(_PRIVACY, but_answers=True),
+    ),
+    Rule(
         CLARIFICATION,
         "segment",
         "an answer that only asks which person is meant (and lists the options) abstains",
@@ -184,8 +227,8 @@ ABSTAIN_RULES: tuple[Rule[str, Said], ...] = register(
         _saying(_CLARIFY, but_answers=False),
     ),
 )
-_DECLINING = ABSTAIN_RULES[:2]
-_ASKING = ABSTAIN_RULES[2:]
+_DECLINING = ABSTAIN_RULES[:3]
+_ASKING = ABSTAIN_RULES[3:]
 
 
 def _declines(sentence: str, off: frozenset[str]) -> bool:
@@ -216,6 +259,12 @@ _CHOOSE = re.compile(r"^(?:just )?(?:tap|pick|choose|select|reply)\b", re.IGNORE
 
 def _is_offer(sentence: str) -> bool:
     return bool(_OFFER.search(sentence)) or (bool(_CHOOSE.match(sentence)) and len(sentence.split()) <= 6)
+
+
+def _is_privacy_reason(sentence: str) -> bool:
+    """A reason for not giving out private details, claiming nothing checkable ("Sharing private personal information
+    like that could put people at risk.")."""
+    return bool(_PRIVACY_REASON.search(sentence)) and not _CLAIM_LIKE.search(sentence)
 
 
 def _is_option(sentence: str) -> bool:

@@ -347,8 +347,10 @@ def _clauses(doc: Doc) -> list[_Clause]:
             subject = _subject_of(doc, root)
             for ap in (c for c in root.children if c.dep_ == "appos"):
                 out.append(_Clause(ap, subject, is_past, copula_of=root))
-                # "Ada Brook, a cellist who taught in Gdańsk": what the relative clause says, it says of the person.
-                for rel in (c for c in ap.children if c.dep_ == "relcl" and _relative_subject(c)):
+                # "Ada Brook, a cellist who taught in Gdańsk": what the relative clause says, it says of the person;
+                # also when the parser hung "who" on the place or club after the role ("an Irish surgeon from
+                # Cork who worked at …" is the surgeon).
+                for rel in _relatives_of(ap):
                     queue.append(_Clause(rel, subject, is_past))
             # "The ecologist, born in Gdańsk in 1975, …" read without a verb: the participle still tells of the
             # person the role presents (a bare description, "German road cyclist, born in …", is a record's).
@@ -492,6 +494,20 @@ def _who_antecedent(head: Token) -> Token:
             break
         h = owner
     return h
+
+
+def _relatives_of(noun: Token) -> list[Token]:
+    """The relative clauses whose "who"/"which"/"that" stands for ``noun``: those on the noun itself, and a "who"
+    clause the parser hung on a place, club or work inside the noun's own phrase (see :func:`_who_antecedent`)."""
+    out: list[Token] = []
+    for t in noun.subtree:
+        if t.dep_ != "relcl" or not _relative_subject(t):
+            continue
+        if t.head.i == noun.i:
+            out.append(t)
+        elif any(c.dep_ in _SUBJ and c.lower_ == "who" for c in t.children) and _who_antecedent(t.head).i == noun.i:
+            out.append(t)
+    return out
 
 
 def _antecedent(doc: Doc, noun: Token) -> Subject:

@@ -19,16 +19,27 @@ from scoring.checker import Run
 from scoring.checkworthy import gate as worthiness_gate
 from scoring.config import CheckConfig
 from scoring.corrections import corrected
+from scoring.datelines import dated
 from scoring.decompose import AtomicFact, decompose_doc
 from scoring.decontext import decontextualize
 from scoring.grouping import PerceivedGroup, group_sentences
 from scoring.hedges import strip_hedges
 from scoring.linking import name_match
 from scoring.plan import PlannedFact, PlannedGroup, by_sentence
-from scoring.records import Reading, answer_pronoun, answered, completed_by_lead_in, prose, thing_name, thing_prose
+from scoring.records import (
+    Reading,
+    answer_pronoun,
+    answered,
+    completed_by_lead_in,
+    prose,
+    thing_name,
+    thing_prose,
+    unchanged,
+)
 from scoring.revise import RevisionInput, revise
 from scoring.rules import rule
 from scoring.sentences import Sentence
+from scoring.transcripts import unlabelled
 from scoring.worthiness import TALK_CLAUSE, classify_by_rule
 
 _IDX_LENGTH: list[int | str] = ["IDX", "LENGTH"]
@@ -155,7 +166,12 @@ def _read(
     if pronoun is None and any(s.scope is not None and s.scope.kind in _PERSON_TABLES for s in sentences):
         pronoun = "they"  # a table's row or column presents a person: its items are about them
     nlp.parse([s.text for s in sentences])  # in one batch: reading a record parses the sentence as written
-    readings = [prose(s.text, pronoun, s.list_item, rules_off, s.record) for s in sentences]
+    # A date list's item ("1946 – joins the X Orchestra") is read with its date first, then any other as a record.
+    readings = [
+        (dated(unchanged(s.text), pronoun, rules_off) if s.list_item else None)
+        or prose(s.text, pronoun, s.list_item, rules_off, s.record)
+        for s in sentences
+    ]
     thing = thing_name([s.text for s in sentences]) if pronoun is None and THING_RECORDS not in rules_off else None
     if thing is not None:
         readings = [thing_prose(s.text, thing) for s in sentences]
@@ -170,6 +186,7 @@ def _read(
         for i in range(1, len(sentences)):
             found = answered(sentences[i - 1].text, sentences[i].text, pronoun)
             readings[i] = found or readings[i]
+    readings = [unlabelled(r, rules_off) for r in readings]  # "A: It launched in 2019." claims what follows "A:"
     readings = [corrected(r, rules_off) for r in readings]  # "not in Oslo but in Bergen" claims Bergen
     hedges = HEDGED_CLAIMS not in rules_off
     unhedged = [strip_hedges(r.text) if hedges else (r.text, [], False) for r in readings]

@@ -16,18 +16,20 @@ from scoring import (
     abstain,
     checker,
     corrections,
+    datelines,
     grouping,
     offline,
     recheck,
     records,
     revise,
     sentences,
+    transcripts,
     verify,
     worthiness,
 )
 from scoring.config import CheckConfig
 from scoring.rules import Rule, known_names
-from scoring.segment import turns
+from scoring.segment import sections, turns
 
 _ = (checker, grouping, offline, recheck, records, revise)  # registered by name, asked where their step runs
 
@@ -36,7 +38,10 @@ STEPS: dict[str, tuple[Rule, ...]] = {  # type: ignore[type-arg]
     "segment": abstain.ABSTAIN_RULES,
     "segment-split": sentences.SPLIT_RULES,
     "segment-turns": turns.TURN_RULES,
+    "segment-labels": sections.LABEL_ITEM_RULES,
     "decompose": corrections.CORRECTION_RULES,
+    "decompose-labels": transcripts.LABEL_RULES,
+    "decompose-dates": datelines.DATED_RULES,
     "worthiness": worthiness.WORTHINESS_RULES,
     "verify": verify.VERIFY_RULES,
     "verify-readings": verify.VERIFY_READINGS,

@@ -15,12 +15,14 @@ from functools import lru_cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from scoring.datelines import date_lines
 from scoring.rules import Rule, register, rule, run
 from scoring.segment import document
 from scoring.segment.document import label_of
 from scoring.segment.fenced import FENCED_PROFILES, fence_records
 from scoring.segment.namesakes import namesake_parts
 from scoring.segment.scopes import STRUCTURE_SCOPES, Scope, bold_lead, person_lead, presents_person, scopes
+from scoring.segment.sections import label_item
 from scoring.segment.tables import MARKDOWN_TABLES, Record
 from scoring.segment.tables import records as table_records
 from scoring.segment.turns import TURN_RULES, role_turns
@@ -203,6 +205,32 @@ def clear_cache() -> None:
 _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]+\\s?")
 
 
+# An emoji that opens a line ("🏆 Won the Carrow Award in 2013"), and one that closes it (a decorated title).
+_LEAD_EMOJI = re.compile("^\\s*[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]+\\s*")
+_TAIL_EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]\\s*$")
+# How many lines of a block must open with an emoji for the emoji to be its bullets.
+_EMOJI_LINES = 2
+
+EMOJI_BULLETS = rule(
+    "emoji-bullets",
+    "segment",
+    "lines that open with an emoji ('🏆 Won the Carrow Award in 2013', '🧪 Led the team …'), two or more in a block, "
+    "are list items, as if the emoji were bullets (a line that also ends with one is a decorated title): before, "
+    "the emoji went and the lines ran together into one sentence",
+)
+
+
+def _emoji_bullets(text: str, rules_off: frozenset[str]) -> str:
+    """``text`` with the emoji that open its lines read as bullets, when two or more lines open with one."""
+    if EMOJI_BULLETS in rules_off:
+        return text
+    lines = text.split("\n")
+    bullets = [bool(_LEAD_EMOJI.match(line)) and not _TAIL_EMOJI.search(line) for line in lines]
+    if sum(bullets) < _EMOJI_LINES:
+        return text
+    return "\n".join(_LEAD_EMOJI.sub("- ", line) if b else line for line, b in zip(lines, bullets, strict=True))
+
+
 def _soft_wraps(text: str) -> str:
     """Mark the single line breaks that start a block; the others are hard wraps inside a paragraph.
 
@@ -210,9 +238,14 @@ def _soft_wraps(text: str) -> str:
     punctuation, next line capitalised); "...and won six\nNBA championships" is one sentence.
     """
     lines = text.split("\n")
-    out = lines[:1]
+    # A date list's lines ("1946 – joins the Harold Lusk Orchestra") are list items, full stop or not.
+    dated = date_lines(lines)
+    out = ["- " + lines[0] if dated[0] else lines[0]]
     for k, (prev, line) in enumerate(itertools.pairwise(lines)):
         a, b = prev.strip(), line.strip()
+        if dated[k + 1]:
+            out.append("\n- " + line)
+            continue
         # A heading stands on a line of its own: the line before it ended a block (or there is none).
         before = lines[k - 1].strip() if k > 0 else ""
         opens = not before or before[-1] in ".!?:" or bool(_BULLET.match(lines[k - 1]))
@@ -235,7 +268,7 @@ def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[
     out: list[Sentence] = []
     paragraph = 0
     for chunk, list_item, scope, label, record in _chunks(text.replace("\r\n", "\n"), rules_off):
-        chunk = _EMOJI.sub("", strip_citations(chunk))
+        chunk = _EMOJI.sub("", _emoji_bullets(strip_citations(chunk), rules_off))
         chunk = _soft_wraps(_INLINE_ITEM.sub("\n", chunk))
         for k, block in enumerate(_PARAGRAPH.split(chunk)):
             block = _SPACES.sub(" ", block.replace("\n", " ")).strip()
@@ -280,6 +313,11 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
             continue
         if block.kind == document.HEADING:
             yield block.plain().rstrip(":"), False, scope, not presents_person(block.text), False
+            continue
+        lead = found is not None and found.by_block[b] >= 0 and (b == 0 or found.by_block[b - 1] != found.by_block[b])
+        section = label_item(doc, b, rules_off, lead)  # "- **Education**" over items nested under it: a heading
+        if section is not None:
+            yield section, False, scope, True, False
             continue
         if block.kind == document.PARAGRAPH and label_of(block.text) in PART_LABELS:  # "**Short answer:**" alone
             yield block.plain(), block.item, scope, True, False

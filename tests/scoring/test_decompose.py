@@ -183,6 +183,52 @@ def test_a_relative_who_refers_to_a_person(sentence: str, facts: list[str]) -> N
 
 
 @pytest.mark.parametrize(
+    ("sentence", "facts", "not_facts"),
+    [
+        # A sentence without a verb: name, dates, a role with a place or employer, then "who …" about the person.
+        (
+            "Mara Quill (1931–2004), a Welsh poet from Swansea who taught at the Cardiff Academy and edited the "
+            "Harbour Review.",
+            ["Mara Quill taught at the Cardiff Academy.", "Mara Quill edited the Harbour Review."],
+            ["Swansea taught at the Cardiff Academy."],
+        ),
+        (
+            "Ines Varga (b. 1962), a Hungarian chemist at the Szeged Institute who discovered the Varga reaction.",
+            ["Ines Varga discovered the Varga reaction.", "Ines Varga was born in 1962."],
+            ["The Szeged Institute discovered the Varga reaction."],
+        ),
+        (
+            "Osric Hale (1902–1977), an English engineer from Leeds who built the Aire viaduct in 1931.",
+            ["Osric Hale built the Aire viaduct in 1931.", "Osric Hale died in 1977."],
+            [],
+        ),
+        # Look-alikes: "which" after the place tells of the place, never of the person.
+        (
+            "Lena Ortiz (born 1980), a nurse at Mercy Hospital, which opened in 1995.",
+            ["Lena Ortiz was born in 1980."],
+            ["Lena Ortiz opened in 1995.", "Lena Ortiz opened."],
+        ),
+        (
+            "Ada Brook, a cellist from Oslo, which hosted the Winter Games in 1952.",
+            ["Ada Brook is a cellist from Oslo."],
+            ["Ada Brook hosted the Winter Games in 1952.", "Ada Brook hosted the Winter Games."],
+        ),
+        (
+            "Piet Rood (1920–1990), a Dutch painter from Delft, a city that is known for its pottery.",
+            ["Piet Rood died in 1990."],
+            ["Piet Rood is known for its pottery."],
+        ),
+    ],
+)
+def test_a_who_clause_after_a_verbless_apposition_tells_of_the_person(
+    sentence: str, facts: list[str], not_facts: list[str]
+) -> None:
+    texts = [f.text for f in decompose_sentence(sentence, 0)]
+    assert all(f in texts for f in facts), texts
+    assert not any(f in texts for f in not_facts), texts
+
+
+@pytest.mark.parametrize(
     ("sentence", "fact"),
     [
         (

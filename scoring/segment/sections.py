@@ -1,0 +1,102 @@
+"""Section labels laid out as list items: a bold item with items nested under it labels them, as a heading would.
+
+"- **Education**" over "  - **Doctorate:** Southern Cross University, 2001" is no claim: read as an item, it became
+"He was education" (and "Recognition", "Career", "Other" likewise), each unsupported. The rule (``label-items``, a
+segment rule) reads such an item as a heading that presents no one. An item that presents a person ("- **Kenji
+Sato, potter (b. 1951)**") stays a lead (``scoring.segment.scopes``); an item with words outside its bold, or with
+nothing nested under it, stays an item.
+
+>>> from scoring.segment.document import parse
+>>> doc = parse("- **Education**\\n  - Studied law in Leeds\\n- **Won the Kessler Medal**")
+>>> [label_item(doc, b) is not None for b in range(len(doc.blocks))]
+[True, False, False]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from scoring import nlp
+from scoring.rules import Rule, register, run
+from scoring.segment.document import PARAGRAPH, STRONG, TEXT, Document
+from scoring.segment.scopes import presents_person
+
+LABEL_ITEMS = "label-items"
+
+# A label is this short: "Who he is", "Early career and training".
+_LABEL_WORDS = 6
+
+
+@dataclass(frozen=True)
+class LabelItem:
+    """The label-items rule's decision: the item's text, read as a heading."""
+
+    text: str
+    decided_by: str = ""
+
+    def stamped(self, name: str) -> LabelItem:
+        return replace(self, decided_by=name)
+
+
+@dataclass(frozen=True)
+class At:
+    """A block of a document, by its index; ``lead``: the block opens a person's scope (``scoring.segment.scopes``)."""
+
+    doc: Document
+    index: int
+    lead: bool = False
+
+
+def _label(at: At) -> LabelItem | None:
+    blocks = at.doc.blocks
+    block = blocks[at.index]
+    if at.lead or block.kind != PARAGRAPH or not block.item or not block.items or at.index + 1 >= len(blocks):
+        return None
+    pieces = [(kind, text) for kind, text in block.inline if text.strip()]
+    bold = [text for kind, text in pieces if kind == STRONG]
+    # All its words in bold; a colon after the bold ("**Career**:") is still a label's.
+    rest = [text.strip() for kind, text in pieces if kind == TEXT]
+    if len(bold) != 1 or any(r != ":" for r in rest) or len(pieces) != len(bold) + len(rest):
+        return None
+    text = bold[0].strip().rstrip(":").strip()
+    if not text or len(text.split()) > _LABEL_WORDS or text[-1] in ".!?" or presents_person(text):
+        return None
+    if not _no_name(text):  # "**Theodore "Ironhand" Vance — boxer (1909–1971)**" names whom its items are about
+        return None
+    nested = blocks[at.index + 1]
+    if nested.depth <= block.depth or nested.items[: len(block.items)] != block.items:
+        return None
+    return LabelItem(text)
+
+
+def _no_name(text: str) -> bool:
+    """Whether a label names nothing: no digit, no quote, no capital past its first word, and no proper noun once
+    its first word is read in lower case (a capital only because the label starts with it: "Recognition", "Who he
+    is"). A label in title case ("Early Life") is taken for a name: the item then stays an item."""
+    if any(ch.isdigit() or ch in '"“”' for ch in text) or any(w[:1].isupper() for w in text.split()[1:]):
+        return False  # a date, a nickname, a name past the first word ("Gripwell Robotics")
+    return not any(t.pos_ == "PROPN" for t in nlp.parse_one(text[:1].lower() + text[1:]))
+
+
+LABEL_ITEM_RULES: tuple[Rule[At, LabelItem], ...] = register(
+    Rule(
+        LABEL_ITEMS,
+        "segment",
+        "a list item all in bold with items nested under it ('- **Education**', '- **Career:**') labels them as a "
+        "heading would: it claims nothing and presents no one (an item that presents a person stays a lead)",
+        (
+            "- **Education**\n  - Studied law at Leeds",
+            "- **Career:**\n  - Joined Acme in 2001",
+            "1. **Recognition**\n   - Kessler Medal, 2019",
+            "* **Who she is**\n    * A Welsh poet",
+        ),
+        _label,
+    ),
+)
+
+
+def label_item(doc: Document, index: int, rules_off: frozenset[str] = frozenset(), lead: bool = False) -> str | None:
+    """The label a list item of ``doc`` is (its text without the bold), or None when it is no label item (``lead``:
+    the item opens a person's scope)."""
+    found = run(LABEL_ITEM_RULES, At(doc, index, lead), rules_off)
+    return found.text if found is not None else None

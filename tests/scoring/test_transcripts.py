@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+import pytest
+
+from knowledge.store import Store
+from scoring.pipeline import CheckConfig, check
+from scoring.records import unchanged
+from scoring.transcripts import ANSWER_LABEL, LABEL_RULES, unlabelled
+
+
+@pytest.mark.parametrize(
+    ("sentence", "read"),
+    [
+        (
+            "A: Tallyleaf is a budgeting app from Greenmarch Software.",
+            "Tallyleaf is a budgeting app from Greenmarch Software.",
+        ),
+        ("Answer: She was born in Osaka in 1974.", "She was born in Osaka in 1974."),
+        ("A: Yes — stored data is encrypted with AES-256.", "Yes — stored data is encrypted with AES-256."),
+        ("Ans: The free tier allows two linked accounts.", "The free tier allows two linked accounts."),
+        ("A : Linked accounts sync every four hours.", "Linked accounts sync every four hours."),
+    ],
+)
+def test_an_answer_label_is_no_word_of_the_claim(sentence: str, read: str) -> None:
+    reading = unlabelled(unchanged(sentence))
+    assert reading.text == read and reading.rewritten
+    # each character still points at itself in the sentence as written
+    assert all(sentence[o] == c for o, c in zip(reading.offsets, reading.text, strict=True))
+    assert unlabelled(unchanged(sentence), frozenset({ANSWER_LABEL})).text == sentence
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "A. J. Ayer was a philosopher.",  # initials, not a label
+        "A major award followed: the Kessler Medal.",
+        "Plan A: expand to Europe by 2020.",
+        "Anna: a novel in three parts.",
+        "AES: the cipher it uses.",
+        "Q: Where was he born?",  # a question's label is the question rule's
+    ],
+)
+def test_what_is_no_answer_label_stays(sentence: str) -> None:
+    assert unlabelled(unchanged(sentence)).text == sentence
+
+
+def test_the_rule_object_holds_its_phrasings() -> None:
+    (rule,) = LABEL_RULES
+    assert rule.name == ANSWER_LABEL and len(rule.examples) >= 3
+    assert all(unlabelled(unchanged(e)).text != e for e in rule.examples)
+
+
+PAGES = [
+    (
+        "Corvane Ledger",
+        "Corvane Ledger is a bookkeeping app from Halden Software, based in Bergen. It launched in 2018. Stored data "
+        "is encrypted with AES-256. The free tier allows one linked bank account.",
+    ),
+]
+FAQ = (
+    "**Q: What is Corvane Ledger?**\nA: Corvane Ledger is a bookkeeping app from Halden Software.\n\n"
+    "**Q: Is my data safe?**\nA: Yes — stored data is encrypted with AES-256.\n\n"
+    "**Q: How many accounts are free?**\nA: The free tier allows one linked bank account."
+)
+
+
+def test_a_faqs_answers_are_checked_without_their_labels() -> None:
+    store = Store.in_memory(PAGES)
+    facts = [f.text for g in check(FAQ, kb=store, name="Corvane Ledger").groups for f in g.facts]
+    assert not any(t.startswith(("A ", "A:", "An ")) for t in facts), facts
+    assert any("encrypted with AES-256" in t for t in facts), facts
+    off = check(FAQ, kb=store, name="Corvane Ledger", config=CheckConfig().without([ANSWER_LABEL]))
+    assert any(t.startswith(("A ", "A:", "An ")) for g in off.groups for t in (f.text for f in g.facts))
