@@ -458,10 +458,13 @@ def _apply(
 
 # What a reader sees as a fragment in an edited sentence: an opening on punctuation (": she founded in 2012."),
 # a pronoun cut off from its verb ("It, might have sharpened …"),
-# an empty parenthesis, a word said twice ("was was"), punctuation left beside punctuation ("Record:, 9 losses").
+# an empty parenthesis, a word said twice ("was was"), punctuation left beside punctuation ("Record:, 9 losses"),
+# an ending on a word that needs another after it ("He was mayor of.", "… a composer who also."; a preposition after
+# a verb in -ing ends a sentence well: "… the answer you were hoping for.").
 _FRAGMENT = re.compile(
     r"^\s*[—–-]?\s*[,;:.)\]]|^(?:It|He|She|They|This|That)\s*,|\(\s*[,;]?\s*\)|\b(\w{2,}) \1\b"
-    r"|[,;:]\s*[,;:.!?]|\b((?:a|an|the) [a-z]{3,}),? (?:\w+ ){0,2}\2\b",
+    r"|[,;:]\s*[,;:.!?]|\b((?:a|an|the) [a-z]{3,}),? (?:\w+ ){0,2}\2\b"
+    r"|(?<!ing )\b(?:also|of|to|in|on|at|with|for|from|by|the|a|an|and|or|but|who|which|whom|whose|that)\s*[.!?:]?\s*$",
     re.IGNORECASE,
 )
 

@@ -49,6 +49,11 @@ HANLEY = (
         "She was was born in Cork.",
         "Another Dick Hanley, a swimmer, was a swimmer born in 1936.",
         "Another Priya Raghunathan, a cricketer, is a cricketer.",
+        # an ending on a word that needs another after it
+        "Theodore R. Vance was mayor of.",
+        "She is a composer who also.",
+        "He moved to Chicago in 1961 and.",
+        "The prize went to the.",
     ],
 )
 def test_fragments_are_seen(sentence: str) -> None:
@@ -65,6 +70,11 @@ def test_fragments_are_seen(sentence: str) -> None:
         "It was built in 1890.",
         "She trained in Kraków, Warsaw and Paris.",
         "The team won the cup; the crowd cheered.",
+        # look-alikes: a preposition after a verb in -ing, a word that only looks like one of those
+        "It was the answer you were hoping for.",
+        "He retired in 2010 and moved to Bath.",
+        "She played the oboe.",
+        "Her best-known album is Into.",
     ],
 )
 def test_sentences_that_read_well_are_no_fragments(sentence: str) -> None:
