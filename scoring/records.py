@@ -44,6 +44,13 @@ SUBJECTLESS_ITEMS = rule(
     "'Kessler Medal, 2019') is read with the answer's subject pronoun ('She was professor at X since 2012')",
 )
 
+AMOUNT_RECORDS = rule(
+    "amount-records",
+    "decompose",
+    "a record whose value is a bare amount that takes no verb of its own, under a label that is no known predicate "
+    "('Price: £4.99 / month', 'Monthly fee: $12 per seat', a table's row label and cell), is read as the subject's "
+    "such value ('Their price is £4.99 / month'): the label names what the amount is",
+)
 TOPIC_LABELS = rule(
     "topic-labels",
     "decompose",
@@ -402,6 +409,15 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
             # "Sport: Right-arm leg-spinner; 48 ODIs for India women": each part is an item of its own.
             return _items_after_label(out, text, start, end, pronoun)
         verb = _verb_for(text[start:end], persons=False)
+        if verb is None and AMOUNT_RECORDS not in rules_off and amount_value(text[start:end]):
+            # "Price: £4.99 / month" → "Their price is £4.99 / month.": a bare amount is the value of what the label
+            # names, of the subject's.
+            low = label.lower()
+            owner = {"he": "His", "she": "Her", "they": "Their", "it": "Its"}.get(pronoun.lower(), f"{pronoun}'s")
+            out.insert(f"{owner} {low} {'are' if low.endswith('s') and not low.endswith('ss') else 'is'} ", start)
+            out.copy(start, end)
+            out.insert(".", end - 1)
+            return out.reading()
         if verb is None:
             return None
         out.copy(0, start)
@@ -472,6 +488,27 @@ _THING = re.compile(r"^\W*(?P<name>[A-Z][\w’'.&-]*(?:\s+[A-Z0-9][\w’'.&-]*){
 # Labels of a thing's record that date it: "Released: 2019" → "Tallyleaf was released in 2019".
 _THING_DATES = frozenset("released launched founded introduced established published opened created".split())
 _AMOUNT = re.compile(r"(?:about |around |over |more than )?[\d.,]+(?:\s+(?:thousand|million|billion))?\b")
+
+
+# A bare amount: "£4.99 / month", "Up to 2", "Every 4 hours", "500 GB", "99.9%", "$12 per agent" (a year is none).
+_BARE_AMOUNT = re.compile(
+    r"(?:(?:up to|every|from|about|around|over|under|at least|at most)\s+)?[£$€¥]?\s?\d[\d.,]*\s?[%×x]?"
+    r"(?:\s*(?:/|per\b)?\s*[^\W\d_]+){0,3}\.?",
+    re.IGNORECASE,
+)
+
+
+def amount_value(text: str) -> bool:
+    """Whether a record's value or a table's cell is a bare amount, which only its label names.
+
+    >>> [amount_value(c) for c in ("£4.99 / month", "Up to 2", "every 4 hours", "2 TB", "1990 Boston Marathon")]
+    [True, True, True, True, False]
+    >>> [amount_value(c) for c in ("Unlimited", "1985", "1995–2009", "3 titles with Rosenborg and Molde in Norway")]
+    [False, False, False, False]
+    """
+    value = text.strip()
+    first = value.split()[0].rstrip(",.") if value.split() else ""
+    return _BARE_AMOUNT.fullmatch(value) is not None and re.fullmatch(rf"{_YEAR}s?", first) is None
 
 
 def thing_name(texts: list[str]) -> str | None:
