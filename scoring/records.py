@@ -545,6 +545,66 @@ def thing_prose(text: str, name: str) -> Reading:
     return out.reading()
 
 
+# A line that names a thing and says nothing of it: "Corvane Nimbus AX3200 (2021):", "Acme X2 —".
+_NAME_LINE = re.compile(
+    r"^\W*(?P<name>[A-Z][\w’'.&+-]*(?:\s+[A-Z0-9][\w’'.&+-]*){0,4})\s*(?:\([^()]{1,30}\))?\s*[.:—–-]?\s*$"
+)
+
+
+def named_thing(text: str) -> str | None:
+    """The name a line of nothing but a thing's name gives ("Corvane Nimbus AX3200 (2021)." → "Corvane Nimbus
+    AX3200", "Tallyleaf:"), which the items after it describe, or None: a name of two words or more is a thing's
+    only with a model number in it.
+
+    >>> named_thing("Corvane Nimbus AX3200 (2021).")
+    'Corvane Nimbus AX3200'
+    >>> named_thing("Corvane Nimbus AX3200 is a router.") is None
+    True
+    >>> named_thing("Marta Lind (1968):") is None
+    True
+    """
+    m = _NAME_LINE.match(text)
+    if m is None:
+        return None
+    words = m.group("name").split()
+    if len(words) > 1 and not any(ch.isdigit() for ch in m.group("name")):
+        return None  # "Marta Lind (1968): cellist · …": words without a model number may be a person's name
+    return m.group("name")
+
+
+def thing_item(text: str, name: str) -> Reading:
+    """A list item about a thing, read with its name: a noun phrase is what it has ("4 external antennas" →
+    "Corvane Nimbus AX3200 has 4 external antennas."), a participle what was done to it ("Launched at $149" → "…
+    was launched at $149."), a verb in the present what it does ("supports Wi-Fi 6"); an item with a subject of its
+    own, or no item at all ("= hold 10 s"), as it is.
+
+    >>> thing_item("Launched at $149", "Acme X2").text
+    'Acme X2 was launched at $149.'
+    >>> thing_item("4 external antennas", "Acme X2").text
+    'Acme X2 has 4 external antennas.'
+    """
+    end = len(text.rstrip(" .;"))
+    if not text[:1].isalnum() or end == 0:
+        return unchanged(text)
+    doc = nlp.parse_one(text[:end])
+    if _has_subject(doc):
+        return unchanged(text)
+    first = doc[0]
+    if first.tag_ in ("VBN", "VBD") and first.pos_ == "VERB":
+        head = "was "
+    elif first.tag_ == "VBZ" and first.pos_ == "VERB":
+        head = ""
+    elif _verbless(text[:end]) and first.pos_ in ("NOUN", "PROPN", "ADJ", "NUM", "DET", "ADP", "SYM"):
+        head = "has "
+    else:
+        return unchanged(text)
+    out = _Builder(text)
+    out.insert(f"{name} {head}", 0)
+    _item(out, 0, end, lower=True)
+    out.insert(".", end - 1)
+    return out.reading()
+
+
 # A record of wins, losses and draws written as a sport writes it: "Record: 61–9–3, with 38 KOs".
 _TALLY = re.compile(r"(?P<w>\d{1,4})\s*[–-]\s*(?P<l>\d{1,4})(?:\s*[–-]\s*(?P<d>\d{1,4}))?\b(?![–-])")
 
