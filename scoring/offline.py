@@ -31,7 +31,9 @@ from scoring.records import (
     answer_pronoun,
     answered,
     completed_by_lead_in,
+    named_thing,
     prose,
+    thing_item,
     thing_name,
     thing_prose,
     unchanged,
@@ -64,6 +66,13 @@ QUESTION_ANSWERED = rule(
     "a transcript's short answer is read with the question it answers ('Q: Where was he born?' then 'A: Osaka, in "
     "1974.' → 'He was born in Osaka, in 1974.'; 'What company did he start?' then 'A: Gripwell Robotics, co-founded "
     "in Sydney in 2006.' → 'He started Gripwell Robotics, …')",
+)
+THING_ITEMS = rule(
+    "thing-items",
+    "decompose",
+    "the items after a line that only names a thing ('Corvane Nimbus AX3200 (2021): dual-band Wi-Fi 6 · 4 external "
+    "antennas · launched at $149') are read with its name: a noun phrase as what it has ('… has 4 external "
+    "antennas'), a participle as what was done to it ('… was launched at $149')",
 )
 LEAD_IN_ITEMS = rule(
     "lead-in-items",
@@ -175,6 +184,15 @@ def _read(
     thing = thing_name([s.text for s in sentences]) if pronoun is None and THING_RECORDS not in rules_off else None
     if thing is not None:
         readings = [thing_prose(s.text, thing) for s in sentences]
+    elif pronoun is None and THING_ITEMS not in rules_off and len(sentences) > 2:
+        # "Corvane Nimbus AX3200 (2021): dual-band Wi-Fi 6 · 4 external antennas · launched at $149": a line that
+        # names a thing, then items about it.
+        named = named_thing(sentences[0].text)
+        if named is not None and all(s.list_item for s in sentences[1:]):
+            readings[1:] = [
+                thing_item(s.text, named) if not r.rewritten else r
+                for s, r in zip(sentences[1:], readings[1:], strict=True)
+            ]
     if LEAD_IN_ITEMS not in rules_off:
         lead: str | None = None
         for i, s in enumerate(sentences):

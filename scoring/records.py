@@ -44,6 +44,13 @@ SUBJECTLESS_ITEMS = rule(
     "'Kessler Medal, 2019') is read with the answer's subject pronoun ('She was professor at X since 2012')",
 )
 
+AMOUNT_RECORDS = rule(
+    "amount-records",
+    "decompose",
+    "a record whose value is a bare amount that takes no verb of its own, under a label that is no known predicate "
+    "('Price: £4.99 / month', 'Monthly fee: $12 per seat', a table's row label and cell), is read as the subject's "
+    "such value ('Their price is £4.99 / month'): the label names what the amount is",
+)
 TOPIC_LABELS = rule(
     "topic-labels",
     "decompose",
@@ -402,6 +409,15 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
             # "Sport: Right-arm leg-spinner; 48 ODIs for India women": each part is an item of its own.
             return _items_after_label(out, text, start, end, pronoun)
         verb = _verb_for(text[start:end], persons=False)
+        if verb is None and AMOUNT_RECORDS not in rules_off and amount_value(text[start:end]):
+            # "Price: £4.99 / month" → "Their price is £4.99 / month.": a bare amount is the value of what the label
+            # names, of the subject's.
+            low = label.lower()
+            owner = {"he": "His", "she": "Her", "they": "Their", "it": "Its"}.get(pronoun.lower(), f"{pronoun}'s")
+            out.insert(f"{owner} {low} {'are' if low.endswith('s') and not low.endswith('ss') else 'is'} ", start)
+            out.copy(start, end)
+            out.insert(".", end - 1)
+            return out.reading()
         if verb is None:
             return None
         out.copy(0, start)
@@ -474,6 +490,27 @@ _THING_DATES = frozenset("released launched founded introduced established publi
 _AMOUNT = re.compile(r"(?:about |around |over |more than )?[\d.,]+(?:\s+(?:thousand|million|billion))?\b")
 
 
+# A bare amount: "£4.99 / month", "Up to 2", "Every 4 hours", "500 GB", "99.9%", "$12 per agent" (a year is none).
+_BARE_AMOUNT = re.compile(
+    r"(?:(?:up to|every|from|about|around|over|under|at least|at most)\s+)?[£$€¥]?\s?\d[\d.,]*\s?[%×x]?"
+    r"(?:\s*(?:/|per\b)?\s*[^\W\d_]+){0,3}\.?",
+    re.IGNORECASE,
+)
+
+
+def amount_value(text: str) -> bool:
+    """Whether a record's value or a table's cell is a bare amount, which only its label names.
+
+    >>> [amount_value(c) for c in ("£4.99 / month", "Up to 2", "every 4 hours", "2 TB", "1990 Boston Marathon")]
+    [True, True, True, True, False]
+    >>> [amount_value(c) for c in ("Unlimited", "1985", "1995–2009", "3 titles with Rosenborg and Molde in Norway")]
+    [False, False, False, False]
+    """
+    value = text.strip()
+    first = value.split()[0].rstrip(",.") if value.split() else ""
+    return _BARE_AMOUNT.fullmatch(value) is not None and re.fullmatch(rf"{_YEAR}s?", first) is None
+
+
 def thing_name(texts: list[str]) -> str | None:
     """The name of the thing an answer about no one describes, from its first line, or None."""
     m = _THING.match(texts[0]) if texts else None
@@ -504,6 +541,66 @@ def thing_prose(text: str, name: str) -> Reading:
     else:
         out.insert(f"{name}'s {low} {'are' if low.endswith('s') and not low.endswith('ss') else 'is'} ", start)
         out.copy(start, end)
+    out.insert(".", end - 1)
+    return out.reading()
+
+
+# A line that names a thing and says nothing of it: "Corvane Nimbus AX3200 (2021):", "Acme X2 —".
+_NAME_LINE = re.compile(
+    r"^\W*(?P<name>[A-Z][\w’'.&+-]*(?:\s+[A-Z0-9][\w’'.&+-]*){0,4})\s*(?:\([^()]{1,30}\))?\s*[.:—–-]?\s*$"
+)
+
+
+def named_thing(text: str) -> str | None:
+    """The name a line of nothing but a thing's name gives ("Corvane Nimbus AX3200 (2021)." → "Corvane Nimbus
+    AX3200", "Tallyleaf:"), which the items after it describe, or None: a name of two words or more is a thing's
+    only with a model number in it.
+
+    >>> named_thing("Corvane Nimbus AX3200 (2021).")
+    'Corvane Nimbus AX3200'
+    >>> named_thing("Corvane Nimbus AX3200 is a router.") is None
+    True
+    >>> named_thing("Marta Lind (1968):") is None
+    True
+    """
+    m = _NAME_LINE.match(text)
+    if m is None:
+        return None
+    words = m.group("name").split()
+    if len(words) > 1 and not any(ch.isdigit() for ch in m.group("name")):
+        return None  # "Marta Lind (1968): cellist · …": words without a model number may be a person's name
+    return m.group("name")
+
+
+def thing_item(text: str, name: str) -> Reading:
+    """A list item about a thing, read with its name: a noun phrase is what it has ("4 external antennas" →
+    "Corvane Nimbus AX3200 has 4 external antennas."), a participle what was done to it ("Launched at $149" → "…
+    was launched at $149."), a verb in the present what it does ("supports Wi-Fi 6"); an item with a subject of its
+    own, or no item at all ("= hold 10 s"), as it is.
+
+    >>> thing_item("Launched at $149", "Acme X2").text
+    'Acme X2 was launched at $149.'
+    >>> thing_item("4 external antennas", "Acme X2").text
+    'Acme X2 has 4 external antennas.'
+    """
+    end = len(text.rstrip(" .;"))
+    if not text[:1].isalnum() or end == 0:
+        return unchanged(text)
+    doc = nlp.parse_one(text[:end])
+    if _has_subject(doc):
+        return unchanged(text)
+    first = doc[0]
+    if first.tag_ in ("VBN", "VBD") and first.pos_ == "VERB":
+        head = "was "
+    elif first.tag_ == "VBZ" and first.pos_ == "VERB":
+        head = ""
+    elif _verbless(text[:end]) and first.pos_ in ("NOUN", "PROPN", "ADJ", "NUM", "DET", "ADP", "SYM"):
+        head = "has "
+    else:
+        return unchanged(text)
+    out = _Builder(text)
+    out.insert(f"{name} {head}", 0)
+    _item(out, 0, end, lower=True)
     out.insert(".", end - 1)
     return out.reading()
 

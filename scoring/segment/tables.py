@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 
 from scoring.hedges import hedge_only
+from scoring.records import amount_value
 from scoring.rules import rule
 from vocabulary.records import RECORD_PREDICATES
 
@@ -236,6 +237,8 @@ def _cell_records(header: str, cell: str) -> list[str]:
             return [f"Born: {born.strip()}", f"Died: {died.strip()}"]
     if label in ROLE_HEADERS:  # "Description: Indian mathematician": what the person is, one item
         return [f"- {cell}"]
+    if label and amount_value(cell):  # "Price | £4.99 / month": a bare amount says nothing without its label
+        return [f"{header}: {cell.strip()}"]
     return [f"- {cell_item(item)}" for item in _items(cell)]
 
 
