@@ -127,22 +127,54 @@ def changed(fact: str, rng: np.random.Generator) -> str | None:
     return edits[int(rng.integers(len(edits)))] if edits else None
 
 
+_PRONOUN_SUBJECT = re.compile(r"^(?:(?P<subject>He|She|They)|(?P<owner>His|Her|Their))\b")
+
+
+def named(text: str, topic: str) -> str:
+    """``text`` with the pronoun it opens with written as ``topic``'s name: "She was born in Omaha" → "Marianne
+    McAndrew was born in Omaha", "His father ..." → "Marianne McAndrew's father ..."; other texts unchanged."""
+    m = _PRONOUN_SUBJECT.match(text)
+    if m is None:
+        return text
+    return (topic if m.group("subject") else f"{topic}'s") + text[m.end() :]
+
+
 def factscore_pairs(
-    bios: Sequence[datasets.FactscoreBio], rng: np.random.Generator, offset: int, per_bio: int
+    bios: Sequence[datasets.FactscoreBio],
+    rng: np.random.Generator,
+    offset: int,
+    per_bio: int,
+    names: bool = False,
+    page_negatives: int = 0,
 ) -> PairSet:
     """Generated pairs: a human atomic fact against the sentence it was written from (support) and two other
-    sentences of its biography (irrelevant); the fact changed against its sentence (refute)."""
+    sentences of its biography (irrelevant); the fact changed against its sentence (refute).
+
+    With ``names``, the facts and sentences that open with a pronoun name the biography's subject instead, as
+    the pipeline's facts and a person's page do: then the other sentences share the subject's name with the
+    fact and say something else, as a namesake's page does.
+    """
     xs, ys, groups = [], [], []
     for b, bio in enumerate(bios):
-        sentences = [s.text for s in bio.sentences]
-        facts = [(f, s.text) for s in bio.sentences for f in s.facts if len(f.split()) >= 4]
-        for i in rng.permutation(len(facts))[:per_bio]:
+
+        def subject(text: str, topic: str = bio.topic) -> str:
+            return named(text, topic) if names else text
+
+        sentences = [subject(s.text) for s in bio.sentences]
+        facts = [(subject(f), subject(s.text)) for s in bio.sentences for f in s.facts if len(f.split()) >= 4]
+        for k, i in enumerate(rng.permutation(len(facts))[:per_bio]):
             fact, source = facts[int(i)]
             others = [t for t in sentences if t != source]
             picked = [others[int(j)] for j in rng.permutation(len(others))[:2]]
             xs.append(pair_features(fact, [source, *picked]))
             ys += [LABELS.index("support")] + [LABELS.index("irrelevant")] * len(picked)
             groups += [offset + b] * (1 + len(picked))
+            if names and others and k < page_negatives:
+                # as the pipeline reads a fact against its subject's one page: the biography without the fact's
+                # sentence has the subject's name and not the fact, as a namesake's page does
+                xs.append(pair_features(fact, [" ".join(others)]))
+                ys.append(LABELS.index("irrelevant"))
+                groups.append(offset + b)
             if (false := changed(fact, rng)) is not None:
                 xs.append(pair_features(false, [source, *picked])[:1])
                 ys.append(LABELS.index("refute"))
@@ -374,6 +406,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="weak supervision: N supported AmbigBio atoms per answer (0: none)",
     )  # fmt: skip
     parser.add_argument("--factscore", type=int, default=0, metavar="N", help="FActScore pairs: N facts a bio")
+    parser.add_argument(
+        "--factscore-names", action="store_true", help="FActScore pairs name the subject where they say he / she"
+    )
+    parser.add_argument(
+        "--factscore-page-negatives", type=int, default=0, metavar="K",
+        help="with --factscore-names: K facts a bio also against the bio without their sentence (irrelevant)",
+    )  # fmt: skip
     parser.add_argument("--ambigbio-unsupported", type=int, default=0, metavar="N", help="unsupported atoms per answer")
     parser.add_argument("--ambigbio-names", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--dry-run", action="store_true", help="report cross-validation only; write nothing")
@@ -393,7 +432,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     n_wice = len(pairs.y) - n_fcb
     if args.factscore:
         extra = factscore_pairs(
-            datasets.factscore(args.data), np.random.default_rng(args.seed), offset=3 * 10**6, per_bio=args.factscore
+            datasets.factscore(args.data),
+            np.random.default_rng(args.seed),
+            offset=3 * 10**6,
+            per_bio=args.factscore,
+            names=args.factscore_names,
+            page_negatives=args.factscore_page_negatives,
         )
         pairs = PairSet(
             np.vstack([pairs.x, extra.x]),
@@ -444,6 +488,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "trained_on": "Factcheck-Bench dev: claim-evidence stance pairs and true/false claims"
         + (" + WiCE dev gold-sentence pairs" if args.wice else "")
         + (f" + FActScore dev facts vs their sentences ({args.factscore} a bio, generated)" if args.factscore else "")
+        + (", the subject named for he / she" if args.factscore and args.factscore_names else "")
         + (
             f" + AmbigBio dev atoms (weak: the paper's supported_any, {args.ambigbio} + {args.ambigbio} per answer)"
             if args.ambigbio

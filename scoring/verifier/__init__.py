@@ -84,10 +84,11 @@ class OfflineVerifier:
         claim_head: ClaimHead | None = None,
         version: str | None = None,
     ) -> None:
-        if tuple(model.features) != FEATURE_NAMES:
+        unknown_features = [f for f in model.features if f not in FEATURE_NAMES]
+        if unknown_features:
             raise WeightsError(
-                f"verifier weights were trained on features {list(model.features)}, the code computes "
-                f"{list(FEATURE_NAMES)}; retrain with scripts/train_verifier.py"
+                f"verifier weights were trained on features {unknown_features} that the code does not compute "
+                f"({list(FEATURE_NAMES)}); retrain with scripts/train_verifier.py"
             )
         unknown = set(model.labels) - {s.value for s in Stance}
         if unknown:
@@ -99,6 +100,8 @@ class OfflineVerifier:
         self.claim_head = claim_head
         self.version = version or f"offline-{model.digest}"
         self._index = {Stance(label): i for i, label in enumerate(model.labels)}
+        # Weights trained before a feature was added read the columns they know, by name.
+        self._columns = [FEATURE_NAMES.index(f) for f in model.features]
 
     @classmethod
     def load(cls, path: Path | None = None) -> OfflineVerifier:
@@ -131,7 +134,7 @@ class OfflineVerifier:
     def _scores(self, pairs: np.ndarray[Any, Any]) -> list[StanceScore]:
         if len(pairs) == 0:
             return []
-        probs = self.model.probabilities(pairs)
+        probs = self.model.probabilities(pairs[:, self._columns])
         labels = [Stance(label) for label in self.model.labels]
         support_cols = [i for s, i in self._index.items() if s in (Stance.SUPPORT, Stance.PARTIAL)]
         refute_col = self._index.get(Stance.REFUTE)

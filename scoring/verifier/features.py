@@ -44,6 +44,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "opposite",  # the best sentence has the opposite of a claim word ("died" for "alive")
     "log_passage_len",
     "log_claim_len",
+    "predicate_coverage",  # share of the claim's content stems besides its subject's name found in the passage
+    "predicate_coverage_best",  # ... in the sentence (or pair) that has most of them
 )
 
 
@@ -95,12 +97,17 @@ def pair_features(claim: str, passages: Sequence[str]) -> NDArray[np.float64]:
     n_content = len(c.content)
     claim_bigrams = c.bigrams
     total = math.fsum(idf[w] for w in c.content)  # once per claim, not once per window
+    # What the claim says of its subject: a page that has the subject's name and nothing else does not support
+    # "Harlan Beckwith set a record" (with fewer than three passages every word weighs the same, so the name
+    # alone would be two thirds of the coverage). A claim that is all name is read whole.
+    predicate = (c.content - c.subject) or c.content
     for i, (text, p) in enumerate(zip(passages, full, strict=True)):
         windows = _windows(text)
         best = max(windows, key=lambda s: (_weighted(c.content, s.content, idf, total), -len(s.content)))
         missing = c.content - p.content
         name_best = _share(len(c.names & best.content), len(c.names))
         cov_best = _share(len(c.content & best.content), n_content)
+        predicate_best = max((len(predicate & w.content) for w in windows), default=0)
         rows[i] = (
             _share(len(c.content & p.content), n_content),
             cov_best,
@@ -127,6 +134,8 @@ def pair_features(claim: str, passages: Sequence[str]) -> NDArray[np.float64]:
             float(any(opposite.get(w, frozenset()) & best.content for w in c.content - best.content)),
             math.log1p(len(p.tokens)),
             math.log1p(len(c.tokens)),
+            _share(len(predicate & p.content), len(predicate)),
+            _share(predicate_best, len(predicate)),
         )
     return rows
 

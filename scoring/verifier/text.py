@@ -124,6 +124,9 @@ class Analysis:
     months: frozenset[int]
     negated: bool
     superlative: bool  # has a word like "first", "oldest", "only"
+    # Stems of the names the text opens with, its subject as it names it ("Earlier Harlan Beckwith set a
+    # record": earlier, harlan, beckwith); empty when its first content word is not capitalised.
+    subject: frozenset[str] = frozenset()
 
     @cached_property
     def bigrams(self) -> frozenset[tuple[str, str]]:
@@ -185,6 +188,10 @@ def analyse(text: str) -> Analysis:
     years: set[str] = set()
     months: set[int] = set()
     negated = False
+    # The subject is the run of names the text opens with (its first content word capitalised): "In 1990 Musk
+    # founded SpaceX" is about Musk, "He won the Nobel Prize" names no subject.
+    subject: list[str] = []
+    opening = True  # still reading the names the text's content opens with
     for i, (surface, low) in enumerate(zip(raw, tokens, strict=True)):
         if low in NEGATIONS or low.endswith("n't"):
             negated = True
@@ -200,15 +207,21 @@ def analyse(text: str) -> Analysis:
         if unit is None and low in _UNIT_ABBREVIATIONS and i and _number(raw[i - 1]) is not None:
             unit = _UNIT_ABBREVIATIONS[low]  # "200 m": "m" right after a number
         if (low in STOPWORDS and unit is None) or low in NEGATIONS or number is not None:
+            opening = opening and not subject
             continue
         same = unit or _SAME_AS.get(low)
         if same is not None:
             content.append(same)
+            opening = False
             continue
         s = stem(low)
         content.append(s)
         if surface[0].isupper() and low not in MONTHS:
             names.add(s)
+            if opening:
+                subject.append(s)
+        else:
+            opening = False
     return Analysis(
         tokens=tokens,
         content=frozenset(content),
@@ -219,6 +232,7 @@ def analyse(text: str) -> Analysis:
         months=frozenset(months),
         negated=negated,
         superlative=not SUPERLATIVES.isdisjoint(tokens),
+        subject=frozenset(subject),
     )
 
 
@@ -241,6 +255,7 @@ def analyse_pair(first: str, second: str) -> Analysis:
         months=months,
         negated=a.negated or b.negated,
         superlative=a.superlative or b.superlative,
+        subject=a.subject if a.content else b.subject,  # (a first sentence of names alone would run on into b's)
     )
 
 

@@ -64,3 +64,43 @@ def test_factscore_pairs_label_a_fact_against_its_own_sentence_others_and_its_ch
     assert set(pairs.groups) == {7} and set(pairs.claim_index) == {-1}
     support, irrelevant = pairs.x[pairs.y == 0], pairs.x[pairs.y == train.LABELS.index("irrelevant")]
     assert support[:, 0].mean() > irrelevant[:, 0].mean()  # coverage: a fact's own sentence holds its words
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("She was born in Omaha.", "Ana Rey was born in Omaha."),
+        ("He taught at Lugo.", "Ana Rey taught at Lugo."),
+        ("Her first show was in 1990.", "Ana Rey's first show was in 1990."),
+        ("They moved to Vigo.", "Ana Rey moved to Vigo."),
+    ],
+)
+def test_named_writes_an_opening_pronoun_as_the_subjects_name(train: ModuleType, text: str, expected: str) -> None:
+    assert train.named(text, "Ana Rey") == expected
+
+
+@pytest.mark.parametrize("text", ["Shelley was born in Omaha.", "In 1990 she moved.", "Hermann taught.", "Ana Rey."])
+def test_named_leaves_other_openings_alone(train: ModuleType, text: str) -> None:
+    assert train.named(text, "Ana Rey") == text
+
+
+def test_page_negatives_pair_a_fact_with_its_biography_without_its_sentence(train: ModuleType) -> None:
+    bio = FactscoreBio(
+        model="m",
+        topic="Ana Rey",
+        output="",
+        sentences=(
+            FactscoreSentence("Ana Rey is a Spanish sculptor.", ("Ana Rey is a Spanish sculptor.",), ("S",)),
+            FactscoreSentence("She was born in Vigo.", ("She was born in Vigo.",), ("S",)),
+            FactscoreSentence("She taught at the Lugo art school.", ("She taught at an art school.",), ("S",)),
+        ),
+    )
+    plain = train.factscore_pairs([bio], np.random.default_rng(0), offset=7, per_bio=3)
+    named = train.factscore_pairs([bio], np.random.default_rng(0), offset=7, per_bio=3, names=True, page_negatives=2)
+    labels = [train.LABELS[i] for i in named.y]
+    # two facts of three also against the rest of the biography, which names Ana Rey but not the fact
+    assert len(named.y) == len(plain.y) + 2
+    assert labels.count("irrelevant") == [train.LABELS[i] for i in plain.y].count("irrelevant") + 2
+    name_coverage = list(train.FEATURE_NAMES).index("name_coverage")
+    extra = named.x[[i for i, y in enumerate(named.y) if train.LABELS[y] == "irrelevant"]]
+    assert (extra[:, name_coverage] == 1.0).sum() >= 2  # the facts now name her, and so does the rest of the page

@@ -55,6 +55,21 @@ def test_weights_for_other_features_are_refused(tmp_path: Path) -> None:
         OfflineVerifier.load(path)
 
 
+def test_weights_trained_before_a_feature_was_added_read_their_own_columns(tmp_path: Path) -> None:
+    doc = json.loads(DEFAULT_WEIGHTS.read_text())
+    full = OfflineVerifier.from_json(doc)
+    # the same model with one feature more whose weights are all zero scores every pair as the model without it
+    cut = {**doc, "features": doc["features"][:-1], "mean": doc["mean"][:-1], "scale": doc["scale"][:-1],
+           "weight": doc["weight"][:-1]}  # fmt: skip
+    older = OfflineVerifier.from_json(cut)
+    claim, passages = "Harlan Beckwith set a record.", ["Harlan Beckwith painted a set of 24 canvases.", "Rain."]
+    assert len(full.score(claim, passages)) == len(older.score(claim, passages)) == 2
+    zeroed = {**doc, "weight": [*doc["weight"][:-1], [0.0] * len(doc["labels"])]}
+    assert [s.support for s in OfflineVerifier.from_json(zeroed).score(claim, passages)] == pytest.approx(
+        [s.support for s in older.score(claim, passages)]
+    )
+
+
 def test_one_score_per_passage_with_probabilities(verifier: OfflineVerifier) -> None:
     passages = ["Paris is the capital of France.", "Bananas are yellow.", "The Seine flows through Paris."]
     scores = verifier.score("Paris is the capital of France.", passages)

@@ -82,6 +82,27 @@ def test_analyse_content_and_names() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("Earlier Harlan Beckwith set a record.", {"earli", "harlan", "beckwith"}),
+        ("In 1990, Elon Musk founded SpaceX.", {"elon", "musk"}),  # stopwords and numbers before the name
+        ("Marie Curie won the Nobel Prize in 1903.", {"mari", "curi"}),  # the object's name is not the subject
+        ("The University of Oslo awarded him a degree.", {"university"}),  # a stopword ends the run
+    ],
+)
+def test_subject_is_the_run_of_names_a_text_opens_with(text: str, subject: set[str]) -> None:
+    assert analyse(text).subject == subject
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["He won the Nobel Prize.", "She later moved to Paris.", "The first album sold well in Japan.", "It rained."],
+)
+def test_a_text_opening_with_no_name_has_no_subject(text: str) -> None:
+    assert analyse(text).subject == frozenset()
+
+
+@pytest.mark.parametrize(
     ("text", "expected"),
     [
         ("Dr. Smith was born in 1900. He died in St. Louis.", ["Dr. Smith was born in 1900.", "He died in St. Louis."]),
@@ -141,6 +162,28 @@ def test_idf_weights_words_shared_by_every_passage_less() -> None:
     # passage 2 has "Douglas" (in every passage) but not "born"/"Maine": idf coverage falls below plain coverage
     assert rows[1, idf_cov] < rows[1, cov]
     assert rows[0, idf_cov] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "predicate", "predicate_best"),
+    [
+        # the namesake's page has the name and "set", not the record: coverage 3/4, the predicate half of it
+        ("Harlan Beckwith set a record.", "Harlan Beckwith painted a set of 24 canvases. He lived in Leeds.", 0.5, 0.5),
+        # the predicate's words spread over sentences that are not adjacent: the best sentence has one of them
+        ("Ada Brandt won the Tour in 1990.", "Ada Brandt won races. She lived in Ghent. The Tour came.", 1.0, 0.5),
+        # a page saying it all
+        ("Ada Brandt won the Tour in 1990.", "In 1990 Ada Brandt won the Tour.", 1.0, 1.0),
+        # a claim that is all name is read whole
+        ("Ada Brandt.", "Ada Brandt was a cyclist.", 1.0, 1.0),
+    ],
+)
+def test_predicate_coverage_leaves_out_the_subjects_name(
+    claim: str, passage: str, predicate: float, predicate_best: float
+) -> None:
+    features = _features(claim, passage)
+    assert features["predicate_coverage"] == pytest.approx(predicate)
+    assert features["predicate_coverage_best"] == pytest.approx(predicate_best)
+    assert features["name_coverage"] == pytest.approx(1.0)  # the name alone is all there
 
 
 def test_no_passages_gives_an_empty_matrix() -> None:
