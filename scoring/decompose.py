@@ -352,6 +352,12 @@ def _clauses(doc: Doc) -> list[_Clause]:
                 # Cork who worked at …" is the surgeon).
                 for rel in _relatives_of(ap):
                     queue.append(_Clause(rel, subject, is_past))
+            # "Ada Brook, who taught in Gdańsk.", "Ada Brook the cellist, who …": a name without a verb, then what
+            # its relative clause says of the person (a description without a name, "A Danish biologist, who …",
+            # is the answer's subject's and stays whole)
+            if any(t.pos_ == "PROPN" for t in root.lefts) or root.pos_ == "PROPN":
+                for rel in (c for c in root.children if _relative_subject(c)):
+                    queue.append(_Clause(rel, subject, is_past))
             # "The ecologist, born in Gdańsk in 1975, …" read without a verb: the participle still tells of the
             # person the role presents (a bare description, "German road cyclist, born in …", is a record's).
             presented = any(c.dep_ == "det" and c.lower_ == "the" for c in root.children)
