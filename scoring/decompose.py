@@ -352,6 +352,12 @@ def _clauses(doc: Doc) -> list[_Clause]:
                 # Cork who worked at …" is the surgeon).
                 for rel in _relatives_of(ap):
                     queue.append(_Clause(rel, subject, is_past))
+            # "Ada Brook, who taught in Gdańsk.", "Ada Brook the cellist, who …": a name without a verb, then what
+            # its relative clause says of the person (a description without a name, "A Danish biologist, who …",
+            # is the answer's subject's and stays whole)
+            if any(t.pos_ == "PROPN" for t in root.lefts) or root.pos_ == "PROPN":
+                for rel in (c for c in root.children if _relative_subject(c)):
+                    queue.append(_Clause(rel, subject, is_past))
             # "The ecologist, born in Gdańsk in 1975, …" read without a verb: the participle still tells of the
             # person the role presents (a bare description, "German road cyclist, born in …", is a record's).
             presented = any(c.dep_ == "det" and c.lower_ == "the" for c in root.children)
@@ -540,6 +546,17 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
     core.add_tokens(doc, [p.i])
     own_aux = [c for c in p.children if c.dep_ in _AUX and not _title_word(c)]
     core.add_tokens(doc, [c.i for c in own_aux])
+    lead_verb = p
+    while lead_verb.dep_ == "conj" and lead_verb.head.pos_ in _VERBAL and lead_verb.head.i < lead_verb.i:
+        lead_verb = lead_verb.head
+    perfect = [c for c in lead_verb.children if c.dep_ == "aux" and c.lower_ == "having" and c.i == lead_verb.i - 1]
+    bare_participle = p.dep_ == "conj" and not own_aux and not clause.inherited_aux and not clause.participle
+    if p.tag_ == "VBN" and ((perfect and lead_verb.dep_ in ("advcl", "conj")) or bare_participle):
+        # "…, having won 61 fights, lost 9 and drawn 3" says that he won, lost and drew them; so does a participle
+        # with no auxiliary to lean on ("lost 9 and drawn 3")
+        if perfect and p is lead_verb:
+            core.drop(perfect[0].i)
+        core.insert(float(p.i), past(nlp.lemma(p) or p.lower_))
     left = min([p.i, *(c.i for c in p.children if c.dep_ in ("advmod", "neg") and c.i < p.i)])
     if clause.inherited_aux and not own_aux:
         core.insert(left - 0.3, clause.inherited_aux)
@@ -595,6 +612,9 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
     mods = _title_tails(doc, comps, mods)
     comp_ids: set[int] = set().union(*comps) if comps else set()
     comp_variants = expand(doc, comp_ids) if comp_ids else [Phrase()]
+    counted = _elided_count(doc, p, comps)
+    if counted is not None:  # "won 61 fights, lost 9 and drew 3": "lost 9 fights", "drew 3 fights"
+        comp_variants = [v.insert(counted[0] + 0.5, counted[1]) for v in comp_variants]
     bare = _bare_heads(doc, comps, prune)
     facts: list[Phrase] = []
     if nlp.lemma(p) == "be" and comps:
@@ -613,6 +633,38 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
         for mv in expand(doc, m):
             facts.append(base[0].merge(mv))
     return facts
+
+
+def _elided_count(doc: Doc, p: Token, comps: list[set[int]]) -> tuple[int, str] | None:
+    """Where a bare number object of ``p`` stands for the counted noun of an earlier verb it is coordinated with
+    ("won 61 fights, lost 9 and drew 3": 9 and 3 count fights), and that noun; None otherwise (a year, a noun
+    after the number, no such verb)."""
+    if len(comps) != 1 or len(comps[0]) != 1:
+        return None
+    num = doc[next(iter(comps[0]))]
+    if num.pos_ != "NUM" or num.dep_ != "dobj" or list(num.children) or _YEAR.fullmatch(num.text):
+        return None
+    noun = _counted_before(doc, p)
+    return (num.i, noun) if noun is not None else None
+
+
+def _counted_before(doc: Doc, verb: Token) -> str | None:
+    """The noun an object counted just before ``verb`` counts, only a comma or a coordinator between: "fights" in
+    "won 61 fights, lost 9" (and through "lost 9 and drawn 3")."""
+    i = verb.i - 1
+    while i >= 0 and (doc[i].is_punct or doc[i].dep_ == "cc"):
+        i -= 1
+    if i < 0 or i == verb.i - 1:
+        return None
+    t = doc[i]
+    if t.pos_ == "NOUN" and t.dep_ == "dobj" and any(c.dep_ == "nummod" for c in t.children):
+        return t.text
+    if t.pos_ == "NUM" and t.dep_ == "dobj" and not list(t.children) and t.head.pos_ in _VERBAL:
+        return _counted_before(doc, t.head)
+    return None
+
+
+_YEAR = re.compile(r"1[5-9]\d\d|20\d\d")
 
 
 # The small words a title may hold between its capitalised ones ("Salt for the Drowned", "Murder on the Orient

@@ -40,6 +40,7 @@ from scoring.records import (
 )
 from scoring.revise import RevisionInput, revise
 from scoring.rules import rule
+from scoring.segment.namesakes import NAMESAKE, namesake_tag
 from scoring.sentences import Sentence
 from scoring.transcripts import unlabelled
 from scoring.worthiness import TALK_CLAUSE, classify_by_rule
@@ -193,6 +194,7 @@ def _read(
                 thing_item(s.text, named) if not r.rewritten else r
                 for s, r in zip(sentences[1:], readings[1:], strict=True)
             ]
+    readings = [_untagged(s, r) for s, r in zip(sentences, readings, strict=True)]
     if LEAD_IN_ITEMS not in rules_off:
         lead: str | None = None
         for i, s in enumerate(sentences):
@@ -209,6 +211,21 @@ def _read(
     hedges = HEDGED_CLAIMS not in rules_off
     unhedged = [strip_hedges(r.text) if hedges else (r.text, [], False) for r in readings]
     return readings, unhedged
+
+
+def _untagged(sentence: Sentence, reading: Reading) -> Reading:
+    """A namesake's part read without the tag a description follows ("Ada Brook the cellist, a Polish cellist who
+    …," as "Ada Brook, a Polish cellist who ….": the parser takes a name before "the cellist" for a verb), its
+    closing comma a full stop; any other sentence as it was read."""
+    if sentence.scope is None or sentence.scope.kind != NAMESAKE or reading.rewritten:
+        return reading
+    tag = namesake_tag(sentence.text)
+    if tag is None:
+        return reading
+    text = sentence.text
+    end = len(text.rstrip(" ,;"))
+    kept = [*range(tag[0]), *range(tag[1], end)]
+    return Reading("".join(text[i] for i in kept) + ".", [*kept, max(end - 1, 0)], True)
 
 
 def verify(run: Run, groups: list[PlannedGroup], candidates: list[EntityRef]) -> None:

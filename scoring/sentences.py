@@ -20,7 +20,7 @@ from scoring.rules import Rule, register, rule, run
 from scoring.segment import document
 from scoring.segment.document import label_of
 from scoring.segment.fenced import FENCED_PROFILES, fence_records
-from scoring.segment.namesakes import namesake_parts
+from scoring.segment.namesakes import NAMESAKE, namesake_lead, namesake_parts
 from scoring.segment.scopes import STRUCTURE_SCOPES, Scope, bold_lead, person_lead, presents_person, scopes
 from scoring.segment.sections import label_item
 from scoring.segment.tables import MARKDOWN_TABLES, Record
@@ -267,6 +267,7 @@ def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[
     rules_off = frozenset() if rules_off is None else rules_off
     out: list[Sentence] = []
     paragraph = 0
+    named = 0  # the namesakes' parts' scopes so far, counted down
     for chunk, list_item, scope, label, record in _chunks(text.replace("\r\n", "\n"), rules_off):
         chunk = _EMOJI.sub("", _emoji_bullets(strip_citations(chunk), rules_off))
         chunk = _soft_wraps(_INLINE_ITEM.sub("\n", chunk))
@@ -284,12 +285,16 @@ def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[
                 split = run(SPLIT_RULES, Joined(cleaned, first_item), rules_off)
                 pieces = split.texts if split is not None else (cleaned,)
                 items_from = split.items_from if split is not None else 1
+                leads = split.leads if split is not None else ()
                 for j, piece in enumerate(pieces):
                     # a bold label of its own ("**Book.** He wrote …"): its sentence labels the paragraph
                     labels = label is True or (bool(label) and k == i == j == 0 and piece == label)
-                    out.append(
-                        Sentence(len(out), piece, paragraph, first_item or j >= items_from, scope, labels, record)
-                    )
+                    own = scope
+                    if own is None and j < len(leads) and (lead := leads[j]) is not None:
+                        # a namesake's part presents its person (negative indices: no structure scope has one)
+                        named -= 1
+                        own = Scope(named, lead[0], lead[1], kind=NAMESAKE)
+                    out.append(Sentence(len(out), piece, paragraph, first_item or j >= items_from, own, labels, record))
             paragraph += 1
     return out
 
@@ -441,6 +446,8 @@ class Parts:
     decided_by: str = ""
     # The first of ``texts`` read as a list item (the parts after the first, unless the first is one too).
     items_from: int = 1
+    # The person each of ``texts`` presents (name, what tells them apart), where the split says: a namesake's part.
+    leads: tuple[tuple[str, str | None] | None, ...] = ()
 
     def stamped(self, name: str) -> Parts:
         return replace(self, decided_by=name)
@@ -448,6 +455,13 @@ class Parts:
 
 def _parts(texts: list[str] | None) -> Parts | None:
     return Parts(tuple(texts)) if texts is not None and len(texts) > 1 else None
+
+
+def _namesake_parts(texts: list[str] | None) -> Parts | None:
+    """The parts of a sentence that names namesakes, each namesake's part with the person it presents."""
+    if texts is None or len(texts) < 2:
+        return None
+    return Parts(tuple(texts), leads=tuple(namesake_lead(t) for t in texts))
 
 
 # Items set side by side on one line: "4× GbE LAN · 1× USB 3.0 · WPA3", "Wi-Fi 6 • $149 • 2-yr warranty".
@@ -537,13 +551,14 @@ SPLIT_RULES: tuple[Rule[Joined, Parts], ...] = register(
         "segment",
         "a sentence that names one person twice, each time with a description that tells them apart, the second "
         "after a joining word ('There are two: X the novelist, who …, and X the physicist, who …') is read as one "
-        "sentence a namesake, so that grouping sees the two people the sentence names",
+        "sentence a namesake, each part opening the scope of the namesake it names (name and role), so that grouping "
+        "sees the two people the sentence names",
         (
             "There are two: Ada Brook the cellist, who …, and Ada Brook the ecologist, who …",
             "Ada Brook (cellist) taught in Gdańsk, while Ada Brook (ecologist) studied peat bogs.",
             "You may mean Ada Brook, a cellist born in 1950, or Ada Brook, an ecologist born in 1975.",
         ),
-        lambda j: _parts(namesake_parts(j.text)),
+        lambda j: _namesake_parts(namesake_parts(j.text)),
     ),
     Rule(
         "listed-description",

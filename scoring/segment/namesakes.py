@@ -7,6 +7,14 @@ sees two people where the sentence names two.
 ['You may mean Ada Brook the cellist, born in 1950,', 'Ada Brook the ecologist, born in 1975.']
 >>> namesake_parts("Ada Brook was born in Leeds, and Ada Brook Day is held in May.") is None
 True
+
+Each part carries the namesake it presents, which grouping keeps apart from the other (a scope of its own), and is
+read without the tag when a description follows it ("Ada Brook the cellist, a Polish …" as "Ada Brook, a Polish …"):
+
+>>> namesake_lead("Ada Brook the cellist, a Polish cellist who taught in Gdańsk,")
+('Ada Brook', 'cellist')
+>>> namesake_tag("Ada Brook the cellist, a Polish cellist who taught in Gdańsk,")
+(9, 21)
 """
 
 from __future__ import annotations
@@ -15,14 +23,21 @@ import re
 
 from vocabulary.document import NAMESAKE_JOINERS
 
+# The kind of scope a namesake's part opens (``scoring.segment.scopes.Scope.kind``).
+NAMESAKE = "namesake"
 # A capitalised word of a name ("Zoë", "Ferrán-Okafor", "O'Neill"), letters first.
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
-# What tells a namesake apart right after the name, and its words: "the novelist", "(cellist)", ", a Polish
-# painter" (up to a relative word), ", who …", ", born …" (lower case: a description, not another name).
+# What tells a namesake apart right after the name, and its words: "the novelist", "the film director," (two words
+# before a comma), "(cellist)", ", a Polish painter" (up to a relative word), ", who …", ", born …" (lower case: a
+# description, not another name).
 _DESCRIBED = re.compile(
-    r"^(?:\s+the\s+(?P<role>[a-z][\w-]*)|\s*\((?P<paren>[^\W\d][^()]*)\)"
+    r"^(?:\s+the\s+(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*(?=[,.;]))?)|\s*\((?P<paren>[^\W\d][^()]*)\)"
     r"|,\s+(?=(?:an?|the|who|born)\s)(?:(?:an?|the)\s+)?(?P<words>[^,.;()]+?)(?=\s+(?:who|which|that)\b|[,.;]|$))"
 )
+# A description set off by a comma after a tag: ", a Polish cellist", ", an American lawyer".
+_APPOSED = re.compile(r",\s+an?\s")
+# Where a description stops naming a role: its dates, a clause ("cellist born in 1950", "who taught …").
+_NOT_A_ROLE = re.compile(r"(?:^|\s)(?:born|who|which|that|\d)")
 _JOINER = re.compile(r"(?:[,;]\s*)?\b(\w+)\s+$")
 # A line that introduces the namesakes ("There are two:", "Two people share the name:").
 _LEAD = re.compile(r"^(?P<lead>[^():;]*:)\s+(?P<rest>\S.*)$", re.DOTALL)
@@ -44,6 +59,41 @@ def namesake_parts(sentence: str) -> list[str] | None:
     if lead is not None and _names(lead.group("rest")):
         parts[:1] = [lead.group("lead"), lead.group("rest")]
     return parts
+
+
+def namesake_lead(part: str) -> tuple[str, str | None] | None:
+    """The name a namesake's part opens with and the role that tells that namesake apart ("cellist", "Polish
+    painter"; None for a description that names no role: ", who taught …"), or None when the part does not open
+    with a described name."""
+    names = _names(part)
+    if not names or names[0][1] != 0:
+        return None
+    name, _, end = names[0]
+    described = _DESCRIBED.match(part[end:])
+    if described is None:
+        return None
+    if described.group("words") is not None:
+        # ", a Polish cellist born in 1950": the role, without the dates; ", who taught …" names none
+        role = _NOT_A_ROLE.split(described.group("words"), maxsplit=1)[0].strip()
+        return name, role or None
+    return name, described.group("role") or described.group("paren")
+
+
+def namesake_tag(part: str) -> tuple[int, int] | None:
+    """Where the tag after a namesake's name is ("Ada Brook[ the cellist], a Polish cellist …") when a description
+    set off by a comma follows it, which then says who they are: the part reads as "Ada Brook, a Polish cellist …".
+    None for a tag the part needs ("Ada Brook the cellist taught in Gdańsk")."""
+    names = _names(part)
+    if not names or names[0][1] != 0:
+        return None
+    end = names[0][2]
+    described = _DESCRIBED.match(part[end:])
+    if described is None or described.group("role") is None:
+        return None
+    after = end + described.end()
+    if _APPOSED.match(part[after:]) is None:
+        return None
+    return end, after
 
 
 def _second_namings(sentence: str) -> list[tuple[int, int]]:
