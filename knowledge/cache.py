@@ -18,6 +18,7 @@ import hashlib
 import logging
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -51,7 +52,9 @@ class CacheMetrics:
     available: Gauge
 
 
-_METRICS: dict[int, CacheMetrics] = {}
+# Held weakly: keyed by ``id(registry)``, a registry collected after a test freed its id for the next one, which
+# then got the dead registry's counters (a test counted 0 hits against its own registry in CI).
+_METRICS: weakref.WeakKeyDictionary[CollectorRegistry, CacheMetrics] = weakref.WeakKeyDictionary()
 _METRICS_LOCK = threading.Lock()
 
 
@@ -59,7 +62,7 @@ def cache_metrics(registry: CollectorRegistry | None = None) -> CacheMetrics:
     """The cache's metrics in ``registry`` (default: the global one), created once per registry."""
     registry = REGISTRY if registry is None else registry
     with _METRICS_LOCK:
-        found = _METRICS.get(id(registry))
+        found = _METRICS.get(registry)
         if found is None:
             found = CacheMetrics(
                 hits=Counter(
@@ -74,7 +77,7 @@ def cache_metrics(registry: CollectorRegistry | None = None) -> CacheMetrics:
                 available=Gauge("factsentry_cache_up", "1 while the cache backend answers.", registry=registry),
             )
             found.available.set(1)
-            _METRICS[id(registry)] = found
+            _METRICS[registry] = found
         return found
 
 

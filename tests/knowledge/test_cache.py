@@ -201,3 +201,29 @@ def test_redis_down_reads_many_as_missing_and_drops_writes(unique: str) -> None:
     cache.set_many([("b", b"2")])  # no exception: scoring goes on uncached
     assert _count(registry, "factsentry_cache_errors_total", "verdict") == 2
     assert registry.get_sample_value("factsentry_cache_up") == 0
+
+
+def test_the_metrics_of_a_collected_registry_are_not_kept() -> None:
+    """The metrics were kept by ``id(registry)``: once a test's registry was collected, a new one could be given
+    its id, and with it the dead registry's counters (its own then counted nothing: seen in CI as 0 hits).
+    They are kept by the registry itself now, weakly: nothing is left of a registry that is gone."""
+    import gc
+    import weakref
+
+    from knowledge import cache as cache_module
+
+    registry = CollectorRegistry()
+    cache = Cache(LocalBackend(), ttl_s=60, metrics=cache_metrics(registry))
+    cache.set("a", b"1")
+    assert cache.get("a") == b"1"
+    assert _count(registry, "factsentry_cache_hits_total", "verdict") == 1
+    freed, gone = id(registry), weakref.ref(registry)
+    del cache, registry
+    gc.collect()
+    assert gone() is None
+    # what the module still holds, by the id it was kept under (an int key was an id itself)
+    held = {key if isinstance(key, int) else id(key) for key in list(cache_module._METRICS.keys())}
+    assert freed not in held
+    fresh = CollectorRegistry()
+    cache_metrics(fresh).hits.labels("verdict").inc()
+    assert _count(fresh, "factsentry_cache_hits_total", "verdict") == 1
