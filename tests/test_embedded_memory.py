@@ -35,6 +35,17 @@ def verdict(i: int, pad: int) -> ResultMessage:
     )
 
 
+async def _produce(bootstrap: str, topic: str, count: int) -> None:
+    """``count`` records "0", "1", … on ``topic``, each acknowledged by every replica."""
+    producer = AIOKafkaProducer(bootstrap_servers=bootstrap, acks="all")
+    await producer.start()
+    try:
+        for i in range(count):
+            await producer.send_and_wait(topic, str(i).encode())
+    finally:
+        await producer.stop()
+
+
 async def _info(client: aioredis.Redis) -> dict[str, int]:
     info = await client.info("memory")
     stats = await client.info("stats")
@@ -141,13 +152,7 @@ async def test_tansu_memory_storage_keeps_records(kafka_bootstrap: str, unique: 
         await admin.create_topics([NewTopic(topic, 1, 1, topic_configs={"retention.ms": "500", "segment.ms": "100"})])
     finally:
         await admin.close()
-    producer = AIOKafkaProducer(bootstrap_servers=kafka_bootstrap, acks="all")
-    await producer.start()
-    try:
-        for i in range(20):
-            await producer.send_and_wait(topic, str(i).encode())
-    finally:
-        await producer.stop()
+    await _produce(kafka_bootstrap, topic, 20)
     await asyncio.sleep(3)  # six retention periods
     consumer = AIOKafkaConsumer(bootstrap_servers=kafka_bootstrap, enable_auto_commit=False)
     await consumer.start()
@@ -174,13 +179,7 @@ async def test_tansu_memory_storage_cannot_delete_records(own_broker: embedded.S
     await admin.start()
     try:
         await admin.create_topics([NewTopic(topic, 1, 1)])
-        producer = AIOKafkaProducer(bootstrap_servers=bootstrap, acks="all")
-        await producer.start()
-        try:
-            for i in range(20):
-                await producer.send_and_wait(topic, str(i).encode())
-        finally:
-            await producer.stop()
+        await _produce(bootstrap, topic, 20)
         with pytest.raises(KafkaConnectionError):
             await admin.delete_records({tp: RecordsToDelete(10)}, timeout_ms=5000)
     finally:
