@@ -3,7 +3,9 @@
 Used by ``factsentry bench gateway`` and the tests. It answers ``POST /v1/chat/completions``
 (JSON or SSE) with a fixed answer, or with the answer keyed by the last user message (a later turn by
 "first question#N"), and
-``GET /v1/models``. Run it as ``python -m factsentry.mock_upstream --port 8000``.
+``GET /v1/models``. Asked with ``tools`` (and ``tool_choice`` not ``none``) while the last message is the user's, it
+calls the first function tool instead, with ``{"query": <the user's text>}`` as arguments, as an agent's model does
+before it answers from the tool's result. Run it as ``python -m factsentry.mock_upstream --port 8000``.
 """
 
 from __future__ import annotations
@@ -34,6 +36,73 @@ def completion(answer: str, model: str) -> dict[str, object]:
         "choices": [{"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}],
         "usage": usage(answer),
     }
+
+
+def tool_call(request: Mapping[str, object]) -> dict[str, object] | None:
+    """The tool call the mock makes for ``request``: the first function tool, called with the user's text, when
+    tools are offered and the last message is the user's; else None (it answers)."""
+    tools, messages = request.get("tools"), request.get("messages")
+    if not isinstance(tools, list) or not tools or request.get("tool_choice") == "none":
+        return None
+    if not isinstance(messages, list) or not messages or not isinstance(messages[-1], dict):
+        return None
+    if messages[-1].get("role") != "user":
+        return None
+    first = tools[0].get("function") if isinstance(tools[0], dict) else None
+    name = first.get("name") if isinstance(first, dict) else None
+    if not isinstance(name, str):
+        return None
+    query = messages[-1].get("content")
+    arguments = orjson.dumps({"query": query if isinstance(query, str) else ""}).decode()
+    return {
+        "id": "call_" + uuid.uuid4().hex[:12],
+        "type": "function",
+        "function": {"name": name, "arguments": arguments},
+    }
+
+
+def tool_completion(call: dict[str, object], model: str) -> dict[str, object]:
+    body = completion("", model)
+    body["choices"] = [
+        {
+            "index": 0,
+            "message": {"role": "assistant", "content": None, "tool_calls": [call]},
+            "finish_reason": "tool_calls",
+        }
+    ]
+    return body
+
+
+def tool_events(call: dict[str, object], model: str, include_usage: bool = False) -> bytes:
+    """The SSE events of a tool call: its id and name first, its arguments in two pieces, ``finish_reason``
+    ``tool_calls``, the usage chunk if asked, ``[DONE]``."""
+    cid = "chatcmpl-" + uuid.uuid4().hex[:12]
+    function = call["function"]
+    assert isinstance(function, dict)
+    arguments = str(function["arguments"])
+    half = len(arguments) // 2
+    deltas: list[dict[str, object]] = [
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "index": 0,
+                    "id": call["id"],
+                    "type": "function",
+                    "function": {"name": function["name"], "arguments": ""},
+                }
+            ],
+        },
+        {"tool_calls": [{"index": 0, "function": {"arguments": arguments[:half]}}]},
+        {"tool_calls": [{"index": 0, "function": {"arguments": arguments[half:]}}]},
+    ]
+    head = {"id": cid, "object": "chat.completion.chunk", "created": int(time.time()), "model": model}
+    chunks = [{**head, "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas]
+    chunks.append({**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    if include_usage:
+        chunks.append({**head, "choices": [], "usage": usage("")})
+    return b"".join(b"data: " + orjson.dumps(c) + b"\n\n" for c in chunks) + b"data: [DONE]\n\n"
 
 
 def stream_events(answer: str, model: str, include_usage: bool = False) -> bytes:
@@ -166,7 +235,12 @@ class _Protocol(asyncio.Protocol):
         answer = self._answer_for(request)
         options = request.get("stream_options")
         include_usage = isinstance(options, dict) and options.get("include_usage") is True
-        if request.get("stream") and self.tokens_per_s:
+        call = tool_call(request)
+        if call is not None and request.get("stream"):
+            self.send(200, tool_events(call, model, include_usage), "text/event-stream")
+        elif call is not None:
+            self.send(200, orjson.dumps(tool_completion(call, model)))
+        elif request.get("stream") and self.tokens_per_s:
             events = event_list(answer, model, include_usage)
             asyncio.get_running_loop().create_task(self._paced(events, 1 / self.tokens_per_s))
         elif request.get("stream"):

@@ -26,7 +26,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from aiokafka import AIOKafkaProducer, TopicPartition
-from aiokafka.errors import KafkaError, KafkaTimeoutError
+from aiokafka.errors import (
+    KafkaError,
+    KafkaTimeoutError,
+    LeaderNotAvailableError,
+    NotLeaderForPartitionError,
+    UnknownTopicOrPartitionError,
+)
 
 from bus.codec import encode
 from bus.kafka import BrokerWatch, make_consumer, make_producer
@@ -42,6 +48,10 @@ log = logging.getLogger(__name__)
 # A record's headers as aiokafka sends them: the trace context, when tracing is on.
 Headers = list[tuple[str, bytes]]
 
+# Send failures of a passing state of the topic, not of the broker (an unreachable broker is lost at once), and
+# how long a generation they failed waits before it is sent again.
+PASSING = (UnknownTopicOrPartitionError, LeaderNotAvailableError, NotLeaderForPartitionError)
+RESEND_AFTER_S = 0.1
 # Why a message was lost when the broker, not the message, is at fault: its wait is ``unavailable``.
 UNAVAILABLE_REASONS = frozenset({"broker_down", "not_acknowledged", "broker_unreachable", "broker_reset"})
 
@@ -291,11 +301,29 @@ class Publisher:
                     self.settings.generations_topic, payload, key=request_id.encode(), headers=headers
                 )
             except KafkaError as e:
+                if isinstance(e, PASSING):
+                    # The topic being created (at start-up, after a reset) or its leader moving: sent again
+                    # shortly while it is pending; the reaper still loses it after ack_timeout_s.
+                    log.debug("publishing generation %s: %r, sending it again", request_id, e)
+                    asyncio.get_running_loop().call_later(RESEND_AFTER_S, self._resend, request_id, payload, headers)
+                    continue
                 self._lost(request_id, _send_failure(e))
                 log.warning("publishing generation %s failed: %s", request_id, e)
                 continue
             self._pending.add(fut)
             fut.add_done_callback(functools.partial(self._on_sent, request_id))
+
+    def _resend(self, request_id: str, payload: bytes, headers: Headers | None) -> None:
+        """Queue a generation again whose send failed for a passing reason (unless it was lost meanwhile)."""
+        if request_id not in self.pending:
+            return
+        try:
+            self.queue.put_nowait((request_id, payload, headers))
+        except asyncio.QueueFull:
+            self._lost(request_id, "queue_full")
+            return
+        self.queued_bytes += len(payload)
+        self.metrics.publish_queue.set(self.queue.qsize())
 
     def _traced(self, request_id: str, lost: str | None = None) -> None:
         """End the producer span of ``request_id`` (tracing on): acknowledged, or ``lost``."""

@@ -9,10 +9,13 @@ the release gate lets out back into a ``response`` object, or into the Responses
     response.output_text.delta …, response.output_text.done, response.content_part.done,
     response.output_item.done, response.completed
 
-A refusal (block) is a ``refusal`` content part (``response.refusal.delta`` / ``.done`` when streamed), as the
-Responses API represents one; usage is reported as ``input_tokens`` / ``output_tokens`` / ``total_tokens``; the
-verdict is the ``factsentry`` object of the response (on ``response.completed``'s when streamed). The gateway keeps
-no responses: ``previous_response_id``, ``conversation`` and ``GET /v1/responses/{id}`` are not served.
+A tool call of the answer is a ``function_call`` output item after the message (streamed as
+``response.output_item.added``, ``response.function_call_arguments.delta`` … ``.done``,
+``response.output_item.done``); a turn that only calls tools has no message item. A refusal (block) is a
+``refusal`` content part (``response.refusal.delta`` / ``.done`` when streamed), as the Responses API represents one;
+usage is reported as ``input_tokens`` / ``output_tokens`` / ``total_tokens``; the verdict is the ``factsentry``
+object of the response (on ``response.completed``'s when streamed). The gateway keeps no responses:
+``previous_response_id``, ``conversation`` and ``GET /v1/responses/{id}`` are not served.
 """
 
 from __future__ import annotations
@@ -116,12 +119,35 @@ def refusal_part(refusal: str) -> dict[str, Any]:
     return {"type": "refusal", "refusal": refusal}
 
 
-def finished(response: dict[str, Any], item: dict[str, Any], finish_reason: object) -> dict[str, Any]:
-    """``response`` with its message ``item``, ended as the chat completion's ``finish_reason`` says: cut by the
+def call_item(call_id: str, name: str, arguments: str, status: str = "completed") -> dict[str, Any]:
+    """A ``function_call`` output item (its ``id`` derived from the call's)."""
+    return {
+        "id": "fc_" + call_id.removeprefix("call_"),
+        "type": "function_call",
+        "status": status,
+        "call_id": call_id,
+        "name": name,
+        "arguments": arguments,
+    }
+
+
+def tool_calls(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """The function calls of a chat completion message as ``function_call`` items."""
+    items = []
+    for call in message.get("tool_calls") or []:
+        function = call.get("function") if isinstance(call, dict) else None
+        if isinstance(function, dict) and isinstance(call.get("id"), str):
+            items.append(call_item(call["id"], str(function.get("name") or ""), str(function.get("arguments") or "")))
+    return items
+
+
+def finished(response: dict[str, Any], items: list[dict[str, Any]], finish_reason: object) -> dict[str, Any]:
+    """``response`` with its output ``items``, ended as the chat completion's ``finish_reason`` says: cut by the
     token limit is ``incomplete`` (``max_output_tokens``), anything else ``completed``."""
     cut = finish_reason == "length"
-    item["status"] = "incomplete" if cut else "completed"
-    response.update(status="incomplete" if cut else "completed", output=[item])
+    for item in items:
+        item["status"] = "incomplete" if cut else "completed"
+    response.update(status="incomplete" if cut else "completed", output=items)
     if cut:
         response["incomplete_details"] = {"reason": "max_output_tokens"}
     else:
@@ -131,7 +157,7 @@ def finished(response: dict[str, Any], item: dict[str, Any], finish_reason: obje
 
 def response_object(call: ChatCall, echo: Echo, completion: dict[str, Any]) -> dict[str, Any]:
     """A (released) chat completion as a ``response`` object: choice 0's text and refusal as the message's content
-    parts, its usage, and the ``factsentry`` object when there is one."""
+    parts, its tool calls as ``function_call`` items, its usage, and the ``factsentry`` object when there is one."""
     choice = (completion.get("choices") or [{}])[0]
     message = choice.get("message") or {}
     parts = []
@@ -139,18 +165,24 @@ def response_object(call: ChatCall, echo: Echo, completion: dict[str, Any]) -> d
         parts.append(text_part(message["content"]))
     if isinstance(message.get("refusal"), str):
         parts.append(refusal_part(message["refusal"]))
-    item = {"id": item_id(call), "type": "message", "role": "assistant", "content": parts or [text_part("")]}
-    response = finished(head(call, echo), item, choice.get("finish_reason"))
+    calls = tool_calls(message)
+    items = [] if calls and not parts else [message_item(call, parts or [text_part("")])]
+    response = finished(head(call, echo), items + calls, choice.get("finish_reason"))
     response["usage"] = usage_of(completion.get("usage"))
     if "factsentry" in completion:
         response["factsentry"] = completion["factsentry"]
     return response
 
 
+def message_item(call: ChatCall, parts: list[dict[str, Any]], status: str = "completed") -> dict[str, Any]:
+    return {"id": item_id(call), "type": "message", "status": status, "role": "assistant", "content": parts}
+
+
 class Events:
     """The Responses stream of one answer, written from the chat completion chunks the chat path lets out: text
-    deltas into an ``output_text`` part, refusal deltas into a ``refusal`` part (in the order they begin), the
-    usage chunk and the ``factsentry`` object of the finishing chunk into the final response."""
+    deltas into an ``output_text`` part, refusal deltas into a ``refusal`` part (in the order they begin), tool call
+    deltas into ``function_call`` items (output items in the order they begin), the usage chunk and the
+    ``factsentry`` object of the finishing chunk into the final response."""
 
     def __init__(self, response: dict[str, Any], item_id: str) -> None:
         self.response = response
@@ -164,6 +196,8 @@ class Events:
         self.sequence = 0
         self.added = False
         self.finish_reason: object = None
+        self.output: list[dict[str, Any]] = []  # the items begun, in order
+        self.calls: dict[int, dict[str, Any]] = {}  # the function_call items by the chunks' tool call index
 
     def event(self, kind: str, **fields: Any) -> bytes:
         data = {"type": kind, "sequence_number": self.sequence, **fields}
@@ -190,6 +224,9 @@ class Events:
                 out += self.add("output_text", delta["content"])
             if isinstance(delta.get("refusal"), str) and delta["refusal"]:
                 out += self.add("refusal", delta["refusal"])
+            for call in delta.get("tool_calls") or []:
+                if isinstance(call, dict):
+                    out += self.call(call)
             if choice.get("finish_reason"):
                 self.finish_reason = choice["finish_reason"]
         return out
@@ -210,15 +247,45 @@ class Events:
         parts[index]["refusal"] += text
         return out + self.event("response.refusal.delta", delta=text, **self.at(index))
 
+    def call(self, delta: dict[str, Any]) -> bytes:
+        """One tool call delta: its ``function_call`` item begun at its first delta, its arguments appended."""
+        index = delta.get("index", 0)
+        function = delta.get("function")
+        if not isinstance(function, dict):
+            function = {}
+        out = b""
+        item = self.calls.get(index)
+        if item is None:
+            given = delta.get("id")
+            call_id = given if isinstance(given, str) else f"call_{len(self.calls)}"
+            item = call_item(call_id, str(function.get("name") or ""), "", status="in_progress")
+            self.calls[index] = item
+            self.output.append(item)
+            out += self.event("response.output_item.added", output_index=len(self.output) - 1, item=item)
+        arguments = function.get("arguments")
+        if isinstance(arguments, str) and arguments:
+            item["arguments"] += arguments
+            out += self.event(
+                "response.function_call_arguments.delta",
+                item_id=item["id"],
+                output_index=self.output.index(item),
+                delta=arguments,
+            )
+        return out
+
     def open_item(self) -> bytes:
         self.added = True
-        return self.event("response.output_item.added", output_index=0, item=self.item)
+        self.output.append(self.item)
+        return self.event("response.output_item.added", output_index=self.output.index(self.item), item=self.item)
 
     def at(self, index: int) -> dict[str, Any]:
-        return {"item_id": self.item["id"], "output_index": 0, "content_index": index}
+        return {"item_id": self.item["id"], "output_index": self.output.index(self.item), "content_index": index}
 
     def finish(self) -> bytes:
-        """The parts and the item done, then ``response.completed`` (``response.incomplete`` when cut short)."""
+        """The parts and the items done, then ``response.completed`` (``response.incomplete`` when cut short). A
+        turn that only called tools has no message item."""
+        if not self.added and self.calls:
+            return self.finish_calls(b"")
         out = b"" if self.added else self.open_item()
         if not self.item["content"]:
             out += self.event("response.content_part.added", part=text_part(""), **self.at(0))
@@ -229,8 +296,21 @@ class Events:
             else:
                 out += self.event("response.refusal.done", refusal=part["refusal"], **self.at(index))
             out += self.event("response.content_part.done", part=part, **self.at(index))
-        response = finished(self.response, self.item, self.finish_reason)
-        out += self.event("response.output_item.done", output_index=0, item=self.item)
+        return self.finish_calls(out)
+
+    def finish_calls(self, out: bytes) -> bytes:
+        """The function calls' arguments done, every item done, then the final response event."""
+        response = finished(self.response, self.output, self.finish_reason)
+        for index, item in enumerate(self.output):
+            if item["type"] == "function_call":
+                out += self.event(
+                    "response.function_call_arguments.done",
+                    item_id=item["id"],
+                    output_index=index,
+                    name=item["name"],
+                    arguments=item["arguments"],
+                )
+            out += self.event("response.output_item.done", output_index=index, item=item)
         return out + self.event(f"response.{response['status']}", response=response)
 
     def fail(self, error: GatewayError) -> bytes:

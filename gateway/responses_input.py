@@ -3,6 +3,12 @@
 - ``input``: a string is one user message; a list holds message items (``{"role", "content"}``, with or without
   ``"type": "message"``), their content a string or parts (``input_text``, ``input_image`` by URL; an assistant's
   ``output_text`` and ``refusal`` parts as its text). A ``developer`` message is a system message.
+- Function calling, as an agent loop sends it back: a ``function_call`` item is the assistant's tool call (items
+  in a row are one assistant message, with the text of an assistant message just before them), a
+  ``function_call_output`` item is the ``tool`` message of its ``call_id`` (text, or ``input_text`` parts). Tool
+  results are evidence for the answer that follows them, as on chat completions (gateway/conversation.py).
+- ``tools``: function tools (``{"type": "function", "name", "description", "parameters", "strict"}``) as chat
+  tools; ``tool_choice`` (``auto``, ``none``, ``required`` or one function) and ``parallel_tool_calls`` as they are.
 - ``instructions``: a system message before them.
 - ``max_output_tokens`` → ``max_tokens``; ``text.format`` → ``response_format``; ``reasoning.effort`` →
   ``reasoning_effort``; ``temperature``, ``top_p``, ``user`` as they are; ``stream`` (with the usage chunk asked
@@ -11,9 +17,10 @@
   rest is repeated on the response and not sent upstream.
 
 What the gateway cannot serve is refused with a 400 naming the parameter, as OpenAI refuses: anything that needs
-a stored response (``previous_response_id``, ``conversation``, ``prompt``, ``background``), tools, and other input
-item types (tool calls and their outputs, reasoning, files). Parameters that only steer OpenAI's own service
-(``store``, ``include``, ``truncation``, ``service_tier`` …) are accepted and have no effect.
+a stored response (``previous_response_id``, ``conversation``, ``prompt``, ``background``), hosted tools (web or
+file search, code interpreter …: they run in OpenAI's service), and other input item types (reasoning, files).
+Parameters that only steer OpenAI's own service (``store``, ``include``, ``truncation``, ``service_tier`` …) are
+accepted and have no effect.
 """
 
 from __future__ import annotations
@@ -25,12 +32,12 @@ from gateway.errors import InvalidRequest
 from gateway.request import OUR_METADATA
 
 # Parameters a chat completion has under the same name.
-SAME = ("temperature", "top_p", "user")
+SAME = ("temperature", "top_p", "user", "parallel_tool_calls")
 # Accepted and without effect here: they steer OpenAI's own storage, caching and service.
 IGNORED = frozenset(
     {
         "store", "include", "truncation", "service_tier", "safety_identifier", "prompt_cache_key",
-        "prompt_cache_retention", "parallel_tool_calls", "max_tool_calls", "stream_options",
+        "prompt_cache_retention", "max_tool_calls", "stream_options",
     }
 )  # fmt: skip
 # What the gateway cannot serve, and why.
@@ -39,14 +46,34 @@ UNSUPPORTED = {
     "conversation": "the gateway keeps no conversations: send the whole conversation in 'input'",
     "prompt": "stored prompt templates are not served: send the prompt's text in 'input'",
     "background": "background responses are not served: the gateway keeps no responses",
-    "tools": "tools are not served on /v1/responses: call them through /v1/chat/completions",
-    "tool_choice": "tools are not served on /v1/responses: call them through /v1/chat/completions",
     "top_logprobs": "log probabilities are not served on /v1/responses",
 }
-KNOWN = frozenset({"model", "input", "instructions", "stream", "metadata", "max_output_tokens", "text", "reasoning"})
+KNOWN = frozenset(
+    {
+        "model",
+        "input",
+        "instructions",
+        "stream",
+        "metadata",
+        "max_output_tokens",
+        "text",
+        "reasoning",
+        "tools",
+        "tool_choice",
+    }
+)
 ROLES = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system"}
 # What the response object repeats of the request, with its default.
-ECHOED = {"instructions": None, "max_output_tokens": None, "temperature": None, "top_p": None, "user": None}
+ECHOED: dict[str, Any] = {
+    "instructions": None,
+    "max_output_tokens": None,
+    "temperature": None,
+    "top_p": None,
+    "user": None,
+    "tools": [],
+    "tool_choice": "auto",
+    "parallel_tool_calls": True,
+}
 
 
 @dataclass
@@ -76,12 +103,16 @@ def to_chat(body: dict[str, Any]) -> tuple[str, list[dict[str, Any]], dict[str, 
     messages = instructions(body.get("instructions")) + conversation(body.get("input"))
     chat: dict[str, Any] = {"messages": messages, **{k: body[k] for k in SAME if body.get(k) is not None}}
     chat.update(options(body))
+    if body.get("tools"):
+        chat["tools"] = tools(body["tools"])
+    if body.get("tool_choice") is not None:
+        chat["tool_choice"] = tool_choice(body["tool_choice"])
     if body.get("stream"):
         chat["stream"] = True
         chat["stream_options"] = {"include_usage": True}
     metadata = body.get("metadata")
     kept = {k: v for k, v in metadata.items() if k not in OUR_METADATA} if isinstance(metadata, dict) else None
-    echoed = {k: body.get(k, default) for k, default in ECHOED.items()}
+    echoed = {k: default if body.get(k) is None else body[k] for k, default in ECHOED.items()}
     echo = Echo(model, {**echoed, "metadata": kept or {}, "text": body.get("text") or {"format": {"type": "text"}}})
     return model, messages, chat, echo
 
@@ -132,7 +163,97 @@ def conversation(value: object) -> list[dict[str, Any]]:
         return [{"role": "user", "content": value}]
     if not isinstance(value, list) or not value:
         raise refuse("'input' must be a non-empty string or a non-empty array of input items", "input", "invalid_input")
-    return [message(item, f"input[{i}]") for i, item in enumerate(value)]
+    messages: list[dict[str, Any]] = []
+    for i, item in enumerate(value):
+        where = f"input[{i}]"
+        kind = item.get("type", "message") if isinstance(item, dict) else None
+        if kind == "function_call":
+            call = function_call(item, where)
+            last = messages[-1] if messages else None
+            if last is not None and last["role"] == "assistant":
+                last.setdefault("tool_calls", []).append(call)  # one assistant turn: its text and its calls
+            else:
+                messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
+        elif kind == "function_call_output":
+            messages.append(function_output(item, where))
+        else:
+            messages.append(message(item, where))
+    return messages
+
+
+def tools(value: object) -> list[dict[str, Any]]:
+    """Function tools as chat completion tools; anything else (hosted tools) refused naming its type."""
+    if not isinstance(value, list):
+        raise refuse("'tools' must be an array of tool objects", "tools", "invalid_type")
+    out = []
+    for i, tool in enumerate(value):
+        where = f"tools[{i}]"
+        kind = tool.get("type") if isinstance(tool, dict) else None
+        if kind != "function":
+            raise refuse(
+                f"'{where}.type' = {kind!r} is not supported by this gateway: only function tools are served "
+                "(hosted tools run in OpenAI's service)",
+                f"{where}.type",
+                "unsupported_value",
+            )
+        assert isinstance(tool, dict)
+        name = tool.get("name")
+        if not isinstance(name, str) or not name:
+            raise refuse(f"'{where}.name' must be a non-empty string", f"{where}.name", "invalid_value")
+        function: dict[str, Any] = {"name": name}
+        for key in ("description", "parameters", "strict"):
+            if tool.get(key) is not None:
+                function[key] = tool[key]
+        out.append({"type": "function", "function": function})
+    return out
+
+
+def tool_choice(value: object) -> object:
+    """``auto`` / ``none`` / ``required``, or one function (``{"type": "function", "name"}``) as chat names it."""
+    if value in ("auto", "none", "required"):
+        return value
+    if isinstance(value, dict) and value.get("type") == "function" and isinstance(value.get("name"), str):
+        return {"type": "function", "function": {"name": value["name"]}}
+    raise refuse(
+        "'tool_choice' must be 'auto', 'none', 'required' or {'type': 'function', 'name': …}: hosted tools are not "
+        "served by this gateway",
+        "tool_choice",
+        "unsupported_value",
+    )
+
+
+def function_call(item: dict[str, Any], where: str) -> dict[str, Any]:
+    """A ``function_call`` item as a chat tool call."""
+    for key in ("call_id", "name", "arguments"):
+        if not isinstance(item.get(key), str):
+            raise refuse(f"'{where}.{key}' must be a string", f"{where}.{key}", "invalid_type")
+    return {
+        "id": item["call_id"],
+        "type": "function",
+        "function": {"name": item["name"], "arguments": item["arguments"]},
+    }
+
+
+def function_output(item: dict[str, Any], where: str) -> dict[str, Any]:
+    """A ``function_call_output`` item as the chat ``tool`` message of its call (its text parts joined)."""
+    call_id = item.get("call_id")
+    if not isinstance(call_id, str) or not call_id:
+        raise refuse(f"'{where}.call_id' must be a non-empty string", f"{where}.call_id", "invalid_type")
+    output = item.get("output")
+    if isinstance(output, list):
+        texts = []
+        for k, p in enumerate(output):
+            if not isinstance(p, dict) or p.get("type") != "input_text" or not isinstance(p.get("text"), str):
+                raise refuse(
+                    f"'{where}.output[{k}]' is not supported by this gateway: only text output is served",
+                    f"{where}.output[{k}]",
+                    "unsupported_value",
+                )
+            texts.append(p["text"])
+        output = "".join(texts)
+    if not isinstance(output, str):
+        raise refuse(f"'{where}.output' must be a string or an array of input_text parts", f"{where}.output")
+    return {"role": "tool", "tool_call_id": call_id, "content": output}
 
 
 def message(item: object, where: str) -> dict[str, Any]:

@@ -209,11 +209,11 @@ BAD = [
     pytest.param({"model": "mock-lean", "input": ""}, 400, "input", "invalid_input", id="empty-input"),
     pytest.param({"input": "hi"}, 400, "model", "missing_model", id="no-model"),
     pytest.param(
-        {"model": "mock-lean", "input": [{"type": "function_call_output", "call_id": "c1", "output": "{}"}]},
+        {"model": "mock-lean", "input": [{"type": "reasoning", "id": "rs_1", "summary": []}]},
         400,
         "input[0].type",
         "unsupported_value",
-        id="tool-output-item",
+        id="reasoning-item",
     ),
     pytest.param(
         {"model": "mock-lean", "input": [{"role": "robot", "content": "hi"}]},
@@ -237,11 +237,25 @@ BAD = [
         id="previous-response",
     ),
     pytest.param(
-        {"model": "mock-lean", "input": "hi", "tools": [{"type": "function", "name": "f"}]},
+        {"model": "mock-lean", "input": "hi", "tools": [{"type": "function", "name": "f"}, {"type": "web_search"}]},
         400,
-        "tools",
-        "unsupported_parameter",
-        id="tools",
+        "tools[1].type",
+        "unsupported_value",
+        id="hosted-tool",
+    ),
+    pytest.param(
+        {"model": "mock-lean", "input": "hi", "tool_choice": {"type": "file_search"}},
+        400,
+        "tool_choice",
+        "unsupported_value",
+        id="hosted-tool-choice",
+    ),
+    pytest.param(
+        {"model": "mock-lean", "input": [{"type": "function_call_output", "output": "42"}]},
+        400,
+        "input[0].call_id",
+        "invalid_type",
+        id="output-without-call",
     ),
     pytest.param(
         {"model": "mock-lean", "input": "hi", "frobnicate": 1}, 400, "frobnicate", "unknown_parameter", id="unknown"

@@ -218,3 +218,136 @@ def test_usage_is_reported_in_the_responses_terms(
 ) -> None:
     got = usage_of(usage)
     assert (None if got is None else (got["input_tokens"], got["output_tokens"], got["total_tokens"])) == expected
+
+
+FUNCTION_CALL = {"type": "function_call", "call_id": "call_1", "name": "get_order", "arguments": '{"id": 7}'}
+CHAT_CALL = {"id": "call_1", "type": "function", "function": {"name": "get_order", "arguments": '{"id": 7}'}}
+
+
+@pytest.mark.parametrize(
+    ("items", "messages"),
+    [
+        pytest.param(
+            [HI, FUNCTION_CALL, {"type": "function_call_output", "call_id": "call_1", "output": "Shipped."}],
+            [
+                HI,
+                {"role": "assistant", "content": None, "tool_calls": [CHAT_CALL]},
+                {"role": "tool", "tool_call_id": "call_1", "content": "Shipped."},
+            ],
+            id="call-and-output",
+        ),
+        pytest.param(
+            [
+                HI,
+                {"role": "assistant", "content": "Let me look."},
+                FUNCTION_CALL,
+                {**FUNCTION_CALL, "call_id": "call_2", "name": "get_shipping"},
+            ],
+            [
+                HI,
+                {
+                    "role": "assistant",
+                    "content": "Let me look.",
+                    "tool_calls": [
+                        CHAT_CALL,
+                        {**CHAT_CALL, "id": "call_2", "function": {**CHAT_CALL["function"], "name": "get_shipping"}},
+                    ],
+                },
+            ],
+            id="text-then-two-calls-one-turn",
+        ),
+        pytest.param(
+            [
+                FUNCTION_CALL,
+                {
+                    "type": "function_call_output",
+                    "call_id": "call_1",
+                    "output": [{"type": "input_text", "text": "Shipped "}, {"type": "input_text", "text": "today."}],
+                },
+                HI,
+            ],
+            [
+                {"role": "assistant", "content": None, "tool_calls": [CHAT_CALL]},
+                {"role": "tool", "tool_call_id": "call_1", "content": "Shipped today."},
+                HI,
+            ],
+            id="output-parts",
+        ),
+    ],
+)
+def test_function_calls_and_their_outputs_become_tool_calls_and_tool_messages(
+    items: list[dict[str, Any]], messages: list[dict[str, Any]]
+) -> None:
+    assert to_chat({"model": "m", "input": items})[1] == messages
+
+
+@pytest.mark.parametrize(
+    ("choice", "chat_choice"),
+    [
+        ("auto", "auto"),
+        ("none", "none"),
+        ("required", "required"),
+        ({"type": "function", "name": "get_order"}, {"type": "function", "function": {"name": "get_order"}}),
+    ],
+)
+def test_function_tools_and_tool_choice_are_sent_as_chat_tools(choice: object, chat_choice: object) -> None:
+    tool = {"type": "function", "name": "get_order", "description": "An order.", "parameters": {"type": "object"}}
+    body = {"model": "m", "input": "hi", "tools": [tool], "tool_choice": choice, "parallel_tool_calls": False}
+    _, _, chat, echo = to_chat(body)
+    function = {"name": "get_order", "description": "An order.", "parameters": {"type": "object"}}
+    assert chat["tools"] == [{"type": "function", "function": function}]
+    assert chat["tool_choice"] == chat_choice and chat["parallel_tool_calls"] is False
+    # the response repeats them as the request gave them
+    assert echo.fields["tools"] == [tool] and echo.fields["tool_choice"] == choice
+    assert echo.fields["parallel_tool_calls"] is False
+    assert to_chat({"model": "m", "input": "hi"})[3].fields["tools"] == []
+
+
+def tool_chunk(index: int, call_id: str | None = None, name: str | None = None, arguments: str = "") -> dict[str, Any]:
+    call: dict[str, Any] = {"index": index, "function": {"arguments": arguments}}
+    if call_id is not None:
+        call.update(id=call_id, type="function")
+        call["function"]["name"] = name
+    return {"id": "c", "choices": [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": None}]}
+
+
+def test_text_then_two_streamed_tool_calls_are_a_message_and_two_function_call_items() -> None:
+    events = events_of(
+        [
+            chunk("Checking."),
+            tool_chunk(0, "call_a", "get_order"),
+            tool_chunk(1, "call_b", "get_shipping", '{"id"'),
+            tool_chunk(0, arguments='{"id": 1}'),
+            tool_chunk(1, arguments=": 2}"),
+            chunk(finish="tool_calls"),
+        ]
+    )
+    added = [(e["output_index"], e["item"]["type"]) for e in events if e["type"] == "response.output_item.added"]
+    assert added == [(0, "message"), (1, "function_call"), (2, "function_call")]
+    done = {e["output_index"]: e for e in events if e["type"] == "response.function_call_arguments.done"}
+    assert done[1]["arguments"] == '{"id": 1}' and done[2]["arguments"] == '{"id": 2}'
+    assert done[1]["item_id"] == "fc_a" and done[2]["name"] == "get_shipping"
+    final = Response.model_validate(events[-1]["response"])
+    assert final.status == "completed" and final.output_text == "Checking."
+    calls = [(i.call_id, i.name, i.arguments, i.status) for i in final.output if i.type == "function_call"]
+    assert calls == [
+        ("call_a", "get_order", '{"id": 1}', "completed"),
+        ("call_b", "get_shipping", '{"id": 2}', "completed"),
+    ]
+
+
+def test_a_completion_that_only_calls_a_tool_is_one_function_call_item() -> None:
+    completion = {
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": None, "tool_calls": [CHAT_CALL]},
+                "finish_reason": "tool_calls",
+            }
+        ],
+        "usage": {"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8},
+    }
+    response = Response.model_validate(response_object(call(), Echo("m"), completion))
+    assert [item.type for item in response.output] == ["function_call"] and response.output_text == ""
+    item = response.output[0]
+    assert (item.call_id, item.name, item.arguments, item.id) == ("call_1", "get_order", '{"id": 7}', "fc_1")  # type: ignore[union-attr]
