@@ -18,6 +18,10 @@ as everywhere: closed fails the sentences, open releases them (counted as releas
 check runs at a time; sentences completed meanwhile are checked together in the next one. When the
 upstream ends, the whole answer is checked under the request's own id: that is the verdict of the
 final chunk and of ``/v1/results/{id}``. Every chunk keeps one stream id.
+
+Tool calls (an agent's ``tool_calls`` deltas) are not text to check: they are held until the answer is
+decided, then released whole before the finishing chunk (``finish_reason`` the upstream's, ``tool_calls``) —
+unless the answer was stopped, as a buffered stream's block drops them with the text it withholds.
 """
 
 from __future__ import annotations
@@ -256,9 +260,28 @@ async def stream(
     async def next_chunk() -> dict[str, Any] | None:
         return await anext(chunks, None)
 
+    calls: list[dict[str, Any]] = []  # the tool call deltas, held until the answer is decided
+    upstream_finish: list[str] = []
+
+    def hold_calls(chunk: dict[str, Any]) -> None:
+        for choice in chunk.get("choices") or []:
+            if not isinstance(choice, dict) or choice.get("index", 0) != 0:
+                continue
+            delta = choice.get("delta")
+            parts = (
+                {k: delta[k] for k in ("tool_calls", "function_call") if delta.get(k)}
+                if isinstance(delta, dict)
+                else {}
+            )
+            if parts:
+                calls.append({**base, "choices": [{"index": 0, "delta": parts, "finish_reason": None}]})
+            if isinstance(choice.get("finish_reason"), str):
+                upstream_finish.append(choice["finish_reason"])
+
     if first is not None:
         received.append(sse.delta_text(first))
         pending = received[-1]
+        hold_calls(first)
     finished = final_started = False
     outcome = "client_closed"
     try:
@@ -288,6 +311,7 @@ async def stream(
                     text = sse.delta_text(chunk)
                     received.append(text)
                     pending += text
+                    hold_calls(chunk)
         if not holdback.decided.stopped:
             # The end: the sentences still waiting and the unfinished tail, checked with the whole answer.
             tail = [*waiting, pending] if pending.strip() else waiting
@@ -307,5 +331,12 @@ async def stream(
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
     rel = await on_done("".join(received))
-    for chunk in final_chunks(rel, base, with_role=not sent_role, usage=usage()):
+    if calls and rel.refusal is None:  # released whole once the answer is decided (see the module's text)
+        if not sent_role:
+            calls[0]["choices"][0]["delta"] = {"role": "assistant", **calls[0]["choices"][0]["delta"]}
+            sent_role = True
+        for chunk in calls:
+            yield chunk
+    finish = upstream_finish[-1] if calls and rel.refusal is None and upstream_finish else None
+    for chunk in final_chunks(rel, base, with_role=not sent_role, usage=usage(), finish=finish):
         yield chunk

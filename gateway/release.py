@@ -226,14 +226,13 @@ def as_json(
     if rel.replaced:
         choices = data.get("choices") or [{"index": 0, "message": {"role": "assistant"}}]
         first = dict(choices[0])
-        first["message"] = {
-            **(first.get("message") or {}),
-            "role": "assistant",
-            "content": rel.content,
-            "refusal": rel.refusal,
-        }
+        # The message is replaced whole: a blocked or revised answer's tool calls (and its annotations, audio …)
+        # go with its text, as a buffered stream's replacement drops them.
+        first["message"] = {"role": "assistant", "content": rel.content, "refusal": rel.refusal}
         if rel.finish_reason:
             first["finish_reason"] = rel.finish_reason
+        elif first.get("finish_reason") in ("tool_calls", "function_call"):
+            first["finish_reason"] = "stop"
         data["choices"] = [first, *choices[1:]]
     data["factsentry"] = rel.factsentry
     if reshape is not None:
@@ -273,18 +272,23 @@ def as_chunks(
 
 
 def final_chunks(
-    rel: Release, base: dict[str, Any], with_role: bool, usage: dict[str, Any] | None = None
+    rel: Release,
+    base: dict[str, Any],
+    with_role: bool,
+    usage: dict[str, Any] | None = None,
+    finish: str | None = None,
 ) -> list[dict[str, Any]]:
     """The last chunks of a hold-back stream: the stop marker (a refusal delta) if the release has one, the
-    finishing chunk with the verdict, then the usage chunk when the client asked for it."""
+    finishing chunk with the verdict (``finish``: its reason when the release sets none, e.g. ``tool_calls``
+    after the tool calls the stream released), then the usage chunk when the client asked for it."""
     out: list[dict[str, Any]] = []
     if rel.refusal is not None:
         delta: dict[str, Any] = {"content": rel.content, "refusal": rel.refusal}
         if with_role:
             delta["role"] = "assistant"
         out.append({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
-    finish = rel.finish_reason or "stop"
-    out.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+    reason = rel.finish_reason or finish or "stop"
+    out.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": reason}]})
     return [*with_verdict(out, rel, base), *usage_chunk(base, usage)]
 
 

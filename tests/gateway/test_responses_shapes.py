@@ -221,7 +221,11 @@ def test_usage_is_reported_in_the_responses_terms(
 
 
 FUNCTION_CALL = {"type": "function_call", "call_id": "call_1", "name": "get_order", "arguments": '{"id": 7}'}
-CHAT_CALL = {"id": "call_1", "type": "function", "function": {"name": "get_order", "arguments": '{"id": 7}'}}
+CHAT_CALL: dict[str, Any] = {
+    "id": "call_1",
+    "type": "function",
+    "function": {"name": "get_order", "arguments": '{"id": 7}'},
+}
 
 
 @pytest.mark.parametrize(

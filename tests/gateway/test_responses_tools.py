@@ -10,8 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import openai
+import pytest
 
 from tests.gateway.conftest import RunningGateway, StartStack, released_unchecked
+from tests.gateway.test_clients import POLICIES
+from tests.gateway.test_clients import base_url as base_url  # the module's gateway and worker
 from tests.gateway.test_conversation import (
     CONVERSION,
     ORDER,
@@ -67,14 +70,15 @@ async def test_an_agent_loop_on_responses_calls_its_tools_and_its_answer_is_judg
         # 1. The model calls a tool: a function_call item, no message; a call is nothing to check, never withheld.
         first = await c.responses.create(model="mock-lean", instructions=INSTRUCTIONS, input=QUESTION, tools=TOOLS)
         assert first.status == "completed" and [item.type for item in first.output] == ["function_call"]
-        call = first.output[0]
-        assert call.name == "get_order" and json.loads(call.arguments) == {"query": QUESTION}  # type: ignore[union-attr]
-        assert call.call_id.startswith("call_") and call.status == "completed"  # type: ignore[union-attr]
-        assert first.output_text == "" and [t.name for t in first.tools] == [
+        call: Any = first.output[0]
+        assert call.name == "get_order" and json.loads(call.arguments) == {"query": QUESTION}
+        assert call.call_id.startswith("call_") and call.status == "completed"
+        offered: list[Any] = first.tools
+        assert first.output_text == "" and [t.name for t in offered] == [
             "get_order",
             "get_shipping",
             "convert_currency",
-        ]  # type: ignore[union-attr]
+        ]
         # 2. The outputs sent back: the answer misreads one number of the conversion's output, and is blocked.
         raw = await c.responses.with_raw_response.create(
             model="mock-lean", instructions=INSTRUCTIONS, input=TRANSCRIPT, tools=TOOLS
@@ -113,3 +117,41 @@ async def test_a_streamed_tool_call_arrives_as_function_call_events(start_stack:
     assert len(deltas) == 2 and json.loads("".join(deltas)) == {"query": QUESTION}
     assert [item.type for item in final.output] == ["function_call"]
     assert final.output[0].arguments == "".join(deltas) and final.output[0].name == "get_order"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["json", "stream"])
+@pytest.mark.parametrize("policy", list(POLICIES))
+async def test_a_tool_call_reaches_the_client_under_every_policy(base_url: str, policy: str, streamed: bool) -> None:
+    """A turn that only calls a tool has no text to check or withhold: every policy, hold-back included, hands
+    the call over whole, on chat completions and on the Responses API alike."""
+    tools: list[Any] = [{"type": "function", "function": {"name": "get_order", "parameters": {"type": "object"}}}]
+    async with openai.AsyncOpenAI(base_url=base_url + "/v1", api_key="unused", max_retries=0, timeout=180) as c:
+        if streamed:
+            chat = await c.chat.completions.create(
+                model=f"sdk-{policy}", messages=[{"role": "user", "content": QUESTION}], tools=tools, stream=True
+            )
+            pieces: dict[int, list[str]] = {}
+            names = []
+            async for chunk in chat:
+                for choice in chunk.choices:
+                    for call in choice.delta.tool_calls or []:
+                        pieces.setdefault(call.index, []).append((call.function and call.function.arguments) or "")
+                        if call.function and call.function.name:
+                            names.append(call.function.name)
+            assert names == ["get_order"] and json.loads("".join(pieces[0])) == {"query": QUESTION}
+            async with c.responses.stream(model=f"sdk-{policy}", input=QUESTION, tools=TOOLS) as stream:
+                async for _ in stream:
+                    pass
+                response = await stream.get_final_response()
+        else:
+            completion = await c.chat.completions.create(
+                model=f"sdk-{policy}", messages=[{"role": "user", "content": QUESTION}], tools=tools
+            )
+            calls: Any = completion.choices[0].message.tool_calls
+            assert [call.function.name for call in calls] == ["get_order"]
+            assert json.loads(calls[0].function.arguments) == {"query": QUESTION}
+            response = await c.responses.create(model=f"sdk-{policy}", input=QUESTION, tools=TOOLS)
+    item: Any = response.output[-1]
+    assert (
+        item.type == "function_call" and item.name == "get_order" and json.loads(item.arguments) == {"query": QUESTION}
+    )

@@ -13,8 +13,9 @@ import orjson
 import pytest
 
 from gateway.holdback import split_complete, withheld
-from gateway.policy import PolicySpec
-from gateway.release import refusal_text
+from gateway.policy import PolicySpec, decide
+from gateway.release import Decision, as_chunks, as_json, refusal_text, release
+from gateway.settings import GatewaySettings
 from schemas.check import CheckResult, FactGroup, FactResult, Revision
 from schemas.enums import Policy, Stance, Verdict, Worthiness
 from schemas.messages import ResultMessage
@@ -191,3 +192,35 @@ def test_refusals_say_what_happened(result: ResultMessage | None, status: str, s
 )
 def test_holdback_markers_say_what_happened(reason: str, says: str) -> None:
     assert says in withheld(reason) and withheld(reason).startswith(" [The rest of this answer was withheld")
+
+
+TOOL_CALL = {"id": "call_1", "type": "function", "function": {"name": "get_order", "arguments": '{"id": 7}'}}
+
+
+@pytest.mark.parametrize(
+    ("mode", "result", "status"),
+    [
+        ("block", verdict(0.5, conflated=True, unsupported=2), "checked"),
+        ("block", None, "unavailable"),
+        ("revise", verdict(0.5, unsupported=1), "checked"),
+    ],
+)
+def test_a_withheld_answer_takes_its_tool_calls_with_it(mode: str, result: ResultMessage | None, status: str) -> None:
+    """An answer with text and a tool call that is blocked or revised: the client gets no call to run (JSON and a
+    buffered stream alike), and the finish reason no longer says ``tool_calls``."""
+    spec = PolicySpec(mode=Policy(mode), threshold=0.75)
+    action = decide(spec, result, status)
+    rel = release(Decision(spec, result, status, action, "fs-1"), GatewaySettings())
+    message = {"role": "assistant", "content": MERGED.answer, "tool_calls": [TOOL_CALL]}
+    completion = {"choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}]}
+    body = orjson.loads(as_json(rel, completion, {}).body)
+    choice = body["choices"][0]
+    assert "tool_calls" not in choice["message"] and choice["finish_reason"] in ("stop", "content_filter")
+    held = [
+        {"id": "c", "choices": [{"index": 0, "delta": {"content": MERGED.answer}, "finish_reason": None}]},
+        {"id": "c", "choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, **TOOL_CALL}]}}]},
+        {"id": "c", "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+    ]
+    chunks = as_chunks(rel, held, request_id="fs-1", model="m", created=0)
+    assert not any("tool_calls" in (c.get("choices") or [{}])[0].get("delta", {}) for c in chunks)
+    assert "get_order" not in orjson.dumps(body).decode() + orjson.dumps(chunks).decode()
