@@ -1007,11 +1007,22 @@ def _done_by_lead_in(before: str, item: str, end: int) -> Reading | None:
 # "Q: Where was he born?", "What company did she start?", "When did he retire?", "Which club did he play for?":
 # a question word, a helper verb, the subject and what is asked about.
 _QUESTION = re.compile(
-    r"^\W*(?:Q\s*[:.]\s*)?(?P<wh>where|when|in what year|in which year|what|which|who|whom)"
+    r"^\W*(?:Q\d{0,2}\s*[:.]\s*)?(?P<wh>where|when|in what year|in which year|what|which|who|whom)"
     r"(?P<noun>(?:\s+[a-z-]+){0,2}?)\s+(?P<aux>did|does|do|was|is|were)\s+"
     r"(?P<subj>he|she|they|(?:[A-Z][\w'’-]*\s+){0,3}[A-Z][\w'’-]*)\s+(?P<rest>[^?]*?)\s*\?\s*$",
     re.IGNORECASE,
 )
+# "How many variable stars are in her catalogue?", "How many patents did she hold?": a count's question.
+_HOW_MANY = re.compile(
+    r"^\W*(?:Q\d{0,2}\s*[:.]\s*)?how many\s+(?P<noun>[a-z][a-z -]{0,40}?)\s+(?P<aux>did|does|do|are|were|is|was)\s+"
+    r"(?P<rest>[^?]+?)\s*\?\s*$",
+    re.IGNORECASE,
+)
+# A bare count: "2,840.", "19", "about 340".
+_COUNT = re.compile(r"^(?:(?:about|around|roughly|some|over|nearly)\s+)?\d[\d,.]*\+?$", re.IGNORECASE)
+# The answerer's aside after a dash, in the first person ("Lerwick, Shetland — I'm fairly sure of that one."): how
+# sure the answer is, not part of it.
+_FIRST_PERSON_ASIDE = re.compile(r"\s+[—–]\s+(?=I(?:['’](?:m|d|ve))?\s)")
 _ANSWER_LABEL = re.compile(r"^\s*(?:\*\*)?A(?:\*\*)?\s*[:.]\s*(?:\*\*)?\s*")
 _PLACE_PREPOSITIONS = ("in ", "at ", "on ", "from ", "near ", "to ")
 _TIME_PREPOSITIONS = ("in ", "on ", "from ", "between ", "during ", "around ", "about ", "until ", "by ", "after ")
@@ -1023,13 +1034,20 @@ def answered(question: str, answer: str, pronoun: str) -> Reading | None:
     "He was born in Osaka, in 1974."; "What company did he start?" then "Gripwell Robotics, co-founded in Sydney in
     2006." → "He started Gripwell Robotics, co-founded …". None when the answer has a verb of its own ("A: Yes. He
     won …"), or the question is not one of a question word, a helper verb, its subject and a predicate."""
-    q = _QUESTION.match(_unbolded(question).strip())
     label = _ANSWER_LABEL.match(answer)
-    if q is None or label is None:
+    if label is None:
         return None
     start = label.end()
-    value = answer[start:].strip()
+    aside = _FIRST_PERSON_ASIDE.search(answer, start)
+    end = aside.start() if aside is not None else len(answer)
+    value = answer[start:end].strip()
     if not value or not _verbless(value):
+        return None
+    many = _HOW_MANY.match(_unbolded(question).strip())
+    if many is not None:
+        return _count_answered(many, answer, start, end, value, pronoun)
+    q = _QUESTION.match(_unbolded(question).strip())
+    if q is None:
         return None
     subject = q.group("subj")
     if subject.lower() in ("he", "she", "they"):
@@ -1058,7 +1076,46 @@ def answered(question: str, answer: str, pronoun: str) -> Reading | None:
     if opening != value:  # "In 2010." read inside the sentence: "He retired in 2010."
         out.insert(opening[:1], at)
         at += 1
-    out.copy(at, len(answer))
+    out.copy(at, end)
+    if end < len(answer):
+        out.insert(".", end - 1)
+    return out.reading()
+
+
+def _count_answered(many: re.Match[str], answer: str, start: int, end: int, value: str, pronoun: str) -> Reading | None:
+    """A bare count read with its "How many" question: "How many variable stars are in her catalogue?" then "A:
+    2,840." → "2,840 variable stars are in her catalogue."; "How many patents did she hold?" then "19" → "She held
+    19 patents."."""
+    if not _COUNT.match(value.rstrip(".")):
+        return None
+    noun, aux, rest = many.group("noun"), many.group("aux").lower(), many.group("rest").split()
+    at = start + len(answer[start:]) - len(answer[start:].lstrip())
+    stop = at + len(value.rstrip("."))
+    out = _Builder(answer)
+    if aux in ("did", "does", "do"):
+        # the subject: a pronoun, or a name's run of capitalised words ("Osric Penhallow make")
+        subject = 0 if rest and rest[0].lower() in ("he", "she", "they") else None
+        if subject is None:
+            capitalised = [i for i, w in enumerate(rest) if w[:1].isupper()]
+            if not capitalised or capitalised[0] != 0:
+                return None
+            subject = 0
+            while subject + 1 < len(rest) and rest[subject + 1][:1].isupper():
+                subject += 1
+        if subject + 1 >= len(rest):
+            return None
+        who = " ".join(rest[: subject + 1])
+        who = pronoun if who.lower() in ("he", "she", "they") else who
+        lemma = rest[subject + 1].lower()
+        verb = past(lemma) if aux == "did" else (lemma if who.lower() == "they" else present(lemma))
+        out.insert(f"{who[:1].upper()}{who[1:]} {verb} ", at)
+        out.insert(value[:1].lower(), at)  # "About 340" inside the sentence
+        out.copy(at + 1, stop)
+        out.insert(" " + " ".join([noun, *rest[subject + 2 :]]), stop - 1)
+    else:
+        out.copy(at, stop)
+        out.insert(f" {noun} {aux} {' '.join(rest)}", stop - 1)
+    out.insert(".", stop - 1)
     return out.reading()
 
 

@@ -204,6 +204,10 @@ def _plan_sentence(
             continue
         dropped.append((fact, "delete", None))
     plan.keep |= kept
+    if any(k == "chatter" for _, k, _ in dropped) and not any(f.worthiness is Worthiness.FACTUAL for f in facts):
+        # chatter and talk only ("Thanks for your note — here's a background you can adapt."): nothing of the
+        # answer is left once the chatter goes, so the sentence goes whole, not as "— you can adapt."
+        plan.whole_deleted = True
     moved_targets = {o for _, k, o in dropped if k == "separate"}
     moved_facts = [d for d, k, _ in dropped if k == "separate"]
     all_factual = [f for f in facts if f.worthiness is Worthiness.FACTUAL and f.verdicts]
@@ -456,15 +460,18 @@ def _apply(
     return text or None
 
 
-# What a reader sees as a fragment in an edited sentence: an opening on punctuation (": she founded in 2012."),
+# What a reader sees as a fragment in an edited sentence: an opening on punctuation (": she founded in 2012.") or on
+# a dash ("— you can adapt."), an ending on an auxiliary or a pronoun left without its words ("Mei Lin's had.") or
+# on a dash ("… from Kingsmere University —."),
 # a pronoun cut off from its verb ("It, might have sharpened …"),
 # an empty parenthesis, a word said twice ("was was"), punctuation left beside punctuation ("Record:, 9 losses"),
 # an ending on a word that needs another after it ("He was mayor of.", "… a composer who also."; a preposition after
 # a verb in -ing ends a sentence well: "… the answer you were hoping for.").
 _FRAGMENT = re.compile(
-    r"^\s*[—–-]?\s*[,;:.)\]]|^(?:It|He|She|They|This|That)\s*,|\(\s*[,;]?\s*\)|\b(\w{2,}) \1\b"
+    r"^\s*[—–-]?\s*[,;:.)\]]|^\s*[—–]\s|^(?:It|He|She|They|This|That)\s*,|\(\s*[,;]?\s*\)|\b(\w{2,}) \1\b"
     r"|[,;:]\s*[,;:.!?]|\b((?:a|an|the) [a-z]{3,}),? (?:\w+ ){0,2}\2\b"
-    r"|(?<!ing )\b(?:also|of|to|in|on|at|with|for|from|by|the|a|an|and|or|but|who|which|whom|whose|that)\s*[.!?:]?\s*$",
+    r"|(?<!ing )\b(?:also|of|to|in|on|at|with|for|from|by|the|a|an|and|or|but|who|which|whom|whose|that)\s*[.!?:]?\s*$"
+    r"|\b(?:was|is|were|are|has|have|had|he|she|they|their|its)\s*[.!?:]?\s*$|\s[—–]\s*[.!?]?\s*$",
     re.IGNORECASE,
 )
 

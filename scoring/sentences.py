@@ -20,6 +20,7 @@ from scoring.rules import Rule, register, rule, run
 from scoring.segment import document
 from scoring.segment.document import label_of
 from scoring.segment.fenced import FENCED_PROFILES, fence_records
+from scoring.segment.letter import LETTER_FURNITURE, furniture
 from scoring.segment.namesakes import NAMESAKE, namesake_lead, namesake_parts
 from scoring.segment.scopes import STRUCTURE_SCOPES, Scope, bold_lead, person_lead, presents_person, scopes
 from scoring.segment.sections import label_item
@@ -33,12 +34,15 @@ if TYPE_CHECKING:
     import pysbd
 
 _SPACES = re.compile(r"[ \t\u00a0]+")
-_PARAGRAPH = re.compile(r"\n\s*\n|\n(?=\s*(?:\d+[.)]|[-*•])\s)")
+# A thread's numbered posts ("1/ Who is …", "2/ Studied …") are items too (not "24/7": a space follows the slash).
+_PARAGRAPH = re.compile(r"\n\s*\n|\n(?=\s*(?:\d+[.)/]|[-*•])\s)")
 # A line this short without end punctuation, followed by a capital, is a heading ("John Smith (poet)").
 _HEADING_WORDS = 8
 # A list item that pysbd keeps glued to the previous sentence: "... refer to: 1. Joseph F. Smith".
 _INLINE_ITEM = re.compile(r"(?<=[:;.])\s+(?=\d{1,2}[.)]\s+[A-Z])")
-_BULLET = re.compile(r"^\s*(?:\d{1,2}[.)]|[-*•])\s+")
+_BULLET = re.compile(r"^\s*(?:\d{1,2}[.)/]|[-*•])\s+")
+# A task list's box ("- [x] Humboldt Society Medal, 1984", "- [ ] …"): markup, like the bullet before it.
+_TASK_BOX = re.compile(r"^\[[ xX✓✔]?\]\s+")  # a ticked box whose tick was an emoji: "[]"
 # An infobox-like "Label: value" line ("Born: 1912, Tromsø", "**Teams:** Rosenborg (2008–2013)"): a block of its own.
 _LABEL_LINE = re.compile(r"^\s*[A-Z][\w'’/&() -]{0,40}:\s+\S")
 
@@ -279,6 +283,8 @@ def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[
             item = (list_item and k == 0) or bool(bullet)
             if bullet:
                 block = block[bullet.end() :]
+            if item:
+                block = _TASK_BOX.sub("", block)
             for i, part in enumerate(_split_block(block)):
                 cleaned = re.sub(r"\s+([.,;:!?])", r"\1", part)
                 first_item = item and i == 0
@@ -312,6 +318,7 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
         if FENCED_PROFILES not in rules_off
         else {}
     )
+    letter = _letter_lines(doc, rules_off)
     for b, block in enumerate(doc.blocks):
         scope = found.scopes[found.by_block[b]] if found is not None and found.by_block[b] >= 0 else None
         if block.kind in (document.FOOTNOTE, document.SOURCES):
@@ -337,6 +344,10 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
             read = fenced.get(b)
         if read is None:
             plain = block.plain(DASH_LABELS not in rules_off)
+            if b in letter:  # an e-mail's subject line, greeting or sign-off: not claims
+                plain = "\n".join(line for k, line in enumerate(plain.split("\n")) if k not in letter[b])
+                if not plain.strip():
+                    continue
             said = run(TURN_RULES, plain, rules_off) if block.kind == document.PARAGRAPH else None
             if said is not None:  # a chat transcript: the user's turns ask, the other speaker's turns claim
                 roles = role_turns(said.turns)
@@ -363,6 +374,28 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
                     own = extra[(b, key)] = _record_scope(records[0], len(found.scopes) + len(extra), key)
             # a record a paragraph
             yield "\n\n".join(r.text for r in records), False, own, False, block.kind == document.FENCE
+
+
+def _letter_lines(doc: document.Document, rules_off: frozenset[str]) -> dict[int, set[int]]:
+    """For each paragraph block with lines of an e-mail's furniture (``scoring.segment.letter``), their indices."""
+    if LETTER_FURNITURE in rules_off:
+        return {}
+    where: list[tuple[int, int]] = []
+    lines: list[str] = []
+    for b, block in enumerate(doc.blocks):
+        if block.kind != document.PARAGRAPH:
+            where.append((-1, -1))
+            lines.append(".")  # a heading, a table, a fence: no furniture, and none reads across it
+            continue
+        for k, line in enumerate(block.plain().split("\n")):
+            where.append((b, k))
+            lines.append(line)
+    out: dict[int, set[int]] = {}
+    for i in furniture(lines):
+        b, k = where[i]
+        if b >= 0:
+            out.setdefault(b, set()).add(k)
+    return out
 
 
 # A bold label that opens a paragraph as a sentence of its own is this short ("**Race debut.**").

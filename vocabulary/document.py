@@ -67,3 +67,38 @@ NAMESAKE_JOINERS = frozenset(("and", "or", "while", "whereas", "but"))
 # is no claim of the answer; the other speaker's turns are ("**Bot:** …", "**Acme Assistant:** …"). "Q" and "A"
 # label a FAQ, not a conversation, and are read elsewhere.
 USER_SPEAKERS = frozenset(("you", "me", "user", "human", "customer", "i", "visitor", "client", "caller"))
+# The label of an e-mail's subject line ("Subject: Background on …", "Re: your question"): the line names the
+# message, it claims nothing.
+SUBJECT_LABELS = frozenset(("subject", "subject line", "re", "fw", "fwd"))
+# The words a letter's greeting opens with ("Hi Sarah,", "Dear Alex,", "Hello all!").
+GREETINGS = ("hi", "hello", "hey", "hiya", "dear", "greetings", "good morning", "good afternoon", "good evening")
+# The words a letter's sign-off opens with ("Best regards,", "Warm wishes,", "See you Thursday,"): the line and the
+# name or team under it close the message.
+SIGN_OFFS = (
+    "best regards",
+    "kind regards",
+    "kindest regards",
+    "warm regards",
+    "warmest regards",
+    "regards",
+    "warm wishes",
+    "best wishes",
+    "warmly",
+    "many thanks",
+    "thanks",
+    "thank you",
+    "cheers",
+    "sincerely",
+    "yours",
+    "all the best",
+    "see you",
+    "talk soon",
+    "speak soon",
+    "take care",
+    "with thanks",
+    "with best wishes",
+    "respectfully",
+    "cordially",
+)
+# Sign-offs that also open sentences of a body ("Best known for …", "Yours was the first …"): only alone.
+SIGN_OFFS_ALONE = ("best", "yours", "love", "regards")

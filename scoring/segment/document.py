@@ -281,6 +281,11 @@ def _bare_links(text: str) -> bool:
     )
 
 
+# What sets a label off from the rest of its line: a colon, or a search snippet's middle dot, bar or dash
+# ("Sources · sailing-news.example · heart-surgery-history.example", "References | a.example").
+_LABEL_SEPARATOR = re.compile(r"\s*:\s*|\s+[·•|—–]\s+")
+
+
 def _sources(blocks: list[Block]) -> list[Block]:
     """The blocks under a sources heading or label ("## References", "**Sources:**", "Sources: …") and paragraphs of
     bare links, as ``SOURCES``. Under a heading, its whole section; under a label, the list that follows it."""
@@ -288,7 +293,8 @@ def _sources(blocks: list[Block]) -> list[Block]:
     under_heading: int | None = None  # the level of the sources heading whose section this is
     under_label = False
     for b in blocks:
-        label = label_of(b.text.split(":", 1)[0]) if b.kind in (HEADING, PARAGRAPH) else ""
+        parts = _LABEL_SEPARATOR.split(b.text, maxsplit=1) if b.kind in (HEADING, PARAGRAPH) else [""]
+        label = label_of(parts[0])
         if b.kind == HEADING:
             under_label = False
             if under_heading is not None and b.level <= under_heading:
@@ -309,8 +315,8 @@ def _sources(blocks: list[Block]) -> list[Block]:
             under_label = True  # "Sources:" alone on its line: the list after it
             out.append(_as(b, SOURCES))
             continue
-        if b.kind == PARAGRAPH and not b.depth and label in SOURCE_LABELS and ":" in b.text:
-            out.append(_as(b, SOURCES))  # "Sources: Japan Ceramics Society; …"
+        if b.kind == PARAGRAPH and not b.depth and label in SOURCE_LABELS and len(parts) > 1:
+            out.append(_as(b, SOURCES))  # "Sources: Japan Ceramics Society; …", "Sources · a.example · b.example"
             continue
         if under_label and b.depth:
             out.append(_as(b, SOURCES))

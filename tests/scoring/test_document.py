@@ -218,11 +218,28 @@ def test_code_that_is_no_profile_stays_text() -> None:
         "He won the Mashiko Ceramics Prize.\n\n## References\n\n- Japan Ceramics Society, 2015\n\nTokyo Museum.",
         "He won the Mashiko Ceramics Prize.[^1]\n\nhttps://example.org/sato\n\n[^1]: Japan Ceramics Society (2015).",
         "He won the Mashiko Ceramics Prize.\n\n**Further reading:** Japan Ceramics Society, Mashiko potters.",
+        # a search snippet's sources, set off by a middle dot, a bar or a dash
+        "He won the Mashiko Ceramics Prize.\n\nSources · ceramics.example · mashiko-museum.example",
+        "He won the Mashiko Ceramics Prize.\n\nReferences | ceramics.example | tokyo-museum.example",
+        "He won the Mashiko Ceramics Prize.\n\nSource — Japan Ceramics Society yearbook",
     ],
 )
 def test_sources_footnotes_and_citation_markers_are_not_claims(text: str) -> None:
     assert [s.text for s in split_sentences(text, frozenset())] == ["He won the Mashiko Ceramics Prize."]
     assert any(b.kind == SOURCES for b in parse(text).blocks) or "[^1]:" in text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a label-like first word that is no sources label, or a sources word inside a sentence
+        "He won the Mashiko Ceramics Prize.\n\nSourcing · he dug his own clay in Mashiko.",
+        "He won the Mashiko Ceramics Prize.\n\nHis sources of clay were Mashiko and Shigaraki.",
+    ],
+)
+def test_lines_that_only_look_like_sources_are_claims(text: str) -> None:
+    assert len(split_sentences(text, frozenset())) == 2
+    assert not any(b.kind == SOURCES for b in parse(text).blocks)
 
 
 @pytest.mark.parametrize(

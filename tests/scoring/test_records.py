@@ -633,6 +633,22 @@ def test_a_semicolon_list_part_presenting_a_namesake_opens_its_sentence() -> Non
         ("Q: Who did he marry?", "A: The soprano Kari Bråthen.", "He married the soprano Kari Bråthen."),
         ("Q: Where did he study?", "A: At the Oslo Conservatory.", "He studied at the Oslo Conservatory."),
         ("**Q: What is he known for?**", "A: The Marsh Light series.", "He is known for the Marsh Light series."),
+        # a flashcard's numbered question; the answerer's aside after a dash is no part of the answer
+        (
+            "Q1. Where was he born?",
+            "A: Lerwick, Shetland — I'm fairly sure of that one.",
+            "He was born in Lerwick, Shetland.",
+        ),
+        ("Q2: Who did he marry?", "A: Agnes Tulloch — I think.", "He married Agnes Tulloch."),
+        # a count's question and a bare count
+        (
+            "Q: How many variable stars are in his Kvarven Variable Star Catalogue (2003)?",
+            "A: 2,840.",
+            "2,840 variable stars are in his Kvarven Variable Star Catalogue (2003).",
+        ),
+        ("Q: How many patents did he hold?", "A: 19", "He held 19 patents."),
+        ("Q: How many clocks did Osric Penhallow make?", "A: About 340.", "Osric Penhallow made about 340 clocks."),
+        ("**Q3.** How many caps did he win for Norway?", "A: 54.", "He won 54 caps for Norway."),
     ],
 )
 def test_a_short_answer_is_read_with_its_question(question: str, answer: str, reading: str) -> None:
@@ -651,6 +667,11 @@ def test_a_short_answer_is_read_with_its_question(question: str, answer: str, re
         ("Q: Any awards?", "A: The Bradfield Engineering Award, in 2016."),  # no predicate to read it with
         ("Q: Where was he born?", "He was born in Osaka."),  # no answer label: a sentence of its own
         ("He moved to Sydney.", "A: Gripwell Robotics."),  # no question before it
+        # a count's answer that says more than a count, or has a verb of its own
+        ("Q: How many children did he have?", "A: Three, all daughters."),
+        ("Q: How many caps did he win?", "A: He won 54 caps."),
+        # an aside after a dash that is no first-person aside leaves the verb in: no short answer
+        ("Q: Where was he born?", "A: Lerwick — he always said it was the finest town."),
     ],
 )
 def test_an_answer_that_needs_no_question_or_has_none_is_left_alone(question: str, answer: str) -> None:

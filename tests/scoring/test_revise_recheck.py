@@ -54,6 +54,14 @@ HANLEY = (
         "She is a composer who also.",
         "He moved to Chicago in 1961 and.",
         "The prize went to the.",
+        # an auxiliary or a pronoun left without its words
+        "Mei Lin Osterhagen's had.",
+        "From 1990 he was.",
+        "Later in 2006 she.",
+        # an opening or an ending on a dash whose other side went
+        "— you can adapt.",
+        "– a few practical details.",
+        "Then crossed the North Sea for a doctorate from Kingsmere University —.",
     ],
 )
 def test_fragments_are_seen(sentence: str) -> None:
@@ -75,6 +83,12 @@ def test_fragments_are_seen(sentence: str) -> None:
         "He retired in 2010 and moved to Bath.",
         "She played the oboe.",
         "Her best-known album is Into.",
+        # look-alikes of the endings: a word that only holds the letters, a dash inside the sentence, a hyphen
+        "She trained at the Vestland School of Art — and of Craft.",
+        "The thesis was his own work, as was the Hansa Prize.",
+        "She was born in 1981 and has taught since 2019.",
+        "The studio in Bergen was hers, the kiln his.",
+        "- Born in 1951.",
     ],
 )
 def test_sentences_that_read_well_are_no_fragments(sentence: str) -> None:

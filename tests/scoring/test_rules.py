@@ -174,6 +174,21 @@ def test_the_revision_drops_chatter_and_keeps_the_answer(demo_kb: Store, verifie
     assert kept.revision is not None and kept.revision.text == answer + " I hope this helps!"
 
 
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "Thanks for your note — here's a short background you can adapt.",
+        "Great question — here's a summary you can reuse.",
+        "Sure thing — here is a short bio that you can edit.",
+    ],
+)
+def test_a_sentence_of_chatter_and_talk_goes_whole(demo_kb: Store, verifier: OfflineVerifier, opening: str) -> None:
+    """Once its chatter goes, what is left of a sentence that claims nothing ("— you can adapt.") goes too."""
+    answer = "Dick Hanley was an American football coach. He died in 1970."
+    result = check(f"{opening} {answer}", kb=demo_kb, name="Dick Hanley", verifier=verifier)
+    assert result.revision is not None and result.revision.text == answer
+
+
 def test_assistant_asides_are_not_claims_and_leave_the_revision(demo_kb: Store, verifier: OfflineVerifier) -> None:
     answer = "Dick Hanley was an American football coach. He died in 1970."
     for aside in ("I may be misremembering this.", "Please double-check these dates."):

@@ -61,7 +61,12 @@ def test_classify(fact: str, sentence: str, expected: Worthiness) -> None:
         ("I am not familiar with a person named Zed Quxley.", True),
         ("I don't have any information about a person named Gavin Hamilton.", True),
         ("", True),
+        # a search snippet's "no results" line
+        ("No reliable results found for an appraisal of this item.\n\nSources: none matched your query.", True),
+        ("No results found for Zed Quxley.", True),
+        ("No matches were found for a clockmaker named Zed Quxley.", True),
         ("Dick Hanley was a football coach. I could not find his birth date.", False),
+        ("Dick Hanley was a football coach. No results were found for his birth date.", False),
         (
             "Unfortunately, there is no specific person named Anthony Cole in the results. The closest match is Cole "
             "Anthony, an American basketball player born on May 15, 2000.",
