@@ -111,7 +111,7 @@ def count_stated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -
     found = counts(fact)
     if not found:
         return False
-    skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
+    skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text) + re.findall(r"[\w'’-]+", text)}
     names = {re.sub(r"['’]s$", "", fold(w)) for w in re.findall(r"(?<!^)\b[A-Z][\w'’-]+", fact)} - skip
     for text in texts:
         for sentence in page_sentences(text):
@@ -182,7 +182,7 @@ def count_dated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) ->
     if len(found) != 1:
         return False
     c = found[0]
-    skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
+    skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text) + re.findall(r"[\w'’-]+", text)}
     names = {re.sub(r"['’]s$", "", fold(w)) for w in re.findall(r"(?<!^)\b[A-Z][\w'’-]+", fact)} - skip
     names -= {fold(c.noun)}
     words = role_words(fact.replace(c.text, " "), tuple(exclude)) - {stem(c.noun)}
