@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from scoring.numerals import approximation
 from scoring.roles import page_sentences, role_words, stem
 from vocabulary import NUMBER_WORDS
 
@@ -150,31 +151,13 @@ def _shares_a_word(fact: str, sentence: str, exclude: Iterable[str], found: Sequ
     return bool(words & {stem(w) for w in re.findall(r"[^\W\d_]+", sentence)})
 
 
-# A measure's qualifier and the share of its number the true value may lie from it ("a little over 14 hours" is
-# 14 hours to 15.4; "around 250" is 225 to 275; "almost 500" is 450 to 500): an approximation is bounded, not any
-# number near.
-_QUALIFIERS = (
-    ("a little over|just over|slightly over|slightly more than", 1.0, 1.1),
-    ("well over|more than|over|above", 1.0, 1.25),
-    ("a little under|just under|slightly under|almost|nearly|close to|just shy of", 0.9, 1.0),
-    ("well under|less than|under|below", 0.75, 1.0),
-    ("about|around|roughly|approximately|some|circa|c\\.|an estimated", 0.9, 1.1),
-)
-_QUALIFIED = re.compile(
-    "(?:" + "|".join(f"(?P<q{i}>{words})" for i, (words, _, _) in enumerate(_QUALIFIERS)) + r")\s+(?:a\s+)?$",
-    re.IGNORECASE,
-)
 _SECONDS = {"s": 1, "min": 60, "h": 3600, "d": 86400, "wk": 604800}
 
 
 def _bounds(fact: str, m: Measure) -> tuple[float, float]:
     """The values ``m`` admits as ``fact`` qualifies it: its own number, or a bounded range about it."""
     at = fact.find(m.text)
-    q = _QUALIFIED.search(fact[max(at - 24, 0) : at]) if at >= 0 else None
-    if q is None:
-        return m.number, m.number
-    _, low, high = next(_QUALIFIERS[i] for i in range(len(_QUALIFIERS)) if q.group(f"q{i}"))
-    return m.number * low, m.number * high
+    return approximation(fact[:at] if at >= 0 else "", m.number)
 
 
 def _within(page: Measure, m: Measure, bounds: tuple[float, float]) -> bool:

@@ -94,3 +94,31 @@ def in_digits(text: str) -> str:
         return f"{n * YEARS_IN_UNIT[m.group(2).lower()]:,} years"
 
     return _UNIT.sub(unit, out)
+
+
+# A number's qualifier and how far from it the true value may lie ("a little over 14 hours" is 14 to 15.4 hours;
+# "around 250" is 225 to 275; "almost 500" is 450 to 500): an approximation is bounded, not any number near.
+_QUALIFIERS = (
+    ("a little over|just over|slightly over|slightly more than", 1.0, 1.1),
+    ("well over|more than|over|above", 1.0, 1.25),
+    ("a little under|just under|slightly under|almost|nearly|close to|just shy of", 0.9, 1.0),
+    ("well under|less than|under|below", 0.75, 1.0),
+    ("about|around|roughly|approximately|some|circa|c\\.|an estimated", 0.9, 1.1),
+)
+_QUALIFIED = re.compile(
+    r"\b(?:" + "|".join(f"(?P<q{i}>{words})" for i, (words, _, _) in enumerate(_QUALIFIERS)) + r")(?:\s+a)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def approximation(before: str, number: float) -> tuple[float, float]:
+    """The values a number admits as the words ``before`` it qualify it: itself, or a bounded range about it.
+
+    >>> approximation("the atlas had somewhere around", 250), approximation("it had", 212)
+    ((225.0, 275.0), (212, 212))
+    """
+    q = _QUALIFIED.search(before[-24:])
+    if q is None:
+        return number, number
+    _, low, high = next(_QUALIFIERS[i] for i in range(len(_QUALIFIERS)) if q.group(f"q{i}"))
+    return number * low, number * high
