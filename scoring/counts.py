@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from scoring.numerals import approximation
 from scoring.roles import page_sentences, role_words, says_kind, stem
 from vocabulary import FUNCTION_WORDS, NUMBER_WORDS
 from vocabulary import fold_ascii as fold
@@ -105,13 +106,23 @@ def _verb_of(noun: str, words: set[str]) -> bool:
     return len(root) == 6 and any(w.startswith(root) and w.rstrip("s") != fold(noun).rstrip("s") for w in words)
 
 
+def _admits(fact: str, c: Count, number: int) -> bool:
+    """Whether the fact's count ``c`` admits the page's ``number``: the same, or within the bounds its qualifier
+    gives ("around 350 clocks" admits 340, not 300)."""
+    if number == c.number:
+        return True
+    at = re.search(rf"(?<![\w.,]){re.escape(c.text)}(?![\w.,])", fact)
+    low, high = approximation(fact[: at.start()] if at else "", c.number)
+    return low <= number <= high
+
+
 def count_stated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> bool:
     """Whether one page sentence counts every counted noun of ``fact`` with the fact's number, beside the
     fact's names (capitalised words other than the subject's)."""
     found = counts(fact)
     if not found:
         return False
-    skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
+    skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text) + re.findall(r"[\w'’-]+", text)}
     names = {re.sub(r"['’]s$", "", fold(w)) for w in re.findall(r"(?<!^)\b[A-Z][\w'’-]+", fact)} - skip
     for text in texts:
         for sentence in page_sentences(text):
@@ -120,7 +131,9 @@ def count_stated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -
             # A page's particular kind counts the answer's general word: "appeared in 14 novels" for "fourteen books";
             # a page's verb names what the answer counts: "translated into nine languages" for "nine translations".
             if not all(
-                any(p.number == c.number and (_counts_as(p.noun, c.noun) or _verb_of(c.noun, words)) for p in page)
+                any(
+                    _admits(fact, c, p.number) and (_counts_as(p.noun, c.noun) or _verb_of(c.noun, words)) for p in page
+                )
                 for c in found
             ):
                 continue
@@ -143,8 +156,8 @@ def count_contradicted(fact: str, texts: Sequence[str], exclude: Iterable[str] =
         if not roles:
             continue
         same = [s for s in sentences if any(_same_noun(p.noun, c.noun) for p in counts(s))]
-        if any(p.number == c.number for s in same for p in counts(s) if _same_noun(p.noun, c.noun)):
-            continue
+        if any(_admits(fact, c, p.number) for s in same for p in counts(s) if _same_noun(p.noun, c.noun)):
+            continue  # the page's number, or one "around 340" admits
         for s in same:
             numbers = {_value(m.group(1)) for m in _NUMBER.finditer(s)}
             if c.number in numbers:
@@ -182,7 +195,7 @@ def count_dated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) ->
     if len(found) != 1:
         return False
     c = found[0]
-    skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
+    skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text) + re.findall(r"[\w'’-]+", text)}
     names = {re.sub(r"['’]s$", "", fold(w)) for w in re.findall(r"(?<!^)\b[A-Z][\w'’-]+", fact)} - skip
     names -= {fold(c.noun)}
     words = role_words(fact.replace(c.text, " "), tuple(exclude)) - {stem(c.noun)}

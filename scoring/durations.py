@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from scoring.roles import page_sentences, role_words, stem
-from vocabulary import NUMBER_WORDS
+from vocabulary import NUMBER_WORDS, ORGANISATION_NOUNS
 from vocabulary import fold_ascii as fold
 
 _QUALIFIERS = (
@@ -38,10 +38,21 @@ _DURATION = re.compile(
     rf"\b(?:(?P<q>{_QUALIFIERS})\s+)?(?P<n>{_COUNT})\s+(?P<unit>years?|decades?)\b(?![-‑])",
     re.IGNORECASE,
 )
+# A length said as an adjective ("a seven-year apprenticeship", "her 15-year presidency"; not "a seven-year-old"):
+# read where a page dates it, not where a sentence is split.
+_ADJECTIVE = re.compile(rf"\b(?P<q>)(?P<n>{_COUNT})[-‑](?P<unit>year|decade)\b(?![-‑])", re.IGNORECASE)
 _YEAR = r"(?:1[0-9]{3}|20[0-9]{2})"
 _RANGE = re.compile(
     rf"\b(?:from\s+|between\s+)?(?P<a>{_YEAR})\s*(?:–|—|-|to|until|till|and)\s*(?P<b>{_YEAR}|\d{{2}})\b", re.IGNORECASE
 )
+# A range whose end is dated in a clause of its own: "from 1994 until he retired in 2012", "in 1921 and was its
+# president until 1936" (a few words between, no sentence break).
+_OPEN_RANGE = re.compile(
+    rf"\b(?:from|in|since)\s+(?P<a>{_YEAR})\b[^.;:\d]{{0,60}}?\b(?:until|till|to)\b[^.;:\d]{{0,30}}?\b(?P<b>{_YEAR})\b",
+    re.IGNORECASE,
+)
+_KINDS = frozenset(stem(w) for w in ORGANISATION_NOUNS)
+_ENUMERATOR = re.compile(r"^\s*\d{1,2}\s*[/.)]\s+(?=[^\W\d_])")
 # Verbs that only carry a length of time ("spent 32 years as …", "stayed eleven years"): not the predicate.
 _TIME_VERBS = frozenset(stem(w) for w in "spent spend spending stayed stay remained remain lasted last".split())
 
@@ -64,10 +75,12 @@ def _count(word: str) -> int | None:
     return {"a dozen": 12, "two dozen": 24, "a few": 3}.get(word, NUMBER_WORDS.get(word))
 
 
-def durations(fact: str) -> list[Duration]:
-    """The lengths of time ``fact`` states, each with the range of whole years it admits."""
+def durations(fact: str, adjectives: bool = False) -> list[Duration]:
+    """The lengths of time ``fact`` states, each with the range of whole years it admits (``adjectives``: with
+    those said as adjectives, "a seven-year apprenticeship")."""
     out: list[Duration] = []
-    for m in _DURATION.finditer(fact):
+    found = list(_DURATION.finditer(fact)) + (list(_ADJECTIVE.finditer(fact)) if adjectives else [])
+    for m in found:
         n = _count(m.group("n"))
         if n is None or n == 0:
             continue
@@ -89,7 +102,7 @@ def durations(fact: str) -> list[Duration]:
 
 def _ranges(sentence: str) -> list[int]:
     lengths = []
-    for m in _RANGE.finditer(sentence):
+    for m in [*_RANGE.finditer(sentence), *_OPEN_RANGE.finditer(sentence)]:
         a, b = int(m.group("a")), m.group("b")
         end = int(b) if len(b) == 4 else (a // 100) * 100 + int(b)
         if end > a:
@@ -100,16 +113,17 @@ def _ranges(sentence: str) -> list[int]:
 def dated_in(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> bool:
     """Whether one sentence of ``texts`` dates what ``fact`` says lasted a length of time, with a range that
     fits that length, and holds the fact's names and numbers and a third of its other content words."""
-    found = durations(fact)
+    found = durations(fact, adjectives=True)
     if not found:
         return False
     exclude = tuple(exclude)
-    rest = fact
+    rest = _ENUMERATOR.sub("", fact)  # "4/ Spent almost two decades …": the line's number is no value of the fact
     for d in found:
         rest = rest.replace(d.text, " ")
     numbers = set(re.findall(r"\d[\d,.]*\d|\d", rest))
-    skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
+    skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text) + re.findall(r"[\w'’-]+", text)}
     names = {stem(w) for w in re.findall(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'’-]+", rest) if fold(w) not in skip}
+    names -= _TIME_VERBS  # "4/ Spent almost two decades …": a numbered line's first word is no name
     others = role_words(rest, exclude) - names - _TIME_VERBS
     if not names and not others:
         return False
@@ -121,7 +135,10 @@ def dated_in(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> bo
             if not numbers <= set(re.findall(r"\d[\d,.]*\d|\d", sentence)):
                 continue  # "48 one-day internationals over seven years": the 48 as well
             stems = {stem(w) for w in re.findall(r"[^\W\d_]+", sentence)}
-            if not names <= stems:
+            # Its names, an organisation's kind aside where another name is there: "led the Diocese of Carrick" for
+            # "was Bishop of Carrick", a title said otherwise.
+            missing = names - stems
+            if missing and (not names & stems or not missing <= _KINDS):
                 continue
             shared = {w for w in others if any(w[:4] == x[:4] for x in stems)}
             # With a name to anchor it, a third of the other words rounded down; without, at least one.

@@ -136,3 +136,28 @@ def strip_hedges(text: str) -> tuple[str, list[int], bool]:
 
 # A value or a name to check: a digit, or a capitalised word that does not start the text.
 _CHECKABLE = re.compile(r"\d|(?<![.!?]\s)\b[A-Z][a-zà-ÿ]")
+
+
+# A question mark after a statement the writer hedges ("hmm not sure but I think the atlas had around 250 sheets?"):
+# the writer's own hedge before the clause, and no interrogative opening ("Was …", "Did …", "Who …").
+_WRITER_HEDGE = re.compile(
+    rf"^\W*(?:\w+\W+){{0,8}}?(?:{_HEDGE}|(?:pretty|fairly|quite) sure)\s+\w",
+    re.IGNORECASE,
+)
+_INTERROGATIVE = re.compile(
+    r"^\W*(?:who|whom|whose|what|when|where|which|why|how|was|were|is|are|am|did|do|does|has|have|had|can|could|"
+    r"would|will|shall|should|may|might|must|isn't|wasn't|didn't|doesn't|don't|aren't|weren't|hasn't|haven't)\b",
+    re.IGNORECASE,
+)
+
+
+def hedged_statement(sentence: str) -> bool:
+    """Whether ``sentence`` is a statement its writer hedges, whatever its closing mark: "I think the atlas had
+    around 250 map sheets?" is one; "Was he born in Ohio?" and "Do you think he won?" are not.
+
+    >>> hedged_statement("hmm not 100% sure but I think the Atlas had somewhere around 250 map sheets?")
+    True
+    >>> hedged_statement("Do you think he won the prize?"), hedged_statement("Was he born in 1961?")
+    (False, False)
+    """
+    return not _INTERROGATIVE.match(sentence) and bool(_WRITER_HEDGE.match(sentence))

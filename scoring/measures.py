@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from scoring.numerals import approximation
 from scoring.roles import page_sentences, role_words, stem
 from vocabulary import NUMBER_WORDS
 
@@ -79,6 +80,12 @@ _MEASURE = re.compile(
 _LETTER_UNITS = frozenset({"m", "s", "h", "g", "t", "w", "v", "in"})
 
 
+# Times said in two units, the larger first ("9 hours and 47 minutes", "2 minutes 5 seconds"): how many of the
+# smaller make one of the larger.
+_COMPOUND = {("h", "min"): 60, ("min", "s"): 60, ("d", "h"): 24}
+_JOINED = re.compile(r",?\s*(?:and\s+)?|\s*,\s*")
+
+
 @dataclass(frozen=True)
 class Measure:
     """A number and the key of its unit."""
@@ -107,8 +114,23 @@ def _measures(text: str) -> tuple[Measure, ...]:
         if spelling == "in" and text[m.end() : m.end() + 1] == " ":
             continue  # "11 in 2009": a preposition, not inches
         number = _number(m.group("n"))
-        if number is not None:
-            out.append(Measure(number, _UNIT_OF[spelling], m.group(0)))
+        if number is None:
+            continue
+        unit = _UNIT_OF[spelling]
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and (last.unit, unit) in _COMPOUND
+            and _JOINED.fullmatch(text[text.rindex(last.text, 0, m.start()) + len(last.text) : m.start()])
+        ):
+            # "9 hours and 47 minutes" is one time, 587 minutes: its 47 minutes are no time of their own.
+            out[-1] = Measure(
+                last.number * _COMPOUND[(last.unit, unit)] + number,
+                unit,
+                f"{last.text}{text[text.rindex(last.text, 0, m.start()) + len(last.text) : m.end()]}",
+            )
+            continue
+        out.append(Measure(number, unit, m.group(0)))
     return tuple(out)
 
 
@@ -129,6 +151,28 @@ def _shares_a_word(fact: str, sentence: str, exclude: Iterable[str], found: Sequ
     return bool(words & {stem(w) for w in re.findall(r"[^\W\d_]+", sentence)})
 
 
+_SECONDS = {"s": 1, "min": 60, "h": 3600, "d": 86400, "wk": 604800}
+
+
+def _bounds(fact: str, m: Measure) -> tuple[float, float]:
+    """The values ``m`` admits as ``fact`` qualifies it: its own number, or a bounded range about it."""
+    at = fact.find(m.text)
+    return approximation(fact[:at] if at >= 0 else "", m.number)
+
+
+def _within(page: Measure, m: Measure, bounds: tuple[float, float]) -> bool:
+    """Whether the page's measure is one ``m`` admits: the same unit (a time in any of its units) and a number
+    within ``bounds``."""
+    if page.unit == m.unit:
+        value = page.number
+    elif page.unit in _SECONDS and m.unit in _SECONDS:
+        value = page.number * _SECONDS[page.unit] / _SECONDS[m.unit]
+    else:
+        return False
+    low, high = bounds
+    return low <= value <= high if low != high else value == low
+
+
 def measure_stated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> bool:
     """Whether the page gives every measure of ``fact`` (same number, same unit), one of them in a sentence with a
     word of the fact ("His fastest 200 m was 20.31 seconds": the page's 200 metres in one sentence, "a personal
@@ -139,8 +183,10 @@ def measure_stated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ())
     exclude = tuple(exclude)
     sentences = _page_measures(texts)
 
+    bounds = {m: _bounds(fact, m) for m in found}
+
     def given(m: Measure, page: tuple[Measure, ...]) -> bool:
-        return any(p.number == m.number and p.unit == m.unit for p in page)
+        return any(_within(p, m, bounds[m]) for p in page)
 
     if not all(any(given(m, page) for _, page in sentences) for m in found):
         return False

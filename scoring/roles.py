@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from vocabulary import MONTHS, NEGATIONS, ROLE_STOPWORDS
+from vocabulary import MONTHS, NEGATIONS, RETIREMENT_GEAR, ROLE_STOPWORDS
 from vocabulary import fold_ascii as fold
 
 BORN = "<born>"
@@ -44,6 +44,9 @@ _SYNONYMS = {
     "wins": "win",
     "winning": "win",
     "winner": "win",
+    "doctorate": "phd",
+    "doctoral": "phd",
+    "phd": "phd",
     "married": "marr",
     "marriage": "marr",
     "wed": "marr",
@@ -70,8 +73,15 @@ _WINDOW_AFTER = 4
 _PASSED_AWAY = re.compile(r"\bpass(?:ed|es|ing)?\s+away\b", re.IGNORECASE)
 
 
+# Retiring said as hanging up one's gear: "hung up her goggles in 2017" is "retired in 2017".
+_HUNG_UP = re.compile(
+    rf"\b(?:hung|hangs|hang|hanging)\s+up\s+(?:his|her|their|the)\s+(?:{'|'.join(sorted(RETIREMENT_GEAR))})\b",
+    re.IGNORECASE,
+)
+
+
 def _idioms(text: str) -> str:
-    return _PASSED_AWAY.sub("died", text)
+    return _HUNG_UP.sub("retired", _PASSED_AWAY.sub("died", text))
 
 
 def stem(word: str) -> str:

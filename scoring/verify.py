@@ -31,7 +31,9 @@ from scoring.counts import count_contradicted, count_dated, count_stated
 from scoring.durations import dated_in
 from scoring.meaning import named_awards, negated_value_stated, negation_conflict, rank_conflict, unlisted_awards
 from scoring.measures import measure_contradicted, measure_stated
+from scoring.numerals import in_digits
 from scoring.protocols import DocumentGrounded, KnowledgeSource, StanceLike, StanceModel, VerdictCache
+from scoring.relative_dates import resolve
 from scoring.roles import Value, contradicted_values, misplaced_values, rebound_years, stated_in
 from scoring.rules import MODEL, Rule, register, run
 from scoring.subject_forms import in_page_terms
@@ -61,6 +63,8 @@ RANK_MISMATCH = "rank-mismatch"
 UNLISTED_AWARD = "unlisted-award"
 ROMAN_NUMERAL_TERMS = "roman-numeral-terms"
 ACRONYM_TERMS = "acronym-terms"
+NUMERAL_READING = "numeral-reading"
+RELATIVE_DATE = "relative-date"
 
 _WORK_YEAR_FACT = re.compile(r"^(?P<title>.+?) was (?:published|released|completed) in (?P<year>\d{4})\.?$")
 
@@ -700,6 +704,37 @@ def _stated_by(test: Callable[[str, list[str], tuple[str, str]], bool]) -> Calla
     return apply
 
 
+def _numeral_reading(c: VerifyCase) -> EntityVerdict | None:
+    # "installed forty-eight gas sensors" read as "installed 48 gas sensors" where the page writes digits: the
+    # reading's verdict where a rule or the model supports it, or a rule refutes it; else the fact's own.
+    digits = in_digits(c.fact)
+    if digits == c.fact:
+        return None
+    # The fact's own verdict stands where a rule decides it (the rules after this one say so again, by their names);
+    # the model's, which reads "forty-four" no better than "forty-three", gives way to the reading's.
+    own = run(VERIFY_RULES[1:], c, c.config.rules_off) or c.model_verdict()
+    if own.decided_by != MODEL and own.stance in (Stance.SUPPORT, Stance.REFUTE):
+        return None
+    other = VerifyCase(c.verifier, digits, c.entity, c.name, c.passages)
+    verdict = run(VERIFY_RULES, other, c.config.rules_off) or other.model_verdict()
+    if verdict.stance is Stance.SUPPORT or (verdict.stance is Stance.REFUTE and verdict.decided_by != MODEL):
+        return verdict
+    return None
+
+
+def _relative_date(c: VerifyCase) -> EntityVerdict | None:
+    # "passed to his daughter five years before his death" read as "passed to his daughter in 1948" where the page
+    # dates his death 1953: that reading's verdict counts, so a wrong relative date is refuted or not supported.
+    reading = resolve(c.fact, c.texts)
+    if reading is None:
+        return None
+    other = VerifyCase(c.verifier, reading, c.entity, c.name, c.passages)
+    verdict = run(VERIFY_RULES, other, c.config.rules_off) or other.model_verdict()
+    if verdict.stance is Stance.SUPPORT or verdict.stance is Stance.REFUTE:
+        return verdict
+    return c.not_enough()
+
+
 def _work_year(c: VerifyCase) -> EntityVerdict | None:
     if c.model().stance is Stance.SUPPORT:
         return None
@@ -710,6 +745,25 @@ def _work_year(c: VerifyCase) -> EntityVerdict | None:
 # The verify step's rules in their precedence: the first that decides gives the verdict; when none does, the
 # stance model's does. Rules before the first that asks the model (``stated-outright``) decide without it.
 VERIFY_RULES: tuple[VerifyRule, ...] = register(
+    Rule(
+        NUMERAL_READING,
+        "verify",
+        "a fact that spells a number out ('forty-eight gas sensors', 'twelve hundred pieces', 'born in nineteen "
+        "forty-seven', 'finished in '92', 'nine millennia') is also read with the number in digits ('48', '1,200', "
+        "'1947', '1992', '9,000 years'); that reading's verdict counts where it is supported, or refuted by a "
+        "rule",
+        ("installed forty-eight gas sensors", "a service of twelve hundred pieces", "born in nineteen forty-seven"),
+        _numeral_reading,
+    ),
+    Rule(
+        RELATIVE_DATE,
+        "verify",
+        "a date given relative to another event ('five years before his death', 'two years after the strike', 'a "
+        "couple of years after finishing') is read as the year the page's one date of that event makes it ('in "
+        "1948'); that reading's verdict counts (not supported where it is neither supported nor refuted)",
+        ("five years before his death", "two years after the strike", "a couple of years after finishing"),
+        _relative_date,
+    ),
     Rule(
         NEGATION_MISMATCH,
         "verify",

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from schemas.enums import Worthiness
+from scoring.hedges import hedged_statement
 from scoring.rules import Rule, register, run
 
 QUESTION = "question"
@@ -140,7 +141,10 @@ def _when(test: Callable[[Statement], bool], worthiness: Worthiness) -> Callable
 
 
 def _question(st: Statement) -> bool:
-    return st.text.endswith("?") or st.sentence.strip().endswith("?")
+    if st.text.endswith("?"):
+        return not hedged_statement(st.text)
+    # A hedged statement with a rising mark ("I think it had around 250 sheets?") is a claim, hedged.
+    return st.sentence.strip().endswith("?") and not hedged_statement(st.sentence)
 
 
 def _chatter(st: Statement) -> bool:
@@ -214,7 +218,8 @@ WORTHINESS_RULES: tuple[Rule[Statement, Classified], ...] = register(
     Rule(
         QUESTION,
         "worthiness",
-        "a fact from a question is not a claim",
+        "a fact from a question is not a claim (a statement its writer hedges with a rising mark, 'I think it had "
+        "around 250 sheets?', is one)",
         ("Was he born in Ohio?", "Did you mean the swimmer or the coach?", "Was he also a swimmer?"),
         _when(_question, Worthiness.NOT_A_CLAIM),
     ),

@@ -3,6 +3,9 @@ number words, pronouns, name titles and suffixes, and the stop-word lists (each 
 used for: they differ on purpose, and the stance model's features were trained on one of them)."""
 
 from vocabulary.english import (
+    ANCHOR_STOPWORDS,
+    END_EVENT_WORDS,
+    EVENT_VERBS,
     FEMALE_PRONOUNS,
     FUNCTION_WORDS,
     MALE_PRONOUNS,
@@ -11,17 +14,23 @@ from vocabulary.english import (
     NAME_SUFFIXES,
     NEGATIONS,
     NUMBER_WORDS,
+    ORGANISATION_NOUNS,
     PERSONAL_PRONOUNS,
+    RETIREMENT_GEAR,
     RETRIEVAL_STOPWORDS,
     ROLE_STOPWORDS,
     STANCE_STOPWORDS,
     SUBJECT_PRONOUNS,
     THIRD_PERSON_SINGULAR,
     TITLES,
+    YEARS_IN_UNIT,
 )
 from vocabulary.fold import fold_ascii, fold_claim, fold_name, fold_words
 
 __all__ = [
+    "ANCHOR_STOPWORDS",
+    "END_EVENT_WORDS",
+    "EVENT_VERBS",
     "FEMALE_PRONOUNS",
     "FUNCTION_WORDS",
     "MALE_PRONOUNS",
@@ -30,13 +39,16 @@ __all__ = [
     "NAME_SUFFIXES",
     "NEGATIONS",
     "NUMBER_WORDS",
+    "ORGANISATION_NOUNS",
     "PERSONAL_PRONOUNS",
+    "RETIREMENT_GEAR",
     "RETRIEVAL_STOPWORDS",
     "ROLE_STOPWORDS",
     "STANCE_STOPWORDS",
     "SUBJECT_PRONOUNS",
     "THIRD_PERSON_SINGULAR",
     "TITLES",
+    "YEARS_IN_UNIT",
     "fold_ascii",
     "fold_claim",
     "fold_name",

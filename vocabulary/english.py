@@ -23,6 +23,35 @@ NUMBER_WORDS: dict[str, int] = {
 }
 NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80})
 NUMBER_WORDS.update({"ninety": 90, "hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 10**9})
+# Dates relative to another event ("five years before his death", "the year after leaving Accra"): words before
+# the event's noun that name no event, the words for leaving or finishing something (dated by the end of a range
+# of years), and event nouns with the verbs a page dates them with.
+ANCHOR_STOPWORDS = frozenset("his her their its the a an he she they it that this first own".split())
+END_EVENT_WORDS = frozenset(
+    "left leaving leave finishing finished finish completing completed graduating graduation graduated".split()
+)
+EVENT_VERBS: dict[str, tuple[str, ...]] = {
+    "death": ("died",),
+    "birth": ("born",),
+    "retirement": ("retired",),
+    "marriage": ("married",),
+    "wedding": ("married",),
+    "founding": ("founded",),
+    "election": ("elected",),
+    "appointment": ("appointed",),
+}
+# What a player "hangs up" when retiring ("hung up her goggles in 2017": she retired in 2017).
+RETIREMENT_GEAR = frozenset(
+    "boots gloves goggles pads skates spikes racket racquet cleats whistle helmet skis oars oar bat clubs".split()
+)
+# Nouns of an organisation's kind that a title may give otherwise ("led the Diocese of Carrick" for "was Bishop of
+# Carrick"): a name word a length of time may leave out where the distinctive one is there.
+ORGANISATION_NOUNS = frozenset(
+    "diocese archdiocese parish see department unit bureau office institute ministry authority council agency "
+    "division centre center board committee commission".split()
+)
+# Units of time longer than a decade, in years ("nine millennia" is 9,000 years).
+YEARS_IN_UNIT: dict[str, int] = {"century": 100, "centuries": 100, "millennium": 1000, "millennia": 1000}
 
 NEGATIONS = frozenset(
     "not no never none nobody nothing neither nor without cannot n't isn't wasn't aren't weren't doesn't "

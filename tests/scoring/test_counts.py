@@ -164,3 +164,21 @@ def test_the_verifier_states_a_dated_count_by_the_rule(verifier: OfflineVerifier
     assert (
         EvidenceVerifier(kb, verifier, config=off).against(fact, "Tallqvist", "Tallqvist").decided_by != COUNTED_DATES
     )
+
+
+@pytest.mark.parametrize(
+    ("fact", "stated", "contradicted"),
+    [
+        # a qualified count admits a bounded range about its number, no further
+        ("Her atlas had around 220 map sheets.", True, []),
+        ("Her atlas had roughly 200 map sheets.", True, []),
+        ("Her atlas had nearly 230 map sheets.", True, []),
+        ("Her atlas had somewhere around 250 map sheets.", False, [250]),
+        ("Her atlas had almost 300 map sheets.", False, [300]),
+        ("Her atlas had 220 map sheets.", False, [220]),  # unqualified: exact
+    ],
+)
+def test_an_approximate_count_is_bounded(fact: str, stated: bool, contradicted: list[int]) -> None:
+    page = ["Her Atlas of the Northern Fells (1978) contained 212 map sheets."]
+    assert count_stated(fact, page) is stated
+    assert [c.number for c in count_contradicted(fact, page)] == contradicted

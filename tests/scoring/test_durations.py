@@ -95,3 +95,42 @@ def test_the_verifier_supports_a_dated_length_by_the_rule(store: Store, verifier
 def test_a_wrong_length_is_not_supported(store: Store, verifier: OfflineVerifier) -> None:
     fact = "Ilse Brandvold spent 12 years as a researcher at the Vestland Water Institute."
     assert EvidenceVerifier(store, verifier).against(fact, TITLE, TITLE).stance is not Stance.SUPPORT
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        # a range whose end is dated in a clause of its own
+        "Ilse Brandvold led the Vestland Water Institute for twelve years.",
+        # a length said as an adjective, where a page dates it
+        "Ilse Brandvold served a twelve-year term at the Vestland Water Institute.",
+        # a title said otherwise: most of the names suffice ("Bureau" for "Institute" is not on the page)
+        "Ilse Brandvold headed the Vestland Water Bureau for twelve years.",
+        # a numbered line's number is no value of the fact
+        "3/ Spent almost two decades as director of the Vestland Water Institute.",
+    ],
+)
+def test_open_ranges_adjectives_and_numbered_lines(fact: str) -> None:
+    page = "From 1999 until she retired in 2011 she was director of the Vestland Water Institute."
+    assert dated_in(fact, [page], NAME) is ("two decades" not in fact)
+    if "two decades" in fact:
+        assert dated_in(fact, ["From 1993 to 2011 she was director of the Vestland Water Institute."], NAME)
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "Ilse Brandvold led the Vestland Water Institute for fifteen years.",  # 12 by the page
+        "Ilse Brandvold served a seven-year term at the Vestland Water Institute.",
+        "Ilse Brandvold headed the Oslo Harbour Bureau for twelve years.",  # none of its names
+        "Ilse Brandvold was a seven-year-old at the Vestland Water Institute.",  # an age, not a length
+    ],
+)
+def test_a_wrong_length_in_those_forms_is_not_dated(fact: str) -> None:
+    page = "From 1999 until she retired in 2011 she was director of the Vestland Water Institute."
+    assert not dated_in(fact, [page], NAME)
+
+
+def test_an_adjective_length_is_no_duration_where_sentences_are_split() -> None:
+    assert durations("a seven-year apprenticeship") == []
+    assert [(d.low, d.high) for d in durations("a seven-year apprenticeship", adjectives=True)] == [(6, 8)]

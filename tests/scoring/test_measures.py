@@ -24,7 +24,10 @@ NAME = (TITLE,)
     ("text", "found"),
     [
         ("a 214-metre core", [(214.0, "m")]),
-        ("in 2 hours 31 minutes", [(2.0, "h"), (31.0, "min")]),
+        # a time in two units is one time, in the smaller unit
+        ("in 2 hours 31 minutes", [(151.0, "min")]),
+        ("in 9 hours and 47 minutes", [(587.0, "min")]),
+        ("1 minute, 5 seconds", [(65.0, "s")]),
         ("hold it for 30 seconds", [(30.0, "s")]),
         ("up to 3,200 Mbps", [(3200.0, "mbps")]),
         ("the 200 m in 20.31 s", [(200.0, "m"), (20.31, "s")]),
@@ -71,3 +74,32 @@ def test_the_verifier_decides_measures_by_the_rules(verifier: OfflineVerifier) -
     assert (verdict.stance, verdict.decided_by) == (Stance.SUPPORT, STATED_MEASURE)
     off = VerifyConfig(rules_off=frozenset({STATED_MEASURE}))
     assert EvidenceVerifier(kb, verifier, config=off).against(right, TITLE, TITLE).stance is not Stance.SUPPORT
+
+
+@pytest.mark.parametrize(
+    ("fact", "stated"),
+    [
+        # a part of a compound time is no time of its own: 31 minutes is not 2 hours 31 minutes
+        ("Ingrid Solvang ran the marathon in 31 minutes.", False),
+        ("Ingrid Solvang ran the marathon in 151 minutes.", True),
+        # a qualified measure admits a bounded range about its number, no more
+        ("Ingrid Solvang ran the marathon in a little over 140 minutes.", True),
+        ("Ingrid Solvang ran the marathon in a little over 2 hours.", False),  # 2 h 31 is more than a little
+        ("Ingrid Solvang ran the marathon in well under three hours.", True),
+        ("Ingrid Solvang ran the marathon in about 150 minutes.", True),
+        ("Ingrid Solvang ran the marathon in under two hours.", False),
+        ("Ingrid Solvang ran the marathon in a little over 3 hours.", False),
+        ("The campaign recovered a core of around 400 metres.", True),
+        ("The campaign recovered a core of around 480 metres.", False),
+        ("The campaign recovered a core of almost 500 metres.", False),
+        ("The campaign recovered a core of nearly 420 metres.", True),
+    ],
+)
+def test_compound_times_and_bounded_approximations(fact: str, stated: bool) -> None:
+    assert measure_stated(fact, [TEXT], NAME) is stated
+
+
+def test_a_wrong_part_of_a_compound_time_is_contradicted() -> None:
+    assert [
+        m.unit for m in measure_contradicted("Ingrid Solvang ran the marathon in 3 hours 31 minutes.", [TEXT], NAME)
+    ] == ["min"]

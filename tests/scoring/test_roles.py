@@ -284,3 +284,20 @@ def test_a_hyphenated_key_term_is_found_by_its_parts(fact: str, share: float) ->
     text = "Odile Marchetti, born in Lyon to an Italian father, is a French cellist."
     page = Passage(title="Odile Marchetti", text=text)
     assert _key_terms_found(fact, "Odile Marchetti", [page]) == share
+
+
+@pytest.mark.parametrize(
+    ("fact", "stated"),
+    [
+        # retiring said as hanging up one's gear
+        ("Mira Kallas hung up her skates in 2015.", True),
+        ("Mira Kallas hung up her boots in 2015.", True),
+        ("Mira Kallas hung up her racket in 2015.", True),
+        ("Mira Kallas hung up her skates in 2013.", False),  # another year
+        ("Mira Kallas hung up her coat in 2015.", False),  # a coat is no retirement
+        ("Mira Kallas picked up her skates in 2015.", False),
+    ],
+)
+def test_hanging_up_ones_gear_is_retiring(fact: str, stated: bool) -> None:
+    page = "Mira Kallas (born 1988) is an Estonian speed skater. She retired from competition in 2015."
+    assert stated_in(fact, [page], ("Mira Kallas",)) is stated

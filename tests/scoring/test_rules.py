@@ -214,3 +214,28 @@ def test_assistant_asides_are_not_claims_and_leave_the_revision(demo_kb: Store, 
         verifier=verifier,
     )
     assert hedged.dfactscore is not None and hedged.dfactscore < 1.0
+
+
+@pytest.mark.parametrize(
+    ("fact", "sentence"),
+    [
+        (
+            "The atlas had somewhere around 250 map sheets.",
+            "hmm not 100% sure but I think the atlas had somewhere around 250 map sheets?",
+        ),
+        ("She won the Brenner Prize in 1999.", "I believe she won the Brenner Prize in 1999?"),
+        ("He played for Kjellvik FK until 2014.", "pretty sure he played for Kjellvik FK until 2014?"),
+    ],
+)
+def test_a_statement_its_writer_hedges_with_a_rising_mark_is_a_claim(fact: str, sentence: str) -> None:
+    # the pipeline takes the hedge off the fact and keeps the sentence as written
+    assert classify_by_rule(fact, sentence) == (Worthiness.FACTUAL, None)
+    assert classify_by_rule(fact, sentence.replace("?", ".")) == (Worthiness.FACTUAL, None)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Do you think he won the prize?", "Was he born in 1961?", "Who do you believe won the Brenner Prize in 1999?"],
+)
+def test_a_question_that_mentions_belief_is_still_a_question(sentence: str) -> None:
+    assert classify_by_rule(sentence) == (Worthiness.NOT_A_CLAIM, "question")
