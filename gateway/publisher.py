@@ -189,7 +189,6 @@ class Publisher:
             self.topic = newest_generation(self.settings.generations_topic, self.watch.names) or self.topic
         return reset
 
-
     def publish(self, message: GenerationMessage) -> bool:
         """Queue ``message`` for Kafka; never blocks. False if it had to be dropped (``down`` says whether
         because the broker is unreachable)."""
@@ -295,9 +294,7 @@ class Publisher:
             if request_id not in self.pending:
                 continue  # already lost (the broker went down or did not acknowledge in time): not sent late
             try:
-                fut = await self.producer.send(
-                    self.topic, payload, key=request_id.encode(), headers=headers
-                )
+                fut = await self.producer.send(self.topic, payload, key=request_id.encode(), headers=headers)
             except KafkaError as e:
                 self._lost(request_id, _send_failure(e))
                 log.warning("publishing generation %s failed: %s", request_id, e)
