@@ -158,6 +158,8 @@ class BrokerWatch:
         self.topics = topics
         self.epoch: str | None = None
         self.epochs_supported = True
+        # Every topic the broker named at the last check (a rotating publisher picks its topic from them).
+        self.names: set[str] = set()
         self._admin: AIOKafkaAdminClient | None = None
 
     async def _client(self) -> AIOKafkaAdminClient:
@@ -180,6 +182,7 @@ class BrokerWatch:
         except (KafkaError, OSError):
             await self.close()  # reconnect from scratch next time: the broker may be a new process
             raise
+        self.names = names
         epochs = sorted(n for n in names if n.startswith(EPOCH_PREFIX))
         missing = {t: n for t, n in self.topics.items() if t not in names}
         first = self.epoch is None

@@ -56,6 +56,11 @@ class BusSettings(BaseSettings):
         default="none",
         description="producers' compression (the embedded stack sets gzip: its broker keeps every record)",
     )
+    kafka_rotate: bool = Field(
+        default=False,
+        description="write and read topics as generations T.g1, T.g2, … (bus/rotation.py): the embedded stack sets it"
+        " for its own broker, which keeps every record; a real Kafka keeps its own retention",
+    )
     kafka_security_protocol: Literal["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"] = Field(
         default="PLAINTEXT", description="SSL and SASL_SSL encrypt; SASL_* authenticate with a username and password"
     )

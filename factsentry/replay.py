@@ -22,6 +22,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge
 from pydantic import ValidationError
 
 from bus.kafka import ensure_topics, make_consumer, make_producer
+from bus.rotation import generations
 from bus.settings import BusSettings
 from schemas.check import CheckResult
 from schemas.messages import GenerationMessage, ResultMessage
@@ -109,11 +110,16 @@ def parse_time(text: str, now: datetime | None = None) -> datetime:
 async def _window(
     settings: BusSettings, topic: str, start_ms: int, end_ms: int
 ) -> list[tuple[int, bytes | None, bytes | None]]:
-    """(timestamp, key, value) of every record of ``topic`` stamped within [start_ms, end_ms]."""
+    """(timestamp, key, value) of every record of ``topic`` stamped within [start_ms, end_ms], read from the
+    topic and from each of its generations (a rotating embedded broker, bus/rotation.py: only the generations
+    not yet deleted are there)."""
     consumer = make_consumer(settings, group_id=None)
     await consumer.start()
     try:
-        return await _read_window(consumer, topic, start_ms, end_ms)
+        records = []
+        for name in generations(topic, await consumer.topics()) or [topic]:
+            records += await _read_window(consumer, name, start_ms, end_ms)
+        return records
     finally:
         await consumer.stop()
 

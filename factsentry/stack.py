@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bus.kafka import ensure_topics
+from bus.rotation import Rotator
 from bus.settings import BusSettings
 from factsentry import embedded
 
@@ -37,6 +39,12 @@ class StackSettings(BaseSettings):
     redis_url: str | None = None
     valkey_maxmemory: str = Field(default=embedded.DEFAULT_VALKEY_MAXMEMORY, pattern=r"(?i)^[0-9]+(b|k|kb|m|mb|g|gb)?$")
     valkey_maxmemory_policy: embedded.EvictionPolicy = embedded.DEFAULT_VALKEY_EVICTION
+    # The embedded broker's topics rotate (bus/rotation.py): a new generation after this many records or
+    # seconds, an old one deleted once consumed and unwritten for the grace period.
+    broker_rotate: bool = False
+    broker_rotate_records: int = Field(default=10_000, ge=1)
+    broker_rotate_s: float = Field(default=300.0, gt=0)
+    broker_rotate_grace_s: float = Field(default=30.0, ge=0)
 
 
 @dataclass
@@ -58,6 +66,8 @@ class Stack:
     ready_ms: dict[str, float] = field(default_factory=dict)
     _servers: list[embedded.ServerProcess] = field(default_factory=list)
     _children: list[tuple[str, subprocess.Popen[bytes]]] = field(default_factory=list)
+    rotator: Rotator | None = None
+    _rotation: tuple[threading.Thread, asyncio.AbstractEventLoop, asyncio.Task[None]] | None = None
 
     @property
     def embedded_broker(self) -> bool:
@@ -83,6 +93,8 @@ class Stack:
             # tansu's memory storage keeps every record for its lifetime (no retention, no DeleteRecords):
             # gzip keeps a third of what plain batches take.
             env.setdefault("FACTSENTRY_KAFKA_COMPRESSION", "gzip")
+        if self.rotator is not None:  # its topics rotate (bus/rotation.py)
+            env["FACTSENTRY_KAFKA_ROTATE"] = "true"
         if self.policy_file is not None:
             env["FACTSENTRY_POLICY_FILE"] = str(self.policy_file)
         env.update(extra)
@@ -121,6 +133,8 @@ class Stack:
             asyncio.run(
                 ensure_topics(bus, {bus.generations_topic: self.partitions, bus.results_topic: self.partitions})
             )
+            if self.embedded_broker and external.broker_rotate:
+                self._start_rotation(bus, external)
             python = sys.executable
             spawned = time.monotonic()
             self._spawn(
@@ -162,6 +176,37 @@ class Stack:
                 )
             time.sleep(0.2)  # a worker renders its whole /metrics for each look: not too often while it loads
 
+    def _start_rotation(self, bus: BusSettings, settings: StackSettings) -> None:
+        """Rotate the generations and results topics of our own broker in a thread of this process: tansu
+        keeps every record, deleting a topic is what frees its memory (bus/rotation.py)."""
+        self.rotator = Rotator(
+            bus,
+            {bus.generations_topic: self.partitions, bus.results_topic: self.partitions},
+            readers={bus.generations_topic: [os.environ.get("FACTSENTRY_GROUP_ID", "factsentry-workers")]},
+            max_records=settings.broker_rotate_records,
+            max_age_s=settings.broker_rotate_s,
+            grace_s=settings.broker_rotate_grace_s,
+        )
+        asyncio.run(self.rotator.ensure_first())  # before any client starts: nothing is written to the bare topic
+        loop = asyncio.new_event_loop()
+        task = loop.create_task(self.rotator.run())
+
+        def run() -> None:
+            with contextlib.suppress(asyncio.CancelledError):
+                loop.run_until_complete(task)
+            loop.close()
+
+        thread = threading.Thread(target=run, name="factsentry-rotation", daemon=True)
+        thread.start()
+        self._rotation = (thread, loop, task)
+
+    def _stop_rotation(self) -> None:
+        if self._rotation is not None:
+            thread, loop, task = self._rotation
+            self._rotation = None
+            loop.call_soon_threadsafe(task.cancel)
+            thread.join(10)
+
     def supervise(self) -> list[str]:
         """Restart any embedded server that died (same port, same data dir) and re-create the topics.
 
@@ -179,6 +224,8 @@ class Stack:
                 asyncio.run(
                     ensure_topics(bus, {bus.generations_topic: self.partitions, bus.results_topic: self.partitions})
                 )
+                if self.rotator is not None:
+                    asyncio.run(self.rotator.ensure_first())
                 what = "broker restarted empty (memory only); topics re-created, generations in flight are lost"
             else:
                 what = "valkey restarted" + (" from its append-only file" if self.data_dir else " empty (no data dir)")
@@ -212,6 +259,7 @@ class Stack:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     proc.wait(5)
         self._children.clear()
+        self._stop_rotation()
         for server in reversed(self._servers):
             server.stop()
         self._servers.clear()

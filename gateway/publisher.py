@@ -36,6 +36,7 @@ from aiokafka.errors import (
 
 from bus.codec import encode
 from bus.kafka import BrokerWatch, make_consumer, make_producer
+from bus.rotation import generations, newest_generation
 from bus.settings import BusSettings
 from gateway.metrics import GatewayMetrics
 from schemas.messages import GenerationMessage
@@ -93,6 +94,9 @@ class Publisher:
         self.acked: dict[str, None] = {}
         self.acked_max = 100_000
         self.watch = BrokerWatch(settings, {settings.generations_topic: partitions})
+        # Where generations go: the configured topic, or with FACTSENTRY_KAFKA_ROTATE its newest generation
+        # (bus/rotation.py), looked up at every broker check.
+        self.topic = settings.generations_topic
         self.broker_check_s = broker_check_s
         self._watch_task: asyncio.Task[None] | None = None
         self._reap_task: asyncio.Task[None] | None = None
@@ -186,11 +190,14 @@ class Publisher:
 
     async def _check(self) -> bool:
         try:
-            return await asyncio.wait_for(self.watch.check(), self.broker_check_timeout_s)
+            reset = await asyncio.wait_for(self.watch.check(), self.broker_check_timeout_s)
         except TimeoutError:
             with contextlib.suppress(Exception):
                 await self.watch.close()
             raise TimeoutError(f"no metadata within {self.broker_check_timeout_s} s") from None
+        if self.settings.kafka_rotate:
+            self.topic = newest_generation(self.settings.generations_topic, self.watch.names) or self.topic
+        return reset
 
     def publish(self, message: GenerationMessage) -> bool:
         """Queue ``message`` for Kafka; never blocks. False if it had to be dropped (``down`` says whether
@@ -212,7 +219,7 @@ class Publisher:
             return False
         headers = None
         if self.tracing is not None:
-            headers = self.tracing.send(self.settings.generations_topic, message.request_id)
+            headers = self.tracing.send(self.topic, message.request_id)
         try:
             self.queue.put_nowait((message.request_id, payload, headers))
         except asyncio.QueueFull:
@@ -297,9 +304,7 @@ class Publisher:
             if request_id not in self.pending:
                 continue  # already lost (the broker went down or did not acknowledge in time): not sent late
             try:
-                fut = await self.producer.send(
-                    self.settings.generations_topic, payload, key=request_id.encode(), headers=headers
-                )
+                fut = await self.producer.send(self.topic, payload, key=request_id.encode(), headers=headers)
             except KafkaError as e:
                 if isinstance(e, PASSING):
                     # The topic being created (at start-up, after a reset) or its leader moving: sent again
@@ -337,8 +342,8 @@ class Publisher:
         keys: set[str] = set()
         try:
             await consumer.start()
-            partitions = consumer.partitions_for_topic(self.settings.generations_topic) or set()
-            consumer.assign([TopicPartition(self.settings.generations_topic, p) for p in partitions])
+            topics = generations(self.settings.generations_topic, await consumer.topics())
+            consumer.assign([TopicPartition(t, p) for t in topics for p in consumer.partitions_for_topic(t) or ()])
             await consumer.seek_to_beginning()
             deadline = asyncio.get_running_loop().time() + limit_s
             while asyncio.get_running_loop().time() < deadline:

@@ -44,6 +44,7 @@ from pydantic import ValidationError
 
 from bus.codec import decode, encode
 from bus.kafka import BrokerWatch, consumer_lag, make_consumer, make_producer, stop_consumer, stop_producer
+from bus.rotation import base_topic, generation_pattern, newest_generation
 from bus.topics import dlq_topic
 from schemas.messages import DLQRecord
 from workers.errors import StageContractError, is_retriable
@@ -131,6 +132,8 @@ class Runner(Generic[In, Out]):
         self._batches: deque[tuple[asyncio.Future[None], int]] = deque()
         self._lag_labels: set[tuple[str, str]] = set()
         self._reset = asyncio.Event()
+        # Where outputs go: the stage's output topic, or with FACTSENTRY_KAFKA_ROTATE its newest generation.
+        self._output = stage.output_topic
 
     def stop(self, reason: str = "stop") -> None:
         """Ask the runner to stop fetching and drain (safe to call from a signal handler)."""
@@ -166,6 +169,8 @@ class Runner(Generic[In, Out]):
 
     async def _consume(self, watch: BrokerWatch) -> None:
         settings = self.settings
+        if settings.kafka_rotate and self.stage.output_topic:
+            self._output = newest_generation(self.stage.output_topic, watch.names) or self._output
         producer = make_producer(settings)
         await producer.start()
         try:
@@ -190,8 +195,14 @@ class Runner(Generic[In, Out]):
             session_timeout_ms=settings.session_timeout_ms,
             heartbeat_interval_ms=max(100, settings.session_timeout_ms // 5),
             fetch_max_wait_ms=settings.fetch_max_wait_ms,
+            # A new generation is seen (and a deleted one let go) at the next metadata refresh.
+            **({"metadata_max_age_ms": int(settings.broker_check_s * 1000)} if settings.kafka_rotate else {}),
         )
-        consumer.subscribe([self.stage.input_topic], listener=_Revocation(self, consumer, from_start))
+        listener = _Revocation(self, consumer, from_start)
+        if settings.kafka_rotate:  # every generation of the input topic, old ones until deleted (bus/rotation.py)
+            consumer.subscribe(pattern=generation_pattern(self.stage.input_topic), listener=listener)
+        else:
+            consumer.subscribe([self.stage.input_topic], listener=listener)
         await consumer.start()
         try:
             helpers = [asyncio.create_task(self._lag_loop(consumer)), asyncio.create_task(self._watch_loop(watch))]
@@ -214,6 +225,8 @@ class Runner(Generic[In, Out]):
             except Exception as e:
                 log.debug("broker check failed (the broker may be restarting): %s", e)
                 continue
+            if self.settings.kafka_rotate and self.stage.output_topic:
+                self._output = newest_generation(self.stage.output_topic, watch.names) or self._output
             if reset:
                 self.metrics.broker_resets.inc()
                 log.warning(
@@ -447,7 +460,7 @@ class Runner(Generic[In, Out]):
             elif item.output is not None and self.stage.output_topic:
                 key = self.stage.key(item.output)
                 value = encode(item.output)
-                sends.append(await producer.send(self.stage.output_topic, value, key=key.encode() if key else None))
+                sends.append(await producer.send(self._output, value, key=key.encode() if key else None))
         await asyncio.gather(*sends)
 
     async def _send_dlq(self, producer: AIOKafkaProducer, item: _Item[In, Out]) -> asyncio.Future[Any]:
@@ -473,7 +486,9 @@ class Runner(Generic[In, Out]):
             dead.attempts,
             dead.error,
         )
-        sent: asyncio.Future[Any] = await producer.send(dlq_topic(record.topic), encode(dead), key=record.key)
+        # One dead-letter topic for all the generations of a rotated input topic.
+        source = base_topic(record.topic) if self.settings.kafka_rotate else record.topic
+        sent: asyncio.Future[Any] = await producer.send(dlq_topic(source), encode(dead), key=record.key)
         return sent
 
     async def _commit(self, consumer: AIOKafkaConsumer, items: list[_Item[In, Out]]) -> None:
@@ -555,11 +570,14 @@ class Runner(Generic[In, Out]):
             except Exception as e:
                 log.debug("consumer lag not available: %s", e)
             else:
-                seen = set()
-                for tp, value in lag.items():
-                    labels = (tp.topic, str(tp.partition))
+                by_label: dict[tuple[str, str], int] = {}
+                for tp, value in lag.items():  # the generations of a rotated topic add up under its name
+                    topic = base_topic(tp.topic) if self.settings.kafka_rotate else tp.topic
+                    labels = (topic, str(tp.partition))
+                    by_label[labels] = by_label.get(labels, 0) + value
+                for labels, value in by_label.items():
                     gauge.labels(*labels).set(value)
-                    seen.add(labels)
+                seen = set(by_label)
                 for labels in self._lag_labels - seen:
                     with contextlib.suppress(KeyError):
                         gauge.remove(*labels)
