@@ -555,7 +555,9 @@ def _target_for_mention(
         # the same individual as "Edmund Collins".
         return _new_group(individuals, current, mention)
     seen_form = fold(mention.name) in current.forms
-    reintroduced = mention.introduces and current.introduced and len(name_parts(mention.name)) > 1
+    # A form of two words or more as written: a hyphenated surname alone ("Ferrán-Okafor is a native of Lagos"
+    # after "Zoë Ferrán-Okafor") is the surname, not another full name.
+    reintroduced = mention.introduces and current.introduced and len(mention.name.split()) > 1
     if REINTRODUCED not in off and reintroduced and not seen_form:
         # A different form of the name, introduced afresh: "Sheila Jackson, an English chess player, ...".
         return _new_group(individuals, current, mention)

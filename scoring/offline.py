@@ -19,7 +19,6 @@ from scoring.checker import Run
 from scoring.checkworthy import gate as worthiness_gate
 from scoring.config import CheckConfig
 from scoring.corrections import corrected
-from scoring.datelines import dated
 from scoring.decompose import AtomicFact, decompose_doc
 from scoring.decontext import decontextualize
 from scoring.grouping import PerceivedGroup, group_sentences
@@ -36,7 +35,6 @@ from scoring.records import (
     thing_item,
     thing_name,
     thing_prose,
-    unchanged,
 )
 from scoring.revise import RevisionInput, revise
 from scoring.rules import rule
@@ -176,12 +174,8 @@ def _read(
     if pronoun is None and any(s.scope is not None and s.scope.kind in _PERSON_TABLES for s in sentences):
         pronoun = "they"  # a table's row or column presents a person: its items are about them
     nlp.parse([s.text for s in sentences])  # in one batch: reading a record parses the sentence as written
-    # A date list's item ("1946 – joins the X Orchestra") is read with its date first, then any other as a record.
-    readings = [
-        (dated(unchanged(s.text), pronoun, rules_off) if s.list_item else None)
-        or prose(s.text, pronoun, s.list_item, rules_off, s.record)
-        for s in sentences
-    ]
+    # Records as prose: a date list's item ("1946 – joins the X Orchestra") with its date first (dated-lines).
+    readings = [prose(s.text, pronoun, s.list_item, rules_off, s.record) for s in sentences]
     thing = thing_name([s.text for s in sentences]) if pronoun is None and THING_RECORDS not in rules_off else None
     if thing is not None:
         readings = [thing_prose(s.text, thing) for s in sentences]

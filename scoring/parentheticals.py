@@ -85,10 +85,31 @@ def _dated_things(doc: Doc) -> set[int]:
         j = start_tok.i - 1
         if doc[j].is_quote and j > 0:  # 'the symphony "Polar Night" (1941)'
             j -= 1
-        name_tok = doc[j]
-        if name_tok.lower_ in _AWARD_WORDS and _not_a_person(name_tok):
+        award = _award_head(doc, j)
+        if award is not None and _not_a_person(award):
             out |= {t.i for t in doc if m.start() <= t.idx < m.end()}
     return out
+
+
+# Small words an award's name carries after its head noun: "the Amani Prize in Economics", "the Medal of Honor".
+_NAME_LINKS = frozenset("in for of the and".split())
+
+
+def _award_head(doc: Doc, j: int) -> Token | None:
+    """The award word of the name that ends at token ``j``: the last word itself ("the Lindeman Prize"), or the
+    head of a name that goes on after it in capitalised words and the small words between them ("the Amani Prize
+    in Economics", "the Harrowgate Prize for Fiction"); None when the name is no award's."""
+    k = j
+    while k >= 0 and j - k < 6:
+        tok = doc[k]
+        if tok.lower_ in _AWARD_WORDS and (k == j or tok.text[:1].isupper()):
+            return tok
+        if tok.lower_ in ORG_WORDS:
+            return None  # "Prize College in Leeds (1990)": the name is a college's
+        if not (tok.text[:1].isupper() or (tok.lower_ in _NAME_LINKS and k < j)):
+            return None
+        k -= 1
+    return None
 
 
 def _all_paren_ids(doc: Doc) -> set[int]:

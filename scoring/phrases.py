@@ -118,9 +118,16 @@ def _balance_quotes(text: str) -> str:
     opened, closed = text.count("“"), text.count("”")
     if opened != closed:
         text = text.replace("“", "").replace("”", "")
+    if text.count("(") == text.count(")") + 1:
+        # "won the Amani Prize in Economics (2017": the parser hung the closing parenthesis on the verb; a year
+        # left open at the end is closed, so the fact keeps it as its date.
+        text = _OPEN_YEAR.sub(r"(\1)", text)
     if text.count("(") != text.count(")"):
         text = text.replace("(", "").replace(")", "")
     return text
+
+
+_OPEN_YEAR = re.compile(r"\(((?:1[0-9]|20)[0-9]{2})(?=\s*[.,;]?\s*$)")
 
 
 def subtree_ids(tok: Token, prune: set[int] | None = None, prune_deps: frozenset[str] = frozenset()) -> set[int]:

@@ -21,14 +21,15 @@ to the line as written, so facts keep their spans. Lines that are already senten
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from scoring import nlp
+from scoring.datelines import LEAD
 from scoring.hedges import closing_hedge
 from scoring.inflect import past, present
 from scoring.parentheticals import ORG_WORDS
-from scoring.rules import rule
+from scoring.rules import Rule, register, rule, run
 from vocabulary.records import RECORD_PREDICATES
 
 LABEL_RECORDS = rule(
@@ -57,14 +58,7 @@ TOPIC_LABELS = rule(
     "a label that names a topic rather than a predicate ('Early life: …', '**War years** — …') before a sentence with "
     "a subject of its own is no part of the claim: the sentence is read alone",
 )
-DATED_LINES = rule(
-    "dated-lines",
-    "decompose",
-    "a timeline's line, a year or a span of years as its label ('1931: Born in Bilbao', '**2006** — Received the X "
-    "Award in 2006', '1928–1961: Principal keeper of …'), is read as its text about the answer's person, dated by "
-    "the label when the text does not give the year ('They received the X Award in 2006', 'They emigrated to Chile "
-    "in 1955'): the label is no value of its own ('They had 2006')",
-)
+DATED_LINES = "dated-lines"
 TITLED_ITEMS = rule(
     "titled-items",
     "decompose",
@@ -158,6 +152,27 @@ def answer_pronoun(texts: list[str]) -> str | None:
     return None
 
 
+# Predicates a label keeps when a word before its last only says which one ("Third novel", "Debut album", "Major
+# award"): what was written, made or won.
+_HEAD_PREDICATES = frozenset({"wrote", "made", "won"})
+
+
+def record_predicate(label: str) -> str | None:
+    """The predicate a record's label stands for ("Awards" → "won"), or that of its last word when the words
+    before it only say which one ("Third novel" → "wrote"); None for a label of no known predicate.
+
+    >>> record_predicate("Awards"), record_predicate("Third novel"), record_predicate("Early career")
+    ('won', 'wrote', None)
+    """
+    key = label.strip().lower()
+    found = _PREDICATES.get(key) or _PREDICATES.get(key.rstrip("s"))
+    words = key.split()
+    if found is None and 2 <= len(words) <= 3:
+        head = _PREDICATES.get(words[-1]) or _PREDICATES.get(words[-1].rstrip("s"))
+        found = head if head in _HEAD_PREDICATES else None
+    return found
+
+
 def _known_label(text: str) -> bool:
     """Whether a line is a record under a label that says what it tells of a person ("Hometown: Scranton")."""
     m = _LABEL.match(text)
@@ -195,10 +210,9 @@ def prose(
             offsets = inner.offsets[: len(body)] + list(range(cut, cut + len(tail)))
             return Reading(f"{body}{tail}.", [*offsets, len(text) - 1], True)
     end = len(text.rstrip(" .;"))
-    if DATED_LINES not in rules_off:
-        dated = _dated_line(text, end, pronoun, rules_off)
-        if dated is not None:
-            return dated
+    dated = run(DATED_RULES, Line(text, end, pronoun, list_item, rules_off), rules_off)
+    if dated is not None:
+        return dated.reading
     if LABEL_RECORDS not in rules_off:
         found = _label_record(text, end, pronoun, rules_off)
         if found is not None:
@@ -269,6 +283,139 @@ def _dated_line(text: str, end: int, pronoun: str, rules_off: frozenset[str]) ->
     if not inner.rewritten and inner.text == value:
         return Reading(value, where[: len(value)], True)
     return Reading(inner.text, [where[min(o, len(where) - 1)] for o in inner.offsets], True)
+
+
+# Past participles read with "was" after a date list's label: "1921 – born in Charleston" → "she was born in …".
+_DATED_PASSIVE = _PASSIVE | frozenset("signed hired promoted released".split())
+_YEAR_IN = re.compile(rf"\b{_YEAR}\b")
+
+
+def _dated_item(text: str, pronoun: str) -> Reading | None:
+    """A date list's item ("1946 – joins the X Orchestra", "1939–1942 – studies at …") read as a sentence, its
+    date first ("In 1946, she joins the X Orchestra"); None for a line that opens with no date or whose text,
+    after the pronoun, opens with no verb ("1990 – retrospective at …")."""
+    m = LEAD.match(text)
+    if m is None:
+        return None
+    start = m.end()
+    end = len(text.rstrip(" .;"))
+    rest = text[start:end]
+    if not rest or not rest[0].isalpha():
+        return None
+    first = rest.split()[0]
+    lowered = first.lower()
+    if _YEAR_IN.search(rest):
+        # The item dates itself ("1977 — Comes from Dingle, where she was born in 1977"): its own dates say which
+        # of its claims the year is of, so the label's year is not put before them all.
+        when = ""
+    elif m.group("b") is None:
+        when = f"In {'about ' if m.group('circa') else ''}{m.group('a')}, "
+    elif m.group("b").isdigit():
+        b = m.group("b") if len(m.group("b")) == 4 else m.group("a")[:2] + m.group("b")
+        when = f"From {m.group('a')} to {b}, "
+    else:
+        when = f"Since {m.group('a')}, "
+    if lowered in _DETERMINERS and _own_subject(nlp.parse_one(rest)):
+        head = when
+        word = lowered if when else first
+    else:
+        # Read the item after the pronoun: what it opens with must then be the verb ("she studies at …", where the
+        # item alone can read "studies" as a noun); an item of no verb ("retrospective at …") is left as it is.
+        word = lowered
+        doc = nlp.parse_one(f"{pronoun} {word}{rest[len(first) :]}")
+        verb = doc[1]
+        # After "he"/"she" a verb is in -s or past ("retrospective at …" parsed as a base-form verb is a noun).
+        finite = ("VBZ", "VBD", "VBP") if pronoun == "they" else ("VBZ", "VBD")
+        subject = pronoun if when else pronoun.capitalize()
+        if lowered in _DATED_PASSIVE and verb.tag_ in ("VBN", "VBD"):
+            head = f"{when}{subject} {'were' if pronoun == 'they' else 'was'} "
+        elif verb.tag_ in finite and verb.pos_ in ("VERB", "AUX") and doc[0].dep_ in ("nsubj", "nsubjpass"):
+            head = f"{when}{subject} "
+        else:
+            return None
+    # The words as written, the first in lower case where it was capitalised only as the line's first word.
+    text_out = head + word + text[start + len(first) : end] + "."
+    offsets = [start] * len(head) + list(range(start, end)) + [end - 1]
+    return Reading(text_out, offsets, True)
+
+
+def _own_subject(doc: Any) -> bool:
+    for t in doc:
+        if t.dep_ in ("nsubj", "nsubjpass", "expl") and t.i < t.head.i and t.tag_ not in ("WDT", "WP", "WP$"):
+            if t.head.dep_ not in ("relcl", "acl"):
+                return True
+    return False
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line for the dated-lines rule: its text (``end``: where its closing punctuation starts), the pronoun of
+    the answer's person, whether it is a list item, and the rules switched off."""
+
+    text: str
+    end: int
+    pronoun: str
+    list_item: bool
+    rules_off: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Dated:
+    """The dated-lines rule's decision: the line read as a sentence about the person."""
+
+    reading: Reading
+    decided_by: str = ""
+
+    def stamped(self, name: str) -> Dated:
+        return replace(self, decided_by=name)
+
+
+def _read_dated(line: Line) -> Dated | None:
+    # An item of a date list ("1955 – marries …") is read with its date first; a line that reads no verb after the
+    # pronoun ("1928–1961: Principal keeper of …") or has a subject of its own ("1955: He emigrated …") is read as
+    # its text about the person, dated by its label.
+    found = _dated_item(line.text, line.pronoun.lower()) if line.list_item else None
+    found = found or _dated_line(line.text, line.end, line.pronoun, line.rules_off)
+    return Dated(found) if found is not None else None
+
+
+DATED_RULES: tuple[Rule[Line, Dated], ...] = register(
+    Rule(
+        DATED_LINES,
+        "decompose",
+        "a line that opens with a date, a year or a span of years and a dash or a colon ('1946 – joins the X "
+        "Orchestra', '1931: Born in Bilbao', '1928–1961: Principal keeper of …'), is read as its text about the "
+        "answer's person, dated by its label: an item of a date list with its date first ('In 1946, she joins the X "
+        "Orchestra', 'From 1939 to 1942, she studies at …', 'In 1921, she was born in …'; an item with a subject of "
+        "its own keeps it), any other such line with the label's year after it when the text gives none ('He "
+        "emigrated to Chile in 1955', 'He was principal keeper of … from 1928 to 1961'); the label is no value of "
+        "its own ('They had 2006')",
+        (
+            "1955 – marries the bassist Eddie Coles",
+            "1939–1942 – studies at the Tybee Art School",
+            "1921 – born in Charleston, South Carolina",
+            "1958 – the trio releases Brushfire",
+            "2004: dies in Beaufort",
+            "1931: Born in Bilbao in 1931.",
+            "2006: Received the Ashby Award in 2006.",
+            "1928–1961: Principal keeper of the Gallow Head Lighthouse",
+            "1955: He emigrated to Chile.",
+        ),
+        _read_dated,
+    ),
+)
+
+
+def dated_line(
+    text: str, pronoun: str | None, list_item: bool = True, rules_off: frozenset[str] = frozenset()
+) -> Reading | None:
+    """``text`` read by the dated-lines rule as a sentence about the person ``pronoun`` stands for; None when it is
+    no such line, the answer is about no person, or the rule is off."""
+    if pronoun is None:
+        return None
+    end = len(text.rstrip(" .;"))
+    found = run(DATED_RULES, Line(text, end, pronoun, list_item, rules_off), rules_off)
+    return found.reading if found is not None else None
 
 
 # "Monsoon Ledger (2008) — her debut, …": a name (no digit first: "1903 — born …" is a timeline's), a dash, the rest.
@@ -391,7 +538,7 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
         # record; the value is the sentence.
         inner = prose(text[start:], pronoun, True, rules_off)
         return Reading(inner.text, [start + o for o in inner.offsets], True)
-    predicate = _PREDICATES.get(label.lower()) or _PREDICATES.get(label.lower().rstrip("s"))
+    predicate = record_predicate(label)
     if TOPIC_LABELS not in rules_off and _topic(label) and _is_sentence(text[start:end]):
         # "Early life: A native of Savannah, he spent three years …", "Death: He died in Beaufort in 2004.": the
         # label names the topic; the sentence after it says what it says.

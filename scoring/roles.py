@@ -52,6 +52,20 @@ _SYNONYMS = {
     "wed": "marr",
     "wife": "marr",
     "husband": "marr",
+    # A predicate said in other words: "headed the project" / "led the project", "was awarded the medal" / "received
+    # the medal", "was named the best goaltender" / "was voted the best goaltender", "taught at" / "on the faculty of".
+    "headed": "lead",
+    "heads": "lead",
+    "led": "lead",
+    "leads": "lead",
+    "awarded": "recei",
+    "named": "vote",
+    "voted": "vote",
+    "taught": "teach",
+    "teaches": "teach",
+    "faculty": "teach",
+    # "between 1992 and 2005" is "from 1992 to 2005"
+    "between": "from",
 }
 
 _STOP = ROLE_STOPWORDS

@@ -369,8 +369,8 @@ def _fact_key_terms(fact: str, name: str, off: frozenset[str]) -> frozenset[str]
         if not w:
             continue
         folded = fold_claim(w)
-        if folded in name_words or folded in _GENERIC:
-            continue
+        if folded in name_words or folded in _GENERIC or set(folded.split()) <= name_words:
+            continue  # a hyphenated name folds into its parts ("Ferrán-Okafor" is "ferran okafor")
         roman = ROMAN_NUMERAL_TERMS not in off and _ROMAN.fullmatch(w)
         if _YEARISH.fullmatch(w) or roman or (i > 0 and w[:1].isupper() and len(w) > 2):
             out.add(folded)

@@ -23,7 +23,19 @@ RECORD_PREDICATES: dict[str, str] = {
         "won",
     ),
     **dict.fromkeys(
-        ("notable work", "work", "book", "novel", "memoir", "publication", "album", "selected work"), "wrote"
+        (
+            "notable work",
+            "work",
+            "book",
+            "novel",
+            "memoir",
+            "publication",
+            "album",
+            "selected work",
+            "textbook",
+            "monograph",
+        ),
+        "wrote",
     ),
     **dict.fromkeys(("film", "films", "movie", "movies", "filmography"), "made"),
     **dict.fromkeys(("team", "club", "teams", "clubs"), "played for"),

@@ -56,13 +56,16 @@ def _label(at: At) -> LabelItem | None:
     bold = [text for kind, text in pieces if kind == STRONG]
     # All its words in bold; a colon after the bold ("**Career**:") is still a label's.
     rest = [text.strip() for kind, text in pieces if kind == TEXT]
-    if len(bold) != 1 or any(r != ":" for r in rest) or len(pieces) != len(bold) + len(rest):
+    plain = not bold and len(rest) == 1 and len(pieces) == 1
+    if not plain and (len(bold) != 1 or any(r != ":" for r in rest) or len(pieces) != len(bold) + len(rest)):
         return None
-    text = bold[0].strip().rstrip(":").strip()
+    text = (rest[0] if plain else bold[0]).strip().rstrip(":").strip()
     if not text or len(text.split()) > _LABEL_WORDS or text[-1] in ".!?" or presents_person(text):
         return None
     if not _no_name(text):  # "**Theodore "Ironhand" Vance — boxer (1909–1971)**" names whom its items are about
         return None
+    if plain and any(t.pos_ in ("VERB", "AUX") for t in nlp.parse_one(text)):
+        return None  # "- Married to a pianist" over items that add to it: a claim, not a label
     nested = blocks[at.index + 1]
     if nested.depth <= block.depth or nested.items[: len(block.items)] != block.items:
         return None
@@ -82,13 +85,16 @@ LABEL_ITEM_RULES: tuple[Rule[At, LabelItem], ...] = register(
     Rule(
         LABEL_ITEMS,
         "segment",
-        "a list item all in bold with items nested under it ('- **Education**', '- **Career:**') labels them as a "
-        "heading would: it claims nothing and presents no one (an item that presents a person stays a lead)",
+        "a list item all in bold, or a short one in plain words of no verb, with items nested under it "
+        "('- **Education**', '- **Career:**', '- Early career') labels them as a heading would: it claims nothing "
+        "and presents no one (an item that presents a person stays a lead)",
         (
             "- **Education**\n  - Studied law at Leeds",
             "- **Career:**\n  - Joined Acme in 2001",
             "1. **Recognition**\n   - Kessler Medal, 2019",
             "* **Who she is**\n    * A Welsh poet",
+            "- Early career\n  - Worked as a court stenographer from 1988 to 1996.",
+            "- Translations\n  - Has had her novels translated into 22 languages.",
         ),
         _label,
     ),

@@ -24,9 +24,8 @@ import re
 from dataclasses import dataclass
 
 from scoring.hedges import hedge_only
-from scoring.records import amount_value
+from scoring.records import amount_value, record_predicate
 from scoring.rules import rule
-from vocabulary.records import RECORD_PREDICATES
 
 MARKDOWN_TABLES = rule(
     "markdown-tables",
@@ -222,7 +221,7 @@ def _cell_records(header: str, cell: str) -> list[str]:
     birth and death it gives; under any other header ("Highlights", "Race win"), the header is a label of the table,
     not a claim: each item of the cell is an item about the person (:func:`cell_item`), as a list item is read."""
     label = header.strip().lower()
-    if label in RECORD_PREDICATES or label.rstrip("s") in RECORD_PREDICATES:
+    if record_predicate(label) is not None:
         # A year of its own stays in parentheses, where the records reading reads it as the work's ("Book: Money in
         # Motion (2011)") or the award's ("Award: Amani Prize (2017)").
         items = (cell_item(item, single_years=False) for item in _items(cell))

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.datelines import DATED_ITEMS, DATED_RULES, date_lines, dated
+from scoring.datelines import date_lines
 from scoring.decompose import decompose_sentence
-from scoring.records import unchanged
+from scoring.records import DATED_LINES, DATED_RULES, dated_line
 from scoring.sentences import split_sentences
 
 
@@ -35,11 +35,11 @@ from scoring.sentences import split_sentences
     ],
 )
 def test_an_item_of_a_date_list_is_read_with_its_date_first(item: str, pronoun: str, read: str) -> None:
-    reading = dated(unchanged(item), pronoun)
+    reading = dated_line(item, pronoun)
     assert reading is not None and reading.text == read
     # every character maps back into the item as written
     assert len(reading.offsets) == len(reading.text) and all(0 <= o < len(item) for o in reading.offsets)
-    assert dated(unchanged(item), pronoun, frozenset({DATED_ITEMS})) is None
+    assert dated_line(item, pronoun, rules_off=frozenset({DATED_LINES})) is None
 
 
 @pytest.mark.parametrize(
@@ -53,14 +53,14 @@ def test_an_item_of_a_date_list_is_read_with_its_date_first(item: str, pronoun: 
     ],
 )
 def test_what_is_no_date_list_item_is_not_read_as_one(item: str, pronoun: str | None) -> None:
-    assert dated(unchanged(item), pronoun) is None
+    assert dated_line(item, pronoun) is None
 
 
 def test_the_rule_object_holds_its_phrasings_and_reads_them() -> None:
     (rule,) = DATED_RULES
-    assert rule.name == DATED_ITEMS and len(rule.examples) >= 3
+    assert rule.name == DATED_LINES and len(rule.examples) >= 3
     for example in rule.examples:
-        assert dated(unchanged(example), "she") is not None, example
+        assert dated_line(example, "she") is not None, example
 
 
 @pytest.mark.parametrize(
@@ -101,7 +101,7 @@ def test_lines_that_are_prose_still_join() -> None:
 
 
 def test_a_dated_reading_decomposes_with_its_date() -> None:
-    reading = dated(unchanged("1962 – marries the pianist Aivo Kask"), "she")
+    reading = dated_line("1962 – marries the pianist Aivo Kask", "she")
     assert reading is not None
     facts = [f.text for f in decompose_sentence(reading.text)]
     assert "She marries the pianist Aivo Kask." in facts

@@ -152,10 +152,28 @@ def test_a_year_range_after_an_organisation_is_a_tenure(
     [
         ("He won the Lindeman Prize (1962).", "He won the Lindeman Prize in 1962."),
         ("She received the Kessler Medal (2019) and a fellowship.", "She received the Kessler Medal in 2019."),
+        # the award's name goes on after its award word: the year is still the award's
+        ("He won the Amani Prize in Economics (2017).", "He won the Amani Prize in Economics in 2017."),
+        ("She won Harrowgate Prize for Fiction (2016), for Salt.", "She won Harrowgate Prize for Fiction in 2016."),
+        ("She won the Medal of Honor (1990).", "She won the Medal of Honor in 1990."),
     ],
 )
 def test_an_awards_year_in_parentheses_dates_the_award(sentence: str, fact: str) -> None:
     assert fact in [f.text for f in decompose_sentence(sentence, 0)]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "undated"),
+    [
+        # a work's year is the work's, not when he wrote it
+        ("He wrote Money in Motion (2011).", "He wrote Money in Motion in 2011."),
+        # a name that is no award's, though a word of it is an award word
+        ("He studied at Prize College in Leeds (1990).", "He studied at Prize College in Leeds in 1990."),
+    ],
+)
+def test_a_year_after_what_is_no_award_does_not_date_the_fact(sentence: str, undated: str) -> None:
+    facts = [f.text for f in decompose_sentence(sentence, 0)]
+    assert undated not in facts and undated.rsplit(" in ", 1)[0] + "." in facts, facts
 
 
 def test_a_works_year_in_parentheses_stays_out_of_the_fact() -> None:

@@ -112,6 +112,17 @@ def _groups(text: str, subject: str) -> list[tuple[str, list[int]]]:
             "- Beckwith Hall was named in his honour.",
             [("Harlan Beckwith", [0, 1, 2, 3])],
         ),
+        (  # a hyphenated surname alone, described afresh, is the surname of the individual so far (reintroduced)
+            "Zoë Ferrán-Okafor",
+            "Zoë Ferrán-Okafor is a Nigerian-Spanish novelist.\n\nFirst, Ferrán-Okafor is a native of Lagos. "
+            "Ferrán-Okafor is the author of A Map of Small Rains.",
+            [("Zoë Ferrán-Okafor", [0, 1, 2])],
+        ),
+        (  # another full form of two words, described afresh, is still another individual
+            "Sheila Jackson",
+            "Sheila Jackson is a chess player. Sheila Jackson-Lee is a politician.",
+            [("Sheila Jackson", [0]), ("Sheila Jackson-Lee", [1])],
+        ),
         (  # a pronoun of the other gender returns to the earlier individual
             "George Duckworth",
             "George Duckworth was born in 1868. Stella Duckworth was his sister. She had a daughter. "

@@ -251,7 +251,10 @@ def test_a_named_thing_a_dash_and_what_it_is_is_a_sentence_about_it(item: str, r
 def test_what_is_no_named_thing_before_a_dash_is_read_as_before() -> None:
     # a verb before the dash: a dash inside a sentence
     assert prose("Joined the club — the first woman to do so — in 1990", "she", True).text.startswith("She joined")
-    assert "was" not in prose("1903 — born in Wichita", "she", True).text.split("—")[0]  # a year is no name
+    # a year is no name: the line is a date list's item (dated-lines), and no titled item with the rule off
+    assert prose("1903 — born in Wichita", "she", True).text == "In 1903, she was born in Wichita."
+    off = frozenset({"dated-lines"})
+    assert "was" not in prose("1903 — born in Wichita", "she", True, off).text.split("—")[0]
 
 
 def test_the_topic_label_rule_switches_off() -> None:
@@ -701,7 +704,8 @@ def test_short_answers_read_as_their_question_says_unless_the_rule_is_off() -> N
     [
         # dated-lines: the text about the person, dated by its label when it gives no year of its own
         ("1931: Born in Bilbao in 1931.", "they", "They were born in Bilbao in 1931."),
-        ("1955: Emigrated to Chile.", "he", "He emigrated to Chile in 1955."),
+        # a list item that reads a verb after the pronoun is a date list's item: its date first
+        ("1955: Emigrated to Chile.", "he", "In 1955, he emigrated to Chile."),
         ("2006: Received the Ashby Award in 2006.", "they", "They received the Ashby Award in 2006."),
         (
             "1928–1961: Principal keeper of the Gallow Head Lighthouse",

@@ -129,6 +129,22 @@ def test_roman_numerals_are_exact_key_terms(fact: str, share: float) -> None:
 
 
 @pytest.mark.parametrize(
+    ("fact", "share"),
+    [
+        # a hyphenated name is the subject's, not a key term the page finds: the place is the only one
+        ("Zoë Ferrán-Okafor studied at Barcelona.", 0.0),
+        ("Then Ferrán-Okafor studied at Barcelona.", 0.0),
+        ("Zoë Ferrán-Okafor studied in Madrid.", 1.0),
+        # another hyphenated name is a key term (Ana and Ruiz-Okafor, both missing; Madrid found)
+        ("Zoë Ferrán-Okafor studied with Ana Ruiz-Okafor in Madrid.", 1 / 3),
+    ],
+)
+def test_a_hyphenated_subject_name_is_no_key_term(fact: str, share: float) -> None:
+    page = Passage(title="Zoë Ferrán-Okafor", text="Zoë Ferrán-Okafor studied comparative literature in Madrid.")
+    assert _key_terms_found(fact, "Zoë Ferrán-Okafor", [page]) == pytest.approx(share)
+
+
+@pytest.mark.parametrize(
     ("page", "misplaced"),
     [
         ("Zed Okafor was born in Accra, Ghana, and grew up in Wilmington.", ["wilmington"]),
@@ -301,3 +317,30 @@ def test_a_hyphenated_key_term_is_found_by_its_parts(fact: str, share: float) ->
 def test_hanging_up_ones_gear_is_retiring(fact: str, stated: bool) -> None:
     page = "Mira Kallas (born 1988) is an Estonian speed skater. She retired from competition in 2015."
     assert stated_in(fact, [page], ("Mira Kallas",)) is stated
+
+
+_WETLANDS = (
+    "Between 2015 and 2020 she led the Wetland Pulse monitoring project. She was on the faculty of the Kaveri "
+    "Institute from 1992 to 2005. He was voted the league's best goaltender in 1996. He received the Humboldt "
+    "Society Medal in 1984."
+)
+
+
+@pytest.mark.parametrize(
+    ("fact", "stated"),
+    [
+        # a predicate in other words, every value the same: stated
+        ("Ada Lind headed the Wetland Pulse project between 2015 and 2020.", True),
+        ("Ada Lind taught at the Kaveri Institute between 1992 and 2005.", True),
+        ("Ada Lind was named the best goaltender in the league in 1996.", True),
+        ("Ada Lind was awarded the Humboldt Society Medal in 1984.", True),
+        # another value, or a predicate word the page does not say: not stated
+        ("Ada Lind headed the Wetland Pulse project between 2014 and 2020.", False),
+        ("Ada Lind taught at the Kaveri Institute between 1992 and 2006.", False),
+        ("Ada Lind was named the best goaltender in the league in 1997.", False),
+        ("Ada Lind was awarded the Humboldt Society Medal in 1985.", False),
+        ("Ada Lind founded the Wetland Pulse project between 2015 and 2020.", False),
+    ],
+)
+def test_a_predicate_in_other_words_is_stated_by_a_sentence_with_its_values(fact: str, stated: bool) -> None:
+    assert stated_in(fact, [_WETLANDS], ("Ada Lind",)) is stated

@@ -17,6 +17,10 @@ from scoring.sentences import split_sentences
         ("1. **Recognition**\n   - Kessler Medal, 2019", "Recognition"),
         ("* **Who she is**\n    * A Welsh poet", "Who she is"),
         ("- **Awards and honours**:\n  - Gilded Quill Award", "Awards and honours"),
+        # a short item in plain words, of no verb, over nested items labels them too
+        ("- Early career\n  - Worked as a court stenographer from 1988 to 1996.", "Early career"),
+        ("- Translations\n  - Has had her novels translated into 22 languages.", "Translations"),
+        ("* Research\n    * Led the group that reported edge states in 2014.", "Research"),
     ],
 )
 def test_a_bold_item_over_nested_items_is_a_label(answer: str, label: str) -> None:
@@ -36,6 +40,9 @@ def test_a_bold_item_over_nested_items_is_a_label(answer: str, label: str) -> No
         "- **Gripwell Robotics**\n  - Co-founded in 2006",  # a name past the first word
         "- **He won the Kessler Medal in 2019.**\n  - For his work on peat",  # a sentence
         "**Education**\n\nStudied law at Leeds.",  # no list
+        "- Married to the pianist Aivo Kask\n  - two children",  # a plain item with a verb: a claim
+        "- Harwick College\n  - Coached there from 1931",  # a plain item that names something
+        "- Early career\n- Worked as a court stenographer",  # nothing nested under it
     ],
 )
 def test_what_is_no_label_item_stays_an_item(answer: str) -> None:

@@ -265,3 +265,27 @@ def test_a_table_after_prose_about_the_same_person_joins_that_persons_individual
     result = check(answer, kb=store, name="Ada Lind")
     assert result.num_bios == 1 and [g.entity for g in result.groups] == ["Ada Lind (novelist)"]
     assert not any(g.conflated for g in result.groups)
+
+
+@pytest.mark.parametrize(
+    ("header", "cell", "text"),
+    [
+        # a header whose last word is a known label of a work or an award keeps it: the word before only says which
+        ("Third novel", "A Map of Small Rains (2021)", "Third novel: A Map of Small Rains (2021)"),
+        ("Textbook", "Polymers for a Circular Economy (2016)", "Textbook: Polymers for a Circular Economy (2016)"),
+        ("Major award", "Kessler Medal (2019)", "Major award: Kessler Medal (2019)"),
+        # a header of no known label is dropped: the cell is an item about the person
+        ("Olympics", "200 m semi-finalist, 2004 Summer Olympics", "- 200 m semi-finalist, 2004 Summer Olympics"),
+        ("Early career", "Court stenographer (1988–1996)", "- Court stenographer, 1988–1996"),
+    ],
+)
+def test_a_persons_cell_keeps_a_header_whose_last_word_is_a_label(header: str, cell: str, text: str) -> None:
+    read = [r.text for r in records((("", "Ada Lind"), (header, cell)))]
+    assert read == ["Ada Lind", text]
+
+
+def test_a_work_under_a_headers_label_is_written_not_done() -> None:
+    # before, "Polymers for a Circular Economy" without its header read "Polymers" as the verb ("She polymers …")
+    assert prose("Textbook: Polymers for a Circular Economy (2016)", "she").text.startswith(
+        "She wrote Polymers for a Circular Economy"
+    )
