@@ -29,6 +29,7 @@ from scoring.hedges import closing_hedge
 from scoring.inflect import past, present
 from scoring.parentheticals import ORG_WORDS
 from scoring.rules import rule
+from vocabulary import NOT_NAMES
 from vocabulary.records import RECORD_PREDICATES
 
 LABEL_RECORDS = rule(
@@ -514,7 +515,9 @@ def amount_value(text: str) -> bool:
 def thing_name(texts: list[str]) -> str | None:
     """The name of the thing an answer about no one describes, from its first line, or None."""
     m = _THING.match(texts[0]) if texts else None
-    return m.group("name") if m is not None else None
+    if m is None or m.group("name").split()[0].lower() in NOT_NAMES:
+        return None  # "There are two:", "These are the specs:": an opening that points, not a name
+    return m.group("name")
 
 
 def thing_prose(text: str, name: str) -> Reading:
