@@ -123,7 +123,7 @@ def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
             facts.append((phrase, clause.subject))
     out: list[AtomicFact] = []
     seen: set[str] = set()
-    _render_facts(facts, sentence_index, out, seen)
+    _render_facts(facts, sentence_index, out, seen, doc)
     if not out and not any(t.pos_ in _VERBAL for t in doc) and len(doc) <= 8:
         return []  # a heading or a bare name ("John Smith (footballer)") claims nothing
     if not out:
@@ -182,18 +182,32 @@ def _parenthetical_statements(doc: Doc, subject: Subject) -> list[tuple[Phrase, 
 
 
 def _render_facts(
-    facts: list[tuple[Phrase, Subject]], sentence_index: int, out: list[AtomicFact], seen: set[str]
+    facts: list[tuple[Phrase, Subject]],
+    sentence_index: int,
+    out: list[AtomicFact],
+    seen: set[str],
+    doc: Doc | None = None,
 ) -> None:
+    """``doc``: the clauses' sentence, where a person's bare verb is a fact of two words ("…, he retired")."""
     for phrase, subject in facts:
         if len(out) >= MAX_FACTS_PER_SENTENCE:
             break
         # "won the Lindeman Prize (1962)": a year kept in parentheses dates the fact it ends.
         rendered = _PAREN_YEAR.sub(r" in \1", phrase.render())
         key = rendered.lower()
-        if len(rendered.split()) < 3 or key in seen:
+        if key in seen or (len(rendered.split()) < 3 and not _bare_verb(doc, phrase, subject)):
             continue
         seen.add(key)
         out.append(AtomicFact(rendered, sentence_index, subject.text, subject.is_person, frozenset(phrase.tokens)))
+
+
+def _bare_verb(doc: Doc | None, phrase: Phrase, subject: Subject) -> bool:
+    """A person and a verb of their own ("Having won the cup in 1990, he retired": "He retired"), not an auxiliary
+    or "be"/"have" left without what they link."""
+    if doc is None or not subject.text or not subject.is_person:
+        return False
+    verbs = [doc[i] for i in phrase.tokens if doc[i].pos_ == "VERB"]
+    return len(verbs) == 1 and nlp.lemma(verbs[0]) not in ("be", "have", "do")
 
 
 _PLACES_AND_PEOPLE = frozenset({"PERSON", "GPE", "LOC", "NORP", "DATE", "FAC"})

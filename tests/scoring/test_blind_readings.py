@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from scoring.decompose import decompose_sentence
 from scoring.records import thing_name
+from scoring.subject import infer_subject
 
 
 @pytest.mark.parametrize(
@@ -34,3 +36,35 @@ def test_an_existential_or_pointing_opening_names_no_thing(first: str) -> None:
 )
 def test_a_thing_named_at_the_start_is_the_things_name(first: str, name: str) -> None:
     assert thing_name([first]) == name
+
+
+@pytest.mark.parametrize(
+    ("sentence", "facts"),
+    [
+        ("Having won the cup in 1990, he retired.", ["He retired.", "He won the cup.", "He won the cup in 1990."]),
+        ("After winning the cup in 1990, he retired.", ["He retired.", "He won the cup.", "He won the cup in 1990."]),
+        ("Having lost the final, she resigned.", ["She resigned.", "She lost the final."]),
+        ("He taught and she composed.", ["He taught.", "She composed."]),
+        # look-alikes: a linking verb left alone says nothing; a thing's bare verb is no person's fact
+        ("Having signed in 1990, he was.", ["He signed in 1990."]),
+        ("Having won the cup, it broke.", ["It won the cup."]),
+    ],
+)
+def test_a_persons_bare_verb_after_an_opening_phrase_is_a_fact(sentence: str, facts: list[str]) -> None:
+    assert [f.text for f in decompose_sentence(sentence)] == facts
+
+
+@pytest.mark.parametrize(
+    ("answer", "subject"),
+    [
+        ("Born in Kraków, Ewa Nowak joined the Warsaw Philharmonic in 1990.", "Ewa Nowak"),
+        ("Having won the Paulo Prize in 1990, Marta Lind retired in 2005.", "Marta Lind"),
+        ("Raised in Oslo, Marta Lind studied in Vienna.", "Marta Lind"),
+        ("Trained by Anna Berg, Marta Lind became a cellist.", "Marta Lind"),
+        # look-alikes: a person who is the subject, or who opens a sentence about no named subject, stays
+        ("Anna Berg taught Marta Lind in Oslo.", "Anna Berg"),
+        ("With Anna Berg, the quartet toured Japan.", "Anna Berg"),
+    ],
+)
+def test_the_subject_after_an_opening_phrase_is_whom_the_answer_is_about(answer: str, subject: str) -> None:
+    assert infer_subject(answer) == subject
