@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from scoring import nlp
 from scoring.decompose import decompose_sentence
 from scoring.records import thing_name
 from scoring.subject import infer_subject
@@ -68,3 +69,51 @@ def test_a_persons_bare_verb_after_an_opening_phrase_is_a_fact(sentence: str, fa
 )
 def test_the_subject_after_an_opening_phrase_is_whom_the_answer_is_about(answer: str, subject: str) -> None:
     assert infer_subject(answer) == subject
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        ("Tickets are reviewed daily; tickets auto-close after 7 days.", "Tickets auto-close after 7 days."),
+        ("Support is open on weekdays; tickets close after 7 days.", "Tickets close after 7 days."),
+        ("Chats stay open for a week; chats auto-archive after 90 days.", "Chats auto-archive after 90 days."),
+        (
+            "Invoices are emailed monthly; unpaid invoices auto-cancel after 30 days.",
+            "Unpaid invoices auto-cancel after 30 days.",
+        ),
+        ("Tickets auto-close after 7 days.", "Tickets auto-close after 7 days."),
+    ],
+)
+def test_a_semicolon_clause_whose_verb_reads_as_a_noun_is_a_fact_of_its_own(sentence: str, fact: str) -> None:
+    facts = decompose_sentence(sentence)
+    assert fact in [f.text for f in facts], [f.text for f in facts]
+    # no fact is made of the words of both clauses ("Tickets is tickets auto-close …")
+    cut = next((t.i for t in nlp.parse_one(sentence) if t.text == ";"), None)
+    if cut is not None:
+        assert all(max(f.tokens) < cut or min(f.tokens) > cut for f in facts), [f.text for f in facts]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "facts"),
+    [
+        # look-alikes: clauses the whole parse already keeps apart stay as they were read
+        (
+            "Tallyleaf is mobile-only; there is no web version.",
+            ["There is no web version.", "Tallyleaf is mobile only."],
+        ),
+        ("The plan costs $9; updates ship weekly.", ["Updates ship weekly.", "The plan costs $9."]),
+        (
+            "Plans renew monthly; invoices are sent on the 1st.",
+            ["Invoices are sent on the 1st.", "Plans renew monthly."],
+        ),
+    ],
+)
+def test_semicolon_clauses_read_apart_by_the_whole_parse_stay(sentence: str, facts: list[str]) -> None:
+    assert [f.text for f in decompose_sentence(sentence)] == facts
+
+
+def test_a_semicolon_clauses_facts_point_at_its_own_words() -> None:
+    sentence = "Tickets are reviewed daily; tickets auto-close after 7 days."
+    fact = next(f for f in decompose_sentence(sentence) if "auto-close" in f.text)
+    doc = nlp.parse_one(sentence)
+    assert [doc[i].text for i in sorted(fact.tokens)] == ["tickets", "auto-close", "after", "7", "days"]
