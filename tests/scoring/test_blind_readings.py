@@ -117,3 +117,50 @@ def test_a_semicolon_clauses_facts_point_at_its_own_words() -> None:
     fact = next(f for f in decompose_sentence(sentence) if "auto-close" in f.text)
     doc = nlp.parse_one(sentence)
     assert [doc[i].text for i in sorted(fact.tokens)] == ["tickets", "auto-close", "after", "7", "days"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "born"),
+    [
+        (
+            "Its first cellist (b. 1968, Kraków) left in 1995.",
+            ["Its first cellist was born in 1968.", "Its first cellist was born in Kraków."],
+        ),
+        (
+            "She performed with the cellist (b. 1968, Kraków) Ewa Nowak in 1999.",
+            ["Ewa Nowak was born in 1968.", "Ewa Nowak was born in Kraków."],
+        ),
+        (
+            "She married the Polish cellist (b. 1968, Kraków) in 1999.",
+            ["The Polish cellist was born in 1968.", "The Polish cellist was born in Kraków."],
+        ),
+        (
+            "She studied with her teacher, the cellist (born 1931, Riga), in Oslo.",
+            ["The cellist was born in 1931.", "The cellist was born in Riga."],
+        ),
+        # as before: at the start of a sentence, and after a name
+        (
+            "The cellist (b. 1968, Kraków) won the Paulo Prize.",
+            ["The cellist was born in 1968.", "The cellist was born in Kraków."],
+        ),
+        (
+            "Mei-Lin Osterhagen the chemist (b. 1970, Hamburg) works in Kiel.",
+            ["Mei-Lin Osterhagen was born in 1970.", "Mei-Lin Osterhagen was born in Hamburg."],
+        ),
+    ],
+)
+def test_a_birth_in_parentheses_after_a_role_is_the_roles_persons(sentence: str, born: list[str]) -> None:
+    facts = [f.text for f in decompose_sentence(sentence)]
+    assert [f for f in facts if " was born " in f] == born, facts
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "She won the prize (1990) in Oslo.",  # a year after a thing dates it
+        "She toured with cellists (b. 1968 and 1970) in Oslo.",  # a bare plural presents no one
+        "She joined the quartet (b. 1990, Oslo) in 1995.",  # an ensemble is no person
+    ],
+)
+def test_a_parenthesis_after_no_role_gives_no_birth(sentence: str) -> None:
+    assert not [f.text for f in decompose_sentence(sentence) if " was born " in f.text]
