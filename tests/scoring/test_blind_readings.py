@@ -7,7 +7,9 @@ import pytest
 
 from scoring import nlp
 from scoring.decompose import decompose_sentence
-from scoring.records import thing_name
+from scoring.offline import BARE_ANSWER, _read
+from scoring.records import asked, thing_name
+from scoring.sentences import split_sentences
 from scoring.subject import infer_subject
 
 
@@ -164,3 +166,62 @@ def test_a_birth_in_parentheses_after_a_role_is_the_roles_persons(sentence: str,
 )
 def test_a_parenthesis_after_no_role_gives_no_birth(sentence: str) -> None:
     assert not [f.text for f in decompose_sentence(sentence) if " was born " in f.text]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "read"),
+    [
+        (
+            "Does Tallyleaf support two-factor authentication?",
+            "Yes, since 2019.",
+            "Tallyleaf supports two-factor authentication, since 2019.",
+        ),
+        (
+            "Does Tallyleaf support two-factor authentication?",
+            "No.",
+            "Tallyleaf does not support two-factor authentication.",
+        ),
+        (
+            "How many users can share one Tallyleaf Family plan?",
+            "Sixteen.",
+            "Sixteen users can share one Tallyleaf Family plan.",
+        ),
+        ("How many devices does the Family plan cover?", "Five.", "The Family plan covers Five devices."),
+        ("Is the Family plan free?", "Yes.", "The Family plan is free."),
+        ("Can Tallyleaf export to CSV?", "Yes, from the web app.", "Tallyleaf can export to CSV, from the web app."),
+        ("Does the Corvane Nimbus AX3200 support Wi-Fi 6?", "Yes.", "The Corvane Nimbus AX3200 supports Wi-Fi 6."),
+        ("Has Tallyleaf raised prices?", "No.", "Tallyleaf has not raised prices."),
+        ("Where is Corvane based?", "Oslo.", "Corvane is based in Oslo."),
+    ],
+)
+def test_a_bare_answer_is_read_with_the_question(question: str, answer: str, read: str) -> None:
+    found = asked(question, answer)
+    assert found is not None
+    assert found.text == read
+    assert len(found.offsets) == len(found.text) and all(0 <= o < len(answer) for o in found.offsets)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Does Tallyleaf support two-factor authentication?", "Yes, it has supported it since 2019."),  # a verb
+        ("Does Tallyleaf support two-factor authentication?", "Sixteen."),  # no yes or no
+        ("How many users can share one plan?", "Yes."),  # no count
+        ("Tell me about Tallyleaf.", "A budgeting app."),  # no question
+        ("What is Tallyleaf?", "A budgeting app."),  # nothing asked of it but what it is
+    ],
+)
+def test_an_answer_with_its_own_verb_or_of_another_shape_stays(question: str, answer: str) -> None:
+    assert asked(question, answer) is None
+
+
+def test_the_question_the_checker_is_given_reads_a_bare_first_sentence() -> None:
+    sentences = tuple(split_sentences("Yes, since 2019. It is free on every plan."))
+    question = "Does Tallyleaf support two-factor authentication?"
+    readings, _ = _read(sentences, frozenset(), question)
+    assert readings[0].text == "Tallyleaf supports two-factor authentication, since 2019."
+    assert readings[1].text == "It is free on every plan."
+    off, _ = _read(sentences, frozenset({BARE_ANSWER}), question)
+    assert off[0].text == "Yes, since 2019."
+    none, _ = _read(sentences, frozenset(), None)
+    assert none[0].text == "Yes, since 2019."
