@@ -1097,7 +1097,8 @@ _HOW_MANY = re.compile(
     re.IGNORECASE,
 )
 _YES = re.compile(r"^\W*(?P<word>yes|yep|yeah|correct|no|nope)\b\s*[,.;:—–!-]*\s*", re.IGNORECASE)
-_MODALS = frozenset(("can", "will"))
+# A question about the assistant, not the thing: "What do you know about …?", "Can you tell me …?".
+_ASKS_THE_ASSISTANT = re.compile(r"\b(?:you|i|we)\b", re.IGNORECASE)
 
 
 def asked(question: str, answer: str) -> Reading | None:
@@ -1108,8 +1109,8 @@ def asked(question: str, answer: str) -> Reading | None:
     when the answer has a verb of its own or the question is of no such shape."""
     q = _unbolded(question).strip()
     value = answer.strip()
-    if not value or not _verbless(value):
-        return None
+    if not value or not _verbless(value) or _ASKS_THE_ASSISTANT.search(q) or value.rstrip(" .:").lower() in q.lower():
+        return None  # "What do you know about X?" asks the assistant; "X" alone (a heading) answers nothing
     yes = _YES.match(value)
     m = _YES_NO.match(q)
     if m is not None and yes is not None:
