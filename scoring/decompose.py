@@ -583,7 +583,8 @@ def _relatives_of(noun: Token) -> list[Token]:
 
 def _antecedent(doc: Doc, noun: Token) -> Subject:
     # A title keeps its "of" phrase ("The Conquest of the Incas"); a common noun is cut to its head phrase.
-    keep_prep = noun.pos_ == "PROPN"
+    # A person's name is cut at its preposition: "Anna Berg at the Riga Academy, who …" is Anna Berg.
+    keep_prep = noun.pos_ == "PROPN" and noun.ent_type_ != "PERSON"
     pruned = {"relcl", "appos", "acl", "conj", "cc", "punct"} | (set() if keep_prep else {"prep"})
     ids = subtree_ids(noun, prune_deps=frozenset(pruned))
     ids -= paren_ids(doc)
@@ -830,6 +831,12 @@ def _replace_relativizers(
             for group in (*comps, *mods):
                 group.discard(c.i)
             core.drop(c.i)
+            if c.tag_ == "WRB" and c.lower_ == "where" and p.head.pos_ in ("NOUN", "PROPN"):
+                # "the Vienna Conservatory, where he later taught" -> "he later taught at the Vienna Conservatory"
+                place = p.head
+                prep = place.head.lower_ if place.dep_ == "pobj" and place.head.lower_ in ("at", "in", "on") else "in"
+                core.insert(p.right_edge.i + 0.5, f"{prep} {_antecedent(doc, place).text}")
+                continue
             if c.dep_ in _SUBJ or c.tag_ == "WRB":
                 continue
             ante = _antecedent(doc, p.head).text

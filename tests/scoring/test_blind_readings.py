@@ -225,3 +225,43 @@ def test_the_question_the_checker_is_given_reads_a_bare_first_sentence() -> None
     assert off[0].text == "Yes, since 2019."
     none, _ = _read(sentences, frozenset(), None)
     assert none[0].text == "Yes, since 2019."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        (
+            "He trained with Jan Kos at the Vienna Conservatory, where he later taught.",
+            "He later taught at The Vienna Conservatory.",
+        ),
+        ("She grew up in Bergen, where she sang in a choir.", "She sang in a choir in Bergen."),
+        ("He moved to the Lyra Quartet, where he played until 1995.", "He played until 1995 in The Lyra Quartet."),
+        (
+            "She studied under Anna Berg at the Riga Academy, who later became her mentor.",
+            "Anna Berg later became her mentor.",
+        ),
+        ("He trained under Jan Kos of the Vienna Conservatory, who died in 1990.", "Jan Kos died in 1990."),
+        # look-alikes: "which" stands for the place it follows; a title keeps its "of"
+        (
+            "She studied under Anna Berg at the Riga Academy, which she later directed.",
+            "She later directed The Riga Academy.",
+        ),
+        ("She wrote The Conquest of the Incas, which won a prize.", "The Conquest of the Incas won a prize."),
+    ],
+)
+def test_a_relative_clause_is_about_the_noun_it_stands_for(sentence: str, fact: str) -> None:
+    facts = [f.text for f in decompose_sentence(sentence)]
+    assert fact in facts, facts
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What do you know about Priya Raghunathan?", "Priya Raghunathan"),  # asks the assistant; a heading
+        ("Can you tell me whether Tallyleaf supports 2FA?", "Yes."),
+        ("Do I need an account for Tallyleaf?", "Yes."),
+        ("Where is Corvane based?", "Corvane"),
+    ],
+)
+def test_a_question_to_the_assistant_or_a_heading_is_no_bare_answer(question: str, answer: str) -> None:
+    assert asked(question, answer) is None
