@@ -834,8 +834,8 @@ def _replace_relativizers(
             if c.tag_ == "WRB" and c.lower_ == "where" and p.head.pos_ in ("NOUN", "PROPN"):
                 # "the Vienna Conservatory, where he later taught" -> "he later taught at the Vienna Conservatory"
                 place = p.head
-                prep = place.head.lower_ if place.dep_ == "pobj" and place.head.lower_ in ("at", "in", "on") else "in"
-                core.insert(p.right_edge.i + 0.5, f"{prep} {_antecedent(doc, place).text}")
+                at = place.head.lower_ if place.dep_ == "pobj" and place.head.lower_ in ("at", "in", "on") else "in"
+                core.insert(p.right_edge.i + 0.5, f"{at} {_antecedent(doc, place).text}")
                 continue
             if c.dep_ in _SUBJ or c.tag_ == "WRB":
                 continue

@@ -1088,7 +1088,7 @@ def _agree_be(subject: str, aux: str) -> str:
 # "Does Tallyleaf support two-factor authentication?", "Is the Family plan free?", "Can it export CSV?": a helper
 # verb, the subject (a name, "the …", "it"), then what is asked.
 _YES_NO = re.compile(r"^\W*(?P<aux>does|do|did|is|are|was|were|can|will|has|have)\s+(?P<rest>[^?]+?)\s*\?\s*$", re.I)
-_DETERMINERS = frozenset(("the", "a", "an", "your", "my", "our", "this", "one"))
+_ASKED_DETERMINERS = frozenset(("the", "a", "an", "your", "my", "our", "this", "one"))
 # "How many users can share one Family plan?" (what is counted is the subject), "How many devices does the plan
 # cover?" (what is counted is the object).
 _HOW_MANY = re.compile(
@@ -1129,14 +1129,14 @@ def _split_subject(aux: str, words: list[str]) -> tuple[str, list[str]] | None:
         return None
     if words[0].lower() in ("it", "they"):
         return words[0], words[1:]
-    n = 1 if words[0].lower() in _DETERMINERS else 0
+    n = 1 if words[0].lower() in _ASKED_DETERMINERS else 0
     doc = nlp.parse_one(f"{aux.capitalize()} {' '.join(words)}?")
     subj = next((t for t in doc if t.dep_ in ("nsubj", "nsubjpass") and t.left_edge.i == 1), None)
     if subj is not None and 0 < subj.i < len(words):
         return " ".join(words[: subj.i]), words[subj.i :]
     while n < len(words) and (words[n][:1].isupper() or any(c.isdigit() for c in words[n])):
         n += 1
-    if n == 0 or (n == 1 and words[0].lower() in _DETERMINERS) or n >= len(words):
+    if n == 0 or (n == 1 and words[0].lower() in _ASKED_DETERMINERS) or n >= len(words):
         return None
     return " ".join(words[:n]), words[n:]
 
