@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Set
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from scoring import nlp
@@ -38,7 +38,7 @@ from scoring.phrases import Phrase, Subject, subtree_ids
 from vocabulary import PERSONAL_PRONOUNS
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Token
+    from spacy.tokens import Doc, Span, Token
 
 MAX_FACTS_PER_SENTENCE = 16
 
@@ -105,6 +105,57 @@ def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
     text = nlp.text(doc).strip()
     if not text:
         return []
+    whole = _decompose_whole(doc, sentence_index)
+    return _semicolon_parts(doc, sentence_index, whole) or whole
+
+
+def _semicolon_parts(doc: Doc, sentence_index: int, whole: list[AtomicFact]) -> list[AtomicFact] | None:
+    """The facts of a sentence of clauses joined by semicolons, each clause parsed on its own, where the parse of
+    the whole lost one ("…; tickets auto-close after 7 days": the verb read as a noun, the clause as an appositive
+    of the first's subject): a clause none of whose words is in a fact, or a fact made of words of two clauses.
+    None when the whole sentence's parse kept its clauses apart, or a clause read alone says nothing."""
+    cuts = [t.i for t in doc if t.text == ";" and t.i not in paren_ids(doc)]
+    if not cuts:
+        return None
+    bounds = list(zip([0, *(c + 1 for c in cuts)], [*cuts, len(doc)], strict=True))
+    parts = [(a, b) for a, b in bounds if b - a >= 2]
+    if len(parts) < 2:
+        return None
+    part_of = {i: n for n, (a, b) in enumerate(parts) for i in range(a, b)}
+    covered = {part_of[i] for f in whole for i in f.tokens if i in part_of and not doc[i].is_punct}
+    crossing = any(len({part_of[i] for i in f.tokens if i in part_of and not doc[i].is_punct}) > 1 for f in whole)
+    if len(covered) == len(parts) and not crossing:
+        return None
+    out: list[AtomicFact] = []
+    for a, b in parts:
+        span = doc[a:b]
+        words = span.text.strip()
+        alone = nlp.parse_one(words[:1].upper() + words[1:] + ("" if doc[b - 1].is_punct else "."))
+        if [t.lower_ for t in alone][: b - a] != [t.lower_ for t in span]:
+            return None  # tokenised otherwise alone: its token ids would not be the sentence's
+        facts = [f for f in _decompose_whole(alone, sentence_index) if any(i < b - a for i in f.tokens)]
+        if not facts and _subject_then_predicate(span):
+            # "tickets auto-close after 7 days" read alone without a verb still: the clause is checked whole
+            facts = [AtomicFact(nlp.text(alone).strip(), sentence_index, span[0].text, False, frozenset(range(b - a)))]
+        if not facts:
+            return None
+        out += [replace(f, tokens=frozenset(a + i for i in f.tokens if i < b - a)) for f in facts]
+    return out
+
+
+def _subject_then_predicate(span: Span) -> bool:
+    """A clause of a noun phrase, then a word that is no preposition or conjunction, then more words ("tickets
+    close after 7 days"), not an elided one ("silver in 1994")."""
+    nouns = 0
+    for n, t in enumerate(span):
+        if t.pos_ in ("NOUN", "PROPN") or (t.pos_ == "ADJ" and nouns == 0):
+            nouns += t.pos_ != "ADJ"
+            continue
+        return nouns > 0 and t.pos_ not in ("ADP", "CCONJ", "PUNCT", "SCONJ", "PART") and len(span) - n >= 2
+    return False
+
+
+def _decompose_whole(doc: Doc, sentence_index: int) -> list[AtomicFact]:
     paren = paren_ids(doc)
     prune = set(paren) | _descriptive_appositions(doc) | {t.i for t in doc if _juxtaposed(t)}
     facts: list[tuple[Phrase, Subject]] = []
@@ -123,7 +174,7 @@ def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
             facts.append((phrase, clause.subject))
     out: list[AtomicFact] = []
     seen: set[str] = set()
-    _render_facts(facts, sentence_index, out, seen)
+    _render_facts(facts, sentence_index, out, seen, doc)
     if not out and not any(t.pos_ in _VERBAL for t in doc) and len(doc) <= 8:
         return []  # a heading or a bare name ("John Smith (footballer)") claims nothing
     if not out:
@@ -182,18 +233,32 @@ def _parenthetical_statements(doc: Doc, subject: Subject) -> list[tuple[Phrase, 
 
 
 def _render_facts(
-    facts: list[tuple[Phrase, Subject]], sentence_index: int, out: list[AtomicFact], seen: set[str]
+    facts: list[tuple[Phrase, Subject]],
+    sentence_index: int,
+    out: list[AtomicFact],
+    seen: set[str],
+    doc: Doc | None = None,
 ) -> None:
+    """``doc``: the clauses' sentence, where a person's bare verb is a fact of two words ("…, he retired")."""
     for phrase, subject in facts:
         if len(out) >= MAX_FACTS_PER_SENTENCE:
             break
         # "won the Lindeman Prize (1962)": a year kept in parentheses dates the fact it ends.
         rendered = _PAREN_YEAR.sub(r" in \1", phrase.render())
         key = rendered.lower()
-        if len(rendered.split()) < 3 or key in seen:
+        if key in seen or (len(rendered.split()) < 3 and not _bare_verb(doc, phrase, subject)):
             continue
         seen.add(key)
         out.append(AtomicFact(rendered, sentence_index, subject.text, subject.is_person, frozenset(phrase.tokens)))
+
+
+def _bare_verb(doc: Doc | None, phrase: Phrase, subject: Subject) -> bool:
+    """A person and a verb of their own ("Having won the cup in 1990, he retired": "He retired"), not an auxiliary
+    or "be"/"have" left without what they link."""
+    if doc is None or not subject.text or not subject.is_person:
+        return False
+    verbs = [doc[i] for i in phrase.tokens if doc[i].pos_ == "VERB"]
+    return len(verbs) == 1 and nlp.lemma(verbs[0]) not in ("be", "have", "do")
 
 
 _PLACES_AND_PEOPLE = frozenset({"PERSON", "GPE", "LOC", "NORP", "DATE", "FAC"})
@@ -518,7 +583,8 @@ def _relatives_of(noun: Token) -> list[Token]:
 
 def _antecedent(doc: Doc, noun: Token) -> Subject:
     # A title keeps its "of" phrase ("The Conquest of the Incas"); a common noun is cut to its head phrase.
-    keep_prep = noun.pos_ == "PROPN"
+    # A person's name is cut at its preposition: "Anna Berg at the Riga Academy, who …" is Anna Berg.
+    keep_prep = noun.pos_ == "PROPN" and noun.ent_type_ != "PERSON"
     pruned = {"relcl", "appos", "acl", "conj", "cc", "punct"} | (set() if keep_prep else {"prep"})
     ids = subtree_ids(noun, prune_deps=frozenset(pruned))
     ids -= paren_ids(doc)
@@ -765,6 +831,12 @@ def _replace_relativizers(
             for group in (*comps, *mods):
                 group.discard(c.i)
             core.drop(c.i)
+            if c.tag_ == "WRB" and c.lower_ == "where" and p.head.pos_ in ("NOUN", "PROPN"):
+                # "the Vienna Conservatory, where he later taught" -> "he later taught at the Vienna Conservatory"
+                place = p.head
+                at = place.head.lower_ if place.dep_ == "pobj" and place.head.lower_ in ("at", "in", "on") else "in"
+                core.insert(p.right_edge.i + 0.5, f"{at} {_antecedent(doc, place).text}")
+                continue
             if c.dep_ in _SUBJ or c.tag_ == "WRB":
                 continue
             ante = _antecedent(doc, p.head).text

@@ -233,7 +233,7 @@ def _keep_prefixed_words(nlp: Language) -> Language:
     """Keep "co-founded", "co-wrote", "re-elected" one token: split, "co" became a verb of its own."""
     import re
 
-    prefixed = re.compile(r"^(?:co|re|pre|ex|non|self|vice)-[a-z]+$", re.IGNORECASE)
+    prefixed = re.compile(r"^(?:co|re|pre|ex|non|self|vice|auto)-[a-z]+$", re.IGNORECASE)
     tokenizer: Any = nlp.tokenizer
     default_match = tokenizer.token_match
 

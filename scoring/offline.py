@@ -29,6 +29,7 @@ from scoring.records import (
     Reading,
     answer_pronoun,
     answered,
+    asked,
     completed_by_lead_in,
     named_thing,
     prose,
@@ -89,6 +90,14 @@ HOW_TO_STEPS = rule(
 )
 # A question that asks for a procedure.
 _HOW_TO = re.compile(r"^(?:how (?:do|can|should|would) (?:i|you|we|one)|how to)\b", re.IGNORECASE)
+BARE_ANSWER = rule(
+    "bare-answer",
+    "decompose",
+    "an answer's first sentence with no verb of its own is read with the question the checker was given: 'Does "
+    "Tallyleaf support two-factor authentication?' then 'Yes, since 2019.' → 'Tallyleaf supports two-factor "
+    "authentication, since 2019.'; 'No.' → '… does not support …'; 'How many users can share one Family plan?' then "
+    "'Sixteen.' → 'Sixteen users can share one Family plan.'; a wh-question as a transcript's (question-answered)",
+)
 HEDGED_CLAIMS = rule(
     "hedged-claims",
     "decompose",
@@ -105,7 +114,7 @@ def decompose(run: Run) -> list[PlannedGroup]:
     """Perceived individuals by sentence, atomic facts by dependency parse, each made standalone and
     classified by the check-worthiness rules."""
     sentences = run.sentences
-    readings, unhedged = _readings(sentences, run.config)
+    readings, unhedged = _readings(sentences, run.config, run.question)
     texts = [text for text, _, _ in unhedged]
     run.readings = texts
     docs = nlp.parse(texts)
@@ -156,19 +165,19 @@ def parse_ahead(answers: Sequence[Sequence[Sentence]], config: CheckConfig) -> N
 
 
 def _readings(
-    sentences: Sequence[Sentence], config: CheckConfig
+    sentences: Sequence[Sentence], config: CheckConfig, question: str | None = None
 ) -> tuple[list[Reading], list[tuple[str, list[int], bool]]]:
     """The sentences of one answer as decomposition reads them: records as prose (:func:`prose`, with the
     answer's pronoun), then without their hedges (:func:`strip_hedges`).
 
     Read once per answer: :func:`parse_ahead` reads a worker's batch ahead and :func:`decompose` then
     finds each answer's readings here (callers only read them)."""
-    return _read(tuple(sentences), config.rules_off)
+    return _read(tuple(sentences), config.rules_off, question)
 
 
 @lru_cache(maxsize=512)
 def _read(
-    sentences: tuple[Sentence, ...], rules_off: frozenset[str]
+    sentences: tuple[Sentence, ...], rules_off: frozenset[str], question: str | None = None
 ) -> tuple[list[Reading], list[tuple[str, list[int], bool]]]:
     pronoun = answer_pronoun([s.text for s in sentences])
     if pronoun is None and any(s.scope is not None and s.scope.kind in _PERSON_TABLES for s in sentences):
@@ -200,6 +209,9 @@ def _read(
         for i in range(1, len(sentences)):
             found = answered(sentences[i - 1].text, sentences[i].text, pronoun)
             readings[i] = found or readings[i]
+    if question and sentences and BARE_ANSWER not in rules_off and not readings[0].rewritten:
+        # "Sixteen.", "Yes, since 2019.": a help desk's bare answer says what the question asked
+        readings[0] = asked(question, sentences[0].text) or readings[0]
     readings = [unlabelled(r, rules_off) for r in readings]  # "A: It launched in 2019." claims what follows "A:"
     readings = [corrected(r, rules_off) for r in readings]  # "not in Oslo but in Bergen" claims Bergen
     hedges = HEDGED_CLAIMS not in rules_off

@@ -147,7 +147,15 @@ def parenthetical_facts(doc: Doc, paren: Set[int]) -> list[tuple[Phrase, Subject
         name_tok = doc[j] if j >= 0 else doc[0]
         if j < 0:
             continue
-        if name_tok.pos_ != "PROPN":
+        role: Subject | None = None
+        if name_tok.pos_ != "PROPN" and m.re is _BORN and name_tok.pos_ == "NOUN" and name_tok.lower_ not in ORG_WORDS:
+            # "… with the cellist (b. 1968, Kraków) Ewa Nowak", "Its first cellist (b. 1968, Kraków) left …": a role
+            # anywhere presents a person, named right after it or only by the role
+            role = _role_phrase(doc, name_tok)
+            after = next((t for t in doc if t.idx >= m.end()), None)
+            if role is not None and after is not None and after.pos_ == "PROPN":
+                role = _name_after(doc, after)
+        if role is None and name_tok.pos_ != "PROPN":
             # "The architect (born 1961, Strasbourg)", "Mei-Lin Osterhagen the chemist (b. 1970, Hamburg)": a
             # person presented by role; the dates are the role's person's.
             if not (name_tok.pos_ == "NOUN" and j > 0 and doc[j - 1].lower_ == "the" and m.re is not _AKA):
@@ -156,7 +164,10 @@ def parenthetical_facts(doc: Doc, paren: Set[int]) -> list[tuple[Phrase, Subject
                 name_tok = doc[j - 2]
             elif j - 1 != 0:
                 continue
-        subject = _name_before(doc, name_tok) if name_tok.pos_ == "PROPN" else _role_before(doc, name_tok)
+        if role is not None:
+            subject = role
+        else:
+            subject = _name_before(doc, name_tok) if name_tok.pos_ == "PROPN" else _role_before(doc, name_tok)
         ids = {t.i for t in doc if m.start() <= t.idx < m.end()}
         if m.re is _LIFESPAN and (len(ranges) > 1 or _not_a_person(name_tok)):
             continue
@@ -344,6 +355,30 @@ def _name_before(doc: Doc, tok: Token) -> Subject:
         ids.insert(0, j)
         j -= 1
     return Subject(doc[ids[0] : ids[-1] + 1].text, set(ids), tok)
+
+
+def _role_phrase(doc: Doc, tok: Token) -> Subject | None:
+    """The role phrase ending at ``tok`` from its determiner ("the cellist", "Its first cellist", "her Polish
+    teacher"), with the name before it when one stands right before ("Mei-Lin Osterhagen the chemist" is Mei-Lin
+    Osterhagen); None when no determiner opens it (a bare noun presents no one)."""
+    j = tok.i - 1
+    while j >= 0 and doc[j].pos_ in ("ADJ", "NOUN", "NUM") and doc[j].dep_ in ("amod", "compound", "nummod"):
+        j -= 1
+    if j < 0:
+        return None
+    if doc[j].tag_ != "PRP$" and not (doc[j].pos_ == "DET" and doc[j].lower_ in ("the", "this")):
+        return None
+    if j > 0 and doc[j - 1].pos_ == "PROPN" and doc[j].lower_ == "the":
+        return _name_before(doc, doc[j - 1])
+    return Subject(doc[j : tok.i + 1].text, set(range(j, tok.i + 1)), tok)
+
+
+def _name_after(doc: Doc, tok: Token) -> Subject:
+    """The name that starts at ``tok`` ("Ewa Nowak" of "the cellist (b. 1968) Ewa Nowak")."""
+    end = tok.i
+    while end + 1 < len(doc) and doc[end + 1].pos_ == "PROPN":
+        end += 1
+    return Subject(doc[tok.i : end + 1].text, set(range(tok.i, end + 1)), doc[end])
 
 
 def _role_before(doc: Doc, tok: Token) -> Subject:

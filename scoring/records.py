@@ -30,6 +30,7 @@ from scoring.hedges import closing_hedge
 from scoring.inflect import past, present
 from scoring.parentheticals import ORG_WORDS
 from scoring.rules import Rule, register, rule, run
+from vocabulary import NOT_NAMES
 from vocabulary.records import RECORD_PREDICATES
 
 LABEL_RECORDS = rule(
@@ -661,7 +662,9 @@ def amount_value(text: str) -> bool:
 def thing_name(texts: list[str]) -> str | None:
     """The name of the thing an answer about no one describes, from its first line, or None."""
     m = _THING.match(texts[0]) if texts else None
-    return m.group("name") if m is not None else None
+    if m is None or m.group("name").split()[0].lower() in NOT_NAMES:
+        return None  # "There are two:", "These are the specs:": an opening that points, not a name
+    return m.group("name")
 
 
 def thing_prose(text: str, name: str) -> Reading:
@@ -1282,3 +1285,127 @@ def _agree_be(subject: str, aux: str) -> str:
     if aux in ("was", "were"):
         return "were" if subject.lower() == "they" else "was"
     return "are" if subject.lower() == "they" else "is"
+
+
+# --- a bare answer to the question the checker is given ----------------------------------------------------------
+
+# "Does Tallyleaf support two-factor authentication?", "Is the Family plan free?", "Can it export CSV?": a helper
+# verb, the subject (a name, "the …", "it"), then what is asked.
+_YES_NO = re.compile(r"^\W*(?P<aux>does|do|did|is|are|was|were|can|will|has|have)\s+(?P<rest>[^?]+?)\s*\?\s*$", re.I)
+_ASKED_DETERMINERS = frozenset(("the", "a", "an", "your", "my", "our", "this", "one"))
+# "How many users can share one Family plan?" (what is counted is the subject), "How many devices does the plan
+# cover?" (what is counted is the object).
+_HOW_MANY = re.compile(
+    r"^\W*how\s+many(?P<noun>(?:\s+(?!(?:does|do|did|is|are|was|were|can|will)\b)[\w'’-]+){0,3})\s+"
+    r"(?P<aux>does|do|did|is|are|was|were|can|will)\s+(?P<rest>[^?]+?)\s*\?\s*$",
+    re.IGNORECASE,
+)
+_YES = re.compile(r"^\W*(?P<word>yes|yep|yeah|correct|no|nope)\b\s*[,.;:—–!-]*\s*", re.IGNORECASE)
+# A question about the assistant, not the thing: "What do you know about …?", "Can you tell me …?".
+_ASKS_THE_ASSISTANT = re.compile(r"\b(?:you|i|we)\b", re.IGNORECASE)
+
+
+def asked(question: str, answer: str) -> Reading | None:
+    """A bare answer read with the question the checker was given: "Does Tallyleaf support two-factor
+    authentication?" then "Yes, since 2019." → "Tallyleaf supports two-factor authentication, since 2019."; "No." →
+    "Tallyleaf does not support two-factor authentication."; "How many users can share one Family plan?" then
+    "Sixteen." → "Sixteen users can share one Family plan."; a wh-question as a transcript's (:func:`answered`). None
+    when the answer has a verb of its own or the question is of no such shape."""
+    q = _unbolded(question).strip()
+    value = answer.strip()
+    if not value or not _verbless(value) or _ASKS_THE_ASSISTANT.search(q) or value.rstrip(" .:").lower() in q.lower():
+        return None  # "What do you know about X?" asks the assistant; "X" alone (a heading) answers nothing
+    yes = _YES.match(value)
+    m = _YES_NO.match(q)
+    if m is not None and yes is not None:
+        return _yes_no(m, answer, yes)
+    m = _HOW_MANY.match(q)
+    if m is not None and yes is None:
+        return _how_many(m, answer)
+    return _unlabelled_answer(q, answer)
+
+
+def _split_subject(aux: str, words: list[str]) -> tuple[str, list[str]] | None:
+    """The subject a question's helper verb is followed by, and the words after it: "it", a name ("Tallyleaf",
+    "the Corvane Nimbus AX3200": capitalised words and model numbers), or a determiner and the nouns the parse
+    makes its subject ("the Family plan"); None when none opens ``words``."""
+    if not words:
+        return None
+    if words[0].lower() in ("it", "they"):
+        return words[0], words[1:]
+    n = 1 if words[0].lower() in _ASKED_DETERMINERS else 0
+    doc = nlp.parse_one(f"{aux.capitalize()} {' '.join(words)}?")
+    subj = next((t for t in doc if t.dep_ in ("nsubj", "nsubjpass") and t.left_edge.i == 1), None)
+    if subj is not None and 0 < subj.i < len(words):
+        return " ".join(words[: subj.i]), words[subj.i :]
+    while n < len(words) and (words[n][:1].isupper() or any(c.isdigit() for c in words[n])):
+        n += 1
+    if n == 0 or (n == 1 and words[0].lower() in _ASKED_DETERMINERS) or n >= len(words):
+        return None
+    return " ".join(words[:n]), words[n:]
+
+
+def _yes_no(m: re.Match[str], answer: str, yes: re.Match[str]) -> Reading | None:
+    aux = m.group("aux").lower()
+    split = _split_subject(aux, m.group("rest").split())
+    if split is None:
+        return None
+    subj, rest = split
+    subj = subj[:1].upper() + subj[1:]
+    negative = yes.group("word").lower() in ("no", "nope")
+    plural = subj.lower() == "they" or aux in ("do", "are", "were", "have")
+    if aux in ("does", "do", "did"):
+        lemma = rest[0].lower()
+        if negative:
+            verb = f"{aux} not {lemma}"
+        else:
+            verb = past(lemma) if aux == "did" else (lemma if plural else present(lemma))
+        head = " ".join([subj, verb, *rest[1:]])
+    else:
+        head = " ".join([subj, aux + (" not" if negative else ""), *rest])
+    start = yes.end()
+    out = _Builder(answer)
+    more = answer[start:].strip(" .")
+    out.insert(head + (", " if more else ""), start)
+    end = len(answer.rstrip(" ."))
+    if more:
+        out.copy(start, end)
+    out.insert(".", max(end - 1, 0))
+    return out.reading()
+
+
+def _how_many(m: re.Match[str], answer: str) -> Reading | None:
+    noun, aux, rest = m.group("noun").strip(), m.group("aux").lower(), m.group("rest").split()
+    end = len(answer.rstrip(" ."))
+    start = len(answer) - len(answer.lstrip())
+    if not rest:
+        return None
+    out = _Builder(answer)
+    if aux in ("does", "do", "did"):
+        # "How many devices does the plan cover?" → "The plan covers five devices."
+        split = _split_subject(aux, rest)
+        if split is None or not split[1]:
+            return None
+        subj, (lemma, *after) = split
+        lemma = lemma.lower()
+        said = past(lemma) if aux == "did" else (lemma if aux == "do" else present(lemma))
+        out.insert(f"{subj[:1].upper()}{subj[1:]} {said} ", start)
+        out.copy(start, end)
+        tail = " ".join([noun, *after]).strip()
+        if tail:
+            out.insert(" " + tail, end - 1)
+    else:
+        # "How many users can share one Family plan?" → "Sixteen users can share one Family plan."
+        out.copy(start, end)
+        out.insert(" " + " ".join([w for w in (noun, aux, *rest) if w]), end - 1)
+    out.insert(".", end - 1)
+    return out.reading()
+
+
+def _unlabelled_answer(question: str, answer: str) -> Reading | None:
+    """:func:`answered` of an answer written without its "A:" label, its offsets into the answer as written."""
+    found = answered(question, "A: " + answer, "it")
+    if found is None:
+        return None
+    offsets = [max(o - 3, 0) for o in found.offsets]
+    return Reading(found.text, offsets, True)

@@ -67,6 +67,13 @@ THIRD_PERSON_SINGULAR = MALE_PRONOUNS | FEMALE_PRONOUNS
 # A fact whose subject is one of these is about someone (or something) named elsewhere.
 PERSONAL_PRONOUNS = frozenset({"he", "she", "they", "him", "her", "his", "hers", "their", "them", "it", "its"})
 
+# Words that open a sentence without naming anything: an existential "there", a pointing "here", pronouns,
+# demonstratives and question words ("There are two:", "These are the specs:" name no thing).
+NOT_NAMES = frozenset(
+    "there here it its this that these those they he she we you i what which who whom whose where when why how "
+    "some many several all both each every another one none such".split()
+)
+
 # Names: titles before and suffixes after a person's name, left out when names are compared.
 TITLES = frozenset(
     "mr mrs ms miss dr prof professor sir dame lord lady saint st pope king queen prince princess rev reverend "

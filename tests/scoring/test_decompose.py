@@ -47,7 +47,12 @@ from scoring.sentences import strip_citations
         ),
         (
             "Sheehan attended the University of California, where he received a degree in Theatre Arts.",
-            ["Sheehan attended the University of California.", "He received a degree in Theatre Arts."],
+            # "where" stands for the university: the degree was received there
+            [
+                "Sheehan attended the University of California.",
+                "He received a degree in The University of California.",
+                "He received a degree in Theatre Arts in The University of California.",
+            ],
         ),
         (
             "Joseph F. Smith (1838–1918), sixth president of the LDS Church.",
