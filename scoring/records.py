@@ -1295,7 +1295,7 @@ _YES_NO = re.compile(r"^\W*(?P<aux>does|do|did|is|are|was|were|can|will|has|have
 _ASKED_DETERMINERS = frozenset(("the", "a", "an", "your", "my", "our", "this", "one"))
 # "How many users can share one Family plan?" (what is counted is the subject), "How many devices does the plan
 # cover?" (what is counted is the object).
-_HOW_MANY = re.compile(
+_ASKED_HOW_MANY = re.compile(
     r"^\W*how\s+many(?P<noun>(?:\s+(?!(?:does|do|did|is|are|was|were|can|will)\b)[\w'’-]+){0,3})\s+"
     r"(?P<aux>does|do|did|is|are|was|were|can|will)\s+(?P<rest>[^?]+?)\s*\?\s*$",
     re.IGNORECASE,
@@ -1319,7 +1319,7 @@ def asked(question: str, answer: str) -> Reading | None:
     m = _YES_NO.match(q)
     if m is not None and yes is not None:
         return _yes_no(m, answer, yes)
-    m = _HOW_MANY.match(q)
+    m = _ASKED_HOW_MANY.match(q)
     if m is not None and yes is None:
         return _how_many(m, answer)
     return _unlabelled_answer(q, answer)
