@@ -92,10 +92,11 @@ def other_relation(answer: str, result: CheckResult, pages: Mapping[str, str]) -
     if result.revision is None:
         return []
     names = [g.mention or "" for g in result.groups] + [g.entity or "" for g in result.groups]
+    written = " ".join(answer.split())  # a value the answer wraps over a line break is still the answer's
     out: list[str] = []
     for sentence in _sentences(result.revision.text):
         for value in values_of(sentence):
-            if re.search(rf"(?<!\w){re.escape(value)}(?!\w)", answer) or any(value in n for n in names if n):
+            if re.search(rf"(?<!\w){re.escape(value)}(?!\w)", written) or any(value in n for n in names if n):
                 continue
             others = [v for v in values_of(sentence) if v != value and not any(v in n for n in names if n)]
             words = _stems(sentence, [value, *names, *others])

@@ -92,6 +92,9 @@ def test_a_refuted_value_left_in_the_revision_is_counted(fact: str, revised: str
         ("Ann Berg received the Corrib Medal in 1999.", "Ann Berg received the Corrib Medal in 2001.", False),
         ("Ann Berg teaches at Leeds.", "Ann Berg teaches at Cambridge.", False),
         ("Ann Berg studied at Leeds.", "Ann Berg studied at Oxford.", False),
+        # the answer's own value wrapped over a line break is the answer's, not brought in; another is
+        ("Ann Berg founded the Corrib\nMedal.", "Ann Berg founded the Corrib Medal.", False),
+        ("Ann Berg founded the Wexcombe\nMedal.", "Ann Berg founded the Corrib Medal.", True),
     ],
 )
 def test_a_value_of_another_relation_is_counted(answer: str, revised: str, crossed: bool) -> None:
