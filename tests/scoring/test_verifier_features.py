@@ -74,6 +74,38 @@ def test_look_alike_negations_still_negate(text: str) -> None:
     assert analyse(text).negated is True
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tickets are closed automatically after 7 days without activity.",
+        "The album was released without a label.",
+        "He crossed the Atlantic without a co-pilot in 1932.",
+        "She ran the company without anything in writing.",
+    ],
+)
+def test_without_before_a_noun_phrase_denies_nothing(text: str) -> None:
+    assert analyse(text).negated is False
+    assert analyse(text.replace("without", "not without")).negated is True  # another negation still counts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "He left the university without graduating.",
+        "She was acquitted without ever being tried.",
+        "The film was shelved without being released.",
+    ],
+)
+def test_without_before_a_verb_denies_it(text: str) -> None:
+    assert analyse(text).negated is True
+
+
+def test_a_claim_and_a_page_sentence_with_without_agree_in_polarity() -> None:
+    claim = "Tickets are closed after 7 days."
+    assert _features(claim, "Tickets are closed automatically after 7 days without activity.")["negation_mismatch"] == 0
+    assert _features("He graduated from Yale.", "He left Yale without graduating.")["negation_mismatch"] == 1
+
+
 def test_analyse_content_and_names() -> None:
     a = analyse("Bruce Johnstone plays the baritone saxophone in London.")
     assert a.content == {"bruc", "johnston", "play", "bariton", "saxophon", "london"}
