@@ -208,8 +208,9 @@ def test_a_wrong_place_is_replaced_by_the_pages_place_the_recogniser_missed(veri
 @pytest.mark.parametrize(
     ("answer", "replaced"),
     [
-        # the stance model does not confirm "teaches" for "has taught": the claim goes rather than being rewritten
-        ("Ada Lind is a novelist. She teaches creative writing at Bramwell University in Madrid.", False),
+        # the stance model confirms "teaches" for "has taught" (since the --factscore 4 weights; before, the claim went
+        # rather than being rewritten)
+        ("Ada Lind is a novelist. She teaches creative writing at Bramwell University in Madrid.", True),
         ("Ada Lind is a novelist. Since 2017 she has taught creative writing at Bramwell University in Madrid.", True),
     ],
 )
