@@ -152,9 +152,9 @@ def count_contradicted(fact: str, texts: Sequence[str], exclude: Iterable[str] =
     sentences = [s for t in texts for s in page_sentences(t)]
     out: list[Count] = []
     for c in found:
+        # The fact's other words, one of which the page sentence must have; a fact that says nothing but the count
+        # ("Theodore Vance had 71 wins") has none, and a sentence counting the noun is about it.
         roles = role_words(fact.replace(c.text, " "), exclude) - {stem(c.noun)}
-        if not roles:
-            continue
         same = [s for s in sentences if any(_same_noun(p.noun, c.noun) for p in counts(s))]
         if any(_admits(fact, c, p.number) for s in same for p in counts(s) if _same_noun(p.noun, c.noun)):
             continue  # the page's number, or one "around 340" admits
@@ -162,7 +162,7 @@ def count_contradicted(fact: str, texts: Sequence[str], exclude: Iterable[str] =
             numbers = {_value(m.group(1)) for m in _NUMBER.finditer(s)}
             if c.number in numbers:
                 continue  # "best figures of 5 for 22": the fact's number is there, counted otherwise
-            if roles & {stem(w) for w in re.findall(r"[^\W\d_]+", s)}:
+            if not roles or roles & {stem(w) for w in re.findall(r"[^\W\d_]+", s)}:
                 out.append(c)
                 break
     return out

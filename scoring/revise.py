@@ -33,6 +33,7 @@ from scoring.grouping import name_parts
 from scoring.hedges import strip_hedges
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.rules import rule
+from scoring.score import SUPPORTED_BETTER_ELSEWHERE
 from scoring.verify import CONTRADICTED_VALUE, EntityVerdict
 from scoring.worthiness import ASSISTANT_ASIDE, CHATTER
 from vocabulary import MONTHS, fold_ascii
@@ -181,7 +182,9 @@ def _plan_sentence(
             kept |= set(fact.atom.tokens)
             continue
         own = fact.verdicts.get(entity) if entity else None
-        if own is not None and own.supported:
+        # A fact another page supports by more than the attribution margin is that page's (as in scoring).
+        elsewhere = conflated and bool(fact.attributed) and entity not in fact.attributed
+        if own is not None and own.supported and not (elsewhere and SUPPORTED_BETTER_ELSEWHERE not in inp.rules_off):
             kept |= set(fact.atom.tokens)
             plan.stated.append((frozenset(fact.atom.tokens), fact.text))
             continue

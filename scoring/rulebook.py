@@ -21,6 +21,7 @@ from scoring import (
     recheck,
     records,
     revise,
+    score,
     sentences,
     transcripts,
     verify,
@@ -30,7 +31,7 @@ from scoring.config import CheckConfig
 from scoring.rules import Rule, known_names
 from scoring.segment import sections, turns
 
-_ = (checker, grouping, offline, recheck, records, revise)  # registered by name, asked where their step runs
+_ = (checker, grouping, offline, recheck, records, revise, score)  # registered by name, asked where their step runs
 
 # The steps whose rules are objects, each tuple in its precedence.
 STEPS: dict[str, tuple[Rule, ...]] = {  # type: ignore[type-arg]

@@ -10,7 +10,24 @@ from scoring.config import CheckConfig
 from scoring.linking import link, name_match, set_cover
 from scoring.metrics import dfactscore, factscore
 from scoring.plan import PlannedFact, PlannedGroup, by_sentence
+from scoring.rules import rule
 from scoring.verify import NO_SHARED_CONTENT
+
+SUPPORTED_BETTER_ELSEWHERE = rule(
+    "supported-better-elsewhere",
+    "link",
+    "a fact the linked page supports does not count for it when another candidate's page supports it by more than "
+    "the attribution margin (it is attributed there, not to the linked page): 'Dick Hanley's relay team won the "
+    "silver medal' is the swimmer's (0.71 on the coach's page through 'team' and 'won', far more on the swimmer's)",
+)
+LONGER_FACT_ELSEWHERE = rule(
+    "longer-fact-elsewhere",
+    "link",
+    "a fact made of a subset of a longer fact's words does not count for the linked page when every longer fact of "
+    "its sentence is supported, and only by other pages: its sentence is another namesake's, and its support on "
+    "the linked page a shared word ('Earlier Harlan Beckwith set a record' on the painter's page: 'a set of 24 "
+    "canvases', while 'set a record in 1932' is the aviator's)",
+)
 
 
 def score_groups(
@@ -54,6 +71,10 @@ def score_groups(
             independent.append(not _dominated(fact, siblings[fact.atom.sentence_index]))
             any_flags.append(bool(support))
             own = linked[gi] is not None and fact.verdicts[linked[gi] or ""].supported
+            if own and config.on(SUPPORTED_BETTER_ELSEWHERE) and fact.attributed and linked[gi] not in fact.attributed:
+                own = False
+            if own and config.on(LONGER_FACT_ELSEWHERE) and _longer_elsewhere(fact, siblings, linked[gi] or ""):
+                own = False
             flags.append(own)
             weights.append((2 if _distinctive(fact, linked[gi]) else 1) if independent[-1] else 0)
             if support and not own and independent[-1]:
@@ -116,6 +137,19 @@ def _distinctive(fact: PlannedFact, linked: str | None) -> bool:
     if keys is None or keys >= 0.5:
         return False
     return any((fact.verdicts[t].key_terms or 0.0) >= 0.75 for t in fact.attributed if t != linked)
+
+
+def _longer_elsewhere(fact: PlannedFact, siblings: dict[int, list[PlannedFact]], linked: str) -> bool:
+    """Every fact of ``fact``'s sentence that says it and more (a superset of its words) is supported, and none
+    by ``linked`` (see :data:`LONGER_FACT_ELSEWHERE`); False when no fact says more."""
+    longer = [
+        other
+        for other in siblings.get(fact.atom.sentence_index, [])
+        if other is not fact and fact.atom.tokens < other.atom.tokens
+    ]
+    return bool(longer) and all(
+        any(v.supported for v in other.verdicts.values()) and not other.verdicts[linked].supported for other in longer
+    )
 
 
 def _dominated(fact: PlannedFact, facts: list[PlannedFact]) -> bool:

@@ -341,7 +341,8 @@ _GENERIC = frozenset(
     "university college school church party prize award awards society company club team national royal united "
     "states kingdom city county house army navy air force court council congress parliament senate cup league "
     "championship olympics olympic games institute academy museum hospital department ministry board association "
-    "corporation group american british english french german scottish irish canadian australian new north south "
+    "corporation group science sciences technology arts american british english french german scottish irish canadian "
+    "australian new north south "
     "east west saint st sir mr mrs dr the a an in on of and he she his her".split()
 )
 

@@ -405,7 +405,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--ambigbio", type=int, default=0, metavar="N",
         help="weak supervision: N supported AmbigBio atoms per answer (0: none)",
     )  # fmt: skip
-    parser.add_argument("--factscore", type=int, default=0, metavar="N", help="FActScore pairs: N facts a bio")
+    parser.add_argument(
+        "--factscore", type=int, default=4, metavar="N", help="FActScore pairs: N facts a bio (0: none)"
+    )
     parser.add_argument(
         "--factscore-names", action="store_true", help="FActScore pairs name the subject where they say he / she"
     )

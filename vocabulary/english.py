@@ -58,6 +58,9 @@ NEGATIONS = frozenset(
     "didn't don't hasn't haven't hadn't won't wouldn't couldn't shouldn't can't unable lack lacks lacked "
     "false incorrect deny denies denied".split()
 )
+# Negations that deny a noun phrase, not the sentence: "closed after 7 days without activity" says the tickets
+# are closed. Before a verb's -ing form they deny that verb ("left without graduating"), and read as negations.
+PRIVATIVES = frozenset({"without"})
 
 # Pronouns.
 SUBJECT_PRONOUNS = frozenset({"he", "she", "they"})  # what decontextualisation replaces with a name

@@ -22,7 +22,13 @@ import numpy as np
 
 from schemas.enums import Stance
 from scoring.verifier.errors import VerifierError, WeightsError
-from scoring.verifier.features import CLAIM_FEATURE_NAMES, FEATURE_NAMES, claim_features, pair_features
+from scoring.verifier.features import (
+    CLAIM_FEATURE_NAMES,
+    CLAIM_PAIR_COLUMNS,
+    FEATURE_NAMES,
+    claim_features,
+    pair_features,
+)
 from scoring.verifier.model import SoftmaxModel
 
 __all__ = [
@@ -100,8 +106,11 @@ class OfflineVerifier:
         self.claim_head = claim_head
         self.version = version or f"offline-{model.digest}"
         self._index = {Stance(label): i for i, label in enumerate(model.labels)}
-        # Weights trained before a feature was added read the columns they know, by name.
-        self._columns = [FEATURE_NAMES.index(f) for f in model.features]
+        # Only the columns the weights name are computed (weights trained before a feature was added read the
+        # ones they know), first the stance model's in its order, then those the claim head reads besides.
+        extra = [] if claim_head is None else [f for f in CLAIM_PAIR_COLUMNS if f not in model.features]
+        self._names: tuple[str, ...] = (*model.features, *extra)
+        self._stance_width = len(model.features)
 
     @classmethod
     def load(cls, path: Path | None = None) -> OfflineVerifier:
@@ -129,12 +138,12 @@ class OfflineVerifier:
         """One :class:`StanceScore` per passage, in order."""
         if not passages:
             return []
-        return self._scores(pair_features(claim, passages))
+        return self._scores(pair_features(claim, passages, self._names))
 
     def _scores(self, pairs: np.ndarray[Any, Any]) -> list[StanceScore]:
         if len(pairs) == 0:
             return []
-        probs = self.model.probabilities(pairs[:, self._columns])
+        probs = self.model.probabilities(pairs[:, : self._stance_width])
         labels = [Stance(label) for label in self.model.labels]
         support_cols = [i for s, i in self._index.items() if s in (Stance.SUPPORT, Stance.PARTIAL)]
         refute_col = self._index.get(Stance.REFUTE)
@@ -157,7 +166,7 @@ class OfflineVerifier:
         With a claim head in the weights, a second model reads the passages' stances with claim-level
         evidence (names or numbers of the claim that no passage has); without one, :meth:`decide`.
         """
-        pairs = pair_features(claim, passages) if passages else np.zeros((0, len(FEATURE_NAMES)))
+        pairs = pair_features(claim, passages, self._names) if passages else np.zeros((0, len(self._names)))
         scores = self._scores(pairs)
         if self.claim_head is None:
             stance = self.decide(scores)
@@ -170,6 +179,7 @@ class OfflineVerifier:
             np.array([s.support for s in scores]),
             np.array([s.refute for s in scores]),
             np.array([s.irrelevant for s in scores]),
+            self._names,
         )
         probs = self.claim_head.model.probabilities(row[None, :])[0]
         p_false = float(probs[list(self.claim_head.model.labels).index("false")])

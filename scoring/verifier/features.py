@@ -87,8 +87,29 @@ def _windows(text: str) -> tuple[Analysis, ...]:
     return tuple(windows)
 
 
-def pair_features(claim: str, passages: Sequence[str]) -> NDArray[np.float64]:
-    """Feature matrix of shape ``(len(passages), len(FEATURE_NAMES))`` for one claim."""
+_COLUMN = {name: i for i, name in enumerate(FEATURE_NAMES)}
+# Columns computed together, each group only when some of its columns is asked for: the predicate columns take
+# one more pass over every window of a page, which weights that do not read them should not pay for.
+_PREDICATE = frozenset(("predicate_coverage", "predicate_coverage_best"))
+_BASE = len(FEATURE_NAMES) - len(_PREDICATE)  # the columns before the predicate group
+assert all(_COLUMN[name] >= _BASE for name in _PREDICATE)
+
+
+def pair_features(claim: str, passages: Sequence[str], names: Sequence[str] = FEATURE_NAMES) -> NDArray[np.float64]:
+    """Feature matrix of shape ``(len(passages), len(names))`` for one claim: the columns ``names`` (by default
+    all of :data:`FEATURE_NAMES`), in that order. A group of columns none of ``names`` asks for is not computed."""
+    unknown = [name for name in names if name not in _COLUMN]
+    if unknown:
+        raise ValueError(f"unknown feature columns {unknown}; known: {list(FEATURE_NAMES)}")
+    rows = _pair_rows(claim, passages, predicate=not _PREDICATE.isdisjoint(names))
+    if tuple(names) == FEATURE_NAMES:
+        return rows
+    out: NDArray[np.float64] = rows[:, [_COLUMN[name] for name in names]]
+    return out
+
+
+def _pair_rows(claim: str, passages: Sequence[str], predicate: bool) -> NDArray[np.float64]:
+    """All of :data:`FEATURE_NAMES` for each passage; the predicate columns stay 0 unless ``predicate``."""
     c = analyse(claim)
     full = [analyse(p) for p in passages]
     idf = _idf(c, full)
@@ -100,15 +121,14 @@ def pair_features(claim: str, passages: Sequence[str]) -> NDArray[np.float64]:
     # What the claim says of its subject: a page that has the subject's name and nothing else does not support
     # "Harlan Beckwith set a record" (with fewer than three passages every word weighs the same, so the name
     # alone would be two thirds of the coverage). A claim that is all name is read whole.
-    predicate = (c.content - c.subject) or c.content
+    said = (c.content - c.subject) or c.content
     for i, (text, p) in enumerate(zip(passages, full, strict=True)):
         windows = _windows(text)
         best = max(windows, key=lambda s: (_weighted(c.content, s.content, idf, total), -len(s.content)))
         missing = c.content - p.content
         name_best = _share(len(c.names & best.content), len(c.names))
         cov_best = _share(len(c.content & best.content), n_content)
-        predicate_best = max((len(predicate & w.content) for w in windows), default=0)
-        rows[i] = (
+        rows[i, :_BASE] = (
             _share(len(c.content & p.content), n_content),
             cov_best,
             _weighted(c.content, p.content, idf, total),
@@ -134,9 +154,12 @@ def pair_features(claim: str, passages: Sequence[str]) -> NDArray[np.float64]:
             float(any(opposite.get(w, frozenset()) & best.content for w in c.content - best.content)),
             math.log1p(len(p.tokens)),
             math.log1p(len(c.tokens)),
-            _share(len(predicate & p.content), len(predicate)),
-            _share(predicate_best, len(predicate)),
         )
+        if predicate:
+            rows[i, _BASE:] = (
+                _share(len(said & p.content), len(said)),
+                _share(max((len(said & w.content) for w in windows), default=0), len(said)),
+            )
     return rows
 
 
@@ -157,16 +180,21 @@ CLAIM_FEATURE_NAMES: tuple[str, ...] = (
 )
 
 
+# The pair columns :func:`claim_features` reads.
+CLAIM_PAIR_COLUMNS: tuple[str, ...] = ("idf_coverage", "coverage_best", "year_conflict", "number_other")
+
+
 def claim_features(
     claim: str, passages: Sequence[str], pairs: NDArray[np.float64], support: NDArray[np.float64],
-    refute: NDArray[np.float64], irrelevant: NDArray[np.float64],
+    refute: NDArray[np.float64], irrelevant: NDArray[np.float64], names: Sequence[str] = FEATURE_NAMES,
 ) -> NDArray[np.float64]:  # fmt: skip
-    """One row of :data:`CLAIM_FEATURE_NAMES` for a claim, from its passages, their pair features and stances."""
+    """One row of :data:`CLAIM_FEATURE_NAMES` for a claim, from its passages, their pair features (the columns
+    ``names``, which must include :data:`CLAIM_PAIR_COLUMNS`) and stances."""
     c = analyse(claim)
     full = [analyse(p) for p in passages]
     words: frozenset[str] = frozenset().union(*(p.content for p in full))
     numbers: frozenset[str] = frozenset().union(*(p.numbers for p in full))
-    column = {name: i for i, name in enumerate(FEATURE_NAMES)}
+    column = {name: i for i, name in enumerate(names)}
 
     def best(name: str) -> float:
         return float(pairs[:, column[name]].max()) if len(pairs) else 0.0

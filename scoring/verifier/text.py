@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import pairwise
 
-from vocabulary import MONTH_NUMBERS, NEGATIONS, NUMBER_WORDS, STANCE_STOPWORDS
+from vocabulary import MONTH_NUMBERS, NEGATIONS, NUMBER_WORDS, PRIVATIVES, STANCE_STOPWORDS
 from vocabulary.fold import transliterate
 
 STOPWORDS = STANCE_STOPWORDS
@@ -173,6 +173,12 @@ def _dozens(text: str) -> str:
 _NUMBER_ABBREVIATION = re.compile(r"\b[Nn]o\.(?=\s*\d)")
 
 
+def _denies_a_verb(tokens: tuple[str, ...], i: int) -> bool:
+    """A privative ("without") before a verb's -ing form, next or after one adverb: "left without graduating",
+    "without ever being tried"; not before a noun phrase ("without activity", "without a penny")."""
+    return any(t.endswith("ing") and len(t) > 4 and not t.endswith("thing") for t in tokens[i + 1 : i + 3])
+
+
 @lru_cache(maxsize=50_000)
 def analyse(text: str) -> Analysis:
     """Tokenise ``text`` and extract the stems, names, numbers and negation the features use.
@@ -193,7 +199,7 @@ def analyse(text: str) -> Analysis:
     subject: list[str] = []
     opening = True  # still reading the names the text's content opens with
     for i, (surface, low) in enumerate(zip(raw, tokens, strict=True)):
-        if low in NEGATIONS or low.endswith("n't"):
+        if (low in NEGATIONS and (low not in PRIVATIVES or _denies_a_verb(tokens, i))) or low.endswith("n't"):
             negated = True
         # Only digits, number words and ordinals can be numbers: most tokens skip the call.
         number = _number(surface) if low[:1].isdigit() or low in NUMBER_WORDS or low in ORDINALS else None

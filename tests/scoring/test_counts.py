@@ -54,6 +54,13 @@ def test_a_count_is_a_number_and_the_noun_it_counts(text: str, found: list[tuple
         ("Tor Halvorsen won 41 caps for Sweden.", False, []),
         # nothing on the page counts the noun: neither
         ("Tor Halvorsen has two sons.", False, []),
+        # a fact that says nothing but the count: any sentence counting the noun otherwise contradicts it
+        ("Tor Halvorsen had 32 caps.", False, ["caps"]),
+        ("Tor Halvorsen has 9 goals.", False, ["goals"]),
+        ("Tor Halvorsen had twelve languages.", False, ["languages"]),
+        ("Tor Halvorsen had 41 caps.", True, []),
+        ("Tor Halvorsen had 3 goals.", True, []),  # the page counts 3 goals (in one match): not contradicted
+        ("Tor Halvorsen had 4 sons.", False, []),
     ],
 )
 def test_counts_are_stated_or_contradicted_by_the_page(fact: str, stated: bool, contradicted: list[str]) -> None:

@@ -28,6 +28,7 @@ from scoring.llm import (
 )
 from scoring.llm.fence import blocks
 from scoring.verifier import OfflineVerifier
+from tests.scoring.stance_stand_in import word_share
 
 GPT_STYLE = """Here are the atomic facts, grouped by individual:
 
@@ -410,10 +411,12 @@ def test_llm_engine_abstains_without_calls(demo_kb: Store) -> None:
     assert r.abstained and r.llm_calls == 0 and model.prompts == []
 
 
-def test_hybrid_sends_only_uncertain_facts_to_the_llm(demo_kb: Store, verifier: OfflineVerifier) -> None:
+def test_hybrid_sends_only_uncertain_facts_to_the_llm(demo_kb: Store) -> None:
+    # A lexical stand-in model (the share of a fact's words one page sentence holds) settles some facts and leaves
+    # others in the uncertain band, whatever the packaged weights say of them.
     model = ScriptedModel()
     llm = LLMConfig(settle_above=0.8, settle_below=0.3)
-    r = build_checker("hybrid", complete=model.complete, stance_model=verifier, llm=llm).check(
+    r = build_checker("hybrid", complete=model.complete, stance_model=word_share(), llm=llm).check(
         HANLEY, kb=demo_kb, name="Dick Hanley"
     )
     assert r.engine == "hybrid"

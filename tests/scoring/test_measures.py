@@ -8,8 +8,8 @@ import pytest
 from knowledge.store import Store
 from schemas.enums import Stance
 from scoring.measures import measure_contradicted, measure_stated, measures
-from scoring.verifier import OfflineVerifier
 from scoring.verify import CONTRADICTED_MEASURE, STATED_MEASURE, EvidenceVerifier, VerifyConfig
+from tests.scoring.stance_stand_in import fixed
 
 TITLE = "Ingrid Solvang"
 TEXT = (
@@ -60,7 +60,10 @@ def test_measures_are_stated_or_contradicted_by_the_page(fact: str, stated: bool
     assert [m.unit for m in measure_contradicted(fact, [TEXT], NAME)] == contradicted
 
 
-def test_the_verifier_decides_measures_by_the_rules(verifier: OfflineVerifier) -> None:
+def test_the_verifier_decides_measures_by_the_rules() -> None:
+    # A stand-in model that leaves every fact unsupported (P(support) 0.3): what decides is the rules, whatever
+    # the packaged weights say of these facts.
+    verifier = fixed(0.3)
     kb = Store.in_memory()
     kb.add_pages([(TITLE, TEXT, [])])
     wrong = "The Holtbreen campaign of Ingrid Solvang recovered a 214-metre core."

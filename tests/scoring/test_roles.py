@@ -344,3 +344,23 @@ _WETLANDS = (
 )
 def test_a_predicate_in_other_words_is_stated_by_a_sentence_with_its_values(fact: str, stated: bool) -> None:
     assert stated_in(fact, [_WETLANDS], ("Ada Lind",)) is stated
+
+
+@pytest.mark.parametrize(
+    ("fact", "missing"),
+    [
+        # "Science", "Sciences", "Technology" and "Arts" name institutions of every kind: the page's own word
+        # ("Vistula") is what tells it apart
+        ("Marta Kowalczyk became a professor at the Warta University of Science.", True),
+        ("Marta Kowalczyk joined the Warta Academy of Sciences.", True),
+        ("Marta Kowalczyk studied at the Warta Institute of Technology and Arts.", True),
+        ("Marta Kowalczyk became a professor at the Vistula University of Science.", False),
+        ("Marta Kowalczyk taught at the Vistula University of Technology.", False),
+    ],
+)
+def test_generic_words_of_institutions_do_not_find_their_name(fact: str, missing: bool) -> None:
+    page = Passage(
+        title="Marta Kowalczyk (ecologist)",
+        text="In 2012 Marta Kowalczyk became a professor at the Vistula University of Science.",
+    )
+    assert _name_missing(fact, "Marta Kowalczyk", [page]) is missing

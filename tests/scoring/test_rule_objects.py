@@ -26,6 +26,7 @@ from scoring.verify import (
     _key_terms_found,
 )
 from scoring.worthiness import WORTHINESS_RULES, Classified, Statement, classify_by_rule
+from tests.scoring.stance_stand_in import names_in_one_sentence
 
 STEPS = {
     "verify": VERIFY_RULES + VERIFY_READINGS,
@@ -278,8 +279,12 @@ def test_a_verdict_stamped_by_a_rule_keeps_everything_else(stance: Stance) -> No
         ("Anna Lisa Brandtner Holm", "Anna Lisa Brandtner Holm won the Castellana Engineering Award in 2016."),
     ],
 )
-def test_a_long_subject_name_is_also_read_as_its_last_word(verifier: OfflineVerifier, name: str, fact: str) -> None:
-    """The stance model reads a long name as words the page must hold; the name is no evidence either way."""
+def test_a_long_subject_name_is_also_read_as_its_last_word(name: str, fact: str) -> None:
+    """The stance model reads a long name as words the page must hold; the name is no evidence either way.
+
+    A stand-in model that does exactly that (every name word of the claim in one page sentence) keeps the test
+    on the rule whatever the packaged weights say of these facts."""
+    verifier = names_in_one_sentence()
     last = name.split()[-1]
     text = (
         f"{name} is a robotics engineer. In 2006 {last} co-founded Gripwell Robotics in Sydney and served as its chief "

@@ -70,6 +70,19 @@ def test_weights_trained_before_a_feature_was_added_read_their_own_columns(tmp_p
     )
 
 
+def test_weights_read_their_columns_by_name_in_any_order(verifier: OfflineVerifier) -> None:
+    doc = json.loads(DEFAULT_WEIGHTS.read_text())
+    order = list(range(len(doc["features"])))[::-1]
+    turned = {**doc, **{key: [doc[key][i] for i in order] for key in ("features", "mean", "scale", "weight")}}
+    other = OfflineVerifier.from_json(turned)
+    claim = "Harlan Beckwith set a speed record in 1931."
+    passages = ["Harlan Beckwith painted a set of 24 canvases.", "In 1931 Beckwith set a speed record.", "Rain."]
+    assert [s.support for s in other.score(claim, passages)] == pytest.approx(
+        [s.support for s in verifier.score(claim, passages)]
+    )
+    assert other.verify(claim, passages).false == pytest.approx(verifier.verify(claim, passages).false)
+
+
 def test_one_score_per_passage_with_probabilities(verifier: OfflineVerifier) -> None:
     passages = ["Paris is the capital of France.", "Bananas are yellow.", "The Seine flows through Paris."]
     scores = verifier.score("Paris is the capital of France.", passages)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.verifier.features import FEATURE_NAMES, pair_features
+from scoring.verifier.features import FEATURE_NAMES, _pair_rows, pair_features
 from scoring.verifier.text import analyse, analyse_pair, split_sentences, stem
 
 
@@ -72,6 +72,38 @@ def test_a_numbered_work_is_not_a_negation_mismatch() -> None:
 )
 def test_look_alike_negations_still_negate(text: str) -> None:
     assert analyse(text).negated is True
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tickets are closed automatically after 7 days without activity.",
+        "The album was released without a label.",
+        "He crossed the Atlantic without a co-pilot in 1932.",
+        "She ran the company without anything in writing.",
+    ],
+)
+def test_without_before_a_noun_phrase_denies_nothing(text: str) -> None:
+    assert analyse(text).negated is False
+    assert analyse(text.replace("without", "not without")).negated is True  # another negation still counts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "He left the university without graduating.",
+        "She was acquitted without ever being tried.",
+        "The film was shelved without being released.",
+    ],
+)
+def test_without_before_a_verb_denies_it(text: str) -> None:
+    assert analyse(text).negated is True
+
+
+def test_a_claim_and_a_page_sentence_with_without_agree_in_polarity() -> None:
+    claim = "Tickets are closed after 7 days."
+    assert _features(claim, "Tickets are closed automatically after 7 days without activity.")["negation_mismatch"] == 0
+    assert _features("He graduated from Yale.", "He left Yale without graduating.")["negation_mismatch"] == 1
 
 
 def test_analyse_content_and_names() -> None:
@@ -188,6 +220,49 @@ def test_predicate_coverage_leaves_out_the_subjects_name(
 
 def test_no_passages_gives_an_empty_matrix() -> None:
     assert pair_features("A claim.", []).shape == (0, len(FEATURE_NAMES))
+    assert pair_features("A claim.", [], ("coverage",)).shape == (0, 1)
+
+
+_LAZY_CASES = [
+    ("Harlan Beckwith set a record.", ["Harlan Beckwith painted a set of 24 canvases. He lived in Leeds.", "Rain."]),
+    ("In 1990, Ada Brandt won the Tour.", ["Ada Brandt won races in 1991.", "In 1990 Ada Brandt won the Tour."]),
+    ("He was not born in Ghent.", ["Born in Ghent in 1950, he cycled."]),
+]
+
+
+@pytest.mark.parametrize(("claim", "passages"), _LAZY_CASES)
+@pytest.mark.parametrize(
+    "names",
+    [
+        ("coverage", "negation_mismatch", "log_claim_len"),
+        ("predicate_coverage_best", "coverage", "predicate_coverage"),  # any order, the predicate group first
+        FEATURE_NAMES[::-1],
+    ],
+)
+def test_the_columns_asked_for_are_those_of_the_whole_matrix(
+    claim: str, passages: list[str], names: tuple[str, ...]
+) -> None:
+    full = pair_features(claim, passages)
+    picked = pair_features(claim, passages, names)
+    assert picked.shape == (len(passages), len(names))
+    for j, name in enumerate(names):
+        assert picked[:, j].tolist() == full[:, FEATURE_NAMES.index(name)].tolist()
+
+
+@pytest.mark.parametrize(("claim", "passages"), _LAZY_CASES)
+def test_the_predicate_group_is_computed_only_when_asked_for(claim: str, passages: list[str]) -> None:
+    predicate = [FEATURE_NAMES.index("predicate_coverage"), FEATURE_NAMES.index("predicate_coverage_best")]
+    computed = _pair_rows(claim, passages, predicate=True)
+    skipped = _pair_rows(claim, passages, predicate=False)
+    assert computed[:, predicate].any()  # every case has a page with some of the claim's predicate
+    assert not skipped[:, predicate].any()
+    rest = [j for j in range(len(FEATURE_NAMES)) if j not in predicate]
+    assert skipped[:, rest].tolist() == computed[:, rest].tolist()
+
+
+def test_an_unknown_column_is_an_error() -> None:
+    with pytest.raises(ValueError, match="unknown feature columns"):
+        pair_features("A claim.", ["A passage."], ("coverage", "no_such_column"))
 
 
 @pytest.mark.parametrize(
