@@ -29,6 +29,7 @@ from schemas.enums import Stance
 from schemas.knowledge import Passage
 from scoring.counts import count_contradicted, count_dated, count_stated
 from scoring.durations import dated_in
+from scoring.hours import hours_bounded
 from scoring.meaning import named_awards, negated_value_stated, negation_conflict, rank_conflict, unlisted_awards
 from scoring.measures import measure_contradicted, measure_stated
 from scoring.numerals import in_digits
@@ -48,6 +49,7 @@ CONTRADICTED_VALUE = "contradicted-value"
 REBOUND_YEAR = "rebound-year"
 CONTRADICTED_COUNT = "contradicted-count"
 CONTRADICTED_MEASURE = "contradicted-measure"
+CONTRADICTED_HOURS = "contradicted-hours"
 UNMATCHED_NUMBER = "unmatched-number"
 STATED_OUTRIGHT = "stated-outright"
 STATED_COUNT = "stated-count"
@@ -883,6 +885,15 @@ VERIFY_RULES: tuple[VerifyRule, ...] = register(
         "fact ('a 214-metre core' where the page has 'a core 412 metres long'): refuted",
         ("a 214-metre core", "ran 20.13 seconds", "sailed solo in 49 days"),
         _contradicted_measure,
+    ),
+    Rule(
+        CONTRADICTED_HOURS,
+        "verify",
+        "the fact says every hour or every day ('answers calls around the clock', 'open seven days a week') and a "
+        "page sentence sharing a word of it bounds the hours or the days ('from 9 am to 5 pm', 'Monday to "
+        "Friday'), no page saying every hour or day: refuted",
+        ("answers calls around the clock", "is open 24/7", "answers calls seven days a week"),
+        _conflicting(lambda fact, texts, names: hours_bounded(fact, texts)),
     ),
     Rule(
         STATED_OUTRIGHT,

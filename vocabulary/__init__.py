@@ -3,6 +3,8 @@ number words, pronouns, name titles and suffixes, and the stop-word lists (each 
 used for: they differ on purpose, and the stance model's features were trained on one of them)."""
 
 from vocabulary.english import (
+    ALL_DAYS,
+    ALL_HOURS,
     ANCHOR_STOPWORDS,
     END_EVENT_WORDS,
     EVENT_VERBS,
@@ -30,6 +32,8 @@ from vocabulary.english import (
 from vocabulary.fold import fold_ascii, fold_claim, fold_name, fold_words
 
 __all__ = [
+    "ALL_DAYS",
+    "ALL_HOURS",
     "ANCHOR_STOPWORDS",
     "END_EVENT_WORDS",
     "EVENT_VERBS",

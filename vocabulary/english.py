@@ -120,3 +120,9 @@ RETRIEVAL_STOPWORDS = frozenset(
     "them they this to was were which who whom with you your we our not no so than then there these those also into "
     "after before over under about did do does what when where why how".split()
 )
+# A fact that says something happens at every hour or on every day ("answers calls around the clock", "open 24/7",
+# "seven days a week"): what a page that bounds the hours ("from 9 am to 5 pm") or the days ("Monday to Friday")
+# says otherwise.
+ALL_HOURS = ("around the clock", "round the clock", "round-the-clock", "around-the-clock", "24/7", "24 hours a day",
+             "day and night", "at any hour", "at all hours", "any time of day")  # fmt: skip
+ALL_DAYS = ("seven days a week", "7 days a week", "every day of the week", "24/7", "every day")

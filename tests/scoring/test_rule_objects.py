@@ -98,6 +98,7 @@ def test_the_verify_rules_keep_their_precedence() -> None:
         "rebound-year",
         "contradicted-count",
         "contradicted-measure",
+        "contradicted-hours",
         "stated-outright",
         "stated-count",
         "counted-dates",
