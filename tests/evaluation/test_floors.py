@@ -1,10 +1,11 @@
-"""Measurements that guard themselves: ``eval corpus`` and ``eval styles``, run in-process with the offline
-engine, may not pass fewer answers than ``evaluation/floors.json`` records (the whole count, and each
-layout × kind cell of the matrix)."""
+"""Measurements that guard themselves: ``eval corpus``, ``eval styles`` and ``eval corpus`` on the blind sets
+(tests/corpus-blind), run in-process with the offline engine, may not pass fewer answers than
+``evaluation/floors.json`` records (the whole count, and each layout × kind cell of the matrix)."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,8 +16,11 @@ from factsentry.cli import main
 FLOORS = floors.load()
 
 
-def _eval(capsys: pytest.CaptureFixture[str], name: str) -> dict[str, Any]:
-    assert main(["eval", name, "--json"]) == 0
+BLIND = Path(__file__).resolve().parents[1] / "corpus-blind"
+
+
+def _eval(capsys: pytest.CaptureFixture[str], name: str, *args: str) -> dict[str, Any]:
+    assert main(["eval", name, *args, "--json"]) == 0
     result: dict[str, Any] = json.loads(capsys.readouterr().out)
     return result
 
@@ -60,5 +64,7 @@ def test_below_names_the_cell_and_the_count() -> None:
 def test_corpus_and_styles_do_not_fall_below_their_floors(capsys: pytest.CaptureFixture[str]) -> None:
     corpus = _eval(capsys, "corpus")
     matrix = _eval(capsys, "styles")
+    blind = _eval(capsys, "corpus", "--corpus", str(BLIND))  # the blind sets kept as regression sets
     drops = floors.below(FLOORS["corpus"], corpus, "corpus") + floors.below(FLOORS["styles"], matrix, "styles")
+    drops += floors.below(FLOORS["blind"], blind, "blind")
     assert not drops, "\n".join([*drops, floors.HOW])
