@@ -713,6 +713,10 @@ def _numeral_reading(c: VerifyCase) -> EntityVerdict | None:
     digits = in_digits(c.fact)
     if digits == c.fact:
         return None
+    # A page that spells the number as the fact does ("a three-year warranty") is read as written, not in digits.
+    spelled = set(re.findall(r"[a-z]+", c.fact.lower())) - set(re.findall(r"[a-z]+", digits.lower()))
+    if spelled and any(spelled <= set(re.findall(r"[a-z]+", t.lower())) for t in c.texts):
+        return None
     # The fact's own verdict stands where a rule decides it (the rules after this one say so again, by their names);
     # the model's, which reads "forty-four" no better than "forty-three", gives way to the reading's.
     own = run(VERIFY_RULES[1:], c, c.config.rules_off) or c.model_verdict()

@@ -93,3 +93,23 @@ def test_the_reading_can_be_switched_off(store: Store, verifier: OfflineVerifier
     fact = "Brannoc Ilvesmaa installed forty-three tide gauges along the Gulf of Bothnia."
     off = EvidenceVerifier(store, verifier, config=VerifyConfig(rules_off=frozenset({NUMERAL_READING})))
     assert off.against(fact, TITLE, TITLE).decided_by != NUMERAL_READING
+
+
+@pytest.mark.parametrize(
+    ("page", "fact", "read"),
+    [
+        # the page spells the number as the fact does: read as written (against a request's own document, a digit
+        # reading would find no "3" and be refuted)
+        ("The L7 comes with a three-year warranty.", "The L7 comes with a three-year warranty.", False),
+        ("The club won twenty-one titles.", "The club won twenty-one titles.", False),
+        ("Ilvesmaa mapped forty-three reefs in twenty eleven.", "Ilvesmaa mapped forty-three reefs.", False),
+        # look-alikes: the page writes digits, or spells another number
+        ("The L7 comes with a 3-year warranty.", "The L7 comes with a three-year warranty.", True),
+        ("Ilvesmaa mapped 43 reefs in 2011.", "Ilvesmaa mapped forty-three reefs.", True),
+    ],
+)
+def test_a_page_that_spells_the_number_too_is_read_as_written(page: str, fact: str, read: bool) -> None:
+    kb = Store.in_memory()
+    kb.add_pages([("Larkspur L7", page, [])])
+    verdict = EvidenceVerifier(kb, OfflineVerifier.load()).against(fact, "Larkspur L7", "Larkspur L7")
+    assert (verdict.decided_by == NUMERAL_READING) is read
