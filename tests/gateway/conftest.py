@@ -74,7 +74,7 @@ LONG_ANSWERS = {
 
 
 # The upstream's second turn, when a reask policy sends an answer back (tests/gateway/test_reask.py): the
-# explorer's wrong publication year corrected, the merged biography merged again, the singer's rewrite refused.
+# explorer's wrong publication year corrected, the merged biography merged again, the singer's rewrites refused.
 REASK_ANSWERS = {
     "Give me a short bio of the explorer John Hemming.#2": (
         "John Hemming is a British explorer and historian of Latin America. He was born in 1935 in Vancouver, "
@@ -83,6 +83,7 @@ REASK_ANSWERS = {
     ),
     "Tell me a bio of Dick Hanley.#2": next(c.answer for c in CONVERSATIONS if c.model == "demo-merged-bio"),
     "Who was the singer John Stewart?#2": RATE_LIMITED,
+    "Tell me everything about the singer John Stewart.#2": RATE_LIMITED,
 }
 
 

@@ -13,7 +13,7 @@ import orjson
 from prometheus_client import CollectorRegistry
 
 from bus.results import Outcome
-from factsentry.demo_data import CONVERSATIONS
+from factsentry.demo_data import CONVERSATIONS, Conversation
 from gateway.access import Exchange
 from gateway.metrics import build_metrics
 from gateway.policy import PolicySpec
@@ -23,7 +23,15 @@ from gateway.upstream import Completion
 from schemas.check import CheckResult, FactGroup, FactResult
 from schemas.enums import Policy, Stance, Verdict
 from schemas.messages import ResultMessage
-from tests.gateway.conftest import FAITHFUL, MERGED, REASK_ANSWERS, RunningGateway, StartStack, ask, released_unchecked
+from tests.gateway.conftest import (
+    LONG_ANSWERS,
+    MERGED,
+    REASK_ANSWERS,
+    RunningGateway,
+    StartStack,
+    ask,
+    released_unchecked,
+)
 
 WRONG_DATE = next(c for c in CONVERSATIONS if c.model == "demo-wrong-date")
 # The explorer's answer scores D-FActScore 0.91 (one wrong year of eleven facts): below 0.95 it does not clear.
@@ -71,7 +79,10 @@ async def test_a_rewrite_that_scores_no_better_leaves_the_first_verdict(start_st
 
 async def test_an_upstream_error_on_the_reask_leaves_the_first_verdict(start_stack: StartStack) -> None:
     gw = await start_stack(POLICY)
-    _, completion, headers = await ask(gw, FAITHFUL)
+    # the singer's true biography with three wrong facts after it: sent back, and the upstream refuses the rewrite
+    question = "Tell me everything about the singer John Stewart."
+    wrong_tail = Conversation("mock-lean", "John Stewart", question, LONG_ANSWERS[question], "")
+    _, completion, headers = await ask(gw, wrong_tail)
     assert headers["x-factsentry-reask"] == "upstream_error"
     assert headers["x-factsentry-action"] == "block"  # fails closed as without the reask
     assert completion.choices[0].finish_reason == "content_filter"
