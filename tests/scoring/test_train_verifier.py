@@ -25,6 +25,14 @@ def train(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     return module
 
 
+def _ana_rey(*rest: tuple[str, str]) -> FactscoreBio:
+    """A three-sentence biography of Ana Rey: her opening sentence, then ``rest`` as (sentence, its atomic fact),
+    every fact labelled supported."""
+    opening = ("Ana Rey is a Spanish sculptor.", "Ana Rey is a Spanish sculptor.")
+    sentences = tuple(FactscoreSentence(text, (fact,), ("S",)) for text, fact in (opening, *rest))
+    return FactscoreBio(model="m", topic="Ana Rey", output="", sentences=sentences)
+
+
 @pytest.mark.parametrize(
     ("fact", "kind"),
     [
@@ -47,15 +55,9 @@ def test_a_changed_fact_differs_by_one_value_or_a_negation(train: ModuleType, fa
 
 
 def test_factscore_pairs_label_a_fact_against_its_own_sentence_others_and_its_changed_form(train: ModuleType) -> None:
-    bio = FactscoreBio(
-        model="m",
-        topic="Ana Rey",
-        output="",
-        sentences=(
-            FactscoreSentence("Ana Rey is a Spanish sculptor.", ("Ana Rey is a Spanish sculptor.",), ("S",)),
-            FactscoreSentence("She was born in Vigo in 1970.", ("Ana Rey was born in Vigo in 1970.",), ("S",)),
-            FactscoreSentence("She taught at the Lugo art school.", ("Ana Rey taught at an art school.",), ("S",)),
-        ),
+    bio = _ana_rey(
+        ("She was born in Vigo in 1970.", "Ana Rey was born in Vigo in 1970."),
+        ("She taught at the Lugo art school.", "Ana Rey taught at an art school."),
     )
     pairs = train.factscore_pairs([bio], np.random.default_rng(0), offset=7, per_bio=3)
     labels = [train.LABELS[i] for i in pairs.y]
@@ -85,15 +87,9 @@ def test_named_leaves_other_openings_alone(train: ModuleType, text: str) -> None
 
 
 def test_page_negatives_pair_a_fact_with_its_biography_without_its_sentence(train: ModuleType) -> None:
-    bio = FactscoreBio(
-        model="m",
-        topic="Ana Rey",
-        output="",
-        sentences=(
-            FactscoreSentence("Ana Rey is a Spanish sculptor.", ("Ana Rey is a Spanish sculptor.",), ("S",)),
-            FactscoreSentence("She was born in Vigo.", ("She was born in Vigo.",), ("S",)),
-            FactscoreSentence("She taught at the Lugo art school.", ("She taught at an art school.",), ("S",)),
-        ),
+    bio = _ana_rey(
+        ("She was born in Vigo.", "She was born in Vigo."),
+        ("She taught at the Lugo art school.", "She taught at an art school."),
     )
     plain = train.factscore_pairs([bio], np.random.default_rng(0), offset=7, per_bio=3)
     named = train.factscore_pairs([bio], np.random.default_rng(0), offset=7, per_bio=3, names=True, page_negatives=2)
