@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from schemas.check import CheckResult, Edit, FactResult, Revision
@@ -67,8 +68,7 @@ def _values(text: str, names: tuple[str, ...]) -> list[str]:
     plain = [_plain(n) for n in names]
     parts = {w for n in names for w in re.split(r"[-\s]+", n) if len(w) > 2 and w[:1].isupper()}
     full = sorted({*(n for n in names if len(_plain(n).split()) > 1), *parts}, key=len, reverse=True)
-    # A name as written either way: "Nwankwo-Hale" or "Nwankwo Hale".
-    spelled = [re.compile(r"\b" + r"[-\s]".join(re.escape(w) for w in re.split(r"[-\s]+", n)) + r"\b") for n in full]
+    spelled = [_spelled(n) for n in full]
     for m in _VALUE.finditer(text):
         if m.start() == 0 and " " not in m.group(0):
             continue
@@ -79,6 +79,12 @@ def _values(text: str, names: tuple[str, ...]) -> list[str]:
             if re.match(r"[A-ZÀ-Þ0-9]", v) and not any(_plain(v) in n for n in plain) and _plain(v) not in _OPENERS:
                 out.append(v)  # not what a name leaves ("'s" of "Ferrán-Okafor's")
     return out
+
+
+@lru_cache(maxsize=1024)
+def _spelled(name: str) -> re.Pattern[str]:
+    """A name as written either way: "Nwankwo-Hale" or "Nwankwo Hale" (compiled once per name)."""
+    return re.compile(r"\b" + r"[-\s]".join(re.escape(w) for w in re.split(r"[-\s]+", name)) + r"\b")
 
 
 def rejections(answer: str, first: CheckResult, again: CheckResult, pages: Mapping[str, list[str]]) -> list[str]:
