@@ -46,9 +46,27 @@ DELETE_FAILING = rule(
 )
 
 
+_MARKUP = re.compile(r"[*_#>|`]|(?<=\w)[-‐](?=\w)")
+_SPACE = re.compile(r"\s+")
+
+
+# Texts up to this long (sentences, facts, values) are cached by :func:`_plain`; an answer is not kept.
+_CACHED_PLAIN = 1000
+
+
 def _plain(text: str) -> str:
     """Text compared as words: markup off, hyphens as spaces ("Nwankwo-Hale" is "Nwankwo Hale"), folded case."""
-    return re.sub(r"\s+", " ", re.sub(r"[*_#>|`]|(?<=\w)[-‐](?=\w)", " ", text)).strip().casefold()
+    return _plain_short(text) if len(text) <= _CACHED_PLAIN else _unmarked(text)
+
+
+@lru_cache(maxsize=8192)
+def _plain_short(text: str) -> str:
+    """:func:`_plain` of a sentence, a fact or a value, once: a re-check compares each of them many times."""
+    return _unmarked(text)
+
+
+def _unmarked(text: str) -> str:
+    return _SPACE.sub(" ", _MARKUP.sub(" ", text)).strip().casefold()
 
 
 # A value a fact states: a number (a year, a count) or a run of capitalised words ("Elbe Technical University").
