@@ -100,13 +100,28 @@ def decompose_sentence(text: str, sentence_index: int = 0) -> list[AtomicFact]:
     return decompose_doc(nlp.parse_one(text), sentence_index)
 
 
+# Where a parsed sentence keeps its atomic facts (``Doc.user_data``), read once per parse.
+_ATOMS = "factsentry.atoms"
+
+
 def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
-    """Atomic facts of one parsed sentence; falls back to the whole sentence when no clause is found."""
+    """Atomic facts of one parsed sentence; falls back to the whole sentence when no clause is found.
+
+    Worked out once per parse and kept with the ``Doc`` (the parse cache of :mod:`scoring.nlp` bounds them):
+    the re-check of a revision decomposes again every sentence the revision kept, and the facts depend on the
+    parse alone (``sentence_index`` is only written into them)."""
+    found = doc.user_data.get(_ATOMS)
+    if found is None:
+        found = doc.user_data[_ATOMS] = tuple(_decompose(doc))
+    return [f if f.sentence_index == sentence_index else replace(f, sentence_index=sentence_index) for f in found]
+
+
+def _decompose(doc: Doc) -> list[AtomicFact]:
     text = nlp.text(doc).strip()
     if not text:
         return []
-    whole = _decompose_whole(doc, sentence_index)
-    return _semicolon_parts(doc, sentence_index, whole) or whole
+    whole = _decompose_whole(doc, 0)
+    return _semicolon_parts(doc, 0, whole) or whole
 
 
 def _semicolon_parts(doc: Doc, sentence_index: int, whole: list[AtomicFact]) -> list[AtomicFact] | None:

@@ -13,6 +13,7 @@ Example::
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from vocabulary import ALL_DAYS, ALL_HOURS
 
@@ -29,8 +30,14 @@ _WORD = re.compile(r"[a-z]{4,}")
 
 
 def _said(phrases: tuple[str, ...], text: str) -> bool:
-    lowered = text.lower()
-    return any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", lowered) for p in phrases)
+    return _phrases(phrases).search(text.lower()) is not None
+
+
+@lru_cache(maxsize=16)
+def _phrases(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    """Any of ``phrases`` as a word of its own, in one expression (compiled once: every fact and page sentence
+    is read for them)."""
+    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(p) for p in phrases) + r")(?!\w)")
 
 
 def hours_bounded(fact: str, texts: list[str]) -> int | None:

@@ -20,6 +20,7 @@ and a lone "one" (too often not a number: "one of the founders") are left as wri
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from vocabulary import NUMBER_WORDS, YEARS_IN_UNIT
 
@@ -67,6 +68,7 @@ def _value(run: str) -> tuple[int, bool] | None:
     return n, 2000 <= n < 2100 and values[0] == 2 and 1000 in values
 
 
+@lru_cache(maxsize=8192)
 def in_digits(text: str) -> str:
     """``text`` with the numbers it spells out written in digits (as ``scoring.numerals`` describes); the text
     itself where it spells none."""

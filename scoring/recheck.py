@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from schemas.check import CheckResult, Edit, FactResult, Revision
@@ -45,9 +46,27 @@ DELETE_FAILING = rule(
 )
 
 
+_MARKUP = re.compile(r"[*_#>|`]|(?<=\w)[-‐](?=\w)")
+_SPACE = re.compile(r"\s+")
+
+
+# Texts up to this long (sentences, facts, values) are cached by :func:`_plain`; an answer is not kept.
+_CACHED_PLAIN = 1000
+
+
 def _plain(text: str) -> str:
     """Text compared as words: markup off, hyphens as spaces ("Nwankwo-Hale" is "Nwankwo Hale"), folded case."""
-    return re.sub(r"\s+", " ", re.sub(r"[*_#>|`]|(?<=\w)[-‐](?=\w)", " ", text)).strip().casefold()
+    return _plain_short(text) if len(text) <= _CACHED_PLAIN else _unmarked(text)
+
+
+@lru_cache(maxsize=8192)
+def _plain_short(text: str) -> str:
+    """:func:`_plain` of a sentence, a fact or a value, once: a re-check compares each of them many times."""
+    return _unmarked(text)
+
+
+def _unmarked(text: str) -> str:
+    return _SPACE.sub(" ", _MARKUP.sub(" ", text)).strip().casefold()
 
 
 # A value a fact states: a number (a year, a count) or a run of capitalised words ("Elbe Technical University").
@@ -67,8 +86,7 @@ def _values(text: str, names: tuple[str, ...]) -> list[str]:
     plain = [_plain(n) for n in names]
     parts = {w for n in names for w in re.split(r"[-\s]+", n) if len(w) > 2 and w[:1].isupper()}
     full = sorted({*(n for n in names if len(_plain(n).split()) > 1), *parts}, key=len, reverse=True)
-    # A name as written either way: "Nwankwo-Hale" or "Nwankwo Hale".
-    spelled = [re.compile(r"\b" + r"[-\s]".join(re.escape(w) for w in re.split(r"[-\s]+", n)) + r"\b") for n in full]
+    spelled = [_spelled(n) for n in full]
     for m in _VALUE.finditer(text):
         if m.start() == 0 and " " not in m.group(0):
             continue
@@ -79,6 +97,12 @@ def _values(text: str, names: tuple[str, ...]) -> list[str]:
             if re.match(r"[A-ZÀ-Þ0-9]", v) and not any(_plain(v) in n for n in plain) and _plain(v) not in _OPENERS:
                 out.append(v)  # not what a name leaves ("'s" of "Ferrán-Okafor's")
     return out
+
+
+@lru_cache(maxsize=1024)
+def _spelled(name: str) -> re.Pattern[str]:
+    """A name as written either way: "Nwankwo-Hale" or "Nwankwo Hale" (compiled once per name)."""
+    return re.compile(r"\b" + r"[-\s]".join(re.escape(w) for w in re.split(r"[-\s]+", name)) + r"\b")
 
 
 def rejections(answer: str, first: CheckResult, again: CheckResult, pages: Mapping[str, list[str]]) -> list[str]:

@@ -215,6 +215,17 @@ class EvidenceVerifier:
     _read: dict[str, bytes] = field(default_factory=dict)
     _missing: set[str] = field(default_factory=set)
     _unsaved: dict[str, bytes] = field(default_factory=dict)
+    # Titles of the request's own documents when the source is one (``DocumentGrounded``), read once: a check of
+    # a runtime protocol costs tens of microseconds, and every (fact, page) case asks.
+    _documents: frozenset[str] | None = None
+
+    def own_document(self, entity: str) -> bool:
+        """Whether ``entity`` is one of the request's own documents (a tool's output, a retrieved document)."""
+        if self._documents is None:
+            kb = self.kb
+            titles = [d.title for d in kb.documents] if isinstance(kb, DocumentGrounded) else []
+            self._documents = frozenset(titles)
+        return entity in self._documents
 
     def _key(self, fact: str, entity: str) -> str:
         c = self.config
@@ -500,8 +511,7 @@ class VerifyCase:
     def exact(self) -> bool:
         """Whether the page is one of the request's own documents (a tool's output, a retrieved document): its
         numbers are data to be read exactly, not prose that may round them."""
-        kb = self.verifier.kb
-        return isinstance(kb, DocumentGrounded) and any(d.title == self.entity for d in kb.documents)
+        return self.verifier.own_document(self.entity)
 
     @property
     def names(self) -> tuple[str, str]:

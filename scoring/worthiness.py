@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from schemas.enums import Worthiness
 from scoring.hedges import hedged_statement
@@ -108,7 +109,14 @@ def classify_by_rule(
     text = fact.strip()
     if not text:
         return Worthiness.NOT_A_CLAIM, "empty"
-    decided = run(WORTHINESS_RULES, Statement(text, sentence, bare, subjectless, talk_beside), rules_off)
+    return _classified(Statement(text, sentence, bare, subjectless, talk_beside), rules_off)
+
+
+@lru_cache(maxsize=8192)
+def _classified(statement: Statement, rules_off: frozenset[str]) -> tuple[Worthiness, str | None]:
+    """:func:`classify_by_rule` of one statement, once: the rules read the statement alone, and a revision's
+    re-check classifies again every fact the revision kept."""
+    decided = run(WORTHINESS_RULES, statement, rules_off)
     return (decided.worthiness, decided.decided_by) if decided is not None else (Worthiness.FACTUAL, None)
 
 

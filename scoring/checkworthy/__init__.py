@@ -207,6 +207,13 @@ def _packaged() -> WorthinessModel:
     return WorthinessModel.from_json(json.loads(WEIGHTS.read_text()))
 
 
+@lru_cache(maxsize=8192)
+def _packaged_chatter(text: str) -> float:
+    """The packaged model's :meth:`WorthinessModel.chatter`, once per text: a revision's re-check gates again every
+    fact the revision kept."""
+    return _packaged().chatter(text)
+
+
 def gate(
     worthiness: Worthiness,
     by: str | None,
@@ -233,10 +240,11 @@ def gate(
     # sons"): checked, never gated (the model once called "It comes with a ten-year warranty" chatter).
     if _CARDINAL.search(own.lower()):
         return worthiness, by
+    chatter = model.chatter(own) if model is not None else _packaged_chatter(own)
     model = model or _packaged()
     # An ordinal or "once"/"twice" may be the fact's value ("won it twice") or a transition ("First, …"): the
     # model must be surer there.
     threshold = max(model.threshold, STRICT_THRESHOLD) if _NUMBER_WORD.search(own.lower()) else model.threshold
-    if model.chatter(own) >= threshold:
+    if chatter >= threshold:
         return Worthiness.NOT_A_CLAIM, WORTHINESS_MODEL
     return worthiness, by
