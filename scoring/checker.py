@@ -237,7 +237,7 @@ class Checker:
             for fact in g.factual:
                 fact.attribute(config.attribution_margin)
         # Against its own documents an answer is always judged: what none of them supports is not grounded.
-        result = score_groups(groups, candidates, config, grounded=bool(documents))
+        result = score_groups(groups, candidates, config, grounded=bool(documents), subject=subject)
         if config.revise and candidates and not result.unverifiable:
             # Without any page about the names in the answer there is nothing to revise against.
             result.revision = self._revised(run, groups, result, candidates)

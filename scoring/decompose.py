@@ -35,7 +35,7 @@ from scoring.parentheticals import (
     work_year_facts,
 )
 from scoring.phrases import Phrase, Subject, subtree_ids
-from vocabulary import PERSONAL_PRONOUNS
+from vocabulary import PERSON_VERBS, PERSONAL_PRONOUNS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
@@ -184,7 +184,15 @@ def _decompose_whole(doc: Doc, sentence_index: int) -> list[AtomicFact]:
     for clause, own in described:
         for phrase in _clause_facts(doc, clause, prune - own):
             facts.append((phrase, clause.subject))
+    person = _sentence_person(clauses)
     for clause, own in _described_things(doc, prune):
+        for verb in _persons_verbs_in(doc, own, person):
+            # "Verdex, a film launched in 2005 and graduated in journalism …": the graduating is the person's.
+            theirs = subtree_ids(verb) | {c.i for c in verb.head.children if c.dep_ == "cc" and c.i < verb.i}
+            own -= theirs
+            assert person is not None
+            for phrase in _clause_facts(doc, _Clause(verb, person, clause.past or _is_past(doc)), prune - theirs):
+                facts.append((phrase, person))
         for phrase in _copular_facts(doc, clause, prune - own):
             facts.append((phrase, clause.subject))
     out: list[AtomicFact] = []
@@ -454,11 +462,60 @@ def _clauses(doc: Doc) -> list[_Clause]:
             continue
         seen.add(clause.head.i)
         out.append(clause)
-        queue.extend(_children_clauses(doc, clause, is_past))
+        queue.extend(_children_clauses(doc, clause, is_past, _sentence_person(out)))
     return out
 
 
-def _children_clauses(doc: Doc, clause: _Clause, is_past: bool) -> list[_Clause]:
+def _sentence_person(clauses: list[_Clause]) -> Subject | None:
+    """The subject of the sentence's first clause when it is plainly a person (a name the parser takes for one,
+    "he", "she"): whom a person's verb coordinated under a thing tells of."""
+    if not clauses:
+        return None
+    head = clauses[0].subject.head
+    if head is None or not (head.ent_type_ == "PERSON" or head.lower_ in ("he", "she")):
+        return None
+    return clauses[0].subject
+
+
+def _plainly_thing(subject: Subject) -> bool:
+    """A subject that is no person: a work or an organisation ("The Quiet Marsh", "Verdex"), not "he"/"she"/"who"
+    and no name the parser takes for a person's."""
+    head = subject.head
+    return head is not None and head.ent_type_ != "PERSON" and head.lower_ not in _PERSON_WORDS
+
+
+_PERSON_WORDS = frozenset({"he", "she", "i", "we", "they", "who", "whom"})
+
+
+def _persons_own(verb: Token) -> bool:
+    """A verb only a person does ("graduated", "married", "studied"; ``vocabulary.PERSON_VERBS``), or one said
+    with a person's possessive ("received her PhD")."""
+    if nlp.lemma(verb) in PERSON_VERBS:
+        return True
+    return any(c.dep_ == "dobj" and any(g.dep_ == "poss" and g.lower_ in ("his", "her") for g in c.children)
+               for c in verb.children)  # fmt: skip
+
+
+def _persons_verbs_in(doc: Doc, ids: set[int], person: Subject | None) -> list[Token]:
+    """Verbs coordinated after a participle describing a thing, in ``ids``, that only a person does, when the
+    sentence's subject is one: "Verdex, a packaging film launched in 2005 and graduated in journalism …"."""
+    if person is None:
+        return []
+    return [
+        t
+        for t in (doc[i] for i in sorted(ids))
+        if t.dep_ == "conj"
+        and t.pos_ == "VERB"
+        and t.head.dep_ == "acl"
+        and t.head.i in ids
+        and not any(c.dep_ in _SUBJ for c in t.children)
+        and _persons_own(t)
+    ]
+
+
+def _children_clauses(doc: Doc, clause: _Clause, is_past: bool, person: Subject | None = None) -> list[_Clause]:
+    """The clauses below ``clause``; ``person``: the sentence's person (:func:`_sentence_person`), whom a person's
+    verb coordinated into a clause about a thing tells of."""
     p = clause.head
     out: list[_Clause] = []
     own_subj = next((c for c in p.children if c.dep_ in _SUBJ), None)
@@ -490,6 +547,11 @@ def _children_clauses(doc: Doc, clause: _Clause, is_past: bool) -> list[_Clause]
             # "…, and she received the medal": a conjunct with a subject of its own is about that subject.
             conj_subj = next((g for g in c.children if g.dep_ in _SUBJ and g.tag_ not in ("WDT", "WP")), None)
             own = _subject_of(doc, conj_subj) if conj_subj is not None else subject
+            thing = _plainly_thing(own) or (own_subj is not None and own_subj.lower_ == "which")
+            if conj_subj is None and person is not None and thing and _persons_own(c):
+                # "The Quiet Marsh, which was translated into nine languages and founded the Lindenhof String
+                # Quartet": a book founds nothing; the founding is the sentence's person's.
+                own, inherited = person, ""
             out.append(_Clause(c, own, is_past, inherited_aux=inherited))
         elif c.dep_ == "advcl" and not any(g.dep_ == "aux" and g.lower_ == "to" for g in c.children):
             has_subj = any(g.dep_ in _SUBJ for g in c.children)

@@ -7,8 +7,10 @@ from schemas.check import CheckResult, Evidence, FactGroup, FactResult
 from schemas.enums import Stance, Verdict, Worthiness
 from schemas.knowledge import EntityRef
 from scoring.config import CheckConfig
+from scoring.grouping import compatible
 from scoring.linking import link, name_match, set_cover
 from scoring.metrics import dfactscore, factscore
+from scoring.namesake_links import MOST, fits, full_name, other_given_name, page_occupations, stated_occupations
 from scoring.plan import PlannedFact, PlannedGroup, by_sentence
 from scoring.rules import rule
 from scoring.verify import NO_SHARED_CONTENT
@@ -28,16 +30,36 @@ LONGER_FACT_ELSEWHERE = rule(
     "the linked page a shared word ('Earlier Harlan Beckwith set a record' on the painter's page: 'a set of 24 "
     "canvases', while 'set a record in 1932' is the aviator's)",
 )
+OTHER_GIVEN_NAME = rule(
+    "other-given-name",
+    "link",
+    "a page whose person has the answer's surname and another given name (not an initial, a short form, a "
+    "spelling one letter apart or a known nickname of it) is another person's: the group is not linked to it "
+    "('Ilse Rautenbach' is not the store's 'Thandiwe Rautenbach')",
+)
+UNFITTING_NAMESAKE = rule(
+    "unfitting-namesake",
+    "link",
+    "a namesake's page whose title gives none of the occupations the answer states for the person ('(rower)', "
+    "'(bishop)' for 'is a rugby union player') and which supports fewer than half of the group's facts is another "
+    "person's: the group is not linked to it ('Callum Rennick is a rugby union player' against the rower's and "
+    "the bishop's pages)",
+)
 
 
 def score_groups(
-    groups: list[PlannedGroup], candidates: list[EntityRef], config: CheckConfig, grounded: bool = False
+    groups: list[PlannedGroup],
+    candidates: list[EntityRef],
+    config: CheckConfig,
+    grounded: bool = False,
+    subject: str = "",
 ) -> CheckResult:
     """Link each group, then FActScore, D-FActScore, bios, entities and conflation from the facts' verdicts.
 
     Shared by the offline and the LLM engine: every factual fact must hold a verdict per candidate.
     ``grounded``: the candidates are the request's own documents, which the answer is always judged by
-    (never ``unverifiable``: a claim none of them supports is ungrounded).
+    (never ``unverifiable``: a claim none of them supports is ungrounded). ``subject``: the name the answer was
+    asked about, a form of a group's name with its given name where the answer gives only the surname.
     """
     titles = [c.title for c in candidates]
     # Support decides the link; attribution (the fact's closest source) breaks near-ties.
@@ -46,10 +68,20 @@ def score_groups(
         for g in groups
     ]
     names = [[name_match(g.individual.label, c) for c in candidates] for g in groups]
+    # Pages of another person of the name (``other-given-name``, ``unfitting-namesake``): no link, no evidence
+    # that the answer is about anyone the store knows.
+    barred = [[not grounded and _barred(g, c, subject, config) for c in candidates] for g in groups]
+    for gi, row in enumerate(barred):
+        for ti, bar in enumerate(row):
+            if bar:
+                counts[gi][ti], names[gi][ti] = -1.0, 0.0
     # Beside other groups, a group none of whose facts any page supports is linked to no page: it must
     # not take a page from a group that has evidence for it. Alone, its name still points to its page.
     alone = len(groups) == 1
-    links = [e if e is not None and (alone or any(counts[gi])) else None for gi, e in enumerate(link(counts, names))]
+    links = [
+        e if e is not None and not barred[gi][e] and (alone or any(c > 0 for c in counts[gi])) else None
+        for gi, e in enumerate(link(counts, names))
+    ]
     linked: dict[int, str | None] = {i: (titles[e] if e is not None else None) for i, e in enumerate(links)}
 
     all_supports: list[set[int]] = []
@@ -117,6 +149,27 @@ def score_groups(
         groups=results,
         engine="offline",
     )
+
+
+def _barred(g: PlannedGroup, candidate: EntityRef, subject: str, config: CheckConfig) -> bool:
+    """Whether ``candidate``'s page is another person's than group ``g``'s (see the two rules)."""
+    if config.on(OTHER_GIVEN_NAME):
+        forms = [g.individual.name, *sorted(g.individual.forms), subject]
+        full = full_name(n for n in forms if n and compatible(n, g.individual.name))
+        known = [n for n in (candidate.base_name, *candidate.aliases) if n]
+        if full and known and all(other_given_name(full, n) for n in known):
+            return True
+    if not config.on(UNFITTING_NAMESAKE) or not candidate.disambiguator:
+        return False
+    factual = g.factual
+    stated = frozenset().union(*(stated_occupations(f.text) for f in factual))
+    # The title's "(rower)" says whom the page is about; its passages name other people's occupations too ("His
+    # partner is the hockey player …").
+    given = page_occupations(candidate.disambiguator, ())
+    if not stated or not given or fits(stated, given):
+        return False
+    supported = sum(1 for f in factual if (v := f.verdicts.get(candidate.title)) is not None and v.supported)
+    return supported < MOST * len(factual)
 
 
 def _covers(entity: int, cover: list[int], supports: list[set[int]], weights: list[int]) -> int:

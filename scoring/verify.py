@@ -32,6 +32,7 @@ from scoring.durations import dated_in
 from scoring.hours import hours_bounded
 from scoring.meaning import named_awards, negated_value_stated, negation_conflict, rank_conflict, unlisted_awards
 from scoring.measures import measure_contradicted, measure_stated
+from scoring.named_roles import swapped_role
 from scoring.numerals import in_digits
 from scoring.protocols import DocumentGrounded, KnowledgeSource, StanceLike, StanceModel, VerdictCache
 from scoring.relative_dates import resolve
@@ -62,6 +63,7 @@ SUBJECT_RESPELLING = "subject-respelling"
 NEGATION_MISMATCH = "negation-mismatch"
 NEGATED_VALUE = "negated-value"
 RANK_MISMATCH = "rank-mismatch"
+SWAPPED_ROLE = "swapped-role"
 UNLISTED_AWARD = "unlisted-award"
 ROMAN_NUMERAL_TERMS = "roman-numeral-terms"
 ACRONYM_TERMS = "acronym-terms"
@@ -857,6 +859,20 @@ VERIFY_RULES: tuple[VerifyRule, ...] = register(
         "and runner-up; champion and finalist), and none gives the fact's: refuted",
         ("won first prize at the Vestfold Competition", "took gold at the 1996 Games", "was the Tampere Open champion"),
         _conflicting(rank_conflict),
+    ),
+    Rule(
+        SWAPPED_ROLE,
+        "verify",
+        "the fact gives a person it names an occupation beside the name ('married to the pianist Kari Bråthen', "
+        "'Ruth Ellison, a nurse') where a page gives them another one the same way ('the soprano Kari Bråthen'), "
+        "neither a form or a field of the other ('musician' for 'pianist'), and no page sentence naming them "
+        "holds the fact's: refuted",
+        (
+            "was married to the pianist Kari Bråthen",
+            "is married to the former marathon runner Mercy Chebet",
+            "is married to Ruth Ellison, a nurse",
+        ),
+        _conflicting(swapped_role),
     ),
     Rule(
         MISPLACED_VALUE,

@@ -62,6 +62,14 @@ NEGATIONS = frozenset(
 # are closed. Before a verb's -ing form they deny that verb ("left without graduating"), and read as negations.
 PRIVATIVES = frozenset({"without"})
 
+# Verbs only a person does ("graduated in journalism", "married the bassist"): coordinated into a clause about a
+# work or a thing ("Verdex, a film launched in 2005 and graduated in journalism …"), they tell of the sentence's
+# person, not of the thing (lemmas).
+PERSON_VERBS = frozenset(
+    "graduate study marry wed divorce die retire teach coach found co-found cofound emigrate enrol enroll attend "
+    "major train qualify".split()
+)
+
 # Pronouns.
 SUBJECT_PRONOUNS = frozenset({"he", "she", "they"})  # what decontextualisation replaces with a name
 MALE_PRONOUNS = frozenset({"he", "his", "him", "himself"})

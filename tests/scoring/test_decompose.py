@@ -866,3 +866,56 @@ def test_counts_of_different_things_are_still_facts_of_their_own() -> None:
         "He won 3 golds.",
         "He won 2 silvers.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "person_facts", "thing_facts"),
+    [
+        # A verb only a person does, coordinated into what a relative clause or a participle says of a work: the
+        # sentence's person's.
+        (
+            "Ada Brook is a British cellist who recorded Night Songs, which was released in 1999 and married the "
+            "oboist Tom Hale in 2001.",
+            ["Ada Brook married the oboist Tom Hale in 2001."],
+            ["Night Songs was released in 1999."],
+        ),
+        (
+            "Jon Reyes is an American chemist who developed Lumen, a coating patented in 2003 and studied chemistry "
+            "at Rice University.",
+            ["Jon Reyes studied chemistry at Rice University."],
+            ["Lumen is a coating patented in 2003."],
+        ),
+        (
+            "She wrote Harbour Lights, which was translated into six languages and received her doctorate from "
+            "Leeds in 1990.",
+            ["She received her doctorate from Leeds."],
+            ["Harbour Lights was translated into six languages."],
+        ),
+        # Look-alikes: what a work or a firm can do stays theirs; no person leads the sentence; a clause with a
+        # subject of its own.
+        (
+            "Ada Brook is a British cellist who recorded Night Songs, which was released in 1999 and won the "
+            "Gramophone Award.",
+            [],
+            ["Night Songs won the Gramophone Award."],
+        ),
+        (
+            "Jon Reyes founded Corvane, which was launched in 2005 and acquired Tellus in 2012.",
+            [],
+            ["Corvane acquired Tellus in 2012."],
+        ),
+        (
+            "He is a surgeon who founded the Clearsight clinic, which opened in 2004 and treated 9,000 patients.",
+            [],
+            ["The Clearsight clinic treated 9,000 patients."],
+        ),
+    ],
+)
+def test_a_persons_verb_under_a_work_is_the_persons(
+    sentence: str, person_facts: list[str], thing_facts: list[str]
+) -> None:
+    facts = [f.text for f in decompose_sentence(sentence)]
+    for fact in person_facts + thing_facts:
+        assert fact in facts, (fact, facts)
+    things = ("Night Songs", "Lumen", "Harbour Lights")
+    assert not any(f.startswith(things) and any(w in f for w in ("married", "studied", "doctorate")) for f in facts)

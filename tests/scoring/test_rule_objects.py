@@ -93,6 +93,7 @@ def test_the_verify_rules_keep_their_precedence() -> None:
         "name-missing",
         "unlisted-award",
         "rank-mismatch",
+        "swapped-role",
         "misplaced-value",
         "contradicted-value",
         "rebound-year",

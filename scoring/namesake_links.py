@@ -1,0 +1,110 @@
+"""Which pages a group may be linked to when the store holds a namesake of the person the answer is about.
+
+Two link rules (``scoring.score``) read this:
+
+- ``other-given-name``: a page whose person has the answer's surname but another given name is another person
+  ("Ilse Rautenbach" is not the store's "Thandiwe Rautenbach"), unless one name is a form of the other: an
+  initial ("T. Rautenbach"), a short form ("Jon"/"Jonathan"), a spelling one letter apart ("Ahmed"/"Ahmad"), a
+  known nickname ("Bill"/"William"; ``vocabulary.names.NICKNAMES``), or a given name of the one among the other's.
+- ``unfitting-namesake``: a namesake's page whose title's occupation ("(rower)") is none the answer states
+  ("Callum Rennick is a rugby union player" against "Callum Rennick (rower)" and "(bishop)"), and which supports
+  fewer than half of the group's facts, is another person of that name.
+
+>>> other_given_name("Ilse Rautenbach", "Thandiwe Rautenbach"), other_given_name("Bill Hale", "William Hale")
+(True, False)
+>>> stated_occupations("Callum Rennick is a Scottish rugby union player born in Galashiels in 1995.")
+frozenset({'player'})
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from itertools import pairwise
+
+from rapidfuzz.distance import Levenshtein
+
+from scoring.grouping import name_parts
+from scoring.named_roles import same_role
+from vocabulary import fold_ascii as fold
+from vocabulary.names import NICKNAMES
+from vocabulary.occupations import OCCUPATIONS
+
+# A share of a group's facts a page must support to be linked when it fits none of the occupations stated.
+MOST = 0.5
+
+_COPULA = frozenset({"is", "was", "became", "been"})
+_ARTICLES = frozenset({"a", "an"})
+# Words that end the noun phrase after "is a": what follows says something else of the person.
+_NP_END = frozenset(
+    "who which that whose born from in at since for of with based known whose until to by and/or , . ; ( )".split()
+)
+
+
+def _given_agree(x: str, y: str) -> bool:
+    """Two given names one person can go by: equal, an initial, a short form, one letter apart, a nickname."""
+    if x == y:
+        return True
+    if len(x) == 1 or len(y) == 1:
+        return x[0] == y[0]
+    short, long = sorted((x, y), key=len)
+    if len(short) >= 3 and long.startswith(short):
+        return True
+    if min(len(x), len(y)) >= 4 and Levenshtein.distance(x, y) <= 1:
+        return True
+    return y in NICKNAMES.get(x, ()) or x in NICKNAMES.get(y, ())
+
+
+def other_given_name(name: str, known: str) -> bool:
+    """Whether ``known`` names another person than ``name``: both with a given name and the same surname, and no
+    given name of one agrees with one of the other's (a different surname is not judged here)."""
+    a, b = name_parts(name), name_parts(known)
+    if len(a) < 2 or len(b) < 2 or a[-1] != b[-1]:
+        return False
+    # A given name of one among the other's given names or surname parts ("Mary Ellen Castellane", "Ellen
+    # Castellane"; a double surname "Zoë Ferrán-Okafor", "Ferrán-Okafor") is one person's.
+    if set(a[:-1]) & set(b) or set(b[:-1]) & set(a):
+        return False
+    return not any(_given_agree(x, y) for x in a[:-1] for y in b[:-1])
+
+
+def full_name(names: Iterable[str]) -> str:
+    """The most specific of a group's name forms that has a given name ("Ilse Rautenbach" of "Rautenbach" and
+    "Ilse Rautenbach"), or ""."""
+    forms = [n for n in names if n and len(name_parts(n)) >= 2]
+    return max(forms, key=lambda n: len(name_parts(n)), default="")
+
+
+def _occupations(words: list[str]) -> set[str]:
+    out = {w for w in words if w in OCCUPATIONS}
+    out |= {f"{x}-{y}" for x, y in pairwise(words) if f"{x}-{y}" in OCCUPATIONS}
+    return out
+
+
+def stated_occupations(fact: str) -> frozenset[str]:
+    """The occupations a fact says its subject has: "X is a Scottish rugby union player born in …" → player;
+    "X was a Polish cellist and teacher" → cellist, teacher. Empty when the fact says none."""
+    words = [fold(w) for w in re.findall(r"[\w'’-]+|[,.;()]", fact)]
+    at = next((i for i, w in enumerate(words) if w in _COPULA), None)
+    if at is None or at + 1 >= len(words) or words[at + 1] not in _ARTICLES:
+        return frozenset()
+    phrase: list[str] = []
+    for w in words[at + 2 :]:
+        if w in _NP_END and w != "and":
+            break
+        phrase.append(w)
+    return frozenset(_occupations(phrase))
+
+
+def page_occupations(disambiguator: str | None, texts: Iterable[str] = ()) -> frozenset[str]:
+    """The occupations a page gives: its title's disambiguator's and the words of ``texts``."""
+    out: set[str] = set()
+    for text in (disambiguator or "", *texts):
+        out |= _occupations([fold(w) for w in re.findall(r"[\w'’-]+", text)])
+    return frozenset(out)
+
+
+def fits(stated: Iterable[str], given: Iterable[str]) -> bool:
+    """Whether any occupation stated says what one the page gives does."""
+    given = list(given)
+    return any(same_role(s, g) for s in stated for g in given)

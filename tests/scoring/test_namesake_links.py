@@ -1,0 +1,146 @@
+"""``other-given-name`` and ``unfitting-namesake``: a person not in the store who shares a name with a stored one
+is not linked to that page (the answer is unverifiable), while namesakes the answer is about still link."""
+
+from __future__ import annotations
+
+import pytest
+
+from schemas.enums import Stance, Worthiness
+from schemas.knowledge import EntityRef
+from scoring.config import CheckConfig
+from scoring.decompose import AtomicFact
+from scoring.grouping import PerceivedGroup
+from scoring.namesake_links import other_given_name, stated_occupations
+from scoring.plan import PlannedFact, PlannedGroup
+from scoring.score import OTHER_GIVEN_NAME, UNFITTING_NAMESAKE, score_groups
+from scoring.verify import EntityVerdict
+
+
+@pytest.mark.parametrize(
+    ("name", "known", "other"),
+    [
+        # Another given name, same surname: another person.
+        ("Ilse Rautenbach", "Thandiwe Rautenbach", True),
+        ("Marta Kowalczyk", "Anna Kowalczyk", True),
+        ("John Smith", "Jane Smith", True),
+        # Look-alikes: forms of one name.
+        ("T. Rautenbach", "Thandiwe Rautenbach", False),
+        ("Jon Reyes", "Jonathan Reyes", False),
+        ("Ahmad Khan", "Ahmed Khan", False),
+        ("Bill Hale", "William Hale", False),
+        ("Billie Trask", "Wilhelmina Trask", False),
+        ("Ellen Castellane", "Mary Ellen Castellane", False),
+        ("Zoë Ferrán-Okafor", "Zoe Ferran-Okafor", False),
+        # Not judged here: no given name, or another surname.
+        ("Rautenbach", "Thandiwe Rautenbach", False),
+        ("Ilse Rautenbach", "Ilse Vermaak", False),
+    ],
+)
+def test_another_given_name_is_another_person(name: str, known: str, other: bool) -> None:
+    assert other_given_name(name, known) is other
+
+
+@pytest.mark.parametrize(
+    ("fact", "occupations"),
+    [
+        ("Callum Rennick is a Scottish rugby union player born in Galashiels in 1995.", {"player"}),
+        ("Marta Kowalczyk was a Polish cellist and teacher.", {"cellist", "teacher"}),
+        ("Rafael Oduya is a Kenyan former marathon runner.", {"marathon-runner", "runner"}),
+        ("Callum Rennick is Scottish.", set()),
+        ("Callum Rennick joined Borders Thistle RFC in 2016.", set()),
+        ("Callum Rennick is married to a hockey player.", set()),  # the spouse's occupation
+    ],
+)
+def test_the_occupations_a_fact_states(fact: str, occupations: set[str]) -> None:
+    assert stated_occupations(fact) == occupations
+
+
+ROWER, BISHOP = "Callum Rennick (rower)", "Callum Rennick (bishop)"
+NAMESAKES = [
+    EntityRef(title=ROWER, base_name="Callum Rennick", disambiguator="rower"),
+    EntityRef(title=BISHOP, base_name="Callum Rennick", disambiguator="bishop"),
+]
+
+
+def _group(name: str, facts: list[tuple[str, set[str]]]) -> PlannedGroup:
+    """A group of facts, each supported (0.9) by the pages named, not by the others."""
+    planned = []
+    for i, (text, by) in enumerate(facts):
+        fact = PlannedFact(AtomicFact(text, i, tokens=frozenset({i})), text, Worthiness.FACTUAL)
+        for ref in [*NAMESAKES, THANDIWE]:
+            yes = ref.title in by
+            fact.verdicts[ref.title] = EntityVerdict(
+                ref.title, Stance.SUPPORT if yes else Stance.IRRELEVANT, 0.9 if yes else 0.1, 0.0
+            )
+        fact.attribute(0.1)
+        planned.append(fact)
+    return PlannedGroup(PerceivedGroup(name, sentences=list(range(len(facts)))), planned)
+
+
+THANDIWE = EntityRef(title="Thandiwe Rautenbach", base_name="Thandiwe Rautenbach")
+
+RUGBY = [
+    ("Callum Rennick is a rugby union player.", {ROWER}),
+    ("Callum Rennick made his Scotland debut in 2019.", {ROWER}),
+    ("Callum Rennick joined Borders Thistle RFC in 2016.", set()),
+    ("Callum Rennick plays as a flanker.", set()),
+    ("Callum Rennick has earned 27 caps.", set()),
+]
+
+
+def test_a_namesake_whose_role_and_facts_fit_no_page_is_unverifiable() -> None:
+    result = score_groups([_group("Callum Rennick", RUGBY)], NAMESAKES, CheckConfig())
+    assert result.unverifiable and result.groups[0].entity is None
+    off = score_groups([_group("Callum Rennick", RUGBY)], NAMESAKES, CheckConfig().without([UNFITTING_NAMESAKE]))
+    assert not off.unverifiable and off.groups[0].entity == ROWER
+
+
+@pytest.mark.parametrize(
+    ("facts", "entity"),
+    [
+        # The stated role fits the page's title.
+        ([("Callum Rennick is a British rower.", {ROWER}), ("Callum Rennick won a bronze medal.", set())], ROWER),
+        # A broader word for it.
+        ([("Callum Rennick is a British athlete.", set()), ("Callum Rennick won a bronze medal.", {ROWER})], ROWER),
+        # Another role, but most facts are the page's (a wrong role in a true life).
+        (
+            [
+                ("Callum Rennick is a British cyclist.", set()),
+                ("Callum Rennick won a bronze medal in 2021.", {ROWER}),
+                ("Callum Rennick studied at Mercia University.", {ROWER}),
+            ],
+            ROWER,
+        ),
+        # No role stated.
+        ([("Callum Rennick won a bronze medal.", {ROWER}), ("Callum Rennick lives in Chester.", set())], ROWER),
+    ],
+)
+def test_a_namesake_the_answer_fits_is_linked(facts: list[tuple[str, set[str]]], entity: str) -> None:
+    result = score_groups([_group("Callum Rennick", facts)], NAMESAKES, CheckConfig())
+    assert not result.unverifiable and result.groups[0].entity == entity
+
+
+BOTANIST = [
+    ("Ilse Rautenbach is a South African botanist.", {THANDIWE.title}),
+    ("Rautenbach was born in 1949.", set()),
+    ("Rautenbach received the Fynbos Society Medal in 2003.", set()),
+]
+
+
+def test_another_given_name_is_not_linked() -> None:
+    # The answer names her "Rautenbach"; the question's subject gives her given name.
+    result = score_groups([_group("Rautenbach", BOTANIST)], [THANDIWE], CheckConfig(), subject="Ilse Rautenbach")
+    assert result.unverifiable and result.groups[0].entity is None
+    off = score_groups(
+        [_group("Rautenbach", BOTANIST)],
+        [THANDIWE],
+        CheckConfig().without([OTHER_GIVEN_NAME]),
+        subject="Ilse Rautenbach",
+    )
+    assert not off.unverifiable and off.groups[0].entity == THANDIWE.title
+
+
+@pytest.mark.parametrize("subject", ["Thandiwe Rautenbach", "T. Rautenbach", ""])
+def test_the_same_given_name_or_none_is_linked(subject: str) -> None:
+    result = score_groups([_group("Rautenbach", BOTANIST)], [THANDIWE], CheckConfig(), subject=subject)
+    assert result.groups[0].entity == THANDIWE.title
