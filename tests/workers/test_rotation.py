@@ -284,3 +284,30 @@ async def test_deleted_generations_stay_deleted_over_several_rotations(make_sett
     finally:
         await worker.stop()
         await publisher.stop()
+
+
+async def test_replay_reads_every_kept_generation_and_nothing_deleted_comes_back(
+    kafka_bootstrap: str, unique: str
+) -> None:
+    """Replay's window spans the generations still there: all of them before a deletion, the kept ones after;
+    reading them does not bring a deleted one back."""
+    from factsentry.replay import _window
+
+    base, group = f"replay-{unique}", f"readers-{unique}"
+    settings = BusSettings(kafka_bootstrap=kafka_bootstrap)
+    clock = Clock()
+    rotator = Rotator(settings, {base: 2}, {base: [group]}, max_records=2, grace_s=30, clock=clock)
+    await rotator.step()
+    for key in ("a0", "a1"):  # one send each: tansu reports the end of a batch of several short
+        await produce(kafka_bootstrap, f"{base}.g1", [(key, key.encode())])
+    assert await rotator.step() == [f"created {base}.g2 (2 records in {base}.g1, 0 s old)"]
+    await produce(kafka_bootstrap, f"{base}.g2", [("b0", b"b0")])  # one: g2 stays the newest
+    window = (0, 2**62)
+    assert sorted(k for _, k, _ in await _window(settings, base, *window)) == [b"a0", b"a1", b"b0"]
+    assert len(await consume(kafka_bootstrap, group, f"{base}.g1", 2)) == 2
+    clock.now += 31
+    assert await rotator.step() == [f"deleted {base}.g1 (2 records, consumed by every group)"]
+    assert sorted(k for _, k, _ in await _window(settings, base, *window)) == [b"b0"]
+    await asyncio.sleep(1)
+    assert f"{base}.g1" not in await topics(kafka_bootstrap)
+    assert await rotator.step() == [] and rotator.recreated == []
