@@ -41,7 +41,7 @@ class StackSettings(BaseSettings):
     valkey_maxmemory_policy: embedded.EvictionPolicy = embedded.DEFAULT_VALKEY_EVICTION
     # The embedded broker's topics rotate (bus/rotation.py): a new generation after this many records or
     # seconds, an old one deleted once consumed and unwritten for the grace period.
-    broker_rotate: bool = True
+    broker_rotate: bool = False
     broker_rotate_records: int = Field(default=10_000, ge=1)
     broker_rotate_s: float = Field(default=300.0, gt=0)
     broker_rotate_grace_s: float = Field(default=30.0, ge=0)
