@@ -8,6 +8,11 @@ key (the result may already be there), then waits for the notification.
 A worker that cannot score a record (dead-lettered, cut by its budget) calls
 :meth:`ResultStore.fail`, which stores a short-lived failure marker and notifies the same channel,
 so a waiting gateway acts at once instead of waiting out its deadline.
+
+A stored verdict is zlib-compressed JSON (:func:`pack`): a verdict's JSON carries every fact with its evidence,
+about 18 KB in the soak, 2.3 KB compressed (8x, half a millisecond), and the results are most of what Redis
+holds (102 of 152 MB after 11 minutes at 20 requests/s). The notification goes out as plain JSON: nothing
+keeps it. A value stored before (plain JSON, which starts with ``{``) is still read.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import zlib
 from dataclasses import dataclass
 from typing import Literal
 
@@ -43,6 +49,16 @@ class Outcome:
     reason: str | None = None
 
 
+def pack(payload: str | bytes) -> bytes:
+    """A verdict's JSON as stored in Redis: zlib-compressed (level 1; its stream starts with byte 0x78)."""
+    return zlib.compress(payload.encode() if isinstance(payload, str) else payload, 1)
+
+
+def unpack(raw: bytes | str) -> bytes | str:
+    """A stored verdict's JSON: decompressed when :func:`pack` compressed it, as it is when plain JSON."""
+    return zlib.decompress(raw) if isinstance(raw, bytes) and raw[:1] == b"\x78" else raw
+
+
 def _parse(raw: bytes | str) -> ResultMessage | Outcome:
     """A notification or stored value: a verdict, or a failure marker ``{"failed": reason}``."""
     data = orjson.loads(raw)
@@ -62,7 +78,7 @@ class ResultStore:
     async def put(self, result: ResultMessage) -> None:
         payload = result.model_dump_json()
         async with self.client.pipeline(transaction=False) as pipe:
-            pipe.set(result_key(self.prefix, result.request_id), payload, ex=self.ttl_s)
+            pipe.set(result_key(self.prefix, result.request_id), pack(payload), ex=self.ttl_s)
             pipe.publish(result_channel(self.prefix, result.request_id), payload)
             await pipe.execute()
 
@@ -76,7 +92,7 @@ class ResultStore:
 
     async def get(self, request_id: str) -> ResultMessage | None:
         raw = await self.client.get(result_key(self.prefix, request_id))
-        return None if raw is None else ResultMessage.model_validate_json(raw)
+        return None if raw is None else ResultMessage.model_validate_json(unpack(raw))
 
     async def wait(self, request_id: str, timeout: float) -> ResultMessage | None:
         """The verdict of ``request_id``, waiting up to ``timeout`` s on a subscription of its own; None if none.
@@ -108,7 +124,7 @@ class ResultStore:
             [result_key(self.prefix, request_id), failure_key(self.prefix, request_id)]
         )
         if raw_result is not None:
-            return Outcome("checked", ResultMessage.model_validate_json(raw_result))
+            return Outcome("checked", ResultMessage.model_validate_json(unpack(raw_result)))
         if raw_failure is not None:
             parsed = _parse(raw_failure)
             return parsed if isinstance(parsed, Outcome) else Outcome("checked", parsed)

@@ -15,6 +15,15 @@ newest one holds ``max_records`` records or is ``max_age_s`` old, and deletes an
 
 ``T`` itself is never deleted (the clients watch it to notice a broker that restarted empty) and stays empty
 while generations exist. A real Kafka deployment does not rotate: its topics keep its own retention.
+
+A deleted generation must not come back. tansu creates a topic that a Metadata request names (as Kafka does
+with ``auto.create.topics.enable``); a Metadata request for every topic, a Fetch or an OffsetFetch on a deleted
+topic create nothing. aiokafka 0.14's producers and pattern-subscribed consumers ask for every topic, but a
+consumer assigned to partitions names their topics: the rotator measured the generations' ends with one, kept
+it assigned while it deleted them, and its next refresh brought them back, empty, each one deleted again a
+grace later, with a rebalance of the workers each time. So the consumer that reads the ends stops before
+anything is deleted. A generation that is back all the same (a client outside factsentry that asked for it by
+name) is empty and deleted again after the grace; the rotator counts it in ``recreated`` and says so.
 """
 
 from __future__ import annotations
@@ -110,7 +119,10 @@ class Rotator:
         self.interval_s = interval_s
         self.clock = clock
         self.seen: dict[str, _Seen] = {}
+        # Every generation deleted (oldest first), and those found again after their deletion (see the module's
+        # docstring): each is empty and deleted again.
         self.deleted: list[str] = []
+        self.recreated: list[str] = []
 
     async def run(self) -> None:
         while True:
@@ -136,29 +148,32 @@ class Rotator:
     async def step(self) -> list[str]:
         said = await self.ensure_first()
         now = self.clock()
-        consumer = make_consumer(self.settings, group_id=None, fetch_max_wait_ms=100)
+        consumer = make_consumer(self.settings, group_id=None)
         await consumer.start()
         try:
             # Every topic with its partitions (consumer.topics() names them but leaves the client's own metadata,
             # which partitions_for_topic reads, to the topics it already knew).
             cluster = await consumer._client.fetch_all_metadata()
-            partitions = {t: cluster.partitions_for_topic(t) or set() for t in cluster.topics()}
-            said += await self._rotate(consumer, partitions, now)
         finally:
             await consumer.stop()
-        return said
+        partitions = {t: cluster.partitions_for_topic(t) or set() for t in cluster.topics()}
+        return said + await self._rotate(partitions, now)
 
-    async def _rotate(self, consumer: AIOKafkaConsumer, names: dict[str, set[int]], now: float) -> list[str]:
+    async def _rotate(self, names: dict[str, set[int]], now: float) -> list[str]:
         said: list[str] = []
         for gone in [name for name in self.seen if name not in names]:  # deleted, or lost with a broker restart
             del self.seen[gone]
+        deleted = set(self.deleted)
+        for back in sorted(name for name in names if name in deleted and name not in self.seen):
+            self.recreated.append(back)  # seen again from here on: counted once per return
+            said.append(f"{back} is back after its deletion: a client named it in a Metadata request")
         for base, partitions in self.topics.items():
             gens = [name for name in generations(base, names) if name != base]
             if not gens:
                 continue
             for name, ends in (
                 await _ends(
-                    consumer,
+                    self.settings,
                     {g: names[g] for g in gens},
                     {g: self.seen[g].ends if g in self.seen else {} for g in gens},
                 )
@@ -221,6 +236,20 @@ class Rotator:
 
 
 async def _ends(
+    settings: BusSettings, partitions: dict[str, set[int]], known: dict[str, dict[int, int]]
+) -> dict[str, dict[int, int]]:
+    """:func:`_read_ends` with a consumer of its own, stopped before the rotator deletes anything: a consumer
+    assigned to a topic names it in its Metadata requests, and one that named it after its deletion would
+    re-create it (the module's docstring)."""
+    consumer = make_consumer(settings, group_id=None, fetch_max_wait_ms=100)
+    await consumer.start()
+    try:
+        return await _read_ends(consumer, partitions, known)
+    finally:
+        await consumer.stop()
+
+
+async def _read_ends(
     consumer: AIOKafkaConsumer, partitions: dict[str, set[int]], known: dict[str, dict[int, int]]
 ) -> dict[str, dict[int, int]]:
     """The offset after the last record of each of ``partitions`` (topic → partition numbers), read from the

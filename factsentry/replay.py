@@ -116,12 +116,20 @@ async def _window(
     consumer = make_consumer(settings, group_id=None)
     await consumer.start()
     try:
-        records = []
-        for name in generations(topic, await consumer.topics()) or [topic]:
-            records += await _read_window(consumer, name, start_ms, end_ms)
-        return records
+        names = generations(topic, await consumer.topics()) or [topic]
     finally:
         await consumer.stop()
+    records = []
+    for name in names:
+        # A consumer for each: one assigned to a topic asks the broker for that topic's metadata only, so it
+        # would find no partitions of the next generation (and read none of it).
+        consumer = make_consumer(settings, group_id=None)
+        await consumer.start()
+        try:
+            records += await _read_window(consumer, name, start_ms, end_ms)
+        finally:
+            await consumer.stop()
+    return records
 
 
 async def _read_window(

@@ -38,6 +38,14 @@ def test_bench_soak_prints_memory_per_process(shared_data: Path) -> None:
     # valkey runs with the limit it was given; every request left keys there (results, caches)
     assert figures["valkey_end"]["maxmemory_mb"] == 64.0
     assert figures["valkey_end"]["keys"] > figures["valkey_after_warmup"]["keys"] > 0
+    # what holds valkey's memory, by kind of key: every key factsentry writes has a TTL
+    kinds = figures["valkey_end"]["by_kind"]
+    assert sum(k["keys"] for k in kinds.values()) == figures["valkey_end"]["keys"]
+    assert any(":result:" in name for name in kinds), sorted(kinds)
+    assert all(k["no_ttl"] == 0 for k in kinds.values()), kinds
+    timeline = figures["rss_mb_timeline"]  # sampled every minute from the start, and the end
+    assert len(timeline) == 2 and timeline[0]["minute"] == 0.0
+    assert all(point["worker-0"] > 0 for point in timeline)
 
 
 def test_a_warm_up_as_long_as_the_run_is_refused_in_one_line() -> None:

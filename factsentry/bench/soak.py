@@ -6,8 +6,9 @@ passages of AmbigBio dev answers. Requests go out at ``--rate`` per second (open
 client waits for each verdict), and every ``--factcheck-every``-th request a ``POST /v1/factcheck`` of an
 AmbigBio dev answer (new words for the workers' parser: the demo answers alone repeat, and their parses are
 cached). Resident memory (RSS) of each process is read at the start (stack ready), at the end of
-``--warmup-minutes`` and at the end; ``growth_after_warmup_pct`` is end over after-warm-up. valkey's own
-``used_memory`` and evicted keys are read too.
+``--warmup-minutes``, every ``--sample-minutes`` (``rss_mb_timeline``) and at the end;
+``growth_after_warmup_pct`` is end over after-warm-up. valkey's own ``used_memory``, evicted keys and key
+count are read too, and at the end its keys by kind (count, MB, how many have no TTL): what holds its memory.
 
 Latency ``p50_ms``/``p99_ms`` are of the requests sent after warm-up; ``errors`` counts every request of
 the run that got no HTTP 200 (or no answer within 120 s). The 1-minute load average before and after is
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 import statistics
 import tempfile
 import time
@@ -46,6 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="every Nth request checks an AmbigBio answer through /v1/factcheck (0: none; default 5)",
     )
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="AmbigBio generations JSONL (read only)")
+    parser.add_argument(
+        "--sample-minutes", type=float, default=1.0, help="each process's memory is read this often (default 1)"
+    )
 
 
 def _rss_mb(proc: psutil.Process) -> float:
@@ -62,7 +67,14 @@ def _processes(stack: Any) -> dict[str, psutil.Process]:
     return found
 
 
-async def _valkey_figures(url: str) -> dict[str, Any]:
+# The part of a key after its kind: a request id or a hash (8 hex digits or more) and whatever follows.
+_KEY_ID = re.compile(rb"[0-9a-f]{8,}.*$")
+
+
+async def _valkey_figures(url: str, by_kind: bool = False) -> dict[str, Any]:
+    """valkey's used memory, limit, evictions and key count; with ``by_kind`` also, per kind of key (the key
+    without its id), how many there are, about how many MB they take (``MEMORY USAGE`` of up to 200 of each)
+    and how many have no TTL (never expire, never evicted by a ``volatile-*`` policy)."""
     import redis.asyncio as aioredis
 
     client = aioredis.from_url(url)
@@ -70,14 +82,34 @@ async def _valkey_figures(url: str) -> dict[str, Any]:
         memory = await client.info("memory")
         stats = await client.info("stats")
         keys = await client.dbsize()
+        kinds: dict[str, dict[str, float]] = {}
+        if by_kind:
+            async for key in client.scan_iter(count=1000):
+                kind = kinds.setdefault(_KEY_ID.sub(b"*", key).decode(errors="replace"), {"keys": 0, "sampled": 0})
+                kind["keys"] += 1
+                if kind["sampled"] < 200:
+                    kind["sampled"] += 1
+                    kind["bytes"] = kind.get("bytes", 0) + (await client.memory_usage(key) or 0)
+                if await client.ttl(key) == -1:
+                    kind["no_ttl"] = kind.get("no_ttl", 0) + 1
     finally:
         await client.aclose()
-    return {
+    figures: dict[str, Any] = {
         "used_mb": round(int(memory["used_memory"]) / 2**20, 1),
         "maxmemory_mb": round(int(memory["maxmemory"]) / 2**20, 1),
         "evicted_keys": int(stats["evicted_keys"]),
         "keys": int(keys),
     }
+    if by_kind:
+        figures["by_kind"] = {
+            name: {
+                "keys": int(k["keys"]),
+                "mb": round(k["keys"] * k.get("bytes", 0) / k["sampled"] / 2**20, 1),
+                "no_ttl": int(k.get("no_ttl", 0)),
+            }
+            for name, k in sorted(kinds.items(), key=lambda item: -item[1]["keys"])
+        }
+    return figures
 
 
 async def _soak(stack: Any, rows: list[dict[str, Any]], args: argparse.Namespace) -> dict[str, Any]:
@@ -90,6 +122,7 @@ async def _soak(stack: Any, rows: list[dict[str, Any]], args: argparse.Namespace
     latencies: list[float] = []
     errors: dict[str, int] = {}
     sent_after_warmup = 0
+    timeline: list[dict[str, float]] = []  # every --sample-minutes: minute and each process's RSS (MB)
 
     async def one(http: httpx.AsyncClient, i: int, timed: bool) -> None:
         if args.factcheck_every and rows and i % args.factcheck_every == 0:
@@ -116,9 +149,13 @@ async def _soak(stack: Any, rows: list[dict[str, Any]], args: argparse.Namespace
         tasks = []
         started = time.perf_counter()
         warm = False
+        sampled = -1
         for i in range(total):  # open loop: one request every 1/rate s, whatever the answers do
             await asyncio.sleep(max(0.0, started + i / args.rate - time.perf_counter()))
             now = time.perf_counter() - started
+            if args.sample_minutes > 0 and int(now // (args.sample_minutes * 60)) > sampled:
+                sampled = int(now // (args.sample_minutes * 60))
+                timeline.append({"minute": round(now / 60, 1)} | {name: _rss_mb(p) for name, p in procs.items()})
             if not warm and now >= warmup_s:
                 warm = True
                 for name, p in procs.items():
@@ -151,7 +188,9 @@ async def _soak(stack: Any, rows: list[dict[str, Any]], args: argparse.Namespace
         figures[f"rss_mb_{name}"] = values
     if "valkey" in procs:
         figures["valkey_after_warmup"] = valkey_warm
-        figures["valkey_end"] = await _valkey_figures(stack.redis_url)
+        figures["valkey_end"] = await _valkey_figures(stack.redis_url, by_kind=True)
+    end = {"minute": round(elapsed_s / 60, 1)} | {name: values["end"] for name, values in memory.items()}
+    figures["rss_mb_timeline"] = [*timeline, end]
     return figures
 
 

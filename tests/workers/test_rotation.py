@@ -147,10 +147,9 @@ async def test_a_worker_moves_to_the_new_generation_and_the_old_one_goes(make_se
         said = await rotator.step()  # g1 quiet for 31 s, committed by the workers' group
         assert f"deleted {gen}.g1 (4 records, consumed by every group)" in said
         assert f"deleted {res}.g1 (4 records, consumed by every group)" in said  # no group must read the results
-        # tansu re-creates a deleted topic at once when a client still asks for its metadata (the worker holds
-        # g1 until its group rebalances): if g1 is back, it is empty, so nothing is lost and nothing held.
-        again = await read_until(bootstrap, f"{gen}.g1", lambda records: False, timeout=2)
-        assert again == []
+        await asyncio.sleep(2)  # four metadata refreshes of the worker's consumer and producer (broker_check_s)
+        names = await topics(bootstrap)
+        assert f"{gen}.g1" not in names and f"{res}.g1" not in names  # not re-created by the worker's clients
         await produce(bootstrap, f"{gen}.g2", [("c0", gen_bytes("c0", "four words in here"))])
         third = await read_until(bootstrap, f"{res}.g2", lambda records: len(records) >= 4)
         assert sorted(r.key for r in third) == [b"b0", b"b1", b"b2", b"c0"]  # still reading after g1 went
@@ -229,3 +228,84 @@ async def wait_until(predicate: Any, timeout: float = 15.0) -> None:
     while not predicate():
         assert asyncio.get_running_loop().time() < deadline, "condition not reached in time"
         await asyncio.sleep(0.05)
+
+
+async def test_deleted_generations_stay_deleted_over_several_rotations(make_settings: MakeSettings) -> None:
+    """The rotator, a gateway's publisher and a worker (its consumer's metadata refreshed every half second) over
+    three rotation cycles: each generation deleted is still gone after four metadata refreshes (tansu re-creates
+    a topic a Metadata request names: the rotator's consumer, assigned to the generations it measured, brought
+    g1 back at once before), and every answer is checked."""
+    from gateway.metrics import build_metrics
+    from gateway.publisher import Publisher
+
+    settings = make_settings(kafka_rotate=True, broker_check_s=0.5)
+    bootstrap, gen, res = settings.kafka_bootstrap, settings.generations_topic, settings.results_topic
+    clock = Clock()
+    rotator = Rotator(settings, {gen: 2, res: 2}, {gen: [settings.group_id]}, max_records=3, grace_s=30, clock=clock)
+    await rotator.step()
+    publisher = Publisher(settings, build_metrics(CollectorRegistry()), partitions=2, broker_check_s=0.5)
+    await publisher.start()
+    worker = Worker(settings)
+    deleted: list[str] = []
+    try:
+        for cycle in range(1, 4):
+            await wait_until(lambda current=f"{gen}.g{cycle}": publisher.topic == current)
+            for i in range(3):
+                assert publisher.publish(generation(f"c{cycle}-{i}", "one two " * cycle))
+            await publisher.flush()
+            checked = await read_until(bootstrap, f"{res}.g{cycle}", lambda records: len(records) >= 3)
+            assert sorted(r.key for r in checked) == [f"c{cycle}-{i}".encode() for i in range(3)]
+            said = await rotator.step()
+            assert any(line.startswith(f"created {gen}.g{cycle + 1} (3 records in {gen}.g{cycle},") for line in said)
+            await asyncio.sleep(1.5)  # the publisher and the worker move on at their next broker check
+            assert publisher.topic == f"{gen}.g{cycle + 1}"
+            clock.now += 31
+            gone = {f"{gen}.g{cycle}", f"{res}.g{cycle}"}
+            for _ in range(10):  # the worker's commits may trail its results by a moment
+                said = await rotator.step()
+                if gone <= set(rotator.deleted):
+                    break
+                await asyncio.sleep(0.5)
+            assert gone <= set(rotator.deleted), (said, rotator.deleted)
+            deleted += sorted(gone)
+            await asyncio.sleep(2)  # four metadata refreshes of every client
+            names = await topics(bootstrap)
+            assert not names & set(deleted), sorted(names & set(deleted))
+        # Not asserted: that none comes back later. Under load (2 shared cores at load 18) g2 of both topics was
+        # back during the third cycle in 2 of 3 runs, with the rotator's own consumer fixed: another client still
+        # names a deleted generation. Rotation stays opt-in until that is found (README, Memory).
+        # the worker still reads and writes after three rotations
+        assert publisher.publish(generation("last", "five"))
+        await publisher.flush()
+        last = await read_until(bootstrap, f"{res}.g4", lambda records: len(records) >= 1)
+        assert [r.key for r in last] == [b"last"]
+    finally:
+        await worker.stop()
+        await publisher.stop()
+
+
+async def test_replay_reads_every_kept_generation_and_nothing_deleted_comes_back(
+    kafka_bootstrap: str, unique: str
+) -> None:
+    """Replay's window spans the generations still there: all of them before a deletion, the kept ones after;
+    reading them does not bring a deleted one back."""
+    from factsentry.replay import _window
+
+    base, group = f"replay-{unique}", f"readers-{unique}"
+    settings = BusSettings(kafka_bootstrap=kafka_bootstrap)
+    clock = Clock()
+    rotator = Rotator(settings, {base: 2}, {base: [group]}, max_records=2, grace_s=30, clock=clock)
+    await rotator.step()
+    for key in ("a0", "a1"):  # one send each: tansu reports the end of a batch of several short
+        await produce(kafka_bootstrap, f"{base}.g1", [(key, key.encode())])
+    assert await rotator.step() == [f"created {base}.g2 (2 records in {base}.g1, 0 s old)"]
+    await produce(kafka_bootstrap, f"{base}.g2", [("b0", b"b0")])  # one: g2 stays the newest
+    window = (0, 2**62)
+    assert sorted(k for _, k, _ in await _window(settings, base, *window)) == [b"a0", b"a1", b"b0"]
+    assert len(await consume(kafka_bootstrap, group, f"{base}.g1", 2)) == 2
+    clock.now += 31
+    assert await rotator.step() == [f"deleted {base}.g1 (2 records, consumed by every group)"]
+    assert sorted(k for _, k, _ in await _window(settings, base, *window)) == [b"b0"]
+    await asyncio.sleep(1)
+    assert f"{base}.g1" not in await topics(kafka_bootstrap)
+    assert await rotator.step() == [] and rotator.recreated == []
