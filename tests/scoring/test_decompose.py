@@ -866,3 +866,58 @@ def test_counts_of_different_things_are_still_facts_of_their_own() -> None:
         "He won 3 golds.",
         "He won 2 silvers.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact", "not_fact"),
+    [
+        # capitalised words joined by "&" name one firm: its facts keep the whole name
+        (
+            "She spent 1926–1962 at the map publisher Stanford & Pell.",
+            "She spent 1926–1962 at the map publisher Stanford & Pell.",
+            "She spent 1926–1962 at Pell.",
+        ),
+        ("He worked for Procter & Gamble in Cincinnati.", "He worked for Procter & Gamble.", "He worked for Gamble."),
+        (
+            "Since 1926 she has laboured at the drawing-boards of Messrs Stanford & Pell.",
+            "She has laboured at the drawing-boards of Messrs Stanford & Pell.",
+            "She has laboured at the drawing-boards of Messrs Stanford.",
+        ),
+        # look-alikes: "and" lists two clubs, as does an "and" beside the "&"
+        ("She played for Leeds and Arsenal.", "She played for Arsenal.", "She played for Leeds and Arsenal."),
+        (
+            "He played for Leeds & Arsenal and Spurs.",
+            "He played for Spurs.",
+            "He played for Leeds & Arsenal and Spurs.",
+        ),
+    ],
+)
+def test_an_ampersand_between_names_joins_one_name(sentence: str, fact: str, not_fact: str) -> None:
+    facts = [f.text for f in decompose_sentence(sentence)]
+    assert fact in facts
+    assert not_fact not in facts
+
+
+@pytest.mark.parametrize(
+    ("sentence", "facts"),
+    [
+        # a place-born prefix is the person's birthplace, said once, and no part of the subject's other facts
+        (
+            "Scarborough-born Philippa Nantwich started out at Radio Wold in 1960.",
+            ["Philippa Nantwich was born in Scarborough.", "Philippa Nantwich started out at Radio Wold."],
+        ),
+        (
+            "The Swansea-born engineer shipped Ferrule in 2014.",
+            ["The engineer was born in Swansea.", "The engineer shipped Ferrule in 2014."],
+        ),
+        ("Kari Berg, Oslo-born, won the prize.", ["Kari Berg was born in Oslo.", "Kari Berg won the prize."]),
+        # look-alikes: a lower-case prefix is no place, and a predicate "Oslo-born" stays as written
+        ("The home-grown striker scored twice.", ["The home-grown striker scored twice."]),
+        ("The well-born heiress married in 1920.", ["The well-born heiress married in 1920."]),
+        ("She was Oslo-born.", ["She was Oslo-born."]),
+    ],
+)
+def test_a_place_born_prefix_is_a_birthplace_fact(sentence: str, facts: list[str]) -> None:
+    found = [f.text for f in decompose_sentence(sentence)]
+    assert all(f in found for f in facts), found
+    assert not any("-born" in f for f in found if f not in facts), found
