@@ -336,7 +336,10 @@ def _descriptive_appositions(doc: Doc) -> set[int]:
                     continue  # the same, parsed as a role with the name on it: "the structural engineer Lucas Hemmer"
                 if t.head.pos_ == "NOUN" and any(c.dep_ == "conj" for c in t.children):
                     continue  # a list goes on: "eight LAN ports, a WAN port and four external antennas"
-                out |= subtree_ids(t)
+                # A relative clause on the description says something of its own ("…, a book that won the Hale
+                # Prize in 2001", "— a rescue that won him the Cóndor de Oro"): its clause stays a fact.
+                told = {i for c in t.children if c.dep_ == "relcl" and _relative_subject(c) for i in subtree_ids(c)}
+                out |= subtree_ids(t) - told
     return out
 
 
