@@ -32,6 +32,10 @@ def expand(doc: Doc, ids: set[int], depth: int = 0) -> list[Phrase]:
         listed = next(
             (c for c in t.children if c.dep_ == "appos" and c.i > t.i and doc[c.left_edge.i - 1].text != "("), None
         )
+        if conjs and _ampersand_name(doc, t, conjs):
+            # "the map publisher Stanford & Pell", "Marks & Spencer": one firm's name, not two.
+            titles |= {j for c in conjs for j in subtree_ids(c)}
+            continue
         named = [listed, *listed.conjuncts] if listed is not None else conjs
         if named and _names_one_work(doc, t, [n for n in named if n.i > t.i]):
             # "a memoir, Shuttle and Loom,": one work and its title, not a list; its "and" joins no items.
@@ -134,3 +138,13 @@ def _names_one_work(doc: Doc, noun: Token, named: list[Token]) -> bool:
         and all(t.text[:1].isupper() or t.is_stop for t in inside if t.is_alpha)
         and all(w.pos_ == "PROPN" for w in named)
     )
+
+
+def _ampersand_name(doc: Doc, t: Token, conjs: list[Token]) -> bool:
+    """Whether capitalised words joined by "&" and nothing else name one thing ("Stanford & Pell", "Procter &
+    Gamble", "Smith, Jones & Co"): a firm's name, where "Leeds and Arsenal" lists two clubs."""
+    chain = [t, *conjs]
+    if not all(x.text[:1].isupper() for x in chain):
+        return False
+    between = doc[t.i + 1 : conjs[-1].i]
+    return any(w.text == "&" for w in between) and not any(w.lower_ in ("and", "or") for w in between)

@@ -26,13 +26,19 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scoring.numerals import approximation
+from scoring.numerals import approximation, spelled_number
 from scoring.roles import page_sentences, role_words, says_kind, stem
 from vocabulary import FUNCTION_WORDS, NUMBER_WORDS
 from vocabulary import fold_ascii as fold
 
 _WORDS = "|".join(sorted((w for w in NUMBER_WORDS if w != "zero"), key=len, reverse=True))
-_NUMBER = re.compile(rf"(?<![\w.,$£€-])(\d{{1,3}}(?:,\d{{3}})+|\d{{1,4}}|{_WORDS})(?![\w.,%-]*\d)\b", re.IGNORECASE)
+# A number in digits, or a run of number words read as one ("forty thousand GitHub stars" counts 40,000 stars, not
+# forty "thousand"s; "twenty-seven solitary bees" 27).
+_NUMBER = re.compile(
+    rf"(?<![\w.,$£€-])(\d{{1,3}}(?:,\d{{3}})+|\d{{1,4}}|(?:{_WORDS})(?:[-‑\s]+(?:and\s+)?(?:{_WORDS}))*)"
+    r"(?![\w.,%-]*\d)\b",
+    re.IGNORECASE,
+)
 # What a number may count that is not a count of things: time, age, money and measures.
 _NOT_THINGS = frozenset(
     "year years month months week day days hour hours minute minutes second seconds decade decades century "
@@ -47,6 +53,20 @@ _MODIFIERS = frozenset(
 
 _DOZEN = re.compile(r"\s+dozens?\b(?!\s+of\b)", re.IGNORECASE)
 _PREPOSITIONS = frozenset("against with at by from on over under after before during since between into across".split())
+# A verb's particle after the noun ends it: "13 albums out as leader", "three books out", "two records behind him".
+_PARTICLES = frozenset("out up down off away back behind ahead".split())
+
+
+# Plurals that do not end in -s.
+_IRREGULAR_PLURALS = frozenset("people children men women feet teeth mice geese staff cattle".split())
+
+
+def _plural(word: str) -> bool:
+    """Whether ``word`` reads as a plural noun: an irregular plural, or a word ending in -s that is no -ss, -us or
+    -is word ("bees", "guests", "species"; not "across", "bus", "thesis")."""
+    return word in _IRREGULAR_PLURALS or (
+        len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "'s", "’s"))
+    )
 
 
 @dataclass(frozen=True)
@@ -62,7 +82,7 @@ def _value(word: str) -> int | None:
     word = word.lower().replace(",", "")
     if word.isdigit():
         return int(word)
-    return NUMBER_WORDS.get(word)
+    return NUMBER_WORDS.get(word, spelled_number(word))
 
 
 def counts(text: str) -> list[Count]:
@@ -80,9 +100,11 @@ def counts(text: str) -> list[Count]:
             value, phrase = value * 12, phrase[dozen.end() :]
         words: list[str] = []
         for w in re.findall(r"[^\W\d_][\w'’-]*", phrase)[:4]:
-            if w.lower() in FUNCTION_WORDS or w.lower() in _PREPOSITIONS:
+            if w.lower() in FUNCTION_WORDS or w.lower() in _PREPOSITIONS or (words and w.lower() in _PARTICLES):
                 break  # "23 caps for Norway": the noun ends before "for"
             words.append(w.lower())
+            if value != 1 and _plural(w.lower()):
+                break  # "5,000 people sat across the desk": the noun ends at the first plural, before the verb
         nouns = [w for w in words if w not in _MODIFIERS]
         noun = nouns[-1] if nouns else None
         if noun is None or noun in _NOT_THINGS or len(noun) < 3:

@@ -206,7 +206,7 @@ def _decompose_whole(doc: Doc, sentence_index: int) -> list[AtomicFact]:
             out.append(AtomicFact(fallback, sentence_index, "", True, frozenset(range(len(doc)))))
     # The dates of works and statements in parentheses go last: a sentence of no clause still falls back to
     # its whole words.
-    _render_facts(work_year_facts(doc) + count_facts(doc), sentence_index, out, seen)
+    _render_facts(work_year_facts(doc) + count_facts(doc) + _birthplace_facts(doc, clauses), sentence_index, out, seen)
     if paren:
         _render_facts(
             _parenthetical_statements(doc, clauses[0].subject if clauses else Subject("")), sentence_index, out, seen
@@ -359,7 +359,10 @@ def _descriptive_appositions(doc: Doc) -> set[int]:
                     continue  # the same, parsed as a role with the name on it: "the structural engineer Lucas Hemmer"
                 if t.head.pos_ == "NOUN" and any(c.dep_ == "conj" for c in t.children):
                     continue  # a list goes on: "eight LAN ports, a WAN port and four external antennas"
-                out |= subtree_ids(t)
+                # A relative clause on the description says something of its own ("…, a book that won the Hale
+                # Prize in 2001", "— a rescue that won him the Cóndor de Oro"): its clause stays a fact.
+                told = {i for c in t.children if c.dep_ == "relcl" and _relative_subject(c) for i in subtree_ids(c)}
+                out |= subtree_ids(t) - told
     return out
 
 
@@ -379,8 +382,39 @@ def _is_past(doc: Doc) -> bool:
     return False
 
 
+def _born_prefix(tok: Token) -> Token | None:
+    """The "born" of a place-born prefix of ``tok`` ("Scarborough-born Philippa Nantwich", "the Swansea-born
+    engineer"): a birthplace, said once as a fact of its own (:func:`_birthplace_facts`), not a part of every
+    fact of its subject (where "Scarborough-born … started out at Radio Wold" was refuted by her death place)."""
+    for c in tok.children:
+        if c.dep_ == "amod" and c.lower_ == "born" and c.i > 0 and c.nbor(-1).text in ("-", "‑"):
+            place = c.nbor(-2) if c.i > 1 else None
+            if place is not None and place.head.i == c.i and place.text[:1].isupper():
+                return c
+    return None
+
+
+def _birthplace_facts(doc: Doc, clauses: list[_Clause]) -> list[tuple[Phrase, Subject]]:
+    """ "<Subject> was born in <Place>" for each clause subject with a place-born prefix; the prefix is the fact's
+    own words, so a revision deletes only it."""
+    out: list[tuple[Phrase, Subject]] = []
+    for clause in clauses:
+        head = clause.subject.head
+        born = _born_prefix(head) if head is not None else None
+        if born is None or not clause.subject.text:
+            continue
+        place = born.nbor(-2)
+        phrase = Phrase().insert(0.0, f"{clause.subject.text} was born in {place.text}")
+        phrase.tokens |= {place.i, place.i + 1, born.i}
+        out.append((phrase, clause.subject))
+    return out
+
+
 def _subject_of(doc: Doc, tok: Token) -> Subject:
     prune = {c.i for c in tok.children if c.dep_ in ("appos", "relcl", "acl", "punct")}
+    born = _born_prefix(tok)
+    if born is not None:
+        prune |= {born.i - 2, born.i - 1, born.i}
     ids: set[int] = set()
     for i in subtree_ids(tok, prune_deps=frozenset({"appos", "relcl", "acl"})):
         if i not in prune or i == tok.i:

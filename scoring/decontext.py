@@ -44,6 +44,7 @@ def decontextualize(fact: str, subject: str, name: str, role: str | None = None)
     first = subj.split()[0].lower() if subj.split() else ""
     if subj.lower() in _PRONOUNS:
         named = _SUBJECT_PRONOUN.sub(name, fact, count=1)
+        named = _spelled_contraction(named, name)
         if subj.lower() == "they":  # a person "they" ("They were born in 1912"): the verb follows the name
             named = _PLURAL_VERB.sub(lambda m: _SINGULAR[m.group(1).lower()], named, count=1)
         return _capitalise(named)
@@ -63,6 +64,42 @@ def decontextualize(fact: str, subject: str, name: str, role: str | None = None)
         if m:
             return name + fact[m.end() :]
     return fact
+
+
+# A subject pronoun's contraction, left glued to the name that replaced it ("he'd ticked off" -> "Matías Loureiro'd
+# ticked off", whose "Loureiro'd" no page has): spelled out, as the verb after it says ("had" before a participle,
+# "would" before a bare verb; "has" or "is" for "'s", which after "he" is never a possessive).
+_CONTRACTED = re.compile(r"['’](d|s|ll|ve|re)\s+(\w+)", re.IGNORECASE)
+_IRREGULAR_PARTICIPLES = frozenset(
+    "been got gotten won run made had done seen taken written given gone become begun brought built bought caught "
+    "come drawn driven fallen felt found fought grown held kept known led left lost met paid put read ridden risen "
+    "said sat sold sent set shown spent stood struck sung swum taught thought told understood worn".split()
+)
+
+
+def _participle(word: str) -> bool:
+    w = word.lower()
+    return w in _IRREGULAR_PARTICIPLES or (len(w) > 3 and w.endswith(("ed", "en")))
+
+
+def _spelled_contraction(fact: str, name: str) -> str:
+    """``fact`` with a contraction right after ``name`` spelled out ("Matías Loureiro'd ticked off …" -> "Matías
+    Loureiro had ticked off …", "Kari Berg's been …" -> "Kari Berg has been …", "Kari Berg'll …" -> "… will …")."""
+    at = fact.find(name)
+    if at < 0:
+        return fact
+    end = at + len(name)
+    m = _CONTRACTED.match(fact, end)
+    if m is None:
+        return fact
+    short, verb = m.group(1).lower(), m.group(2)
+    if short == "d":
+        full = "had" if _participle(verb) else "would"
+    elif short == "s":
+        full = "has" if _participle(verb) else "is"
+    else:
+        full = {"ll": "will", "ve": "has", "re": "is"}[short]
+    return f"{fact[:end]} {full} {verb}{fact[m.end() :]}"
 
 
 def _capitalise(text: str) -> str:

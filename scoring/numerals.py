@@ -68,6 +68,20 @@ def _value(run: str) -> tuple[int, bool] | None:
     return n, 2000 <= n < 2100 and values[0] == 2 and 1000 in values
 
 
+def spelled_number(run: str) -> int | None:
+    """The number a run of number words says as a count ("forty thousand" 40000, "twenty-seven" 27, "twelve
+    hundred" 1200), or None where it says no one number ("two three").
+
+    >>> spelled_number("forty thousand"), spelled_number("twenty-seven"), spelled_number("two three")
+    (40000, 27, None)
+    """
+    words = [w for w in re.split(r"[-‑\s]+", run.strip()) if w]
+    if not words or any(w.lower() not in NUMBER_WORDS and w.lower() != "and" for w in words):
+        return None
+    values = [NUMBER_WORDS[w.lower()] for w in words if w.lower() != "and"]
+    return _cardinal(values) if values else None
+
+
 @lru_cache(maxsize=8192)
 def in_digits(text: str) -> str:
     """``text`` with the numbers it spells out written in digits (as ``scoring.numerals`` describes); the text
@@ -102,7 +116,7 @@ def in_digits(text: str) -> str:
 # "around 250" is 225 to 275; "almost 500" is 450 to 500): an approximation is bounded, not any number near.
 _QUALIFIERS = (
     ("a little over|just over|slightly over|slightly more than", 1.0, 1.1),
-    ("well over|more than|over|above", 1.0, 1.25),
+    ("well over|more than|over|above|upwards of|upward of|in excess of|north of", 1.0, 1.25),
     ("a little under|just under|slightly under|almost|nearly|close to|just shy of", 0.9, 1.0),
     ("well under|less than|under|below", 0.75, 1.0),
     ("about|around|roughly|approximately|some|circa|c\\.|an estimated", 0.9, 1.1),

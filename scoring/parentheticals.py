@@ -36,7 +36,7 @@ ORG_WORDS = frozenset(
     "theater festival magazine weekly journal newspaper review tv radio network project programme program "
     "commission board authority court trust service corps army navy force bureau centre center".split()
 )
-_AWARD_WORDS = frozenset("prize medal award trophy cup fellowship honour honor".split())
+_AWARD_WORDS = frozenset("prize medal award trophy cup fellowship honour honor order cross knighthood".split())
 _AKA = re.compile(r"\(\s*(?:also\s+)?(?:known|called|nicknamed|born)\s+as\s+([^()]+?)\s*\)")
 
 
@@ -86,7 +86,10 @@ def _dated_things(doc: Doc) -> set[int]:
         if doc[j].is_quote and j > 0:  # 'the symphony "Polar Night" (1941)'
             j -= 1
         award = _award_head(doc, j)
-        if award is not None and _not_a_person(award):
+        # An award's own word ends no person's name, whatever the recogniser takes "Mercator Medal" for: governed
+        # as a verb's object ("won Mercator Medal (1957)"), its year is when it was won.
+        governed = award is not None and award.dep_ in ("dobj", "conj")
+        if award is not None and (_not_a_person(award) or governed):
             out |= {t.i for t in doc if m.start() <= t.idx < m.end()}
     return out
 

@@ -533,7 +533,18 @@ def _page_words(text: str) -> tuple[tuple[tuple[str, ...], bool], ...]:
 
 # A general word a page's more particular one says too: a novel or a memoir is a book ("her first book was The
 # Ochre Houses" where the page has "her debut novel, The Ochre Houses"); not the other way round.
-KINDS = {stem("book"): frozenset(stem(w) for w in "novel novella memoir autobiography biography cookbook".split())}
+# Guests, pupils and visitors are people ("upwards of five thousand people sat across the desk from her" where the
+# page has "she interviewed more than 5,000 guests").
+_PEOPLE = frozenset(
+    stem(w)
+    for w in "guest visitor student pupil patient spectator listener viewer attendee fan employee worker member "
+    "volunteer participant resident passenger customer client reader delegate".split()
+)
+KINDS = {
+    stem("book"): frozenset(stem(w) for w in "novel novella memoir autobiography biography cookbook".split()),
+    stem("people"): _PEOPLE,
+    stem("person"): _PEOPLE,
+}
 
 
 def says_kind(said: str, general: str) -> bool:

@@ -39,7 +39,7 @@ from scoring.relative_dates import resolve
 from scoring.roles import Value, contradicted_values, misplaced_values, rebound_years, stated_in
 from scoring.rules import MODEL, Rule, register, run
 from scoring.subject_forms import in_page_terms
-from vocabulary import FUNCTION_WORDS, fold_claim
+from vocabulary import FUNCTION_WORDS, PLAIN_WORDS, fold_claim
 from vocabulary.fold import UPPERCASE
 
 NO_SHARED_CONTENT = "no-shared-content"
@@ -69,6 +69,7 @@ ROMAN_NUMERAL_TERMS = "roman-numeral-terms"
 ACRONYM_TERMS = "acronym-terms"
 NUMERAL_READING = "numeral-reading"
 RELATIVE_DATE = "relative-date"
+IDIOM_READING = "idiom-reading"
 
 _WORK_YEAR_FACT = re.compile(r"^(?P<title>.+?) was (?:published|released|completed) in (?P<year>\d{4})\.?$")
 
@@ -741,6 +742,36 @@ def _numeral_reading(c: VerifyCase) -> EntityVerdict | None:
     return None
 
 
+_IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(r"\b" + re.escape(idiom).replace("<poss>", "(?:his|her|their)") + r"\b", re.IGNORECASE), plain)
+    for idiom, plain in PLAIN_WORDS
+)
+
+
+def plain_reading(fact: str) -> str:
+    """``fact`` with the idioms of a life's events in the plain words a page writes (``vocabulary.PLAIN_WORDS``).
+
+    >>> plain_reading("Philippa Nantwich left us in 2015, in Scarborough.")
+    'Philippa Nantwich died in 2015, in Scarborough.'
+    """
+    for pattern, plain in _IDIOMS:
+        fact = pattern.sub(plain, fact)
+    return fact
+
+
+def _idiom_reading(c: VerifyCase) -> EntityVerdict | None:
+    # "left us in 2015" read as "died in 2015": a rule that reads "left" as a move (misplaced-value) decides the
+    # idiom wrongly; the plain reading's verdict counts where it is supported or a rule refutes it.
+    plain = plain_reading(c.fact)
+    if plain == c.fact:
+        return None
+    other = VerifyCase(c.verifier, plain, c.entity, c.name, c.passages)
+    verdict = run(VERIFY_RULES, other, c.config.rules_off) or other.model_verdict()
+    if verdict.stance is Stance.SUPPORT or (verdict.stance is Stance.REFUTE and verdict.decided_by != MODEL):
+        return verdict
+    return None
+
+
 def _relative_date(c: VerifyCase) -> EntityVerdict | None:
     # "passed to his daughter five years before his death" read as "passed to his daughter in 1948" where the page
     # dates his death 1953: that reading's verdict counts, so a wrong relative date is refuted or not supported.
@@ -782,6 +813,15 @@ VERIFY_RULES: tuple[VerifyRule, ...] = register(
         "1948'); that reading's verdict counts (not supported where it is neither supported nor refuted)",
         ("five years before his death", "two years after the strike", "a couple of years after finishing"),
         _relative_date,
+    ),
+    Rule(
+        IDIOM_READING,
+        "verify",
+        "a fact that tells a life's event in an idiom ('left us in 2015', 'came into the world in 1938', 'tied the "
+        "knot with …', 'hung up his boots') is also read in the plain words a page writes ('died', 'was born', "
+        "'married', 'retired'); that reading's verdict counts where it is supported, or refuted by a rule",
+        ("left us in 2015", "came into the world in 1938", "tied the knot with Bernard Hollis", "hung up his boots"),
+        _idiom_reading,
     ),
     Rule(
         NEGATION_MISMATCH,

@@ -134,3 +134,20 @@ RETRIEVAL_STOPWORDS = frozenset(
 ALL_HOURS = ("around the clock", "round the clock", "round-the-clock", "around-the-clock", "24/7", "24 hours a day",
              "day and night", "at any hour", "at all hours", "any time of day")  # fmt: skip
 ALL_DAYS = ("seven days a week", "7 days a week", "every day of the week", "24/7", "every day")
+
+# Idioms of a life's events and the plain words a page writes for them ("left us in 2015" is "died in 2015"); "<poss>"
+# stands for his, her or their. Read by the verify rule ``idiom-reading`` (scoring/verify.py).
+PLAIN_WORDS: tuple[tuple[str, str], ...] = (
+    ("left us", "died"),
+    ("passed away", "died"),
+    ("breathed <poss> last", "died"),
+    ("lost <poss> life", "died"),
+    ("came into the world", "was born"),
+    ("first saw the light of day", "was born"),
+    ("saw the light of day", "was born"),
+    ("tied the knot with", "married"),
+    ("walked down the aisle with", "married"),
+    ("hung up <poss> boots", "retired"),
+    ("called time on <poss> career", "retired"),
+    ("hung up <poss> gloves", "retired"),
+)

@@ -189,3 +189,51 @@ def test_an_approximate_count_is_bounded(fact: str, stated: bool, contradicted: 
     page = ["Her Atlas of the Northern Fells (1978) contained 212 map sheets."]
     assert count_stated(fact, page) is stated
     assert [c.number for c in count_contradicted(fact, page)] == contradicted
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # a run of number words is one number: "forty thousand stars" counts 40,000 stars, not forty "thousand"s
+        ("the repo has blown past forty thousand GitHub stars", [(40000, "stars")]),
+        ("upwards of five thousand people sat across the desk", [(5000, "people")]),
+        ("she named twenty-seven solitary bees", [(27, "bees")]),
+        ("one hundred and five caps", [(105, "caps")]),
+        # a verb's particle or a verb after the plural noun is no part of it
+        ("he has 13 albums out as leader", [(13, "albums")]),
+        ("she has three books out now", [(3, "books")]),
+        ("5,000 guests came", [(5000, "guests")]),
+        # look-alikes: no one number, a singular noun runs on as before
+        ("he counted two three bees", []),
+        ("one local council member", [(1, "member")]),
+    ],
+)
+def test_spelled_runs_and_the_noun_of_a_count(text: str, found: list[tuple[int, str]]) -> None:
+    assert [(c.number, c.noun) for c in counts(text)] == found
+
+
+PRESENTER = (
+    "From 1968 to 1994 she presented its morning programme, for which she interviewed more than 5,000 guests. "
+    "He has recorded 11 albums as a leader. Ferrule had more than 40,000 stars on GitHub by 2023."
+)
+
+
+@pytest.mark.parametrize(
+    ("fact", "stated", "contradicted"),
+    [
+        # "upwards of", "in excess of" qualify as "more than" does; guests, listeners, pupils are people
+        ("Upwards of 5,000 people sat across the desk from her.", True, []),
+        ("She interviewed in excess of five thousand people.", True, []),
+        ("She interviewed upwards of five thousand guests.", True, []),
+        ("The repo has blown past forty thousand GitHub stars.", True, []),
+        # look-alikes: another number, or a count the page gives otherwise
+        ("She interviewed upwards of nine thousand guests.", False, ["guests"]),
+        ("The repo has blown past thirty thousand GitHub stars.", False, ["stars"]),
+        ("He's got 13 albums out as leader.", False, ["albums"]),
+        # a kind is no general word: "people" do not say "guests"
+        ("She interviewed more than 5,000 callers.", False, []),
+    ],
+)
+def test_qualified_spelled_counts_of_people(fact: str, stated: bool, contradicted: list[str]) -> None:
+    assert count_stated(fact, [PRESENTER]) is stated
+    assert [c.noun for c in count_contradicted(fact, [PRESENTER])] == contradicted

@@ -161,6 +161,14 @@ def test_a_year_range_after_an_organisation_is_a_tenure(
         ("He won the Amani Prize in Economics (2017).", "He won the Amani Prize in Economics in 2017."),
         ("She won Harrowgate Prize for Fiction (2016), for Salt.", "She won Harrowgate Prize for Fiction in 2016."),
         ("She won the Medal of Honor (1990).", "She won the Medal of Honor in 1990."),
+        # a table's "Honour" cell read as a sentence: no article, and a name the recogniser takes for a person's;
+        # orders and crosses are awards too
+        ("Rosalind Achterberg won Mercator Medal (1957).", "Rosalind Achterberg won Mercator Medal in 1957."),
+        (
+            "Rosalind Achterberg won Order of the Golden Tern (2020).",
+            "Rosalind Achterberg won Order of the Golden Tern in 2020.",
+        ),
+        ("She received the Victoria Cross (1944).", "She received the Victoria Cross in 1944."),
     ],
 )
 def test_an_awards_year_in_parentheses_dates_the_award(sentence: str, fact: str) -> None:
@@ -174,6 +182,8 @@ def test_an_awards_year_in_parentheses_dates_the_award(sentence: str, fact: str)
         ("He wrote Money in Motion (2011).", "He wrote Money in Motion in 2011."),
         # a name that is no award's, though a word of it is an award word
         ("He studied at Prize College in Leeds (1990).", "He studied at Prize College in Leeds in 1990."),
+        # a person the recogniser names, after a preposition: the year is no award's
+        ("She studied with Hans Medal (1950).", "She studied with Hans Medal in 1950."),
     ],
 )
 def test_a_year_after_what_is_no_award_does_not_date_the_fact(sentence: str, undated: str) -> None:
@@ -919,3 +929,87 @@ def test_a_persons_verb_under_a_work_is_the_persons(
         assert fact in facts, (fact, facts)
     things = ("Night Songs", "Lumen", "Harbour Lights")
     assert not any(f.startswith(things) and any(w in f for w in ("married", "studied", "doctorate")) for f in facts)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact", "not_fact"),
+    [
+        # capitalised words joined by "&" name one firm: its facts keep the whole name
+        (
+            "She spent 1926–1962 at the map publisher Stanford & Pell.",
+            "She spent 1926–1962 at the map publisher Stanford & Pell.",
+            "She spent 1926–1962 at Pell.",
+        ),
+        ("He worked for Procter & Gamble in Cincinnati.", "He worked for Procter & Gamble.", "He worked for Gamble."),
+        (
+            "Since 1926 she has laboured at the drawing-boards of Messrs Stanford & Pell.",
+            "She has laboured at the drawing-boards of Messrs Stanford & Pell.",
+            "She has laboured at the drawing-boards of Messrs Stanford.",
+        ),
+        # look-alikes: "and" lists two clubs, as does an "and" beside the "&"
+        ("She played for Leeds and Arsenal.", "She played for Arsenal.", "She played for Leeds and Arsenal."),
+        (
+            "He played for Leeds & Arsenal and Spurs.",
+            "He played for Spurs.",
+            "He played for Leeds & Arsenal and Spurs.",
+        ),
+    ],
+)
+def test_an_ampersand_between_names_joins_one_name(sentence: str, fact: str, not_fact: str) -> None:
+    facts = [f.text for f in decompose_sentence(sentence)]
+    assert fact in facts
+    assert not_fact not in facts
+
+
+@pytest.mark.parametrize(
+    ("sentence", "facts"),
+    [
+        # a place-born prefix is the person's birthplace, said once, and no part of the subject's other facts
+        (
+            "Scarborough-born Philippa Nantwich started out at Radio Wold in 1960.",
+            ["Philippa Nantwich was born in Scarborough.", "Philippa Nantwich started out at Radio Wold."],
+        ),
+        (
+            "The Swansea-born engineer shipped Ferrule in 2014.",
+            ["The engineer was born in Swansea.", "The engineer shipped Ferrule in 2014."],
+        ),
+        ("Kari Berg, Oslo-born, won the prize.", ["Kari Berg was born in Oslo.", "Kari Berg won the prize."]),
+        # look-alikes: a lower-case prefix is no place, and a predicate "Oslo-born" stays as written
+        ("The home-grown striker scored twice.", ["The home-grown striker scored twice."]),
+        ("The well-born heiress married in 1920.", ["The well-born heiress married in 1920."]),
+        ("She was Oslo-born.", ["She was Oslo-born."]),
+    ],
+)
+def test_a_place_born_prefix_is_a_birthplace_fact(sentence: str, facts: list[str]) -> None:
+    found = [f.text for f in decompose_sentence(sentence)]
+    assert all(f in found for f in facts), found
+    assert not any("-born" in f for f in found if f not in facts), found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        # a relative clause on a descriptive appositive says something of its own: it stays a fact
+        ("She wrote Tide Tables, a book that won the Hale Prize in 2001.", "Book won the Hale Prize in 2001."),
+        (
+            "He led the team that brought two climbers down — a rescue that won him the Cóndor de Oro.",
+            "Rescue won him the Cóndor de Oro.",
+        ),
+        ("He joined Kestrelsoft, a firm which employed 300 engineers.", "Firm employed 300 engineers."),
+    ],
+)
+def test_a_relative_clause_on_a_description_is_a_fact(sentence: str, fact: str) -> None:
+    assert fact in [f.text for f in decompose_sentence(sentence)]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "absent"),
+    [
+        # look-alikes: the description alone stays out of the noun's facts, as before
+        ("She married Tom Reece, a keen sailor, in 1990.", "sailor"),
+        ("He sued Lisa Cooper, an actress, in 2004.", "actress"),
+    ],
+)
+def test_a_description_without_a_clause_stays_out(sentence: str, absent: str) -> None:
+    facts = [f.text for f in decompose_sentence(sentence)]
+    assert not any(f.startswith(absent.capitalize()) for f in facts), facts

@@ -10,7 +10,7 @@ from knowledge.store import Store
 from schemas.enums import Stance
 from scoring.numerals import in_digits
 from scoring.verifier import OfflineVerifier
-from scoring.verify import NUMERAL_READING, EvidenceVerifier, VerifyConfig
+from scoring.verify import NUMERAL_READING, STATED_COUNT, EvidenceVerifier, VerifyConfig
 
 TITLE = "Brannoc Ilvesmaa"
 TEXT = (
@@ -61,19 +61,20 @@ def store() -> Store:
 
 
 @pytest.mark.parametrize(
-    "fact",
+    ("fact", "rule"),
     [
-        "Brannoc Ilvesmaa installed forty-three tide gauges along the Gulf of Bothnia.",
-        "Brannoc Ilvesmaa charted twenty-seven submerged reefs off Åland.",
-        "Brannoc Ilvesmaa died in twenty eleven.",
-        "His sediment cores span roughly seven millennia of Baltic history.",
+        # a spelled count of things is read by the count rule itself ("forty-three" is 43, scoring/counts.py)
+        ("Brannoc Ilvesmaa installed forty-three tide gauges along the Gulf of Bothnia.", STATED_COUNT),
+        ("Brannoc Ilvesmaa charted twenty-seven submerged reefs off Åland.", STATED_COUNT),
+        ("Brannoc Ilvesmaa died in twenty eleven.", NUMERAL_READING),
+        ("His sediment cores span roughly seven millennia of Baltic history.", NUMERAL_READING),
     ],
 )
 def test_a_spelled_number_the_page_writes_in_digits_is_supported(
-    store: Store, verifier: OfflineVerifier, fact: str
+    store: Store, verifier: OfflineVerifier, fact: str, rule: str
 ) -> None:
     verdict = EvidenceVerifier(store, verifier).against(fact, TITLE, TITLE)
-    assert (verdict.stance, verdict.decided_by) == (Stance.SUPPORT, NUMERAL_READING)
+    assert (verdict.stance, verdict.decided_by) == (Stance.SUPPORT, rule)
 
 
 @pytest.mark.parametrize(
@@ -90,7 +91,8 @@ def test_a_wrong_spelled_number_is_not_supported(store: Store, verifier: Offline
 
 
 def test_the_reading_can_be_switched_off(store: Store, verifier: OfflineVerifier) -> None:
-    fact = "Brannoc Ilvesmaa installed forty-three tide gauges along the Gulf of Bothnia."
+    fact = "Brannoc Ilvesmaa died in twenty eleven."
+    assert EvidenceVerifier(store, verifier).against(fact, TITLE, TITLE).decided_by == NUMERAL_READING
     off = EvidenceVerifier(store, verifier, config=VerifyConfig(rules_off=frozenset({NUMERAL_READING})))
     assert off.against(fact, TITLE, TITLE).decided_by != NUMERAL_READING
 
@@ -105,7 +107,7 @@ def test_the_reading_can_be_switched_off(store: Store, verifier: OfflineVerifier
         ("Ilvesmaa mapped forty-three reefs in twenty eleven.", "Ilvesmaa mapped forty-three reefs.", False),
         # look-alikes: the page writes digits, or spells another number
         ("The L7 comes with a 3-year warranty.", "The L7 comes with a three-year warranty.", True),
-        ("Ilvesmaa mapped 43 reefs in 2011.", "Ilvesmaa mapped forty-three reefs.", True),
+        ("Ilvesmaa retired from mapping reefs in 2011.", "Ilvesmaa retired from mapping reefs in twenty eleven.", True),
     ],
 )
 def test_a_page_that_spells_the_number_too_is_read_as_written(page: str, fact: str, read: bool) -> None:

@@ -80,11 +80,12 @@ def test_every_rule_of_a_step_is_a_registered_object_with_three_phrasings(step: 
 
 
 def test_the_verify_rules_keep_their_precedence() -> None:
-    """The order written in VERIFY_RULES: the readings of spelled numbers and relative dates, gates that decide
+    """The order written in VERIFY_RULES: the readings of spelled numbers, relative dates and idioms, gates that decide
     without the model, refutations, then the rules that overrule the model's not-supported with a page sentence."""
     assert [r.name for r in VERIFY_RULES] == [
         "numeral-reading",
         "relative-date",
+        "idiom-reading",
         "negation-mismatch",
         "negated-value",
         "no-shared-content",
