@@ -15,7 +15,6 @@ from schemas.check import CheckResult, Revision
 from schemas.enums import Worthiness
 from schemas.knowledge import EntityRef
 from scoring import nlp
-from scoring.answer_dates import ANSWER_RELATIVE_DATES, dated
 from scoring.checker import Run
 from scoring.checkworthy import gate as worthiness_gate
 from scoring.config import CheckConfig
@@ -140,11 +139,6 @@ def decompose(run: Run) -> list[PlannedGroup]:
     )
     steps = [s.list_item and how_to for s in sentences]
     groups = _plan_groups(individuals, atoms, said, run.config.rules_off, steps)
-    if ANSWER_RELATIVE_DATES not in run.config.rules_off:
-        # "Three years later he …" after "in 1925": the fact says 1928, which a page can confirm or refute
-        for g in groups:
-            for fact in g.facts:
-                fact.text = dated(fact.text, fact.atom.sentence_index, texts) or fact.text
     bounds = [doc.to_array(_IDX_LENGTH).tolist() for doc in docs]  # (offset, length) of each token
     for g in groups:
         for fact in g.facts:
