@@ -600,6 +600,10 @@ def _children_clauses(doc: Doc, clause: _Clause, is_past: bool, person: Subject 
         ):
             # "Wait for the router to restart, then log in again at 192.168.8.1": a step the parser left unattached.
             out.append(_Clause(c, subject, is_past))
+        elif _series_verb(doc, c, p):
+            # "She set up her own place, picked up the prize in 2012, had a solo show in Oslo, and …": a verb of a
+            # series the parser left unattached; it shares the series' subject.
+            out.append(_Clause(c, subject, is_past))
         elif c.dep_ == "prep" and c.lower_ in ("after", "before", "while", "since", "upon", "following"):
             pc = next((g for g in c.children if g.dep_ == "pcomp" and g.tag_ == "VBG"), None)
             if pc is not None:
@@ -621,6 +625,21 @@ def _children_clauses(doc: Doc, clause: _Clause, is_past: bool, person: Subject 
             else:
                 out.append(_Clause(tok, _subject_of(doc, rel_subj), is_past))
     return out
+
+
+def _series_verb(doc: Doc, tok: Token, head: Token) -> bool:
+    """A finite verb after a comma that the parser attached to ``head`` by no relation ("dep"), with words of its
+    own and no subject: the next verb of a series ("…, picked up the prize in 2012, had a solo show …")."""
+    return (
+        tok.dep_ == "dep"
+        and tok.i > head.i
+        and tok.pos_ in _VERBAL
+        and (tok.tag_ in ("VBD", "VBZ") or tok.lower_ in _SIMPLE_PAST)
+        and tok.i > 0
+        and doc[tok.i - 1].text == ","
+        and not any(g.dep_ in _SUBJ for g in tok.children)
+        and any(g.dep_ in _CORE | _MODS for g in tok.children)
+    )
 
 
 def _verb_read_as_noun(tok: Token) -> bool:

@@ -59,6 +59,22 @@ TOPIC_LABELS = rule(
     "a label that names a topic rather than a predicate ('Early life: …', '**War years** — …') before a sentence with "
     "a subject of its own is no part of the claim: the sentence is read alone",
 )
+SUBJECTLESS_SENTENCES = rule(
+    "subjectless-sentences",
+    "decompose",
+    "a sentence of prose that opens with its verb in the past or in -s and has no subject ('picked up the saga "
+    "ceramics prize in 2012, had a solo show …', 'Spent a decade in Dublin.', 'Lives in Bergen with her partner.') "
+    "is read with the answer's pronoun ('She picked up …'); an imperative ('Check the router.'), a participle "
+    "that opens a sentence with a subject ('Born in Oslo, she …') and a question stay as written",
+)
+TOPIC_LABEL_ITEMS = rule(
+    "topic-label-items",
+    "decompose",
+    "a label that names a chapter of a life ('Getting started (2005–2009): …', 'The Kjellvik years: …', 'Last stop "
+    "(2018): …') before a verb phrase without a subject is no part of the claim: the verb phrase is read with the "
+    "answer's pronoun, dated by the label's years ('From 2005 to 2009, he broke through at Tromsvik IL.', 'Since "
+    "2020, he …', 'In 2018, he …'); a label before a noun phrase stays as context (subjectless-items)",
+)
 DATED_LINES = "dated-lines"
 TITLED_ITEMS = rule(
     "titled-items",
@@ -181,6 +197,20 @@ def _known_label(text: str) -> bool:
     return bool(label) and (label in _PREDICATES or label.rstrip("s") in _PREDICATES)
 
 
+_LABEL_YEARS = re.compile(rf"\(\s*(?P<a>{_YEAR})\s*(?:(?P<dash>[–—-])\s*(?P<b>{_YEAR})?)?\s*\)")
+
+
+def _label_time(label: str) -> str:
+    """When a label's years in parentheses say its clause happened ("From 2005 to 2009, ", "Since 2020, ", "In
+    2018, "), or nothing for a label without them."""
+    m = _LABEL_YEARS.search(label)
+    if m is None:
+        return ""
+    if m.group("b"):
+        return f"From {m.group('a')} to {m.group('b')}, "
+    return f"Since {m.group('a')}, " if m.group("dash") else f"In {m.group('a')}, "
+
+
 def _agree(pronoun: str, verb: str) -> str:
     """ "was born" → "were born" after "they"."""
     if pronoun.lower() != "they":
@@ -233,8 +263,10 @@ def prose(
             return Reading(presented.text[:1].upper() + presented.text[1:], presented.offsets, True)
         if presented.rewritten:
             return presented
-    if list_item or _fragment(text) or _award_line(text):
-        verb = _verb_for(_without_asides(text[:end]), persons=not record)
+    opens_with_verb = not list_item and _verb_phrase_sentence(text, rules_off)
+    if list_item or _fragment(text) or _award_line(text) or opens_with_verb:
+        # a sentence that opens with its verb needs only its subject, however long it is
+        verb = "" if opens_with_verb else _verb_for(_without_asides(text[:end]), persons=not record)
         if verb is None:
             return _presented(text, end)
         if verb is not None:
@@ -478,6 +510,22 @@ def _fragment(text: str) -> bool:
     return any(t.dep_ in ("prep", "relcl", "acl") and t.head.i in heads for t in doc)
 
 
+def _verb_phrase_sentence(text: str, rules_off: frozenset[str]) -> bool:
+    """A sentence of prose that opens with its verb in the past or in -s, with no subject ("Picked up the Saga
+    Ceramics Prize in 2012, had a solo show …", "Spent a decade in Dublin.", "Lives in Bergen."): a casual
+    answer's sentence about its person, who is its subject (``subjectless-sentences``)."""
+    if SUBJECTLESS_SENTENCES in rules_off or not text.rstrip().endswith((".", "!")) or len(text.split()) < 3:
+        return False
+    doc = nlp.parse_one(text)
+    first = doc[0]
+    return (
+        first.dep_ == "ROOT"
+        and first.pos_ in ("VERB", "AUX")
+        and first.tag_ in ("VBD", "VBZ")
+        and not any(t.dep_ in ("nsubj", "nsubjpass", "expl") and t.head.i == first.i for t in doc)
+    )
+
+
 _ROLE_PRESENTED = re.compile(r"^(?:the|The)\s+[a-z][\w -]*(?:\s*\([^()]*\))?,\s")
 # "the composer (1912–1988), born in Bodø, who wrote …": the person presented, then what they did.
 _WHO = re.compile(r",\s+who\s+")
@@ -568,6 +616,17 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
             return out.reading()
         if verb is None:
             return None
+        if verb == "" and TOPIC_LABEL_ITEMS not in rules_off:
+            # "Getting started (2005–2009): broke through at Tromsvik IL" → "From 2005 to 2009, he broke through at
+            # Tromsvik IL": the label named a chapter, its years date the clause, the verb phrase is the claim.
+            time = _label_time(label)
+            out.insert(f"{time}{pronoun if time else pronoun.capitalize()} ", start)
+            _item(out, start, end, lower=True, verb_first=True)
+            if text[end : end + 1] == ".":
+                out.copy(end, end + 1)
+            else:
+                out.insert(".", end - 1)
+            return out.reading()
         out.copy(0, start)
         out.insert(f"{pronoun} {_agree(pronoun, verb)}", start)
         _item(out, start, end, lower=True)

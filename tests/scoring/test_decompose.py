@@ -1013,3 +1013,39 @@ def test_a_relative_clause_on_a_description_is_a_fact(sentence: str, fact: str) 
 def test_a_description_without_a_clause_stays_out(sentence: str, absent: str) -> None:
     facts = [f.text for f in decompose_sentence(sentence)]
     assert not any(f.startswith(absent.capitalize()) for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        (
+            "He set up a firm in Leeds, picked up an award in 2009, had a book called Iron Roads published in 2011, "
+            "and retired.",
+            "He had a book called Iron Roads published in 2011.",
+        ),
+        (
+            "She set up her own lab, picked up the Kessler Medal in 2012, gave a lecture called Deep Time at the "
+            "Royal Society in 2014, and did fieldwork.",
+            "She gave a lecture called Deep Time at the Royal Society in 2014.",
+        ),
+        (
+            "He set up his own shop in Dublin, picked up the Kestrel Prize in 2018, wrote a book called Streets for "
+            "Walking the year after, and did a lot of teaching.",
+            "He wrote a book called Streets for Walking the year after.",
+        ),
+    ],
+)
+def test_a_verb_of_a_series_the_parser_left_unattached_shares_its_subject(sentence: str, fact: str) -> None:
+    # the parser attaches the third verb by no relation ("dep"); before, it and the verbs after it made no fact
+    doc = nlp.parse_one(sentence)
+    assert any(t.dep_ == "dep" and t.pos_ in ("VERB", "AUX") for t in doc)  # the parse this test is about
+    texts = [f.text for f in decompose_sentence(sentence)]
+    assert fact in texts, texts
+    assert any(t.endswith(("retired.", "did fieldwork.", "did a lot of teaching.")) for t in texts), texts
+
+
+def test_a_verb_of_a_series_with_a_subject_of_its_own_keeps_it() -> None:
+    sentence = "He set up a firm in Leeds, picked up an award in 2009, his wife had a book called Iron Roads published."
+    facts = decompose_sentence(sentence)
+    assert "His wife had a book called Iron Roads published." in [f.text for f in facts]
+    assert not any(f.text.startswith("He had") for f in facts)

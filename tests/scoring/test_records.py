@@ -876,3 +876,81 @@ def test_a_timeline_is_checked_line_by_line_and_an_award_the_page_lacks_is_not_s
 )
 def test_an_education_record_that_opens_with_a_degree_says_where_it_was_received(line: str, read: str) -> None:
     assert prose(line, "he").text == read
+
+
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        # topic-label-items: a chapter's label before a verb phrase goes, its years date the clause
+        (
+            "Getting started (2005–2009): broke through at Tromsvik IL, patrolling the middle of the park.",
+            "From 2005 to 2009, he broke through at Tromsvik IL, patrolling the middle of the park.",
+        ),
+        ("The Kjellvik years (2010–2013): moved to Kjellvik FK.", "From 2010 to 2013, he moved to Kjellvik FK."),
+        ("Coaching (2020–): took charge of the under-19s.", "Since 2020, he took charge of the under-19s."),
+        ("Breakthrough (1998): signed for Ajax.", "In 1998, he signed for Ajax."),
+        ("Early career: joined Ajax in 1990.", "He joined Ajax in 1990."),
+    ],
+)
+def test_a_chapter_label_before_a_verb_phrase_dates_it(line: str, read: str) -> None:
+    reading = prose(line, "he", True)
+    assert reading.text == read and reading.rewritten
+    assert len(reading.offsets) == len(reading.text) and reading.offsets == sorted(reading.offsets)
+    kept = line[-12:]
+    at = reading.text.find(kept)
+    assert "".join(line[o] for o in reading.offsets[at : at + len(kept)]) == kept
+
+
+def test_a_label_before_no_verb_phrase_stays_and_the_rule_switches_off() -> None:
+    from scoring.records import TOPIC_LABEL_ITEMS
+
+    # a noun phrase after a label: the label says what it is (subjectless-items)
+    olympics = "Olympics: 14th in the road race at the 2016 Summer Olympics"
+    assert prose(olympics, "she", True).text.startswith("Olympics: she was 14th")
+    # a sentence of its own after a label: topic-labels, no years added
+    assert prose("Family (1950): He wed Clara Dunmore.", "he", True).text != "In 1950, he wed Clara Dunmore."
+    line = "Getting started (2005–2009): broke through at Tromsvik IL."
+    assert not prose(line, "he", True, frozenset({TOPIC_LABEL_ITEMS})).text.startswith("From 2005")
+
+
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        # subjectless-sentences: a sentence of prose that opens with its verb is about the answer's person
+        (
+            "picked up the saga ceramics prize in 2012, had a solo show in oslo three years after that.",
+            "She picked up the saga ceramics prize in 2012, had a solo show in oslo three years after that.",
+        ),
+        ("Spent a decade in Dublin.", "She spent a decade in Dublin."),
+        ("Lives in Bergen with her partner.", "She lives in Bergen with her partner."),
+        ("Became a citizen in 1970 and moved to Lyon.", "She became a citizen in 1970 and moved to Lyon."),
+    ],
+)
+def test_a_sentence_that_opens_with_its_verb_is_about_the_person(line: str, read: str) -> None:
+    reading = prose(line, "she", False)
+    assert reading.text == read and reading.rewritten
+    assert len(reading.offsets) == len(reading.text) and reading.offsets == sorted(reading.offsets)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Check the router.",  # an imperative
+        "Born in Oslo, she studied law.",  # a participle before the sentence's own subject
+        "Founded in 1990, the firm grew.",
+        "Was he ever married?",  # a question
+        "She spent a decade in Dublin.",  # a subject of its own
+    ],
+)
+def test_what_is_no_sentence_without_a_subject_stays(line: str) -> None:
+    reading = prose(line, "she", False)
+    assert not reading.rewritten and reading.text == line
+
+
+def test_the_subjectless_sentence_rule_switches_off() -> None:
+    from scoring.records import SUBJECTLESS_SENTENCES
+
+    assert prose("Spent a decade in Dublin.", "she", False, frozenset({SUBJECTLESS_SENTENCES})).text == (
+        "Spent a decade in Dublin."
+    )
+    assert prose("Spent a decade in Dublin.", "she", False, frozenset({SUBJECTLESS_SENTENCES})).rewritten is False
