@@ -24,9 +24,19 @@ from scipy.optimize import linear_sum_assignment
 from schemas.knowledge import EntityRef
 from scoring.grouping import name_parts
 from scoring.protocols import KnowledgeSource
+from scoring.rules import rule
 from vocabulary import fold_words as fold
 
 MAX_CANDIDATES = 8
+
+UNFOUNDED_ASSIGNMENT = rule(
+    "unfounded-assignment",
+    "link",
+    "when several groups prefer one entity, the assignment does not give a group an entity that supports none of its "
+    "facts, and that its name points to no better, in place of the one it prefers that supports some: a list item "
+    "'Ebbsfleet Gold Cup 2021 (Cantor's Gift)' read as another individual leaves the jockey's own lead line on the "
+    "jockey's page, not on his namesake the glaciologist's",
+)
 
 
 def candidate_entities(
@@ -83,12 +93,15 @@ def name_match(group_name: str, entity: EntityRef) -> float:
 
 
 def link(
-    supported: Sequence[Sequence[float]], name_scores: Sequence[Sequence[float]] | None = None
+    supported: Sequence[Sequence[float]],
+    name_scores: Sequence[Sequence[float]] | None = None,
+    *,
+    founded: bool = True,
 ) -> list[int | None]:
     """Index of the linked entity per group, from a groups × entities matrix of supported-fact counts.
 
     ``name_scores`` (same shape) breaks ties; the column order (the store's ranking) breaks the rest.
-    A group with no candidate at all links to None.
+    A group with no candidate at all links to None. ``founded``: the rule ``unfounded-assignment`` is on.
     """
     n_groups = len(supported)
     if n_groups == 0:
@@ -108,9 +121,17 @@ def link(
     out: list[int | None] = list(choice)
     assigned = dict(zip(rows.tolist(), cols.tolist(), strict=True))
     for g in range(n_groups):
-        if g in assigned:
+        if g in assigned and not (founded and _unfounded(counts[g], names[g], assigned[g], choice[g])):
             out[g] = assigned[g]
     return out
+
+
+def _unfounded(counts: np.ndarray, names: np.ndarray, given: int, own: int) -> bool:
+    """Whether the assignment gives a group an entity that supports none of its facts and that its name points to
+    no better than to the entity it prefers, which supports some (``unfounded-assignment``): the group keeps its
+    choice. Two groups of one person (a list item read as another individual) then share that person's page instead
+    of one taking a namesake's page it has no evidence for."""
+    return bool(counts[given] == 0 < counts[own] and names[given] <= names[own])
 
 
 def set_cover(supports: Sequence[set[int]], prefer: Sequence[int] = ()) -> list[int]:

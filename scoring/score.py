@@ -7,7 +7,7 @@ from schemas.check import CheckResult, Evidence, FactGroup, FactResult
 from schemas.enums import Stance, Verdict, Worthiness
 from schemas.knowledge import EntityRef
 from scoring.config import CheckConfig
-from scoring.linking import link, name_match, set_cover
+from scoring.linking import UNFOUNDED_ASSIGNMENT, link, name_match, set_cover
 from scoring.metrics import dfactscore, factscore
 from scoring.plan import PlannedFact, PlannedGroup, by_sentence
 from scoring.rules import rule
@@ -49,7 +49,8 @@ def score_groups(
     # Beside other groups, a group none of whose facts any page supports is linked to no page: it must
     # not take a page from a group that has evidence for it. Alone, its name still points to its page.
     alone = len(groups) == 1
-    links = [e if e is not None and (alone or any(counts[gi])) else None for gi, e in enumerate(link(counts, names))]
+    links_of = link(counts, names, founded=config.on(UNFOUNDED_ASSIGNMENT))
+    links = [e if e is not None and (alone or any(counts[gi])) else None for gi, e in enumerate(links_of)]
     linked: dict[int, str | None] = {i: (titles[e] if e is not None else None) for i, e in enumerate(links)}
 
     all_supports: list[set[int]] = []
