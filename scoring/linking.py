@@ -15,6 +15,7 @@ subject's name, then the pages of the best passages found for that name.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -29,6 +30,12 @@ from vocabulary import fold_words as fold
 
 MAX_CANDIDATES = 8
 
+QUOTED_NICKNAME_PAGE = rule(
+    "quoted-nickname-page",
+    "link",
+    "a page found by searching a name it does not carry is a candidate when it gives that name in quotes, as a "
+    "nickname ('Argentine newspapers call him \"el Puma\"' for an answer about 'el Puma')",
+)
 UNFOUNDED_ASSIGNMENT = rule(
     "unfounded-assignment",
     "link",
@@ -40,12 +47,17 @@ UNFOUNDED_ASSIGNMENT = rule(
 
 
 def candidate_entities(
-    kb: KnowledgeSource, names: Sequence[str], limit: int = MAX_CANDIDATES, pinned: Sequence[EntityRef] = ()
+    kb: KnowledgeSource,
+    names: Sequence[str],
+    limit: int = MAX_CANDIDATES,
+    pinned: Sequence[EntityRef] = (),
+    *,
+    nicknames: bool = True,
 ) -> list[EntityRef]:
     """Entities the names can refer to, best first, without duplicates; store search fills up to ``limit``.
 
     ``pinned`` entities (a request's own documents) are candidates whatever the names, and come first;
-    ``limit`` counts the others."""
+    ``limit`` counts the others. ``nicknames``: the rule ``quoted-nickname-page`` is on."""
     limit += len(pinned)
     out: dict[str, EntityRef] = {ref.title: ref for ref in pinned}
     for name in dict.fromkeys(n for n in names if n):
@@ -54,10 +66,20 @@ def candidate_entities(
     if len(out) < limit:
         for name in dict.fromkeys(n for n in names if n):
             for p in kb.search(name, k=limit):
-                if p.title not in out and _shares_name(name, p.title):
+                named = _shares_name(name, p.title) or (nicknames and _quoted_name(name, p.text))
+                if p.title not in out and named:
                     base = p.title.split(" (")[0]
                     out[p.title] = EntityRef(title=p.title, base_name=base, score=p.score)
     return list(out.values())[:limit]
+
+
+def _quoted_name(name: str, text: str) -> bool:
+    """Whether ``text`` gives ``name`` in quotes, as a nickname ('Argentine newspapers call him "el Puma"')."""
+    words = name.strip().strip("\"'“”‘’").split()
+    if not words:
+        return False
+    spelled = r"\s+".join(re.escape(w) for w in words)
+    return re.search(rf"[\"“‘'](?:the\s+)?{spelled}[\"”’']", text, re.IGNORECASE) is not None
 
 
 def _close(x: str, y: str) -> bool:

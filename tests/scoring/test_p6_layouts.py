@@ -357,3 +357,38 @@ def test_a_count_of_namesakes_is_an_announcement(fact: str, announces: bool) -> 
     )
     off = classify_by_rule(fact, fact, frozenset({"existence-announcement"}))
     assert off == (Worthiness.FACTUAL, None)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "quoted"),
+    [
+        ("el Puma", 'Argentine newspapers call him "el Puma". His memoir appeared in 2019.', True),
+        ("The Colonel", "Fans knew him as “the Colonel” from 1988.", True),
+        ("Iron Lady", "She was nicknamed 'Iron Lady' by the press.", True),
+        ("el Puma", "He climbed with a puma-skin pack.", False),  # the word, not the name in quotes
+        ("Kofi Amankwah", "Ezekiel Amankwah is a Ghanaian-British jazz trumpeter.", False),
+        ("Puma", 'His team was called "Pumas Mendoza".', False),  # a longer name in quotes
+    ],
+)
+def test_a_page_that_quotes_the_name_as_a_nickname(name: str, text: str, quoted: bool) -> None:
+    from scoring.linking import _quoted_name
+
+    assert _quoted_name(name, text) is quoted
+
+
+@pytest.mark.parametrize(
+    ("answer", "declines"),
+    [
+        ("I can't tell you whether a bet will win.", True),
+        ("I cannot predict who will win the race tomorrow.", True),
+        ("I won't recommend a bet on any runner in that race.", True),
+        ("He couldn't tell you whether it would rain.", False),  # not the assistant
+        ("I can't tell you whether he won, but he did race in 2019.", False),  # answers after all
+        ("I can tell you whether he won: he did, in 2019.", False),
+    ],
+)
+def test_declining_to_forecast_or_advise(answer: str, declines: bool) -> None:
+    from scoring.abstain import declines_or_asks
+
+    assert declines_or_asks([answer]) is declines
+    assert declines_or_asks([answer], frozenset({"refusal"})) is False
