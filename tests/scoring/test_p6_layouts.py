@@ -212,6 +212,7 @@ def test_an_assignment_with_evidence_or_a_name_stands(
 
 def test_the_unfounded_assignment_rule_can_be_switched_off() -> None:
     assert link([[2, 0], [9, 0]], [[1, 1], [1, 1]], founded=False) == [1, 0]
+    assert link([[2, 0], [1, 0], [0, 0]], None, founded=False) == [0, 1, 0]
 
 
 @pytest.mark.parametrize(
