@@ -48,6 +48,9 @@ _REFUSE = re.compile(
     r"(?:can't|cannot|could not|couldn't|am unable to|was unable to) (?:reliably |confidently )?"
     r"(?:verify|confirm|say (?:anything|much)|tell you (?:anything|much)|help with (?:that|this))|"
     r"(?:i don't|i do not) (?:know|recognize|recognise) (?:who|of|anyone|any)|"
+    # Declining to forecast or advise: "I can't tell you whether a bet will win", "I cannot advise you to stake …".
+    r"\bi (?:can't|cannot|can not|won't|will not) (?:tell you (?:whether|if)|advise you|predict|recommend (?:a|any) "
+    r"(?:bet|stake|wager))|"
     r"(?:to avoid|rather than) (?:giving|spreading|making up|providing) (?:you )?"
     r"(?:wrong|false|inaccurate|incorrect|made-up)|"
     r"not (?:a )?(?:well-known|widely known|notable|public) (?:figure|person|individual)|"
@@ -191,11 +194,15 @@ ABSTAIN_RULES: tuple[Rule[str, Said], ...] = register(
     Rule(
         REFUSAL,
         "segment",
-        "declining without an apology ('I won't guess', 'there isn't enough material') abstains",
+        "declining without an apology ('I won't guess', 'there isn't enough material', 'I can't tell you whether a "
+        "bet will win') abstains",
         (
             "I won't guess at her career.",
             "There isn't enough reliable material to go on.",
             "I'll have to sit this one out.",
+            "I can't tell you whether a bet will win or advise you to stake £500 on any horse.",
+            "I cannot predict who will win the race tomorrow.",
+            "I won't recommend a bet on any runner.",
         ),
         _saying(_REFUSE, but_answers=True),
     ),

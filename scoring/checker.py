@@ -32,7 +32,7 @@ from schemas.knowledge import EntityRef
 from scoring.abstain import abstention_rule, declines_or_asks
 from scoring.config import CheckConfig
 from scoring.language import detect
-from scoring.linking import candidate_entities
+from scoring.linking import QUOTED_NICKNAME_PAGE, candidate_entities
 from scoring.models import default_verifier
 from scoring.plan import PlannedGroup
 from scoring.protocols import DocumentGrounded, KnowledgeSource, StanceModel, VerdictCache
@@ -225,11 +225,14 @@ class Checker:
             )
         names = [g.individual.name for g in groups if g.factual] + [subject]
         documents = kb.documents if isinstance(kb, DocumentGrounded) else []
-        candidates = candidate_entities(kb, names, limit=config.max_candidates, pinned=documents)
+        nicknames = config.on(QUOTED_NICKNAME_PAGE)
+        candidates = candidate_entities(kb, names, limit=config.max_candidates, pinned=documents, nicknames=nicknames)
         aliases = identity_names(groups) if len(candidates) == len(documents) and config.on(IDENTITY_NAMES) else []
         if aliases:
             # No page carries the names asked about (a nickname): the name the answer says they go by may.
-            candidates = candidate_entities(kb, names + aliases, limit=config.max_candidates, pinned=documents)
+            candidates = candidate_entities(
+                kb, names + aliases, limit=config.max_candidates, pinned=documents, nicknames=nicknames
+            )
         self.verify(run, groups, candidates)
         if declined and _without_evidence(groups, config):
             return self._finish(run, _abstained(groups, DECLINED_WITHOUT_EVIDENCE))

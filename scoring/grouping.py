@@ -82,6 +82,13 @@ NAMED_AFTER = rule(
     "is named after him', '… named in her honour') is a thing, not a namesake: its sentence stays with the current "
     "individual",
 )
+LOWER_CASE_HEAD = rule(
+    "lower-case-head",
+    "group",
+    "a subject whose name ends in a word written in lower case ('The Raghunathan bound, an estimate on gaps …, was "
+    "proved by her', 'The Achterberg projection is still used') is a thing named after someone, not a person: its "
+    "sentence stays with the current individual",
+)
 ORDINAL_PRONOUN = rule(
     "ordinal-pronoun",
     "group",
@@ -95,6 +102,14 @@ LABEL_SENTENCES = rule(
     "names no one: it stays with the current individual and never opens another",
 )
 _ORDINAL_WORDS = frozenset("first second secondly third thirdly fourth fifth next then finally lastly".split())
+LONE_WORD_NAME = rule(
+    "lone-word-name",
+    "group",
+    "a name of one word that is no word of anyone's name so far, with no label or dates after it ('Newmarket born "
+    "and bred, 1994', 'Leiden 1902 – Hastings 1978', 'PERSONAL Married to …') is a place or a label, not a person "
+    "met afresh (a reader meets a new person by a full name): its sentence stays with the current individual. Once "
+    "the answer says the name is shared, a one-word lead may present a namesake by role ('Aviator | 1903–1937 | …')",
+)
 PRONOUN_GENDER = rule(
     "pronoun-gender", "group", "a subject pronoun of the other gender goes back to the latest individual it fits"
 )
@@ -107,7 +122,8 @@ if TYPE_CHECKING:
 _TITLES = TITLES
 _SUFFIXES = NAME_SUFFIXES
 _NEW_CUE = re.compile(
-    r"^(?:(?:additionally|also|furthermore|moreover|finally|lastly|in addition|on the other hand|however),?\s+)?"
+    r"^(?:(?:and|but|additionally|also|furthermore|moreover|finally|lastly|in addition|on the other hand|however)"
+    r",?\s+)?"
     r"(?:another\b|the other\b|a second\b|the second\b|a third\b|the third\b|a fourth\b|the fourth\b|"
     r"a different\b|a further\b|the latter\b|the last\b|"
     r"there (?:is|was|are|were) (?:also |another |a second |a different )|"
@@ -131,7 +147,10 @@ _ANNOUNCES_MANY = re.compile(
     r"\b(?:two|three|four|several|multiple|a few|various|different|at least (?:two|three))\b[^.?!]{0,40}?"
     r"\b(?:people|persons|individuals|men|women|namesakes|ones|(?-i:[A-Z])[\w'’-]*s)\b|"
     r"\bshare[sd]? (?:the|this|that|a) (?:same )?name\b|\b(?:name|it) belongs to (?:two|three|several)\b|"
-    r"\b(?:may|can|could|might) refer to\b",
+    r"\b(?:may|can|could|might) refer to\b|"
+    # "I'll cover both.", "Here are both of them:", "I'll answer for both": the answer will present two namesakes.
+    r"\b(?:cover|answer|describe|summari[sz]e|do|go through|go over)\s+(?:(?:for|on)\s+)?both\b(?!\s+(?!of\b)\w)|"
+    r"\bhere (?:are|is) both\b|\bboth of them\b(?=\s*[:.!])",
     re.IGNORECASE,
 )
 # Words for which one of them is meant, beside role nouns: "The elder, born in 1909, ...".
@@ -237,19 +256,60 @@ def _role_subject(doc: Doc) -> str | None:
     if asked:
         word = asked.group(1).lower()
         return None if word in _NOT_ROLES else word
-    if len(doc) < 3 or doc[0].lower_ != "the":
+    addressed = _addressed_role(doc)
+    if addressed is not None:
+        return addressed
+    start = _lead_in(doc)
+    if len(doc) < start + 3 or doc[start].lower_ != "the":
         return None
-    end = 1
+    end = start + 1
     # "The film director, born …": a role of two words is its head noun with the noun before it.
-    if doc[1].dep_ == "compound" and doc[1].head.i == 2 and len(doc) > 3 and doc[1].is_alpha:
-        end = 2
+    if doc[end].dep_ == "compound" and doc[end].head.i == end + 1 and len(doc) > end + 2 and doc[end].is_alpha:
+        end += 1
     head = doc[end]
     word = head.lower_
     if word in _NOT_ROLES or not word.isalpha():
         return None
     if word in _ORDER_WORDS or (head.pos_ == "NOUN" and head.dep_ in ("nsubj", "nsubjpass", "ROOT", "appos")):
-        return doc[1 : end + 1].text.lower()
+        return doc[start + 1 : end + 1].text.lower()
+    if start and head.pos_ in ("NOUN", "PROPN") and end + 1 < len(doc) and doc[end + 1].is_punct:
+        return doc[start + 1 : end + 1].text.lower()  # "First, the rower." names the role alone
     return None
+
+
+# What the reader is told they know or mean: "you'll know the English jockey", "you probably mean the film director".
+_ADDRESSED_VERBS = frozenset(("know", "mean", "remember", "recall", "think", "want"))
+
+
+def _addressed_role(doc: Doc) -> str | None:
+    """The role of a sentence that presents a namesake to the reader ("If you follow racing, you'll know the English
+    jockey born in 1994", "You probably mean the film director, who …"): "you" knows or means "the <role>"."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or nlp.lemma(root) not in _ADDRESSED_VERBS:
+        return None
+    if not any(c.dep_ == "nsubj" and c.lower_ == "you" for c in root.children):
+        return None
+    for obj in root.children:
+        if nlp.lemma(root) == "think" and obj.dep_ == "prep" and obj.lower_ == "of":
+            obj = next((c for c in obj.children if c.dep_ == "pobj"), obj)
+        if obj.dep_ not in ("dobj", "pobj") or obj.pos_ != "NOUN" or obj.lower_ in _NOT_ROLES:
+            continue
+        if not any(c.dep_ == "det" and c.lower_ == "the" for c in obj.children):
+            continue
+        compound = [c for c in obj.children if c.dep_ == "compound" and c.pos_ == "NOUN" and c.i == obj.i - 1]
+        return " ".join([*(c.lower_ for c in compound), obj.lower_])
+    return None
+
+
+# Words that may open a sentence before the role it turns to: "And the bishop …", "First, the rower.".
+_LEAD_INS = frozenset(("and", "but", "now", "then")) | _ORDINAL_WORDS
+
+
+def _lead_in(doc: Doc) -> int:
+    """How many tokens open ``doc`` before its subject: a connective or an ordinal ("And", "First,"), else 0."""
+    if len(doc) > 2 and doc[0].lower_ in _LEAD_INS:
+        return 2 if doc[1].text == "," else 1
+    return 0
 
 
 def group_sentences(
@@ -319,6 +379,9 @@ def group_sentences(
         if CONTRAST_CUE not in rules_off and mention is not None and mention.introduces and _CONTRAST_CUE.match(text):
             cue_new = True
         target = current
+        if mention is not None and LONE_WORD_NAME not in rules_off and not (cue_new or items[i] or announced):
+            if _lone_word(individuals, mention):
+                mention = None  # "Newmarket born and bred, 1994": a place or a label, not a person met afresh
         passing = BYSTANDER not in rules_off and not cue_new and not items[i]
         if mention is not None and passing and _bystander(individuals, subject, mention, doc):
             # "His team-mate Scottie Pippen was ...": another person named in passing, not a new bio.
@@ -407,7 +470,16 @@ def _names_no_person(doc: Doc, text: str, mention: Mention, subject: str, rules_
         (ORGANISATION_SUBJECT not in rules_off and _organisation(doc, mention))
         or (WORK_YEAR_NAME not in rules_off and _work(mention, subject))
         or (NAMED_AFTER not in rules_off and _NAMED_AFTER.search(text) is not None)
+        or (LOWER_CASE_HEAD not in rules_off and _lower_case_head(mention))
     )
+
+
+def _lower_case_head(mention: Mention) -> bool:
+    """Whether a name of two words or more ends in a word in lower case ("Raghunathan bound", "Achterberg
+    projection"), not a particle ("Ludwig van" is cut short, "Vázquez de" likewise): a thing named after someone."""
+    words = mention.name.split()
+    last = words[-1] if words else ""
+    return len(words) > 1 and last.isalpha() and last.islower() and last not in _PARTICLES
 
 
 def _work(mention: Mention, subject: str) -> bool:
@@ -422,6 +494,14 @@ def _organisation(doc: Doc, mention: Mention) -> bool:
     its name is an organisation's word that the recogniser does not take for a person's name ("Frederic Church")."""
     words = set(mention.name.lower().split())
     return any(t.lower_ in ORG_WORDS and t.lower_ in words and t.ent_type_ != "PERSON" for t in doc)
+
+
+def _lone_word(individuals: _Individuals, mention: Mention) -> bool:
+    """Whether a mention is one word that no individual so far was named or mentioned by, unlabelled and undated."""
+    parts = name_parts(mention.name)
+    if len(parts) != 1 or mention.disambiguator or mention.dates:
+        return False
+    return not individuals.knows(parts[0])
 
 
 def _bystander(individuals: _Individuals, subject: str, mention: Mention, doc: Doc) -> bool:

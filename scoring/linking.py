@@ -15,6 +15,7 @@ subject's name, then the pages of the best passages found for that name.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -24,18 +25,39 @@ from scipy.optimize import linear_sum_assignment
 from schemas.knowledge import EntityRef
 from scoring.grouping import name_parts
 from scoring.protocols import KnowledgeSource
+from scoring.rules import rule
 from vocabulary import fold_words as fold
 
 MAX_CANDIDATES = 8
 
+QUOTED_NICKNAME_PAGE = rule(
+    "quoted-nickname-page",
+    "link",
+    "a page found by searching a name it does not carry is a candidate when it gives that name in quotes, as a "
+    "nickname ('Argentine newspapers call him \"el Puma\"' for an answer about 'el Puma')",
+)
+UNFOUNDED_ASSIGNMENT = rule(
+    "unfounded-assignment",
+    "link",
+    "when several groups prefer one entity, the assignment does not give a group an entity that supports none of its "
+    "facts, and that its name points to no better, in place of the one it prefers that supports some: a list item "
+    "'Ebbsfleet Gold Cup 2021 (Cantor's Gift)' read as another individual leaves the jockey's own lead line on the "
+    "jockey's page, not on his namesake the glaciologist's",
+)
+
 
 def candidate_entities(
-    kb: KnowledgeSource, names: Sequence[str], limit: int = MAX_CANDIDATES, pinned: Sequence[EntityRef] = ()
+    kb: KnowledgeSource,
+    names: Sequence[str],
+    limit: int = MAX_CANDIDATES,
+    pinned: Sequence[EntityRef] = (),
+    *,
+    nicknames: bool = True,
 ) -> list[EntityRef]:
     """Entities the names can refer to, best first, without duplicates; store search fills up to ``limit``.
 
     ``pinned`` entities (a request's own documents) are candidates whatever the names, and come first;
-    ``limit`` counts the others."""
+    ``limit`` counts the others. ``nicknames``: the rule ``quoted-nickname-page`` is on."""
     limit += len(pinned)
     out: dict[str, EntityRef] = {ref.title: ref for ref in pinned}
     for name in dict.fromkeys(n for n in names if n):
@@ -44,10 +66,20 @@ def candidate_entities(
     if len(out) < limit:
         for name in dict.fromkeys(n for n in names if n):
             for p in kb.search(name, k=limit):
-                if p.title not in out and _shares_name(name, p.title):
+                named = _shares_name(name, p.title) or (nicknames and _quoted_name(name, p.text))
+                if p.title not in out and named:
                     base = p.title.split(" (")[0]
                     out[p.title] = EntityRef(title=p.title, base_name=base, score=p.score)
     return list(out.values())[:limit]
+
+
+def _quoted_name(name: str, text: str) -> bool:
+    """Whether ``text`` gives ``name`` in quotes, as a nickname ('Argentine newspapers call him "el Puma"')."""
+    words = name.strip().strip("\"'“”‘’").split()
+    if not words:
+        return False
+    spelled = r"\s+".join(re.escape(w) for w in words)
+    return re.search(rf"[\"“‘'](?:the\s+)?{spelled}[\"”’']", text, re.IGNORECASE) is not None
 
 
 def _close(x: str, y: str) -> bool:
@@ -83,12 +115,15 @@ def name_match(group_name: str, entity: EntityRef) -> float:
 
 
 def link(
-    supported: Sequence[Sequence[float]], name_scores: Sequence[Sequence[float]] | None = None
+    supported: Sequence[Sequence[float]],
+    name_scores: Sequence[Sequence[float]] | None = None,
+    *,
+    founded: bool = True,
 ) -> list[int | None]:
     """Index of the linked entity per group, from a groups × entities matrix of supported-fact counts.
 
     ``name_scores`` (same shape) breaks ties; the column order (the store's ranking) breaks the rest.
-    A group with no candidate at all links to None.
+    A group with no candidate at all links to None. ``founded``: the rule ``unfounded-assignment`` is on.
     """
     n_groups = len(supported)
     if n_groups == 0:
@@ -108,9 +143,17 @@ def link(
     out: list[int | None] = list(choice)
     assigned = dict(zip(rows.tolist(), cols.tolist(), strict=True))
     for g in range(n_groups):
-        if g in assigned:
+        if g in assigned and not (founded and _unfounded(counts[g], names[g], assigned[g], choice[g])):
             out[g] = assigned[g]
     return out
+
+
+def _unfounded(counts: np.ndarray, names: np.ndarray, given: int, own: int) -> bool:
+    """Whether the assignment gives a group an entity that supports none of its facts and that its name points to
+    no better than to the entity it prefers, which supports some (``unfounded-assignment``): the group keeps its
+    choice. Two groups of one person (a list item read as another individual) then share that person's page instead
+    of one taking a namesake's page it has no evidence for."""
+    return bool(counts[given] == 0 < counts[own] and names[given] <= names[own])
 
 
 def set_cover(supports: Sequence[set[int]], prefer: Sequence[int] = ()) -> list[int]:

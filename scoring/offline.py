@@ -106,6 +106,15 @@ HEDGED_CLAIMS = rule(
 )
 
 
+CLAIMS_ORDER = rule(
+    "claims-order",
+    "group",
+    "the individuals come in the order their claims do, not their names: an answer that offers both namesakes first "
+    "('Did you mean Ada Brook the cellist, or Ada Brook the ecologist? I'll cover both.') describes first the one "
+    "whose facts come first",
+)
+
+
 # The kinds of scope of a table's row and column (``scoring.segment.tables``).
 _PERSON_TABLES = frozenset(("row", "col"))
 
@@ -323,6 +332,10 @@ def _plan_groups(
         kept[nearest(g.individual.sentences[0])].facts.extend(g.facts)
     for g in kept:
         g.facts.sort(key=lambda f: f.atom.sentence_index)
+    if CLAIMS_ORDER not in (rules_off or ()):
+        # The individual described first comes first: a question offering both namesakes ("Did you mean Ada Brook
+        # the cellist, or Ada Brook the ecologist?") names the second before either is described.
+        kept.sort(key=lambda g: min(f.atom.sentence_index for f in g.factual))
     return kept
 
 

@@ -8,7 +8,7 @@ from schemas.enums import Stance, Verdict, Worthiness
 from schemas.knowledge import EntityRef
 from scoring.config import CheckConfig
 from scoring.grouping import compatible
-from scoring.linking import link, name_match, set_cover
+from scoring.linking import UNFOUNDED_ASSIGNMENT, link, name_match, set_cover
 from scoring.metrics import dfactscore, factscore
 from scoring.namesake_links import MOST, fits, full_name, other_given_name, page_occupations, stated_occupations
 from scoring.plan import PlannedFact, PlannedGroup, by_sentence
@@ -80,7 +80,7 @@ def score_groups(
     alone = len(groups) == 1
     links = [
         e if e is not None and not barred[gi][e] and (alone or any(c > 0 for c in counts[gi])) else None
-        for gi, e in enumerate(link(counts, names))
+        for gi, e in enumerate(link(counts, names, founded=config.on(UNFOUNDED_ASSIGNMENT)))
     ]
     linked: dict[int, str | None] = {i: (titles[e] if e is not None else None) for i, e in enumerate(links)}
 

@@ -23,7 +23,8 @@ from scoring.segment.fenced import FENCED_PROFILES, fence_records
 from scoring.segment.letter import LETTER_FURNITURE, furniture
 from scoring.segment.namesakes import NAMESAKE, namesake_lead, namesake_parts
 from scoring.segment.scopes import STRUCTURE_SCOPES, Scope, bold_lead, person_lead, presents_person, scopes
-from scoring.segment.sections import label_item
+from scoring.segment.script import SCRIPT_SPEAKERS, speaker_lines, stage_direction
+from scoring.segment.sections import CAPS_LABELS, caps_label, label_item
 from scoring.segment.tables import MARKDOWN_TABLES, Record
 from scoring.segment.tables import records as table_records
 from scoring.segment.turns import TURN_RULES, role_turns
@@ -235,7 +236,7 @@ def _emoji_bullets(text: str, rules_off: frozenset[str]) -> str:
     return "\n".join(_LEAD_EMOJI.sub("- ", line) if b else line for line, b in zip(lines, bullets, strict=True))
 
 
-def _soft_wraps(text: str) -> str:
+def _soft_wraps(text: str, caps: bool = True) -> str:
     """Mark the single line breaks that start a block; the others are hard wraps inside a paragraph.
 
     A line break starts a block before a list item or after a short heading-like line (no end
@@ -254,6 +255,8 @@ def _soft_wraps(text: str) -> str:
         before = lines[k - 1].strip() if k > 0 else ""
         opens = not before or before[-1] in ".!?:" or bool(_BULLET.match(lines[k - 1]))
         heading = bool(a) and opens and a[-1] not in ".!?:;," and b[:1].isupper() and len(a.split()) <= _HEADING_WORDS
+        # A section label in capitals ("EDUCATION", then "1979–1984  Law, …") stands on a line of its own.
+        heading = heading or (caps and bool(a) and caps_label(a))
         # "Label: value" lines are one-line records: each starts a block, and so does the line after one.
         if heading or (bool(a) and (_LABEL_LINE.match(line) or _LABEL_LINE.match(prev))):
             out.append("\n\n" + line)
@@ -274,7 +277,8 @@ def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[
     named = 0  # the namesakes' parts' scopes so far, counted down
     for chunk, list_item, scope, label, record in _chunks(text.replace("\r\n", "\n"), rules_off):
         chunk = _EMOJI.sub("", _emoji_bullets(strip_citations(chunk), rules_off))
-        chunk = _soft_wraps(_INLINE_ITEM.sub("\n", chunk))
+        caps = CAPS_LABELS not in rules_off
+        chunk = _soft_wraps(_INLINE_ITEM.sub("\n", chunk), caps)
         for k, block in enumerate(_PARAGRAPH.split(chunk)):
             block = _SPACES.sub(" ", block.replace("\n", " ")).strip()
             if not block:
@@ -295,6 +299,7 @@ def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[
                 for j, piece in enumerate(pieces):
                     # a bold label of its own ("**Book.** He wrote …"): its sentence labels the paragraph
                     labels = label is True or (bool(label) and k == i == j == 0 and piece == label)
+                    labels = labels or (caps and caps_label(piece))  # "PROFESSIONAL EXPERIENCE" over its lines
                     own = scope
                     if own is None and j < len(leads) and (lead := leads[j]) is not None:
                         # a namesake's part presents its person (negative indices: no structure scope has one)
@@ -319,6 +324,7 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
         else {}
     )
     letter = _letter_lines(doc, rules_off)
+    voices = _script_lines(doc, rules_off)
     for b, block in enumerate(doc.blocks):
         scope = found.scopes[found.by_block[b]] if found is not None and found.by_block[b] >= 0 else None
         if block.kind in (document.FOOTNOTE, document.SOURCES):
@@ -346,6 +352,12 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
             plain = block.plain(DASH_LABELS not in rules_off)
             if b in letter:  # an e-mail's subject line, greeting or sign-off: not claims
                 plain = "\n".join(line for k, line in enumerate(plain.split("\n")) if k not in letter[b])
+                if not plain.strip():
+                    continue
+            if b in voices:  # a script's speaker labels and stage directions: who speaks, not what is said
+                cut = voices[b]
+                lines = plain.split("\n")
+                plain = "\n".join(line[cut.get(k, 0) :] for k, line in enumerate(lines) if cut.get(k, 0) >= 0)
                 if not plain.strip():
                     continue
             said = run(TURN_RULES, plain, rules_off) if block.kind == document.PARAGRAPH else None
@@ -395,6 +407,30 @@ def _letter_lines(doc: document.Document, rules_off: frozenset[str]) -> dict[int
         b, k = where[i]
         if b >= 0:
             out.setdefault(b, set()).add(k)
+    return out
+
+
+def _script_lines(doc: document.Document, rules_off: frozenset[str]) -> dict[int, dict[int, int]]:
+    """For each paragraph block of an answer written as a script (``scoring.segment.script``), its lines' speaker
+    labels: line index → how many characters the label takes, -1 for a stage direction (the line goes)."""
+    if SCRIPT_SPEAKERS in rules_off:
+        return {}
+    where: list[tuple[int, int]] = []
+    lines: list[str] = []
+    for b, block in enumerate(doc.blocks):
+        if block.kind == document.PARAGRAPH:
+            for k, line in enumerate(block.plain().split("\n")):
+                where.append((b, k))
+                lines.append(line)
+    labels = speaker_lines(lines)
+    if not labels:
+        return {}
+    out: dict[int, dict[int, int]] = {}
+    for i, (b, k) in enumerate(where):
+        if i in labels:
+            out.setdefault(b, {})[k] = labels[i]
+        elif stage_direction(lines[i]):
+            out.setdefault(b, {})[k] = -1
     return out
 
 

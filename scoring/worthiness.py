@@ -166,8 +166,18 @@ def _aside(st: Statement) -> bool:
 
 
 def _existence(st: Statement) -> bool:
-    # "There is also a John Hemming." announces a person; what follows is checked, not this.
-    return bool(_EXISTENCE.match(st.text)) and len(st.text.split()) <= 8
+    # "There is also a John Hemming." announces a person; what follows is checked, not this. So does a count of
+    # people by the name, however long ("There are at least two notable Americans named Harlan Beckwith.").
+    return bool(_EXISTENCE.match(st.text)) and (len(st.text.split()) <= 8 or bool(_NAMESAKES_COUNTED.match(st.text)))
+
+
+# "There are at least two notable Americans named Harlan Beckwith", "There were three people called Ada Brook": a
+# count of people by a name (capitalised after "named"/"called"; "named after him" is a claim about things).
+_NAMESAKES_COUNTED = re.compile(
+    r"^there (?:are|were) (?:at least |exactly |only )?(?:two|three|four|five|several|multiple|a few)\b"
+    r"[^.;:]{0,60}?\b(?:named|called)\s+(?-i:[A-Z])",
+    re.IGNORECASE,
+)
 
 
 def _talk_residue(st: Statement) -> bool:
@@ -256,8 +266,14 @@ WORTHINESS_RULES: tuple[Rule[Statement, Classified], ...] = register(
     Rule(
         EXISTENCE,
         "worthiness",
-        "a short 'There is also an X.' announces a person: 'other'",
-        ("There is also a John Hemming.", "There was another Dick Hanley.", "There is one more Kenji Sato."),
+        "a short 'There is also an X.', or a count of people by a name ('There are at least two notable Americans "
+        "named X'), announces a person: 'other'",
+        (
+            "There is also a John Hemming.",
+            "There was another Dick Hanley.",
+            "There is one more Kenji Sato.",
+            "There are at least two notable Americans named Harlan Beckwith.",
+        ),
         _when(_existence, Worthiness.OTHER),
     ),
     Rule(

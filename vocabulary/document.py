@@ -102,3 +102,14 @@ SIGN_OFFS = (
 )
 # Sign-offs that also open sentences of a body ("Best known for …", "Yours was the first …"): only alone.
 SIGN_OFFS_ALONE = ("best", "yours", "love", "regards")
+# Words of a résumé's or a profile's section labels, written in capitals on a line of their own ("EDUCATION",
+# "PROFESSIONAL EXPERIENCE", "SELECTED WORK", "HONOURS"): a line made only of these labels the lines under it.
+SECTION_WORDS = frozenset(
+    (
+        "education training qualifications experience professional career employment work works selected honours "
+        "honors awards prizes distinctions languages personal skills publications books workshop output interests "
+        "profile summary achievements positions appointments memberships family life early later legacy background "
+        "highlights recordings discography bibliography key facts record records major wins timeline notes and of "
+        "other activities service military academic teaching research"
+    ).split()
+)

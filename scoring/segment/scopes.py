@@ -145,9 +145,15 @@ def _parentheses(text: str) -> tuple[str, str]:
     return ", ".join(inside), "".join(outside)
 
 
+# Emoji or symbols and a space before a bold lead ("🎹 **Emrys Valdane — organist**", "▶ **Kenji Sato**"): decoration.
+_LEADING_SYMBOLS = re.compile(r"^[^\w\s*_\"“'‘(\[<]+\s+")
+
+
 def bold_lead(text: str) -> str | None:
     """The lead of a paragraph that opens in bold ("**Kenji Sato, potter (b. 1951).** He …"), with what follows the
-    bold up to a colon or full stop when the bold is only the name ("**Kenji Sato**, potter: …")."""
+    bold up to a colon or full stop when the bold is only the name ("**Kenji Sato**, potter: …"); emoji before the
+    bold are decoration ("🎹 **Emrys Valdane — organist**")."""
+    text = _LEADING_SYMBOLS.sub("", text, count=1)  # "🎹 **Emrys Valdane — organist**": an emoji before the bold
     if not text.startswith(("**", "__")):
         return None
     end = text.find(text[:2], 2)

@@ -17,11 +17,19 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from scoring import nlp
-from scoring.rules import Rule, register, run
+from scoring.rules import Rule, register, rule, run
 from scoring.segment.document import PARAGRAPH, STRONG, TEXT, Document
 from scoring.segment.scopes import presents_person
+from vocabulary.document import SECTION_WORDS
 
 LABEL_ITEMS = "label-items"
+CAPS_LABELS = rule(
+    "caps-labels",
+    "segment",
+    "a line in capitals made of a section's label words ('EDUCATION', 'PROFESSIONAL EXPERIENCE', 'HONOURS', "
+    "'SELECTED WORK') labels the lines under it, as a heading would: it opens a block of its own, claims nothing and "
+    "presents no one (a name in capitals, 'ROSALIND ACHTERBERG', stays a line)",
+)
 
 # A label is this short: "Who he is", "Early career and training".
 _LABEL_WORDS = 6
@@ -106,3 +114,23 @@ def label_item(doc: Document, index: int, rules_off: frozenset[str] = frozenset(
     the item opens a person's scope)."""
     found = run(LABEL_ITEM_RULES, At(doc, index, lead), rules_off)
     return found.text if found is not None else None
+
+
+# A section label in capitals is this short: "PROFESSIONAL EXPERIENCE", "SELECTED WORK".
+_CAPS_WORDS = 4
+
+
+def caps_label(line: str) -> bool:
+    """Whether ``line`` is a section label in capitals on a line of its own ("EDUCATION", "PROFESSIONAL EXPERIENCE",
+    "HONOURS & AWARDS"): at most four words, all in capitals, each a word of a section's label (``SECTION_WORDS``).
+    A name in capitals ("ROSALIND ACHTERBERG") is no label.
+
+    >>> caps_label("PROFESSIONAL EXPERIENCE"), caps_label("ROSALIND ACHTERBERG"), caps_label("Education")
+    (True, False, False)
+    """
+    words = [w for w in line.replace("*", "").replace("&", " ").replace("/", " ").strip().rstrip(":").split() if w]
+    return (
+        0 < len(words) <= _CAPS_WORDS
+        and all(w.isalpha() and w.isupper() and len(w) > 1 for w in words)
+        and all(w.lower() in SECTION_WORDS for w in words)
+    )

@@ -19,7 +19,9 @@ from scoring.verify import EntityVerdict, EvidenceVerifier, VerifyConfig, decide
         ([[3, 1], [3, 0]], None, [1, 0]),  # both prefer entity 0: the assignment maximises total support
         ([[0, 0]], [[0.0, 1.0]], [1]),  # no support: the name decides
         ([[2, 2]], [[0.5, 1.0]], [1]),
-        ([[2, 0], [1, 0], [0, 0]], None, [0, 1, 0]),  # more groups than entities
+        # more groups than entities; the second has no evidence for entity 1, so it keeps entity 0
+        # (unfounded-assignment; with the rule off it took entity 1: test_p6_layouts)
+        ([[2, 0], [1, 0], [0, 0]], None, [0, 0, 0]),
         ([[]], None, [None]),
     ],
 )
