@@ -21,6 +21,14 @@ def demo_kb(repo_root: Path) -> Store:
     return store
 
 
+@pytest.fixture(scope="module")
+def store(request: pytest.FixtureRequest) -> Store:
+    """A store of one page: the test module's ``TITLE`` and ``TEXT`` (a module with other pages defines its own)."""
+    kb = Store.in_memory()
+    kb.add_pages([(request.module.TITLE, request.module.TEXT, [])])
+    return kb
+
+
 @pytest.fixture(scope="session")
 def verifier() -> OfflineVerifier:
     return OfflineVerifier.load()

@@ -68,13 +68,6 @@ def test_counts_are_stated_or_contradicted_by_the_page(fact: str, stated: bool, 
     assert [c.noun for c in count_contradicted(fact, [TEXT], NAME)] == contradicted
 
 
-@pytest.fixture(scope="module")
-def store() -> Store:
-    kb = Store.in_memory()
-    kb.add_pages([(TITLE, TEXT, [])])
-    return kb
-
-
 def test_the_verifier_refutes_a_miscount_by_the_rule(store: Store, verifier: OfflineVerifier) -> None:
     fact = "Tor Halvorsen won 32 caps for Norway."
     verdict = EvidenceVerifier(store, verifier).against(fact, TITLE, TITLE)

@@ -70,13 +70,6 @@ def test_a_length_that_does_not_fit_or_dates_something_else_is_not(fact: str) ->
     assert not dated_in(fact, [TEXT], NAME)
 
 
-@pytest.fixture(scope="module")
-def store() -> Store:
-    kb = Store.in_memory()
-    kb.add_pages([(TITLE, TEXT, [])])
-    return kb
-
-
 @pytest.mark.parametrize(
     "fact",
     [

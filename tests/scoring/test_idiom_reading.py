@@ -35,13 +35,6 @@ def test_idioms_read_in_plain_words(fact: str, plain: str) -> None:
     assert plain_reading(fact) == plain
 
 
-@pytest.fixture(scope="module")
-def store() -> Store:
-    kb = Store.in_memory()
-    kb.add_pages([(TITLE, TEXT, [])])
-    return kb
-
-
 @pytest.mark.parametrize(
     ("fact", "stance"),
     [

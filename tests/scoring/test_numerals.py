@@ -53,13 +53,6 @@ def test_what_is_no_spelled_number_stays_as_written(text: str) -> None:
     assert in_digits(text) == text
 
 
-@pytest.fixture(scope="module")
-def store() -> Store:
-    kb = Store.in_memory()
-    kb.add_pages([(TITLE, TEXT, [])])
-    return kb
-
-
 @pytest.mark.parametrize(
     ("fact", "rule"),
     [

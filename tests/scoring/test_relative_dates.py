@@ -57,13 +57,6 @@ def test_an_event_the_page_dates_twice_is_not_read() -> None:
     assert resolve("She moved to Utrecht three years after her marriage.", pages) is None
 
 
-@pytest.fixture(scope="module")
-def store() -> Store:
-    kb = Store.in_memory()
-    kb.add_pages([(TITLE, TEXT, [])])
-    return kb
-
-
 @pytest.mark.parametrize(
     "fact",
     [

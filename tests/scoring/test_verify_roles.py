@@ -17,13 +17,6 @@ TEXT = (
 )
 
 
-@pytest.fixture(scope="module")
-def store() -> Store:
-    kb = Store.in_memory()
-    kb.add_pages([(TITLE, TEXT, [])])
-    return kb
-
-
 @pytest.mark.parametrize(
     ("fact", "stance"),
     [
