@@ -735,11 +735,7 @@ def _numeral_reading(c: VerifyCase) -> EntityVerdict | None:
     own = run(VERIFY_RULES[1:], c, c.config.rules_off) or c.model_verdict()
     if own.decided_by != MODEL and own.stance in (Stance.SUPPORT, Stance.REFUTE):
         return None
-    other = VerifyCase(c.verifier, digits, c.entity, c.name, c.passages)
-    verdict = run(VERIFY_RULES, other, c.config.rules_off) or other.model_verdict()
-    if verdict.stance is Stance.SUPPORT or (verdict.stance is Stance.REFUTE and verdict.decided_by != MODEL):
-        return verdict
-    return None
+    return _read_as(c, digits, refuted_by_model=False)
 
 
 _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -759,17 +755,26 @@ def plain_reading(fact: str) -> str:
     return fact
 
 
+def _read_as(c: VerifyCase, reading: str, *, refuted_by_model: bool) -> EntityVerdict | None:
+    """The verdict of ``c``'s fact read as ``reading`` (digits for spelled numbers, plain words for an idiom, a year
+    for a relative date), by every verify rule and then the model, where it supports the fact or refutes it (by the
+    model too only if ``refuted_by_model``); else None."""
+    other = VerifyCase(c.verifier, reading, c.entity, c.name, c.passages)
+    verdict = run(VERIFY_RULES, other, c.config.rules_off) or other.model_verdict()
+    if verdict.stance is Stance.SUPPORT or (
+        verdict.stance is Stance.REFUTE and (refuted_by_model or verdict.decided_by != MODEL)
+    ):
+        return verdict
+    return None
+
+
 def _idiom_reading(c: VerifyCase) -> EntityVerdict | None:
     # "left us in 2015" read as "died in 2015": a rule that reads "left" as a move (misplaced-value) decides the
     # idiom wrongly; the plain reading's verdict counts where it is supported or a rule refutes it.
     plain = plain_reading(c.fact)
     if plain == c.fact:
         return None
-    other = VerifyCase(c.verifier, plain, c.entity, c.name, c.passages)
-    verdict = run(VERIFY_RULES, other, c.config.rules_off) or other.model_verdict()
-    if verdict.stance is Stance.SUPPORT or (verdict.stance is Stance.REFUTE and verdict.decided_by != MODEL):
-        return verdict
-    return None
+    return _read_as(c, plain, refuted_by_model=False)
 
 
 def _relative_date(c: VerifyCase) -> EntityVerdict | None:
@@ -778,9 +783,8 @@ def _relative_date(c: VerifyCase) -> EntityVerdict | None:
     reading = resolve(c.fact, c.texts)
     if reading is None:
         return None
-    other = VerifyCase(c.verifier, reading, c.entity, c.name, c.passages)
-    verdict = run(VERIFY_RULES, other, c.config.rules_off) or other.model_verdict()
-    if verdict.stance is Stance.SUPPORT or verdict.stance is Stance.REFUTE:
+    verdict = _read_as(c, reading, refuted_by_model=True)
+    if verdict is not None:
         return verdict
     return c.not_enough()
 
