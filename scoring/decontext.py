@@ -43,7 +43,7 @@ def decontextualize(fact: str, subject: str, name: str, role: str | None = None)
         return name + fact[len(subj) :]
     first = subj.split()[0].lower() if subj.split() else ""
     if subj.lower() in _PRONOUNS:
-        named = _SUBJECT_PRONOUN.sub(name, fact, count=1)
+        named = _SUBJECT_PRONOUN.sub(lambda _: name, fact, count=1)  # a name is text, not a template
         named = _spelled_contraction(named, name)
         if subj.lower() == "they":  # a person "they" ("They were born in 1912"): the verb follows the name
             named = _PLURAL_VERB.sub(lambda m: _SINGULAR[m.group(1).lower()], named, count=1)

@@ -420,7 +420,7 @@ def _replaced_as_written(written: str | None, plan: _SentencePlan) -> str | None
     for old, new in dict.fromkeys(plan.replacements):  # two facts of one sentence may carry the same value
         if len(re.findall(rf"(?<!\w){re.escape(old)}(?!\w)", written)) != 1:
             return None
-        written = re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", new, written, count=1)
+        written = re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", lambda _, new=new: new, written, count=1)
     return written
 
 

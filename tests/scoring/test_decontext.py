@@ -27,3 +27,9 @@ from scoring.decontext import decontextualize
 )
 def test_a_pronouns_contraction_is_spelled_out(fact: str, subject: str, named: str) -> None:
     assert decontextualize(fact, subject, "Kari Berg") == named
+
+
+@pytest.mark.parametrize("name", [r"R\'eunion Maillefer", r"\item Maillefer", "Maillefer \\1", r"C:\new Berg"])
+def test_a_name_is_put_in_as_written_not_read_as_a_replacement_template(name: str) -> None:
+    # LaTeX escapes and backslashes in a name read from an answer once crashed the whole check (re.error)
+    assert decontextualize("He was born in 1954.", "He", name) == f"{name} was born in 1954."
