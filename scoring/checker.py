@@ -35,7 +35,7 @@ from scoring.language import detect
 from scoring.linking import QUOTED_NICKNAME_PAGE, candidate_entities
 from scoring.models import default_verifier
 from scoring.plan import PlannedGroup
-from scoring.protocols import DocumentGrounded, KnowledgeSource, StanceModel, VerdictCache
+from scoring.protocols import DocumentGrounded, KnowledgeSource, MemoryVerdictCache, StanceModel, VerdictCache
 from scoring.recheck import DELETE_FAILING, RECHECKED, evidence_texts, offer
 from scoring.revise import RevisionInput, revise
 from scoring.rules import rule
@@ -263,7 +263,7 @@ class Checker:
             if run._evidence is not None:
                 run._evidence.flush()
                 if cache is None:
-                    cache = _Verdicts(run._evidence, groups)
+                    cache = _verdicts(run._evidence, groups)
             checked = again.check(text, kb=run.kb, name=run.subject or None, question=run.question, cache=cache)
             _add_usage(run.usage, checked)  # the re-check's judge calls are this check's
             return checked
@@ -307,22 +307,16 @@ def _abstained(groups: list[PlannedGroup], rule_name: str) -> CheckResult:
     return CheckResult(abstained=True, abstained_by=rule_name, groups=[group_result(g, None, False) for g in groups])
 
 
-class _Verdicts:
+def _verdicts(evidence: EvidenceVerifier, groups: list[PlannedGroup]) -> MemoryVerdictCache:
     """One check's verdicts as a verdict cache, for its re-check when no cache is configured."""
-
-    def __init__(self, evidence: EvidenceVerifier, groups: list[PlannedGroup]) -> None:
-        self._items = {
+    return MemoryVerdictCache(
+        {
             evidence._key(fact.text, title): verdict.to_json()
             for g in groups
             for fact in g.factual
             for title, verdict in fact.verdicts.items()
         }
-
-    def get(self, key: str) -> bytes | None:
-        return self._items.get(key)
-
-    def set(self, key: str, value: bytes) -> None:
-        self._items[key] = value
+    )
 
 
 def _add_usage(usage: Usage, result: CheckResult) -> None:

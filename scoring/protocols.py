@@ -51,6 +51,20 @@ class VerdictCache(Protocol):
     def set(self, key: str, value: bytes) -> None: ...
 
 
+class MemoryVerdictCache:
+    """A ``VerdictCache`` in a dict, never evicted: for one check's re-check, the scoring bench and tests
+    (the worker uses Redis or a bounded LRU)."""
+
+    def __init__(self, items: dict[str, bytes] | None = None) -> None:
+        self.data: dict[str, bytes] = {} if items is None else items
+
+    def get(self, key: str) -> bytes | None:
+        return self.data.get(key)
+
+    def set(self, key: str, value: bytes) -> None:
+        self.data[key] = value
+
+
 class StanceLike(Protocol):
     """The stance of one passage towards a claim, with probabilities (``scoring.verifier.StanceScore``)."""
 

@@ -418,9 +418,10 @@ def _replaced_as_written(written: str | None, plan: _SentencePlan) -> str | None
     if written is None or not plan.replacements or plan.delete - plan.keep:
         return None
     for old, new in dict.fromkeys(plan.replacements):  # two facts of one sentence may carry the same value
-        if len(re.findall(rf"(?<!\w){re.escape(old)}(?!\w)", written)) != 1:
+        found = list(re.finditer(rf"(?<!\w){re.escape(old)}(?!\w)", written))
+        if len(found) != 1:
             return None
-        written = re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", lambda _, new=new: new, written, count=1)
+        written = written[: found[0].start()] + new + written[found[0].end() :]  # as written: no template
     return written
 
 

@@ -45,21 +45,9 @@ from typing import Any
 
 from factsentry.bench import at_least
 from factsentry.cli import UserError
+from scoring.protocols import MemoryVerdictCache
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "ambigbio" / "generations.dev.jsonl"
-
-
-class _DictCache:
-    """An unbounded in-process verdict cache (the worker uses Redis or an LRU; the bench wants no evictions)."""
-
-    def __init__(self) -> None:
-        self.data: dict[str, bytes] = {}
-
-    def get(self, key: str) -> bytes | None:
-        return self.data.get(key)
-
-    def set(self, key: str, value: bytes) -> None:
-        self.data[key] = value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -188,7 +176,7 @@ def _offline(rows: list[dict[str, Any]], batch: int = 1) -> dict[str, Any]:
     # As a worker before it reports ready (``workers.scoring_stage.warm_up``): what a first check would load is no
     # answer's time.
     warm_up()
-    cache = _DictCache()
+    cache = MemoryVerdictCache()
     # The parser's speed depends on the spaCy build (pinned below 3.8.8 in pyproject.toml, issue #12).
     figures: dict[str, Any] = {"offline_batch": batch, "spacy_version": version("spacy")}
     for phase in ("cold", "warm"):
@@ -320,7 +308,7 @@ def length_sweep(data: Path, lengths: list[int], shapes: list[str], max_sentence
                 nlp.clear_cache()
                 sentences.clear_cache()
                 t0, c0 = time.perf_counter(), time.process_time()
-                result = checker.check(text, kb=store, name=used[0]["name"], cache=_DictCache())
+                result = checker.check(text, kb=store, name=used[0]["name"], cache=MemoryVerdictCache())
                 seconds += time.process_time() - c0
                 wall += time.perf_counter() - t0
                 chars += len(text)
@@ -512,7 +500,7 @@ def _llm(rows: list[dict[str, Any]]) -> dict[str, Any]:
     stores = _stores(rows)
     mock = MockLLM()
     checker = build_checker("llm", complete=mock.complete)
-    cache = _DictCache()
+    cache = MemoryVerdictCache()
     results = [
         checker.check(row["output"], kb=store, name=row["name"], cache=cache)
         for row, store in zip(rows, stores, strict=True)

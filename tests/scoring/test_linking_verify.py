@@ -8,6 +8,7 @@ from knowledge.store import Store
 from schemas.check import Evidence
 from schemas.enums import Stance
 from scoring.linking import candidate_entities, link, set_cover
+from scoring.protocols import MemoryVerdictCache
 from scoring.verifier import OfflineVerifier, StanceScore
 from scoring.verify import EntityVerdict, EvidenceVerifier, VerifyConfig, decide
 
@@ -66,19 +67,8 @@ def test_entity_verdict_round_trips_through_the_cache_format() -> None:
     assert EntityVerdict.from_json(verdict.to_json()) == verdict
 
 
-class DictCache:
-    def __init__(self) -> None:
-        self.data: dict[str, bytes] = {}
-
-    def get(self, key: str) -> bytes | None:
-        return self.data.get(key)
-
-    def set(self, key: str, value: bytes) -> None:
-        self.data[key] = value
-
-
 def test_verdicts_are_cached_per_store_version(demo_kb: Store, verifier: OfflineVerifier) -> None:
-    cache = DictCache()
+    cache = MemoryVerdictCache()
     first = EvidenceVerifier(demo_kb, verifier, cache)
     verdict = first.against("Dick Hanley died in 1970.", "Dick Hanley (American football)", "Dick Hanley")
     second = EvidenceVerifier(demo_kb, verifier, cache)
@@ -93,7 +83,7 @@ def test_verdicts_are_cached_per_version_of_the_code_that_decides_them(
 ) -> None:
     from scoring.verify import code_version
 
-    cache = DictCache()
+    cache = MemoryVerdictCache()
     EvidenceVerifier(demo_kb, verifier, cache).against(
         "Dick Hanley died in 1970.", "Dick Hanley (swimmer)", "Dick Hanley"
     )
@@ -102,7 +92,7 @@ def test_verdicts_are_cached_per_version_of_the_code_that_decides_them(
     assert cache.data and all(version in key for key in cache.data)
     # another version of the rules would look the same fact up under another key: nothing is read
     stale = {key.replace(version, "0" * 12): value for key, value in cache.data.items()}
-    later = EvidenceVerifier(demo_kb, verifier, DictCache())
+    later = EvidenceVerifier(demo_kb, verifier, MemoryVerdictCache())
     later.cache.data.update(stale)  # type: ignore[attr-defined]
     later.against("Dick Hanley died in 1970.", "Dick Hanley (swimmer)", "Dick Hanley")
     assert later.cache_hits == 0

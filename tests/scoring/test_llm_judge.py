@@ -20,6 +20,7 @@ from scoring.llm.client import LiteLLMJudge
 from scoring.llm.fence import blocks
 from scoring.llm.steps import LLMConfig
 from scoring.llm.verify import normalise
+from scoring.protocols import MemoryVerdictCache
 from tests.judge_server import INJECTION, REFUSAL, JudgeServer
 
 _FILL = [
@@ -327,21 +328,10 @@ async def test_a_failing_follow_up_call_keeps_the_verdicts_already_given(judge: 
     assert r.llm_rejected["verify:missing-id"] == 1 and r.factscore is not None and r.factscore < 1.0
 
 
-class _Cache:
-    def __init__(self) -> None:
-        self.data: dict[str, bytes] = {}
-
-    def get(self, key: str) -> bytes | None:
-        return self.data.get(key)
-
-    def set(self, key: str, value: bytes) -> None:
-        self.data[key] = value
-
-
 async def test_a_replayed_answer_is_judged_from_the_cache(judge: JudgeServer, namesakes: Store) -> None:
     """The same answer again: every judge reply comes from the cache (same verdicts, no call); another judge
     model, or a reply the cache holds that no longer parses, is asked."""
-    cache = _Cache()
+    cache = MemoryVerdictCache()
     complete = LiteLLMJudge.from_model_list(judge.model_list(), "judge", timeout_s=60.0)
     checker = build_checker("llm", complete=complete, llm=LLMConfig(backoff_s=0.01))
     first = await asyncio.to_thread(checker.check, SWIMMER_ANSWER, kb=namesakes, name="Dick Hanley", cache=cache)
