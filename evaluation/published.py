@@ -7,6 +7,23 @@ from __future__ import annotations
 
 PUBLISHED: dict[str, dict[str, list[tuple[str, float]]]] = {
     "factcheck-bench": {
+        "cross_validated.stance.accuracy": [
+            ("RoBERTa-large-MNLI", 0.607),
+            ("ChatGPT zero-shot", 0.567),
+            ("always irrelevant", 0.26),
+        ],
+        "cross_validated.stance.macro_f1": [
+            ("RoBERTa-large-MNLI", 0.512),
+            ("ChatGPT zero-shot", 0.483),
+            ("word-overlap rule", 0.42),
+        ],
+        "cross_validated.verification.false.f1": [
+            ("GPT-4 + web search", 0.63),
+            ("Perplexity.ai", 0.53),
+            ("GPT-3.5 + Wikipedia", 0.41),
+            ("always false", 0.42),
+            ("perfect stance reading", 0.7),
+        ],
         "stance.accuracy": [("RoBERTa-large-MNLI", 0.607), ("ChatGPT zero-shot", 0.567), ("always irrelevant", 0.26)],
         "stance.macro_f1": [("RoBERTa-large-MNLI", 0.512), ("ChatGPT zero-shot", 0.483), ("word-overlap rule", 0.42)],
         "verification.false.f1": [

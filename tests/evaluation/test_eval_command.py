@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from evaluation import factcheck_bench
+from evaluation.engines import Engine
 from factsentry.cli import main
 
 # The exact shape the issue gives for each set's --json object (leaves are numbers or null).
 SHAPES: dict[str, dict[str, Any]] = {
     "factcheck-bench": {
+        # the packaged verifier was trained on this set: its cross-validated figures come first
+        "cross_validated": {
+            "stance": {"accuracy": 0, "macro_f1": 0},
+            "verification": {"false": {"precision": 0, "recall": 0, "f1": 0}},
+        },
         "stance": {"accuracy": 0, "macro_f1": 0},
         "verification": {
             "false": {"precision": 0, "recall": 0, "f1": 0},
@@ -74,6 +82,34 @@ def test_stance_figures_on_a_few_claims_are_the_verifier_s(
     """Three claims carry 15 labelled pairs; accuracy is a multiple of 1/15."""
     result = _eval_json(capsys, "factcheck-bench", "--data", str(shared_data), "--limit", "3")
     assert (result["stance"]["accuracy"] * 15) == pytest.approx(round(result["stance"]["accuracy"] * 15))
+
+
+def test_a_verifier_trained_on_the_set_reports_its_cross_validated_figures_first(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["eval", "factcheck-bench", "--data", str(shared_data), "--limit", "3", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert next(iter(result)) == "cross_validated"
+    cv = Engine().verifier.model.meta["cv"]
+    assert result["cross_validated"]["stance"]["macro_f1"] == cv["stance3_macro_f1"]["mean"]
+    assert result["cross_validated"]["verification"]["false"]["f1"] == cv["false_f1"]["mean"]
+    # the in-sample figures of these three claims are not the cross-validated ones
+    assert result["stance"]["macro_f1"] != result["cross_validated"]["stance"]["macro_f1"]
+    assert main(["eval", "factcheck-bench", "--data", str(shared_data), "--limit", "3"]) == 0
+    table = capsys.readouterr().out
+    rows = [line.split("│")[1].strip() for line in table.splitlines() if line.count("│") >= 3]
+    assert rows[0] == "cross_validated.stance.accuracy" and "in-sample" in table
+
+
+def test_a_verifier_not_trained_on_the_set_has_no_cross_validated_figures(
+    shared_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = Engine()
+    meta = {"trained_on": "WiCE dev", "cv": {"false_f1": {"mean": 0.9}}}
+    monkeypatch.setattr(engine.verifier, "model", dataclasses.replace(engine.verifier.model, meta=meta))
+    outcome = factcheck_bench.run(shared_data, engine, limit=3)
+    assert "cross_validated" not in outcome.result and outcome.notes == ()
+    assert list(outcome.result) == ["stance", "verification", "revision"]
 
 
 def test_table_shows_published_numbers_beside_ours(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
