@@ -1,15 +1,17 @@
 """Gateway errors, each rendered in OpenAI's error shape ``{"error": {"message", "type", "code"}}``.
 
 GatewayError
-├── InvalidRequest          400 invalid_request_error
-│   └── BodyTooLarge        413
-├── Unauthorized            401 (no API key, or a wrong one)
-├── Forbidden               403 (the key may not use that model or route)
-├── ModelNotFound           404
-├── ResultNotFound          404
+├── ClientError             the client's fault: invalid_request_error, counted as client_error
+│   ├── InvalidRequest      400
+│   │   └── BodyTooLarge    413
+│   ├── Unauthorized        401 (no API key, or a wrong one)
+│   ├── Forbidden           403 (the key may not use that model or route)
+│   ├── ModelNotFound       404
+│   ├── ResultNotFound      404
+│   └── BodyTimeout         408 (the body did not arrive within FACTSENTRY_BODY_TIMEOUT_S)
 ├── UpstreamError           upstream's own status and message
 ├── ClientClosed            499 (the client hung up before its request was read; nobody reads the answer)
-├── BodyTimeout             408 (the body did not arrive within FACTSENTRY_BODY_TIMEOUT_S)
+├── Unavailable             503 (a broker or Redis is down, or the gateway is overloaded; the client may retry)
 ├── BlockedAnswer           422 (block policy, error style)
 ├── CheckFailed             422 (the pipeline could not check a text: dead-lettered, over budget)
 └── ConfigError             startup: a bad models or policy file
@@ -43,38 +45,35 @@ class GatewayError(Exception):
         return error_response(self.status, self.body(), headers)
 
 
-class InvalidRequest(GatewayError):
+class ClientError(GatewayError):
+    """The client's fault: counted as ``client_error``, OpenAI's ``invalid_request_error``."""
+
     outcome = "client_error"
-    status = 400
     type = "invalid_request_error"
+
+
+class InvalidRequest(ClientError):
+    status = 400
 
 
 class BodyTooLarge(InvalidRequest):
     status = 413
 
 
-class Unauthorized(GatewayError):
-    outcome = "client_error"
+class Unauthorized(ClientError):
     status = 401
-    type = "invalid_request_error"
 
 
-class Forbidden(GatewayError):
-    outcome = "client_error"
+class Forbidden(ClientError):
     status = 403
-    type = "invalid_request_error"
 
 
-class ModelNotFound(GatewayError):
-    outcome = "client_error"
+class ModelNotFound(ClientError):
     status = 404
-    type = "invalid_request_error"
 
 
-class ResultNotFound(GatewayError):
-    outcome = "client_error"
+class ResultNotFound(ClientError):
     status = 404
-    type = "invalid_request_error"
 
 
 class UpstreamError(GatewayError):
@@ -104,10 +103,8 @@ class ClientClosed(GatewayError):
     outcome = "client_closed"
 
 
-class BodyTimeout(GatewayError):
-    outcome = "client_error"
+class BodyTimeout(ClientError):
     status = 408
-    type = "invalid_request_error"
 
 
 class Unavailable(GatewayError):
