@@ -4,7 +4,8 @@ Offline: every AmbigBio dev answer is checked against a private in-memory store 
 passages (built before timing), after the warm-up a worker does before it reports ready (the models
 loaded and run once). *Cold* starts with empty parse and verdict caches; *warm* checks the same
 answers again with both caches filled, as a worker does for repeated answers. Answers/s are given
-per wall-clock second and per CPU second of this process. With
+per wall-clock second and per CPU second of this process; beside them, per answer, the spaCy batches
+(``nlp.pipe`` calls) and texts parsed, and spaCy's share of the CPU seconds. With
 ``--batch N`` the answers go in batches of N, as a worker's records do: each batch's sentences are
 parsed together first (``Checker.prepare``), its time shared among the batch's answers. The garbage
 collector runs as in a scoring worker (``workers.scoring_stage.collect_less_often``).
@@ -184,6 +185,7 @@ def _offline(rows: list[dict[str, Any]], batch: int = 1) -> dict[str, Any]:
             nlp.clear_cache()
         times: list[float] = []
         facts = 0
+        parsed = nlp.pipe_stats()
         start = time.perf_counter()
         cpu_start = time.process_time()
         for first in range(0, len(rows), batch):
@@ -207,6 +209,14 @@ def _offline(rows: list[dict[str, Any]], batch: int = 1) -> dict[str, Any]:
         figures[f"offline_{phase}_facts_per_s"] = round(facts / elapsed, 1)
         figures[f"offline_{phase}_ms_p50"] = round(statistics.median(times) * 1000, 1)
         figures[f"offline_{phase}_ms_p95"] = round(sorted(times)[int(0.95 * (len(times) - 1))] * 1000, 1)
+        # Where a cold check's time goes first: spaCy's batches (nlp.pipe calls: a fixed few ms each besides the
+        # texts), their texts, and their share of this process's CPU seconds.
+        after = nlp.pipe_stats()
+        n = max(1, len(rows))
+        figures[f"offline_{phase}_spacy_batches_per_answer"] = round((after.calls - parsed.calls) / n, 2)
+        figures[f"offline_{phase}_spacy_texts_per_answer"] = round((after.texts - parsed.texts) / n, 1)
+        spacy_cpu = after.cpu_seconds - parsed.cpu_seconds
+        figures[f"offline_{phase}_spacy_cpu_share"] = round(spacy_cpu / cpu, 3) if cpu > 0 else None
         figures["offline_facts_per_answer"] = round(facts / max(1, len(rows)), 1)
     return figures
 

@@ -19,6 +19,12 @@ def test_bench_scoring_small(shared_data: Path) -> None:
     assert figures["offline_warm_answers_per_s"] > figures["offline_cold_answers_per_s"] > 0
     assert figures["offline_warm_answers_per_cpu_s"] > figures["offline_cold_answers_per_cpu_s"] > 0
     assert figures["offline_facts_per_answer"] > 3
+    # Cold, every answer's sentences are parsed (one spaCy batch at least); warm, none is.
+    assert figures["offline_cold_spacy_batches_per_answer"] >= 1
+    assert figures["offline_cold_spacy_texts_per_answer"] >= figures["offline_cold_spacy_batches_per_answer"]
+    assert 0 < figures["offline_cold_spacy_cpu_share"] < 1
+    assert figures["offline_warm_spacy_batches_per_answer"] == figures["offline_warm_spacy_texts_per_answer"] == 0
+    assert figures["offline_warm_spacy_cpu_share"] == 0
     assert 2 <= figures["llm_calls_per_answer"] <= 3 and figures["llm_max_calls_per_answer"] <= 3
     assert figures["factscore_pipeline_calls_per_answer"] > 3 * figures["llm_calls_per_answer"]
     assert figures["factscore_pipeline_tokens_per_answer_est"] > figures["llm_tokens_per_answer"] > 0
