@@ -43,6 +43,12 @@ def test_bench_soak_prints_memory_per_process(shared_data: Path) -> None:
     assert sum(k["keys"] for k in kinds.values()) == figures["valkey_end"]["keys"]
     assert any(":result:" in name for name in kinds), sorted(kinds)
     assert all(k["no_ttl"] == 0 for k in kinds.values()), kinds
+    # the embedded stack rotates its broker's topics by default, and results live as long as the warm-up
+    assert figures["broker_rotation"] == {"generations_deleted": 0, "recreated": []}
+    assert figures["result_ttl_s"] == 12
+    for name in ("tansu", "gateway"):
+        rss = figures[f"rss_mb_{name}"]
+        assert rss["max_after_warmup"] >= max(rss["after_warmup"], rss["end"]), name
     timeline = figures["rss_mb_timeline"]  # sampled every minute from the start, and the end
     assert len(timeline) == 2 and timeline[0]["minute"] == 0.0
     assert all(point["worker-0"] > 0 for point in timeline)
