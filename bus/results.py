@@ -70,15 +70,20 @@ def _parse(raw: bytes | str) -> ResultMessage | Outcome:
 class ResultStore:
     """Result of each request by id, with a TTL, plus a pub/sub notification when it is written."""
 
-    def __init__(self, client: aioredis.Redis, prefix: str = "factsentry", ttl_s: int = 86_400) -> None:
+    def __init__(
+        self, client: aioredis.Redis, prefix: str = "factsentry", ttl_s: int = 86_400, *, compress: bool = True
+    ) -> None:
         self.client = client
         self.prefix = prefix
         self.ttl_s = ttl_s
+        # Off (FACTSENTRY_RESULT_COMPRESSION=false): plain JSON, which gateways from before compression read.
+        self.compress = compress
 
     async def put(self, result: ResultMessage) -> None:
         payload = result.model_dump_json()
         async with self.client.pipeline(transaction=False) as pipe:
-            pipe.set(result_key(self.prefix, result.request_id), pack(payload), ex=self.ttl_s)
+            stored = pack(payload) if self.compress else payload
+            pipe.set(result_key(self.prefix, result.request_id), stored, ex=self.ttl_s)
             pipe.publish(result_channel(self.prefix, result.request_id), payload)
             await pipe.execute()
 

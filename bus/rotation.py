@@ -18,12 +18,19 @@ while generations exist. A real Kafka deployment does not rotate: its topics kee
 
 A deleted generation must not come back. tansu creates a topic that a Metadata request names (as Kafka does
 with ``auto.create.topics.enable``); a Metadata request for every topic, a Fetch or an OffsetFetch on a deleted
-topic create nothing. aiokafka 0.14's producers and pattern-subscribed consumers ask for every topic, but a
-consumer assigned to partitions names their topics: the rotator measured the generations' ends with one, kept
-it assigned while it deleted them, and its next refresh brought them back, empty, each one deleted again a
-grace later, with a rebalance of the workers each time. So the consumer that reads the ends stops before
-anything is deleted. A generation that is back all the same (a client outside factsentry that asked for it by
-name) is empty and deleted again after the grace; the rotator counts it in ``recreated`` and says so.
+topic create nothing. aiokafka 0.14's pattern-subscribed consumers ask for every topic, but two clients named
+the generations they had used:
+
+- a consumer assigned to partitions names their topics: the rotator measured the generations' ends with one,
+  kept it assigned while it deleted them, and its next refresh brought them back. The consumer that reads the
+  ends stops before anything is deleted.
+- a producer names every topic it has ever sent to: the gateway's and the workers' producers brought back the
+  generations they had written to at their first send to a newer one (g2 of both topics, deleted, was back at
+  the first record on g4). :class:`WrittenGeneration` drops a generation from its producer's list one broker
+  check after the producer moved on.
+
+A generation that is back all the same (a client outside factsentry that asked for it by name) is empty and
+deleted again after the grace; the rotator counts it in ``recreated`` and says so.
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
-from aiokafka import AIOKafkaConsumer, TopicPartition
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from aiokafka.errors import TopicAlreadyExistsError
 
@@ -75,6 +82,46 @@ def newest_generation(base: str, names: Collection[str]) -> str | None:
     """The newest generation of ``base`` among ``names`` (None when there is none)."""
     found = [(n, name) for name in names if (n := generation_of(base, name)) is not None]
     return max(found)[1] if found else None
+
+
+class WrittenGeneration:
+    """The generation of ``base`` a producer writes to, followed from the broker's topic list at each check, with
+    the producer's Metadata requests kept to the generations it still writes.
+
+    aiokafka 0.14's producer names every topic it has ever sent to in each of its Metadata requests (when it first
+    sends to a topic it has no metadata for, and every ``metadata_max_age_ms``), and tansu creates a topic that a
+    Metadata request names: a gateway or a worker that had written to a generation brought it back after its
+    deletion at its first send to the next one. So the generation a producer left is dropped from its list at
+    the check after the one that moved it on (batches sent to it just before the move are delivered meanwhile),
+    long before the rotator may delete it (``grace_s`` after its last record).
+
+    Example::
+
+        written = WrittenGeneration(settings.generations_topic)
+        topic = written.update(await admin.list_topics(), producer)  # at every broker check
+        await producer.send(topic, value)
+    """
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.topic = base
+        # The generation left at the last check: still named until the next one.
+        self.left: str | None = None
+
+    def update(self, names: Collection[str], producer: AIOKafkaProducer | None) -> str:
+        """Move to the newest generation among ``names`` (the topics the broker lists; ``base`` while it has
+        none), drop the generations written before from ``producer``'s Metadata requests; returns the topic."""
+        newest = newest_generation(self.base, names) or self.topic
+        self.left = None
+        if newest != self.topic:
+            self.left, self.topic = self.topic, newest
+        if producer is not None:
+            named: set[str] = producer.client._topics
+            stale = {t for t in named if generation_of(self.base, t) is not None and t not in (self.topic, self.left)}
+            if stale:
+                # A smaller list asks the broker for nothing now; an empty one is every topic, which creates none.
+                producer.client.set_topics(sorted(named - stale))
+        return self.topic
 
 
 def generations(base: str, names: Collection[str]) -> list[str]:

@@ -95,7 +95,14 @@ class BusSettings(BaseSettings):
     redis_retries: int = Field(
         default=3, ge=0, le=20, description="reconnect-and-retry attempts of a Redis command after a connection error"
     )
-    result_ttl_s: int = Field(default=86_400, gt=0)
+    result_ttl_s: int = Field(
+        default=86_400, gt=0, description="how long a verdict stays readable (/v1/results, the review page)"
+    )
+    result_compression: bool = Field(
+        default=True,
+        description="store verdicts zlib-compressed (bus/results.py); false while gateways from before compression"
+        " still read them (a rolling upgrade that starts with the workers)",
+    )
 
     # Each check sits on a field, not on the model, so that an error message quotes that field's value and
     # never the whole input (which holds the passwords). A field sees only the fields declared before it.

@@ -40,8 +40,8 @@ class StackSettings(BaseSettings):
     valkey_maxmemory: str = Field(default=embedded.DEFAULT_VALKEY_MAXMEMORY, pattern=r"(?i)^[0-9]+(b|k|kb|m|mb|g|gb)?$")
     valkey_maxmemory_policy: embedded.EvictionPolicy = embedded.DEFAULT_VALKEY_EVICTION
     # The embedded broker's topics rotate (bus/rotation.py): a new generation after this many records or
-    # seconds, an old one deleted once consumed and unwritten for the grace period.
-    broker_rotate: bool = False
+    # seconds, an old one deleted once consumed and unwritten for the grace period. Never for an external broker.
+    broker_rotate: bool = True
     broker_rotate_records: int = Field(default=10_000, ge=1)
     broker_rotate_s: float = Field(default=300.0, gt=0)
     broker_rotate_grace_s: float = Field(default=30.0, ge=0)
@@ -66,6 +66,8 @@ class Stack:
     ready_ms: dict[str, float] = field(default_factory=dict)
     _servers: list[embedded.ServerProcess] = field(default_factory=list)
     _children: list[tuple[str, subprocess.Popen[bytes]]] = field(default_factory=list)
+    # Environment of the gateway and the workers on top of this process's (a benchmark's shorter result TTL).
+    child_env: dict[str, str] = field(default_factory=dict)
     rotator: Rotator | None = None
     _rotation: tuple[threading.Thread, asyncio.AbstractEventLoop, asyncio.Task[None]] | None = None
 
@@ -97,6 +99,7 @@ class Stack:
             env["FACTSENTRY_KAFKA_ROTATE"] = "true"
         if self.policy_file is not None:
             env["FACTSENTRY_POLICY_FILE"] = str(self.policy_file)
+        env.update(self.child_env)
         env.update(extra)
         return env
 

@@ -36,7 +36,7 @@ from aiokafka.errors import (
 
 from bus.codec import encode
 from bus.kafka import BrokerWatch, make_consumer, make_producer
-from bus.rotation import generations, newest_generation
+from bus.rotation import WrittenGeneration, generations
 from bus.settings import BusSettings
 from gateway.metrics import GatewayMetrics
 from schemas.messages import GenerationMessage
@@ -95,8 +95,9 @@ class Publisher:
         self.acked_max = 100_000
         self.watch = BrokerWatch(settings, {settings.generations_topic: partitions})
         # Where generations go: the configured topic, or with FACTSENTRY_KAFKA_ROTATE its newest generation
-        # (bus/rotation.py), looked up at every broker check.
+        # (bus/rotation.py), looked up at every broker check; the producer's metadata then drops the ones it left.
         self.topic = settings.generations_topic
+        self.written = WrittenGeneration(settings.generations_topic)
         self.broker_check_s = broker_check_s
         self._watch_task: asyncio.Task[None] | None = None
         self._reap_task: asyncio.Task[None] | None = None
@@ -196,7 +197,7 @@ class Publisher:
                 await self.watch.close()
             raise TimeoutError(f"no metadata within {self.broker_check_timeout_s} s") from None
         if self.settings.kafka_rotate:
-            self.topic = newest_generation(self.settings.generations_topic, self.watch.names) or self.topic
+            self.topic = self.written.update(self.watch.names, self.producer)
         return reset
 
     def publish(self, message: GenerationMessage) -> bool:

@@ -24,7 +24,7 @@ def test_bench_soak_prints_memory_per_process(shared_data: Path) -> None:
     data = shared_data / "ambigbio" / "generations.dev.jsonl"
     done = bench_soak(
         "--rate", "2", "--minutes", "0.5", "--warmup-minutes", "0.2", "--workers", "1", "--factcheck-every", "3",
-        "--data", str(data), timeout=400,
+        "--data", str(data), "--result-ttl-s", "600", timeout=400,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     figures: dict[str, Any] = json.loads(done.stdout)
@@ -43,6 +43,13 @@ def test_bench_soak_prints_memory_per_process(shared_data: Path) -> None:
     assert sum(k["keys"] for k in kinds.values()) == figures["valkey_end"]["keys"]
     assert any(":result:" in name for name in kinds), sorted(kinds)
     assert all(k["no_ttl"] == 0 for k in kinds.values()), kinds
+    # the embedded stack rotates its broker's topics by default; results live --result-ttl-s (not the warm-up's
+    # 12 s, by default: none expires between the key count and the scan by kind)
+    assert figures["broker_rotation"] == {"generations_deleted": 0, "recreated": []}
+    assert figures["result_ttl_s"] == 600
+    for name in ("tansu", "gateway"):
+        rss = figures[f"rss_mb_{name}"]
+        assert rss["max_after_warmup"] >= max(rss["after_warmup"], rss["end"]), name
     timeline = figures["rss_mb_timeline"]  # sampled every minute from the start, and the end
     assert len(timeline) == 2 and timeline[0]["minute"] == 0.0
     assert all(point["worker-0"] > 0 for point in timeline)

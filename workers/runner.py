@@ -44,7 +44,7 @@ from pydantic import ValidationError
 
 from bus.codec import decode, encode
 from bus.kafka import BrokerWatch, consumer_lag, make_consumer, make_producer, stop_consumer, stop_producer
-from bus.rotation import base_topic, generation_pattern, newest_generation
+from bus.rotation import WrittenGeneration, base_topic, generation_pattern
 from bus.topics import dlq_topic
 from schemas.messages import DLQRecord
 from workers.errors import StageContractError, is_retriable
@@ -132,8 +132,10 @@ class Runner(Generic[In, Out]):
         self._batches: deque[tuple[asyncio.Future[None], int]] = deque()
         self._lag_labels: set[tuple[str, str]] = set()
         self._reset = asyncio.Event()
-        # Where outputs go: the stage's output topic, or with FACTSENTRY_KAFKA_ROTATE its newest generation.
+        # Where outputs go: the stage's output topic, or with FACTSENTRY_KAFKA_ROTATE its newest generation (the
+        # producer's metadata then drops the ones it left: bus/rotation.py).
         self._output = stage.output_topic
+        self._written = WrittenGeneration(stage.output_topic) if stage.output_topic else None
 
     def stop(self, reason: str = "stop") -> None:
         """Ask the runner to stop fetching and drain (safe to call from a signal handler)."""
@@ -169,10 +171,9 @@ class Runner(Generic[In, Out]):
 
     async def _consume(self, watch: BrokerWatch) -> None:
         settings = self.settings
-        if settings.kafka_rotate and self.stage.output_topic:
-            self._output = newest_generation(self.stage.output_topic, watch.names) or self._output
         producer = make_producer(settings)
         await producer.start()
+        self._follow(watch, producer)
         try:
             after_reset = False
             while not self.stop_event.is_set():
@@ -205,7 +206,10 @@ class Runner(Generic[In, Out]):
             consumer.subscribe([self.stage.input_topic], listener=listener)
         await consumer.start()
         try:
-            helpers = [asyncio.create_task(self._lag_loop(consumer)), asyncio.create_task(self._watch_loop(watch))]
+            helpers = [
+                asyncio.create_task(self._lag_loop(consumer)),
+                asyncio.create_task(self._watch_loop(watch, producer)),
+            ]
             try:
                 await self._loop(consumer, producer)
             finally:
@@ -216,7 +220,12 @@ class Runner(Generic[In, Out]):
         finally:
             await stop_consumer(consumer, settings.stop_timeout_s)
 
-    async def _watch_loop(self, watch: BrokerWatch) -> None:
+    def _follow(self, watch: BrokerWatch, producer: AIOKafkaProducer) -> None:
+        """With FACTSENTRY_KAFKA_ROTATE: write to the newest output generation the broker listed at the last check."""
+        if self.settings.kafka_rotate and self._written is not None:
+            self._output = self._written.update(watch.names, producer)
+
+    async def _watch_loop(self, watch: BrokerWatch, producer: AIOKafkaProducer) -> None:
         """Every ``broker_check_s``: did the broker come back empty? Then count it and re-join."""
         while True:
             await asyncio.sleep(self.settings.broker_check_s)
@@ -225,8 +234,7 @@ class Runner(Generic[In, Out]):
             except Exception as e:
                 log.debug("broker check failed (the broker may be restarting): %s", e)
                 continue
-            if self.settings.kafka_rotate and self.stage.output_topic:
-                self._output = newest_generation(self.stage.output_topic, watch.names) or self._output
+            self._follow(watch, producer)
             if reset:
                 self.metrics.broker_resets.inc()
                 log.warning(

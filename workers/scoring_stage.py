@@ -360,7 +360,9 @@ async def startup(ctx: Context) -> None:
         executor, warming = _thread_pool(settings.concurrency, knowledge.store)
         await asyncio.gather(*(asyncio.wrap_future(f) for f in warming))
     ctx.state.update(executor=executor, score=score, kb_path=kb_path, engines=engines)
-    ctx.state["results"] = ResultStore(ctx.redis, settings.redis_prefix, settings.result_ttl_s)
+    ctx.state["results"] = ResultStore(
+        ctx.redis, settings.redis_prefix, settings.result_ttl_s, compress=settings.result_compression
+    )
     log.info(
         "scoring against %s with %d %s(s); engines %s (default %s)%s",
         kb_path or "the in-memory demo store",

@@ -39,9 +39,11 @@ def demo_stack(
     workers: int,
     data_dir: Path | None = None,
     kb: Path | None = None,
+    env: dict[str, str] | None = None,
 ) -> Stack:
     """An embedded stack of its own (broker, valkey, gateway, ``workers`` processes) on the demo store (or
-    ``kb``), with ``models`` and ``policy`` written into ``work``; started, not yet stopped."""
+    ``kb``), with ``models`` and ``policy`` written into ``work`` and ``env`` in its children's environment;
+    started, not yet stopped."""
     import yaml
 
     from factsentry.embedded import free_port
@@ -57,5 +59,6 @@ def demo_stack(
         workers=workers,
         data_dir=data_dir,
         log_dir=work,
+        child_env=env or {},
     )
     return stack.start(StackSettings(kafka_bootstrap=None, redis_url=None))  # servers of its own

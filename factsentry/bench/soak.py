@@ -9,6 +9,9 @@ cached). Resident memory (RSS) of each process is read at the start (stack ready
 ``--warmup-minutes``, every ``--sample-minutes`` (``rss_mb_timeline``) and at the end;
 ``growth_after_warmup_pct`` is end over after-warm-up. valkey's own ``used_memory``, evicted keys and key
 count are read too, and at the end its keys by kind (count, MB, how many have no TTL): what holds its memory.
+Results live ``--result-ttl-s`` (by default as long as the warm-up: valkey is flat from then on only if what
+comes in also goes), and the broker's topics rotate (the embedded stack's default): how many generations the
+rotator deleted and how many came back after their deletion (none should) are printed.
 
 Latency ``p50_ms``/``p99_ms`` are of the requests sent after warm-up; ``errors`` counts every request of
 the run that got no HTTP 200 (or no answer within 120 s). The 1-minute load average before and after is
@@ -50,6 +53,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="AmbigBio generations JSONL (read only)")
     parser.add_argument(
         "--sample-minutes", type=float, default=1.0, help="each process's memory is read this often (default 1)"
+    )
+    parser.add_argument(
+        "--result-ttl-s",
+        type=at_least(1),
+        default=None,
+        help="FACTSENTRY_RESULT_TTL_S of the stack (default: the warm-up's length, so that results expire as fast"
+        " as they come before the baseline is read; the product's default is a day)",
     )
 
 
@@ -186,11 +196,18 @@ async def _soak(stack: Any, rows: list[dict[str, Any]], args: argparse.Namespace
     }
     for name, values in memory.items():
         figures[f"rss_mb_{name}"] = values
+    rotator = stack.rotator
+    figures["broker_rotation"] = (
+        {"generations_deleted": len(rotator.deleted), "recreated": sorted(rotator.recreated)} if rotator else None
+    )
     if "valkey" in procs:
         figures["valkey_after_warmup"] = valkey_warm
         figures["valkey_end"] = await _valkey_figures(stack.redis_url, by_kind=True)
     end = {"minute": round(elapsed_s / 60, 1)} | {name: values["end"] for name, values in memory.items()}
     figures["rss_mb_timeline"] = [*timeline, end]
+    for name, values in memory.items():  # a rotating broker's memory is a saw: its peak says more than its end
+        after = [point[name] for point in figures["rss_mb_timeline"] if point["minute"] >= args.warmup_minutes]
+        values["max_after_warmup"] = max([values["after_warmup"], *after])
     return figures
 
 
@@ -212,11 +229,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if rows:
         _store(rows, kb)
     policy = {"default": {"mode": "block", "threshold": 0.75, "timeout_s": 60}}
+    ttl_s = args.result_ttl_s or max(1, round(args.warmup_minutes * 60))
     load_before = round(os.getloadavg()[0], 2)
-    stack = demo_stack(work, model_list(), policy, args.workers, kb=kb)
+    stack = demo_stack(work, model_list(), policy, args.workers, kb=kb, env={"FACTSENTRY_RESULT_TTL_S": str(ttl_s)})
     try:
         figures = asyncio.run(_soak(stack, rows, args))
         load_after = round(os.getloadavg()[0], 2)
     finally:
         stack.stop()
-    return {**figures, "load_before": load_before, "load_after": load_after, "logs": str(work)}
+    return {**figures, "result_ttl_s": ttl_s, "load_before": load_before, "load_after": load_after, "logs": str(work)}

@@ -5,7 +5,9 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 
+import pytest
 import redis.asyncio as aioredis
+from pydantic import ValidationError
 
 from bus.results import ResultStore, pack, unpack
 from bus.topics import result_key
@@ -52,5 +54,26 @@ async def test_a_stored_verdict_is_compressed_has_its_ttl_and_reads_back(redis_u
         assert await store.get("fs-old") == older
         old_found = await store.lookup("fs-old")
         assert old_found is not None and old_found.result == older
+    finally:
+        await client.aclose()
+
+
+async def test_without_compression_a_gateway_from_before_compression_reads_the_verdict(redis_url: str) -> None:
+    """A gateway from before compression parsed the stored bytes as JSON (``model_validate_json``): it fails on a
+    compressed verdict and reads one stored with ``compress=False`` (FACTSENTRY_RESULT_COMPRESSION=false), which
+    this version reads too."""
+    client = aioredis.from_url(redis_url)
+    prefix = f"store-{uuid.uuid4().hex[:8]}"
+    try:
+        verdict = a_verdict("fs-plain")
+        await ResultStore(client, prefix, ttl_s=600).put(verdict)
+        with pytest.raises(ValidationError):
+            ResultMessage.model_validate_json(await client.get(result_key(prefix, "fs-plain")))
+        plain = ResultStore(client, prefix, ttl_s=600, compress=False)
+        await plain.put(verdict)
+        raw = await client.get(result_key(prefix, "fs-plain"))
+        assert ResultMessage.model_validate_json(raw) == verdict  # what the older gateway does
+        assert await plain.get("fs-plain") == verdict and await ResultStore(client, prefix).get("fs-plain") == verdict
+        assert 590 <= await client.ttl(result_key(prefix, "fs-plain")) <= 600
     finally:
         await client.aclose()

@@ -232,9 +232,11 @@ async def wait_until(predicate: Any, timeout: float = 15.0) -> None:
 
 async def test_deleted_generations_stay_deleted_over_several_rotations(make_settings: MakeSettings) -> None:
     """The rotator, a gateway's publisher and a worker (its consumer's metadata refreshed every half second) over
-    three rotation cycles: each generation deleted is still gone after four metadata refreshes (tansu re-creates
-    a topic a Metadata request names: the rotator's consumer, assigned to the generations it measured, brought
-    g1 back at once before), and every answer is checked."""
+    three rotation cycles: each generation deleted is still gone after four metadata refreshes and after the
+    producers' first records on the next generation, and every answer is checked. tansu re-creates a topic a
+    Metadata request names: the rotator's consumer, assigned to the generations it measured, brought g1 back at
+    once; the publisher's and the worker's producers, which named every topic they had written to, brought g2
+    and g3 back at their first record on g4 (before WrittenGeneration)."""
     from gateway.metrics import build_metrics
     from gateway.publisher import Publisher
 
@@ -271,14 +273,17 @@ async def test_deleted_generations_stay_deleted_over_several_rotations(make_sett
             await asyncio.sleep(2)  # four metadata refreshes of every client
             names = await topics(bootstrap)
             assert not names & set(deleted), sorted(names & set(deleted))
-        # Not asserted: that none comes back later. Under load (2 shared cores at load 18) g2 of both topics was
-        # back during the third cycle in 2 of 3 runs, with the rotator's own consumer fixed: another client still
-        # names a deleted generation. Rotation stays opt-in until that is found (README, Memory).
-        # the worker still reads and writes after three rotations
+        # the worker still reads and writes after three rotations, and its first record on g4 (a Metadata request
+        # of the publisher's and of the worker's producer) brings back none of the deleted generations
         assert publisher.publish(generation("last", "five"))
         await publisher.flush()
         last = await read_until(bootstrap, f"{res}.g4", lambda records: len(records) >= 1)
         assert [r.key for r in last] == [b"last"]
+        await asyncio.sleep(2)
+        names = await topics(bootstrap)
+        assert not names & set(deleted), sorted(names & set(deleted))
+        await rotator.step()
+        assert rotator.recreated == []
     finally:
         await worker.stop()
         await publisher.stop()
