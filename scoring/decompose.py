@@ -127,15 +127,22 @@ def _decompose(doc: Doc) -> list[AtomicFact]:
 def _dash_aside_parts(doc: Doc, whole: list[AtomicFact]) -> list[AtomicFact] | None:
     """The facts of a sentence a clause of its own interrupts between dashes ("The thirty-something from Łódź —
     she was born in 1989 — first made her name with the album …"), where the parse of the whole lost what
-    follows the aside (it read the aside's verb as the sentence's, the rest hung on it): the sentence without
-    the aside and the aside, each parsed alone. None when the whole kept the words after the aside in a fact,
+    follows the aside (it read the aside's verb as the sentence's, the rest hung on it) or made a fact of words
+    of both ("The painter — she studied in Paris won the Arlen Prize"): the sentence without the aside and the
+    aside, each parsed alone. None when the whole kept the words after the aside in facts of their own,
     when the aside has no subject and verb of its own ("— the first in 2011, the second in 2017 —"), or when
     either part read alone is tokenised otherwise."""
     dashes = [t.i for t in doc if t.text in ("—", "–", "--") and t.i not in paren_ids(doc)]
     if len(dashes) != 2 or dashes[0] == 0 or dashes[1] - dashes[0] < 3 or dashes[1] >= len(doc) - 2:
         return None
     a, b = dashes
-    if any(i > b and not doc[i].is_punct for f in whole for i in f.tokens):
+    inside = set(range(a + 1, b))
+    lost = not any(i > b and not doc[i].is_punct for f in whole for i in f.tokens)
+    crossing = any(
+        {i for i in f.tokens if not doc[i].is_punct} & inside and {i for i in f.tokens if not doc[i].is_punct} - inside
+        for f in whole
+    )
+    if not lost and not crossing:
         return None
     out: list[AtomicFact] = []
     for ids, closing in ((list(range(a + 1, b)), "."), ([*range(a), *range(b + 1, len(doc))], "")):
@@ -222,6 +229,9 @@ def _decompose_whole(doc: Doc, sentence_index: int) -> list[AtomicFact]:
             for phrase in _clause_facts(doc, _Clause(verb, person, clause.past or _is_past(doc)), prune - theirs):
                 facts.append((phrase, person))
         for phrase in _copular_facts(doc, clause, prune - own):
+            facts.append((phrase, clause.subject))
+    for clause in _named_relations(doc, paren):
+        for phrase in _copular_facts(doc, clause, prune):
             facts.append((phrase, clause.subject))
     out: list[AtomicFact] = []
     seen: set[str] = set()
@@ -485,6 +495,27 @@ def _role_name(noun: Token) -> set[int]:
             if min(ids) == noun.i + 1 and not any(noun.doc[i].is_punct for i in ids):
                 return ids
     return set()
+
+
+def _named_relations(doc: Doc, paren: Set[int]) -> list[_Clause]:
+    """A relative named where the sentence does not make them its subject ("…, with her husband Mateusz Olech on
+    drums", "toured with his brother Tomasz Wrona"): "Her husband was Mateusz Olech" is said too, as it is of
+    a subject ("Her husband, the composer Karan Iyer, …"). The relation noun is owned by a pronoun and the name,
+    a person's, is written right after it; a thing's name ("her album Mosty") says no such thing."""
+    out: list[_Clause] = []
+    past = _is_past(doc)
+    for noun in doc:
+        if noun.pos_ != "NOUN" or noun.dep_ in _SUBJ or noun.i in paren:
+            continue
+        if not any(c.dep_ == "poss" and c.pos_ == "PRON" for c in noun.children):
+            continue
+        name = next((c for c in noun.children if c.dep_ == "appos" and c.ent_type_ == "PERSON"), None)
+        if name is None or name.left_edge.i != noun.i + 1 or name.i in paren:
+            continue
+        ids = {c.i for c in noun.children if c.i < noun.i and c.dep_ in ("poss", "amod", "compound")} | {noun.i}
+        text = Phrase().add_tokens(doc, ids).render().rstrip(".")
+        out.append(_Clause(name, Subject(text[:1].upper() + text[1:], ids, noun), past, copula_of=noun))
+    return out
 
 
 def _strip_edge_punct(doc: Doc, ids: set[int]) -> set[int]:
