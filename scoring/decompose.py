@@ -121,7 +121,42 @@ def _decompose(doc: Doc) -> list[AtomicFact]:
     if not text:
         return []
     whole = _decompose_whole(doc, 0)
-    return _semicolon_parts(doc, 0, whole) or whole
+    return _semicolon_parts(doc, 0, whole) or _dash_aside_parts(doc, whole) or whole
+
+
+def _dash_aside_parts(doc: Doc, whole: list[AtomicFact]) -> list[AtomicFact] | None:
+    """The facts of a sentence a clause of its own interrupts between dashes ("The thirty-something from Łódź —
+    she was born in 1989 — first made her name with the album …"), where the parse of the whole lost what
+    follows the aside (it read the aside's verb as the sentence's, the rest hung on it) or made a fact of words
+    of both ("The painter — she studied in Paris won the Arlen Prize"): the sentence without the aside and the
+    aside, each parsed alone. None when the whole kept the words after the aside in facts of their own,
+    when the aside has no subject and verb of its own ("— the first in 2011, the second in 2017 —"), or when
+    either part read alone is tokenised otherwise."""
+    dashes = [t.i for t in doc if t.text in ("—", "–", "--") and t.i not in paren_ids(doc)]
+    if len(dashes) != 2 or dashes[0] == 0 or dashes[1] - dashes[0] < 3 or dashes[1] >= len(doc) - 2:
+        return None
+    a, b = dashes
+    inside = set(range(a + 1, b))
+    lost = not any(i > b and not doc[i].is_punct for f in whole for i in f.tokens)
+    crossing = any(
+        {i for i in f.tokens if not doc[i].is_punct} & inside and {i for i in f.tokens if not doc[i].is_punct} - inside
+        for f in whole
+    )
+    if not lost and not crossing:
+        return None
+    out: list[AtomicFact] = []
+    for ids, closing in ((list(range(a + 1, b)), "."), ([*range(a), *range(b + 1, len(doc))], "")):
+        words = "".join(doc[i].text_with_ws if i + 1 in ids else doc[i].text + " " for i in ids).strip()
+        alone = nlp.parse_one(words[:1].upper() + words[1:] + closing)
+        if [t.lower_ for t in alone][: len(ids)] != [doc[i].lower_ for i in ids]:
+            return None
+        if closing and not (any(t.dep_ in _SUBJ for t in alone) and any(t.pos_ in ("VERB", "AUX") for t in alone)):
+            return None
+        facts = [f for f in _decompose_whole(alone, 0) if any(i < len(ids) for i in f.tokens)]
+        if not facts:
+            return None
+        out += [replace(f, tokens=frozenset(ids[i] for i in f.tokens if i < len(ids))) for f in facts]
+    return out
 
 
 def _semicolon_parts(doc: Doc, sentence_index: int, whole: list[AtomicFact]) -> list[AtomicFact] | None:
@@ -194,6 +229,9 @@ def _decompose_whole(doc: Doc, sentence_index: int) -> list[AtomicFact]:
             for phrase in _clause_facts(doc, _Clause(verb, person, clause.past or _is_past(doc)), prune - theirs):
                 facts.append((phrase, person))
         for phrase in _copular_facts(doc, clause, prune - own):
+            facts.append((phrase, clause.subject))
+    for clause in _named_relations(doc, paren):
+        for phrase in _copular_facts(doc, clause, prune):
             facts.append((phrase, clause.subject))
     out: list[AtomicFact] = []
     seen: set[str] = set()
@@ -436,7 +474,7 @@ def _named_subject(doc: Doc, subject: Subject) -> Subject:
         return subject
     paren = paren_ids(doc)
     for ap in tok.children:
-        if ap.dep_ != "appos" or ap.i in paren or ap.ent_type_ == "PERSON":
+        if ap.dep_ != "appos" or ap.i in paren or ap.ent_type_ == "PERSON" or _role_name(ap):
             continue
         if not any(t.pos_ == "PROPN" for t in ap.subtree):
             continue
@@ -446,6 +484,38 @@ def _named_subject(doc: Doc, subject: Subject) -> Subject:
         if text:
             return Subject(text, ids, ap)
     return subject
+
+
+def _role_name(noun: Token) -> set[int]:
+    """The person's name written right after a role noun and hung on it as its apposition ("the instrument
+    maker Krzysztof Bąk": "Bąk" an appositive of "maker"): the name's tokens, which the role keeps."""
+    for c in noun.children:
+        if c.dep_ == "appos" and c.i > noun.i and (c.ent_type_ == "PERSON" or c.pos_ == "PROPN"):
+            ids = {t.i for t in c.subtree}
+            if min(ids) == noun.i + 1 and not any(noun.doc[i].is_punct for i in ids):
+                return ids
+    return set()
+
+
+def _named_relations(doc: Doc, paren: Set[int]) -> list[_Clause]:
+    """A relative named where the sentence does not make them its subject ("…, with her husband Mateusz Olech on
+    drums", "toured with his brother Tomasz Wrona"): "Her husband was Mateusz Olech" is said too, as it is of
+    a subject ("Her husband, the composer Karan Iyer, …"). The relation noun is owned by a pronoun and the name,
+    a person's, is written right after it; a thing's name ("her album Mosty") says no such thing."""
+    out: list[_Clause] = []
+    past = _is_past(doc)
+    for noun in doc:
+        if noun.pos_ != "NOUN" or noun.dep_ in _SUBJ or noun.i in paren:
+            continue
+        if not any(c.dep_ == "poss" and c.pos_ == "PRON" for c in noun.children):
+            continue
+        name = next((c for c in noun.children if c.dep_ == "appos" and c.ent_type_ == "PERSON"), None)
+        if name is None or name.left_edge.i != noun.i + 1 or name.i in paren:
+            continue
+        ids = {c.i for c in noun.children if c.i < noun.i and c.dep_ in ("poss", "amod", "compound")} | {noun.i}
+        text = Phrase().add_tokens(doc, ids).render().rstrip(".")
+        out.append(_Clause(name, Subject(text[:1].upper() + text[1:], ids, noun), past, copula_of=noun))
+    return out
 
 
 def _strip_edge_punct(doc: Doc, ids: set[int]) -> set[int]:
@@ -988,7 +1058,7 @@ def _replace_relativizers(
 
 def _copular_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
     ap = clause.head
-    ids = subtree_ids(ap, prune, _SPAWN | {"appos"}) - prune
+    ids = (subtree_ids(ap, prune, _SPAWN | {"appos"}) | _role_name(ap)) - prune
     ids = _strip_edge_punct(doc, ids)
     if not ids:
         return []

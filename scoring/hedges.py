@@ -40,7 +40,7 @@ _IN_PARENS = re.compile(rf"(?<=\w),\s*{_HEDGE}(?=\))", re.IGNORECASE)
 # After a connective that opens a clause: "… strike, which I think lasted 11 weeks", "and I believe her
 # third novel came out in 2021".
 _AFTER_CONNECTIVE = re.compile(
-    rf"(?:(?<=\band\s)|(?<=\bbut\s)|(?<=\bwhich\s)|(?<=\bwho\s)|(?<=\bwhile\s)|(?<=\bso\s)){_HEDGE}\s+",
+    rf"(?:(?<=\band\s)|(?<=\bbut\s)|(?<=\bwhich\s)|(?<=\bwho\s)|(?<=\bwhile\s)|(?<=\bso\s)|(?<=[—–]\s)){_HEDGE}\s+",
     re.IGNORECASE,
 )
 # A hedge of the writer's own ("I think", "if I recall correctly", "as far as I know") after an opening phrase and its
@@ -48,6 +48,15 @@ _AFTER_CONNECTIVE = re.compile(
 _AFTER_OPENING = re.compile(
     rf"(?<=\w,\s)(?=[Ii]\s|[Ii]f\s|[Aa]s\s|[Ff]rom\s)(?i:{_HEDGE})\s+"
     rf"(?=(?:he|she|they|it|his|her|their|its|the|a|an|[A-Z][\w'’-]*)\s)",
+)
+
+
+# A credence the writer gives a claim, as a label before it: "~90%: she was born in …", "(60%) She received …",
+# "80% sure — he taught …", "[~75%] …".
+_CREDENCE = re.compile(
+    r"^\s*[(\[]?\s*(?:~|≈|c\.\s?|about\s|around\s|roughly\s)?\d{1,3}(?:\.\d)?\s?%"
+    r"(?:\s+(?:sure|confident|certain|likely|confidence))?\s*(?:[)\]]\s*[:—–-]?|[:—–-])\s*(?=\S)",
+    re.IGNORECASE,
 )
 
 
@@ -108,6 +117,7 @@ def strip_hedges(text: str) -> tuple[str, list[int], bool]:
         keep = keep[preface.end() :]
     hedged = False
     for pattern in (
+        _CREDENCE,
         _AT_START,
         _PARENTHESISED,
         _IN_PARENS,

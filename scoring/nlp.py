@@ -77,7 +77,9 @@ def _load() -> Language:
 
     for name in MODEL_NAMES:
         try:
-            return _numpy_products(_quick_attribute_matches(_keep_whole_words(_keep_prefixed_words(spacy.load(name)))))
+            return _numpy_products(
+                _quick_attribute_matches(_spelled_numbers(_keep_whole_words(_keep_prefixed_words(spacy.load(name)))))
+            )
         except OSError:
             continue
     raise ModelUnavailableError(
@@ -289,6 +291,34 @@ def _keep_whole_words(nlp: Language) -> Language:
     for word in _WHOLE_WORDS:
         rules.pop(word, None)
     tokenizer.rules = rules
+    return nlp
+
+
+def _merge_spelled_numbers(doc: Doc) -> Doc:
+    """Each number spelled out with "and" in it ("one hundred and twelve", "two thousand and six") made one token,
+    tagged a number, before the tagger and parser read the sentence: parsed word by word, its "and" was a
+    coordination ("He described one hundred species", "He described twelve species"; "in two thousand and six,
+    two thousand and nine, …" as "in two thousand", "in six", "in nine")."""
+    import re
+
+    from scoring.numerals import spelled_runs
+
+    spans = [doc.char_span(a, b) for a, b in spelled_runs(doc.text) if re.search(r"\sand\s", doc.text[a:b], re.I)]
+    with doc.retokenize() as retokenizer:
+        for span in spans:
+            if span is not None and len(span) > 1:
+                retokenizer.merge(span, attrs={"POS": "NUM", "TAG": "CD"})
+    return doc
+
+
+def _spelled_numbers(nlp: Language) -> Language:
+    """Put :func:`_merge_spelled_numbers` first in the pipeline."""
+    from spacy.language import Language as SpacyLanguage
+
+    name = "factsentry_spelled_numbers"
+    if not SpacyLanguage.has_factory(name):
+        SpacyLanguage.component(name, func=_merge_spelled_numbers)
+    nlp.add_pipe(name, first=True)
     return nlp
 
 

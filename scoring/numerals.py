@@ -82,6 +82,17 @@ def spelled_number(run: str) -> int | None:
     return _cardinal(values) if values else None
 
 
+def spelled_runs(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` spells out one number in two words or more (as :func:`in_digits` reads them): the start and
+    end of each.
+
+    >>> text = "one hundred and twelve ferns, in two three"
+    >>> [text[a:b] for a, b in spelled_runs(text)]
+    ['one hundred and twelve']
+    """
+    return [m.span() for m in _RUN.finditer(text) if len(m.group(0).split()) > 1 and _value(m.group(0)) is not None]
+
+
 @lru_cache(maxsize=8192)
 def in_digits(text: str) -> str:
     """``text`` with the numbers it spells out written in digits (as ``scoring.numerals`` describes); the text
