@@ -32,7 +32,7 @@ from schemas.knowledge import EntityRef
 from scoring.abstain import abstention_rule, declines_or_asks
 from scoring.config import CheckConfig
 from scoring.language import detect
-from scoring.linking import QUOTED_NICKNAME_PAGE, candidate_entities
+from scoring.linking import FAMILIAR_NAME_PAGE, QUOTED_NICKNAME_PAGE, candidate_entities
 from scoring.models import default_verifier
 from scoring.plan import PlannedGroup
 from scoring.protocols import DocumentGrounded, KnowledgeSource, MemoryVerdictCache, StanceModel, VerdictCache
@@ -225,13 +225,13 @@ class Checker:
             )
         names = [g.individual.name for g in groups if g.factual] + [subject]
         documents = kb.documents if isinstance(kb, DocumentGrounded) else []
-        nicknames = config.on(QUOTED_NICKNAME_PAGE)
-        candidates = candidate_entities(kb, names, limit=config.max_candidates, pinned=documents, nicknames=nicknames)
+        options = {"nicknames": config.on(QUOTED_NICKNAME_PAGE), "familiar": config.on(FAMILIAR_NAME_PAGE)}
+        candidates = candidate_entities(kb, names, limit=config.max_candidates, pinned=documents, **options)
         aliases = identity_names(groups) if len(candidates) == len(documents) and config.on(IDENTITY_NAMES) else []
         if aliases:
             # No page carries the names asked about (a nickname): the name the answer says they go by may.
             candidates = candidate_entities(
-                kb, names + aliases, limit=config.max_candidates, pinned=documents, nicknames=nicknames
+                kb, names + aliases, limit=config.max_candidates, pinned=documents, **options
             )
         self.verify(run, groups, candidates)
         if declined and _without_evidence(groups, config):

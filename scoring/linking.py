@@ -27,6 +27,7 @@ from scoring.grouping import name_parts
 from scoring.protocols import KnowledgeSource
 from scoring.rules import rule
 from vocabulary import fold_words as fold
+from vocabulary.names import NICKNAMES
 
 MAX_CANDIDATES = 8
 
@@ -35,6 +36,13 @@ QUOTED_NICKNAME_PAGE = rule(
     "link",
     "a page found by searching a name it does not carry is a candidate when it gives that name in quotes, as a "
     "nickname ('Argentine newspapers call him \"el Puma\"' for an answer about 'el Puma')",
+)
+FAMILIAR_NAME_PAGE = rule(
+    "familiar-name-page",
+    "link",
+    "a page found by searching a name is a candidate when its title gives the name with a known familiar form of the "
+    "given name, or the given name of a familiar form ('Bill Wallis' for 'William Wallis', 'Robert Tiller' for "
+    "'Bob Tiller'; vocabulary/names.py)",
 )
 UNFOUNDED_ASSIGNMENT = rule(
     "unfounded-assignment",
@@ -53,11 +61,13 @@ def candidate_entities(
     pinned: Sequence[EntityRef] = (),
     *,
     nicknames: bool = True,
+    familiar: bool = True,
 ) -> list[EntityRef]:
     """Entities the names can refer to, best first, without duplicates; store search fills up to ``limit``.
 
     ``pinned`` entities (a request's own documents) are candidates whatever the names, and come first;
-    ``limit`` counts the others. ``nicknames``: the rule ``quoted-nickname-page`` is on."""
+    ``limit`` counts the others. ``nicknames``: the rule ``quoted-nickname-page`` is on; ``familiar``:
+    ``familiar-name-page``."""
     limit += len(pinned)
     out: dict[str, EntityRef] = {ref.title: ref for ref in pinned}
     for name in dict.fromkeys(n for n in names if n):
@@ -66,7 +76,7 @@ def candidate_entities(
     if len(out) < limit:
         for name in dict.fromkeys(n for n in names if n):
             for p in kb.search(name, k=limit):
-                named = _shares_name(name, p.title) or (nicknames and _quoted_name(name, p.text))
+                named = _shares_name(name, p.title, familiar) or (nicknames and _quoted_name(name, p.text))
                 if p.title not in out and named:
                     base = p.title.split(" (")[0]
                     out[p.title] = EntityRef(title=p.title, base_name=base, score=p.score)
@@ -87,9 +97,9 @@ def _close(x: str, y: str) -> bool:
     return x == y or (min(len(x), len(y)) >= 4 and Levenshtein.distance(x, y) <= 1)
 
 
-def _shares_name(name: str, title: str) -> bool:
-    """Same surname and a compatible first name ("Jon" / "Jonathan", "J." / "John", "Ahmed" / "Ahmad"),
-    or two shared words."""
+def _shares_name(name: str, title: str, familiar: bool = True) -> bool:
+    """Same surname and a compatible first name ("Jon" / "Jonathan", "J." / "John", "Ahmed" / "Ahmad", with
+    ``familiar`` a known nickname "Bill" / "William"), or two shared words."""
     a, b = name_parts(name), name_parts(title)
     if not a or not b:
         return False
@@ -99,6 +109,8 @@ def _shares_name(name: str, title: str) -> bool:
         return False
     first_a, first_b = a[0], b[0]
     short, long = sorted((first_a, first_b), key=len)
+    if familiar and (first_b in NICKNAMES.get(first_a, ()) or first_a in NICKNAMES.get(first_b, ())):
+        return True
     return _close(first_a, first_b) or (long.startswith(short) and (len(short) >= 3 or len(short) == 1))
 
 
@@ -149,11 +161,11 @@ def link(
 
 
 def _unfounded(counts: np.ndarray, names: np.ndarray, given: int, own: int) -> bool:
-    """Whether the assignment gives a group an entity that supports none of its facts and that its name points to
-    no better than to the entity it prefers, which supports some (``unfounded-assignment``): the group keeps its
-    choice. Two groups of one person (a list item read as another individual) then share that person's page instead
-    of one taking a namesake's page it has no evidence for."""
-    return bool(counts[given] == 0 < counts[own] and names[given] <= names[own])
+    """Whether the assignment gives a group an entity that supports none of its facts (or is barred as another
+    person's: -1) and that its name points to no better than to the entity it prefers, which supports some
+    (``unfounded-assignment``): the group keeps its choice. Two groups of one person (a list item read as another
+    individual) then share that person's page instead of one taking a namesake's page it has no evidence for."""
+    return bool(counts[given] <= 0 < counts[own] and names[given] <= names[own])
 
 
 def set_cover(supports: Sequence[set[int]], prefer: Sequence[int] = ()) -> list[int]:

@@ -24,11 +24,13 @@ from itertools import pairwise
 
 from rapidfuzz.distance import Levenshtein
 
-from scoring.grouping import name_parts
+from scoring.grouping import compatible, name_parts
 from scoring.named_roles import same_role
+from scoring.verifier.text import stem
+from vocabulary import SUBJECT_PRONOUNS
 from vocabulary import fold_ascii as fold
 from vocabulary.names import NICKNAMES
-from vocabulary.occupations import OCCUPATIONS
+from vocabulary.occupations import OCCUPATIONS, UMBRELLAS
 
 # A share of a group's facts a page must support to be linked when it fits none of the occupations stated.
 MOST = 0.5
@@ -81,12 +83,17 @@ def _occupations(words: list[str]) -> set[str]:
     return out
 
 
-def stated_occupations(fact: str) -> frozenset[str]:
+def stated_occupations(fact: str, name: str = "") -> frozenset[str]:
     """The occupations a fact says its subject has: "X is a Scottish rugby union player born in …" → player;
-    "X was a Polish cellist and teacher" → cellist, teacher. Empty when the fact says none."""
-    words = [fold(w) for w in re.findall(r"[\w'’-]+|[,.;()]", fact)]
+    "X was a Polish cellist and teacher" → cellist, teacher. Empty when the fact says none, or when its subject is
+    not ``name`` (given): another form of the name ("Michael J. Aguilar" for "Miguel Aguilar"), or not a name nor a
+    pronoun ("His younger counterpart is a footballer", "Another individual is a coach")."""
+    tokens = re.findall(r"[\w'’.-]+|[,;()]", fact)
+    words = [fold(w.rstrip(".")) for w in tokens]
     at = next((i for i, w in enumerate(words) if w in _COPULA), None)
     if at is None or at + 1 >= len(words) or words[at + 1] not in _ARTICLES:
+        return frozenset()
+    if name and not _names(tokens[:at], name):
         return frozenset()
     phrase: list[str] = []
     for w in words[at + 2 :]:
@@ -94,6 +101,20 @@ def stated_occupations(fact: str) -> frozenset[str]:
             break
         phrase.append(w)
     return frozenset(_occupations(phrase))
+
+
+def _names(subject: list[str], name: str) -> bool:
+    """Whether the words before a fact's verb end in a pronoun or in a form of ``name``."""
+    if not subject:
+        return False
+    if subject[-1].lower() in SUBJECT_PRONOUNS:
+        return True
+    run: list[str] = []
+    for w in reversed(subject):
+        if not w[:1].isupper() or w.endswith(("'s", "’s")):
+            break
+        run.insert(0, w)
+    return bool(run) and compatible(" ".join(run), name)
 
 
 def page_occupations(disambiguator: str | None, texts: Iterable[str] = ()) -> frozenset[str]:
@@ -108,3 +129,31 @@ def fits(stated: Iterable[str], given: Iterable[str]) -> bool:
     """Whether any occupation stated says what one the page gives does."""
     given = list(given)
     return any(same_role(s, g) for s in stated for g in given)
+
+
+# Occupation words too broad to say what a person does ("player": any sport's, "artist"): no activity of their own.
+_GENERIC = frozenset(UMBRELLAS) | {"player"}
+
+
+def _activity(occupation: str) -> frozenset[str]:
+    """Stems of what a person of an occupation does: "rower" → row, "cricketer" → cricket, "cyclist" → cycl,
+    "politician" → politic, "rugby-player" → rugby; none for a broad word ("player")."""
+    out: set[str] = set()
+    for part in occupation.split("-"):
+        if part in _GENERIC:
+            continue
+        for suffix in ("ian", "ist", "or"):
+            if part.endswith(suffix) and len(part) - len(suffix) >= 3:
+                part = part[: -len(suffix)]
+                break
+        out.add(stem(part))
+    return frozenset(out)
+
+
+def names_activity(texts: Iterable[str], given: Iterable[str]) -> bool:
+    """Whether ``texts`` say what a person of an occupation ``given`` does, or name it ("competed in rowing",
+    "played first-class cricket", "a rower"): the page's occupation is then in the answer."""
+    wanted = frozenset().union(*(_activity(g) for g in given))
+    if not wanted:
+        return False
+    return any(stem(fold(w)) in wanted for text in texts for w in re.findall(r"[^\W\d_]+", text))

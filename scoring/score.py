@@ -10,7 +10,15 @@ from scoring.config import CheckConfig
 from scoring.grouping import compatible
 from scoring.linking import UNFOUNDED_ASSIGNMENT, link, name_match, set_cover
 from scoring.metrics import dfactscore, factscore
-from scoring.namesake_links import MOST, fits, full_name, other_given_name, page_occupations, stated_occupations
+from scoring.namesake_links import (
+    MOST,
+    fits,
+    full_name,
+    names_activity,
+    other_given_name,
+    page_occupations,
+    stated_occupations,
+)
 from scoring.plan import PlannedFact, PlannedGroup, by_sentence
 from scoring.rules import rule
 from scoring.verify import NO_SHARED_CONTENT
@@ -162,11 +170,14 @@ def _barred(g: PlannedGroup, candidate: EntityRef, subject: str, config: CheckCo
     if not config.on(UNFITTING_NAMESAKE) or not candidate.disambiguator:
         return False
     factual = g.factual
-    stated = frozenset().union(*(stated_occupations(f.text) for f in factual))
+    stated = frozenset().union(*(stated_occupations(f.text, g.individual.name) for f in factual))
     # The title's "(rower)" says whom the page is about; its passages name other people's occupations too ("His
     # partner is the hockey player …").
     given = page_occupations(candidate.disambiguator, ())
     if not stated or not given or fits(stated, given):
+        return False
+    # An answer that says what the page's person does ("competed in rowing" for "(rower)") may be about them.
+    if names_activity((f.text for f in factual), given):
         return False
     supported = sum(1 for f in factual if (v := f.verdicts.get(candidate.title)) is not None and v.supported)
     return supported < MOST * len(factual)

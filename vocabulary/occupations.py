@@ -52,7 +52,7 @@ FIELDS: dict[str, frozenset[str]] = {
         "lawyer": "barrister solicitor attorney judge advocate notary",
         "politician": "senator congressman congresswoman legislator diplomat ambassador mayor councillor minister",
         "cleric": "priest bishop archbishop vicar pastor minister rabbi imam monk nun chaplain",
-        "business": "entrepreneur businessman businesswoman banker accountant executive financier merchant "
+        "businessperson": "entrepreneur businessman businesswoman banker accountant executive financier merchant "
         "industrialist",
         "pilot": "aviator aviatrix airman",
         "farmer": "rancher winemaker vintner beekeeper",
@@ -62,7 +62,7 @@ FIELDS: dict[str, frozenset[str]] = {
 }
 
 # Words broader than the fields above (or than single occupations): what each one says of a person it may name.
-_UMBRELLAS: dict[str, tuple[str, ...]] = {
+UMBRELLAS: dict[str, tuple[str, ...]] = {
     "musician": ("instrumentalist", "singer"),
     "artist": ("instrumentalist", "singer", "musician", "performer", "filmmaker"),
     "performer": ("instrumentalist", "singer", "musician"),
@@ -122,7 +122,7 @@ def _broader_of() -> dict[str, frozenset[str]]:
     for field, words in FIELDS.items():
         for w in words:
             out.setdefault(w, set()).add(field)
-    for umbrella, fields in _UMBRELLAS.items():
+    for umbrella, fields in UMBRELLAS.items():
         for field in (umbrella, *fields):
             for w in FIELDS.get(field, frozenset()) | {field}:
                 if w != umbrella:
@@ -132,7 +132,7 @@ def _broader_of() -> dict[str, frozenset[str]]:
 
 _BROADER = _broader_of()
 # Every role word: the fields' members, the fields and the broader words.
-OCCUPATIONS: frozenset[str] = frozenset(_BROADER) | frozenset(FIELDS) | frozenset(_UMBRELLAS)
+OCCUPATIONS: frozenset[str] = frozenset(_BROADER) | frozenset(FIELDS) | frozenset(UMBRELLAS)
 
 
 def synonyms(role: str) -> frozenset[str]:

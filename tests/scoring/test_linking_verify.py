@@ -107,3 +107,41 @@ def test_verdicts_are_cached_per_version_of_the_code_that_decides_them(
 )
 def test_candidate_entities(demo_kb: Store, names: list[str], expected: set[str]) -> None:
     assert expected <= {c.title for c in candidate_entities(demo_kb, names)}
+
+
+@pytest.fixture(scope="module")
+def nickname_kb() -> Store:
+    """Pages titled by a familiar form of a given name, or by another given name, beside their namesakes'."""
+    kb = Store.in_memory()
+    kb.add_pages(
+        [
+            ("Bill Ashcombe", "William Ashcombe (born 1936) was an English character actor.", []),
+            ("William Ashcombe (cricketer)", "William Ashcombe (1878-1939) was an English cricketer.", []),
+            ("Robert Tiller (painter)", "Robert Tiller (1901-1980) was a Welsh painter.", []),
+            ("Peggy Orwin", "Margaret Orwin (1920-2001) was a Canadian swimmer.", []),
+            ("Walter Ashcombe", "Walter Ashcombe (1850-1911) was a Scottish engineer.", []),
+            ("Jane Tiller", "Jane Tiller (born 1960) is an Irish novelist.", []),
+        ]
+    )
+    return kb
+
+
+@pytest.mark.parametrize(
+    ("name", "found", "not_found"),
+    [
+        # A page titled by a known nickname of the given name, or by the name a nickname stands for.
+        ("William Ashcombe", "Bill Ashcombe", "Walter Ashcombe"),
+        ("Bob Tiller", "Robert Tiller (painter)", "Jane Tiller"),
+        ("Margaret Orwin", "Peggy Orwin", None),
+    ],
+)
+def test_a_page_titled_by_a_nickname_is_a_candidate(
+    nickname_kb: Store, name: str, found: str, not_found: str | None
+) -> None:
+    titles = {c.title for c in candidate_entities(nickname_kb, [name])}
+    assert found in titles and not_found not in titles
+
+
+def test_the_familiar_name_page_rule_can_be_switched_off(nickname_kb: Store) -> None:
+    titles = {c.title for c in candidate_entities(nickname_kb, ["William Ashcombe"], familiar=False)}
+    assert "Bill Ashcombe" not in titles and "William Ashcombe (cricketer)" in titles

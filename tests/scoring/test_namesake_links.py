@@ -10,7 +10,7 @@ from schemas.knowledge import EntityRef
 from scoring.config import CheckConfig
 from scoring.decompose import AtomicFact
 from scoring.grouping import PerceivedGroup
-from scoring.namesake_links import other_given_name, stated_occupations
+from scoring.namesake_links import names_activity, other_given_name, stated_occupations
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.score import OTHER_GIVEN_NAME, UNFITTING_NAMESAKE, score_groups
 from scoring.verify import EntityVerdict
@@ -53,6 +53,42 @@ def test_another_given_name_is_another_person(name: str, known: str, other: bool
 )
 def test_the_occupations_a_fact_states(fact: str, occupations: set[str]) -> None:
     assert stated_occupations(fact) == occupations
+
+
+@pytest.mark.parametrize(
+    ("fact", "occupations"),
+    [
+        # The subject is the person: a form of the name, or a pronoun.
+        ("Rennick is a rugby union player.", {"player"}),
+        ("In 2016 he became a rugby union player.", {"player"}),
+        ("Callum J. Rennick was a referee and bishop.", {"bishop"}),
+        # Someone else: another person's name, a description, a relative of the person's.
+        ("Michael J. Rennick is a retired helicopter pilot.", set()),
+        ("Another individual is an association football coach.", set()),
+        ("Callum Rennick's younger counterpart is a footballer.", set()),
+        ("The last person is a priest.", set()),
+    ],
+)
+def test_the_occupations_stated_of_the_person_named(fact: str, occupations: set[str]) -> None:
+    assert stated_occupations(fact, "Callum Rennick") == occupations
+
+
+@pytest.mark.parametrize(
+    ("texts", "occupations", "named"),
+    [
+        (["Rennick was a member of the Scotland national rowing team."], {"rower"}, True),
+        (["Rennick played two first-class cricket matches."], {"cricketer"}, True),
+        (["Rennick went into politics in 1990."], {"politician"}, True),
+        (["Rennick took up cycling at school."], {"cyclist"}, True),
+        (["Rennick played rugby for Melrose."], {"rugby-player"}, True),
+        # Look-alikes: another activity, or only a broad word's ("played" for "player").
+        (["Rennick is a rugby union player.", "Rennick joined Borders Thistle RFC."], {"rower", "bishop"}, False),
+        (["Rennick played for Melrose."], {"player"}, False),
+        (["Rennick played football for Melrose."], {"cricketer"}, False),
+    ],
+)
+def test_an_answer_names_the_page_occupation_s_activity(texts: list[str], occupations: set[str], named: bool) -> None:
+    assert names_activity(texts, occupations) is named
 
 
 ROWER, BISHOP = "Callum Rennick (rower)", "Callum Rennick (bishop)"
@@ -113,6 +149,25 @@ def test_a_namesake_whose_role_and_facts_fit_no_page_is_unverifiable() -> None:
         ),
         # No role stated.
         ([("Callum Rennick won a bronze medal.", {ROWER}), ("Callum Rennick lives in Chester.", set())], ROWER),
+        # Another role, but the answer says what the page's person does: not a clear conflict.
+        (
+            [
+                ("Callum Rennick is a British sailor.", set()),
+                ("Callum Rennick was a member of the national rowing team.", {ROWER}),
+                ("Callum Rennick studied at Mercia University.", set()),
+                ("Callum Rennick lives in Chester.", set()),
+            ],
+            ROWER,
+        ),
+        # The role stated is another person's (the answer's aside on a relative), not the group's.
+        (
+            [
+                ("Callum Rennick won a bronze medal.", {ROWER}),
+                ("Callum Rennick's brother is a footballer.", set()),
+                ("Callum Rennick lives in Chester.", set()),
+            ],
+            ROWER,
+        ),
     ],
 )
 def test_a_namesake_the_answer_fits_is_linked(facts: list[tuple[str, set[str]]], entity: str) -> None:

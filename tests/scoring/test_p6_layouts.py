@@ -186,6 +186,9 @@ def test_an_offer_to_cover_both_announces_namesakes(sentence: str, announces: bo
         ([[2, 0], [9, 0]], [[1, 1], [1, 1]], [0, 0]),
         ([[1, 0, 0], [5, 0, 0]], [[1, 1, 0.5], [0.5, 0.5, 0.5]], [0, 0]),
         ([[3, 0], [4, 0], [0, 2]], [[1, 1], [1, 1], [1, 1]], [0, 0, 1]),
+        # a page barred as another person's (-1: other-given-name, unfitting-namesake) is no better than one without
+        ([[2, -1], [9, -1]], [[1, 0], [1, 0]], [0, 0]),
+        ([[1, -1, 0], [5, -1, 0]], [[1, 0, 0.5], [1, 0, 0.5]], [0, 0]),
     ],
 )
 def test_no_page_without_evidence_is_assigned(
@@ -213,6 +216,7 @@ def test_an_assignment_with_evidence_or_a_name_stands(
 def test_the_unfounded_assignment_rule_can_be_switched_off() -> None:
     assert link([[2, 0], [9, 0]], [[1, 1], [1, 1]], founded=False) == [1, 0]
     assert link([[2, 0], [1, 0], [0, 0]], None, founded=False) == [0, 1, 0]
+    assert link([[2, -1], [9, -1]], [[1, 0], [1, 0]], founded=False) == [1, 0]
 
 
 @pytest.mark.parametrize(
