@@ -94,6 +94,25 @@ def _rewrite_runs(
     return "\n".join(out) if changed else None
 
 
+# --- dash bullets --------------------------------------------------------------------------------------------------
+
+# A line opened by an en or em dash and a space ("– Chapter 7 refers to …"): a bullet written with a typographic dash.
+_DASH_BULLET = re.compile(r"^(?P<indent>[ \t]*)[–—][ \t]+(?=\S)")
+
+
+def _dash_bullets(lines: list[str]) -> str | None:
+    """A run of dash-opened lines (blank lines between them allowed) as markdown list items; a lone dash line (an
+    epigraph's "— Mark Twain", a reply in dialogue) is not a list."""
+    if sum(1 for line in lines if _DASH_BULLET.match(line)) < 2:
+        return None
+    return "\n".join(_DASH_BULLET.sub(r"\g<indent>- ", line) for line in lines)
+
+
+def dash_bullets(text: str) -> Reading | None:
+    made = _rewrite_runs(text, lambda line: bool(_DASH_BULLET.match(line)) or not line.strip(), 2, _dash_bullets)
+    return Reading(made) if made is not None else None
+
+
 # --- grids ---------------------------------------------------------------------------------------------------------
 
 _BOX_BORDER = re.compile(r"^\s*[+┌├└╞╘╒╔╠╚][-=─━═+┬┼┴╪╤╧╦╬╩┐┤┘╡╛╕╗╣╝]+\s*$")
@@ -561,6 +580,14 @@ FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
         "('1997 : First 8,000 m peak : Cho Oyu' → '| 1997 | First 8,000 m peak, Cho Oyu |')",
         ("timeline\n  title Ada\n  1815 : born", "1997 : First peak : Cho Oyu", "section Early\n  1990 : Born"),
         mermaid_timelines,
+    ),
+    Rule(
+        "dash-bullets",
+        "segment",
+        "two or more lines opened by an en or em dash and a space ('– Chapter 7 refers to the saxophonist') are read "
+        "as list items, like '-' and '•'; one such line (an epigraph's '— Mark Twain') is not",
+        ("– born 1961\n– died 2011", "— harpsichordist\n\n— saxophonist", "  – Poznań\n  – Łódź"),
+        dash_bullets,
     ),
 )
 

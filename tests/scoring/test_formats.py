@@ -1,6 +1,6 @@
 """Answers written in another notation read as the markdown they stand for (scoring/segment/formats.py): LaTeX,
-wikitext, XML, SQL INSERT, PGN tag pairs, ASCII and box-drawing tables, CSV rows and Mermaid timelines, each with
-phrasings it reads and look-alikes it must leave alone, and each switched off by name."""
+wikitext, XML, SQL INSERT, PGN tag pairs, ASCII and box-drawing tables, CSV rows and Mermaid timelines, en- and em-dash
+bullets, each with phrasings it reads and look-alikes it must leave alone, and each switched off by name."""
 
 from __future__ import annotations
 
@@ -344,7 +344,42 @@ def test_each_reading_can_be_switched_off(name: str) -> None:
         "box-tables": "+---+---+\n| a | b |\n| c | d |\n+---+---+",
         "csv-rows": "a,b,c\n1,2,3\n4,5,6",
         "mermaid-timelines": "```mermaid\ntimeline\n  1815 : Born\n```",
+        "dash-bullets": "– born 1815\n– died 1852",
     }
     text = examples[name]
     assert read_formats(text) != text
     assert read_formats(text, frozenset({name})) == text
+
+
+# --- dash bullets (dash-bullets) ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "items"),
+    [
+        (
+            "Two people:\n\n– Chapter 2 refers to the potter (b. 1961, Leeds).\n– Chapter 7 refers to the poet.",
+            ["Chapter 2 refers to the potter (b. 1961, Leeds).", "Chapter 7 refers to the poet."],
+        ),
+        ("— She was born in Leeds.\n\n— She died in York.", ["She was born in Leeds.", "She died in York."]),
+        ("Facts:\n  – Born in Leeds in 1815.\n  – Wrote two novels.", ["Born in Leeds in 1815.", "Wrote two novels."]),
+    ],
+)
+def test_dash_opened_lines_are_list_items(answer: str, items: list[str]) -> None:
+    texts = _texts(answer)
+    assert all(item in texts for item in items)
+    assert not any(t.startswith(("–", "—")) for t in texts)
+    assert any(t.startswith(("–", "—")) for t in _texts(answer, frozenset({"dash-bullets"})))
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Be yourself; everyone else is already taken.\n\n— Oscar Wilde",
+        "She ran the shop 1990 – 2000.\nHe ran it 2000 – 2010.",
+        "– a lone dash line\nfollowed by prose.",
+        "Ada Quill — potter — was born in Leeds.",
+    ],
+)
+def test_a_lone_dash_line_or_a_dash_inside_a_line_is_not_a_list(answer: str) -> None:
+    assert read_formats(answer) == answer
