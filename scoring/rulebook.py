@@ -29,7 +29,7 @@ from scoring import (
 )
 from scoring.config import CheckConfig
 from scoring.rules import Rule, known_names
-from scoring.segment import sections, turns
+from scoring.segment import formats, sections, turns
 
 _ = (checker, grouping, offline, recheck, records, revise, score)  # registered by name, asked where their step runs
 
@@ -37,6 +37,7 @@ _ = (checker, grouping, offline, recheck, records, revise, score)  # registered 
 STEPS: dict[str, tuple[Rule, ...]] = {  # type: ignore[type-arg]
     "segment": abstain.ABSTAIN_RULES,
     "segment-split": sentences.SPLIT_RULES,
+    "segment-formats": formats.FORMAT_RULES,
     "segment-turns": turns.TURN_RULES,
     "segment-labels": sections.LABEL_ITEM_RULES,
     "decompose": corrections.CORRECTION_RULES,

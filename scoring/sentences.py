@@ -315,7 +315,7 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
     person scope and whether it only labels a part of the answer (a heading that presents no one), or the sentence that
     labels it (a bold label that opens a paragraph: "**Book.** He wrote …"), and whether it holds a fenced profile's
     fields. A table or a fenced profile gives its records, a piece for each scope they are in."""
-    doc = document.parse(text)
+    doc = document.parse(text, rules_off)
     found = scopes(doc) if STRUCTURE_SCOPES not in rules_off else None
     extra: dict[tuple[int, str], Scope] = {}  # the scopes of tables' rows and columns and of profiles
     fenced = (

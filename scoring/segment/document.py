@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from scoring.segment.formats import read_formats
 from vocabulary.document import SOURCE_LABELS
 
 if TYPE_CHECKING:
@@ -108,8 +109,11 @@ def _markdown() -> MarkdownIt:
 
 
 @lru_cache(maxsize=256)
-def parse(text: str) -> Document:
-    """The document of ``text`` (cached: the checker and its steps ask for the same answer's more than once)."""
+def parse(text: str, rules_off: frozenset[str] = frozenset()) -> Document:
+    """The document of ``text`` (cached: the checker and its steps ask for the same answer's more than once). A part
+    written in another notation (LaTeX, XML, CSV, …: ``scoring.segment.formats``) is read as the markdown it stands
+    for; the document's text and spans are then those of that reading."""
+    text = read_formats(text, rules_off)
     tokens = _markdown().parse(text)
     starts = [0]
     for k, ch in enumerate(text):

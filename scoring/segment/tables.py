@@ -191,10 +191,10 @@ def _person_columns(header: tuple[str, ...]) -> bool:
     people = [h for h in header[1:] if h.lower() not in _GENERIC_HEADERS]
     if len(people) != len(header) - 1:
         return False
-    return len(people) >= 2 or _a_name(people[0])
+    return len(people) >= 2 or a_name(people[0])
 
 
-def _a_name(text: str) -> bool:
+def a_name(text: str) -> bool:
     """ "Priya Raghunathan", "Declan Fairweather (sailor)": two to five capitalised words (particles aside), no
     digit, before any parenthesis or comma."""
     words = re.split(r"[,(]", text, maxsplit=1)[0].split()

@@ -1,0 +1,604 @@
+"""Answers written in a format other than markdown, read as the markdown they stand for before the document is parsed
+(``scoring.segment.document``).
+
+A chat model asked for "a LaTeX bio", "the profile as XML", "an SQL insert" or "quick facts" writes the same
+claims in another notation. Each reading here recognises one notation and rewrites the parts written in it, so that
+the blocks the markdown parser finds are the ones a reader sees:
+
+- a record notation (XML elements, an SQL ``INSERT``, PGN tag pairs ``[Born "1985, Samarkand"]``, a wikitext
+  infobox ``{{Infobox … | birth_place = …}}``) becomes a JSON profile fence, which the fenced profiles reading
+  (``scoring.segment.fenced``) reads as records, a line a field;
+- a grid (an ASCII or box-drawing table, CSV rows under a header, a Mermaid ``timeline``) becomes a markdown table,
+  read row by row (``scoring.segment.tables``);
+- markup (LaTeX commands and environments, wikitext links, emphasis and references) becomes its markdown.
+
+A reading rewrites nothing it does not recognise, so prose with a stray comma, bracket or backslash stays as it is.
+The readings are rules of the segment step (``FORMAT_RULES``), applied in order, each can be switched off by name.
+
+>>> read_formats("+------+------+\\n| Born | 1985 |\\n| Died | 2011 |\\n+------+------+")
+'| Born | 1985 |\\n| --- | --- |\\n| Died | 2011 |'
+>>> read_formats("\\\\section*{Ada (1815--1852)}\\nShe wrote \\\\emph{Notes}.")
+'## Ada (1815–1852)\\n\\nShe wrote *Notes*.'
+>>> read_formats("Born in Leeds, 1951, to a miner's family.")
+"Born in Leeds, 1951, to a miner's family."
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any
+from xml.etree import ElementTree
+
+from scoring.rules import Rule, register
+from scoring.segment.tables import a_name
+
+
+@dataclass(frozen=True)
+class Reading:
+    """An answer's text with the parts written in one notation rewritten as markdown."""
+
+    text: str
+    decided_by: str = ""
+
+    def stamped(self, name: str) -> Reading:
+        return replace(self, decided_by=name)
+
+
+def _fence(profile: Any) -> str:
+    return "```json\n" + json.dumps(profile, ensure_ascii=False) + "\n```"
+
+
+def _table(rows: list[list[str]]) -> str:
+    """A markdown table of ``rows`` (the first is its header); a pipe inside a cell is escaped."""
+    width = max(len(r) for r in rows)
+    lines = []
+    for k, row in enumerate(rows):
+        cells = [c.strip().replace("|", "\\|") for c in row] + [""] * (width - len(row))
+        lines.append("| " + " | ".join(cells) + " |")
+        if k == 0:
+            lines.append("| " + " | ".join(["---"] * width) + " |")
+    return "\n".join(lines)
+
+
+def _rewrite_runs(
+    text: str, line_of: Callable[[str], bool], least: int, rewrite: Callable[[list[str]], str | None]
+) -> str | None:
+    """``text`` with each run of ``least`` or more consecutive lines for which ``line_of`` holds replaced by what
+    ``rewrite`` makes of them (a run it makes nothing of stays); None when no run was rewritten."""
+    lines = text.split("\n")
+    out: list[str] = []
+    changed = False
+    k = 0
+    while k < len(lines):
+        if not line_of(lines[k]):
+            out.append(lines[k])
+            k += 1
+            continue
+        end = k
+        while end < len(lines) and line_of(lines[end]):
+            end += 1
+        run = lines[k:end]
+        made = rewrite(run) if len(run) >= least else None
+        if made is None:
+            out.extend(run)
+        else:
+            out.append(made)
+            changed = True
+        k = end
+    return "\n".join(out) if changed else None
+
+
+# --- dash bullets --------------------------------------------------------------------------------------------------
+
+# A line opened by an en or em dash and a space ("– Chapter 7 refers to …"): a bullet written with a typographic dash.
+_DASH_BULLET = re.compile(r"^(?P<indent>[ \t]*)[–—][ \t]+(?=\S)")
+
+
+def _dash_bullets(lines: list[str]) -> str | None:
+    """A run of dash-opened lines (blank lines between them allowed) as markdown list items; a lone dash line (an
+    epigraph's "— Mark Twain", a reply in dialogue) is not a list."""
+    if sum(1 for line in lines if _DASH_BULLET.match(line)) < 2:
+        return None
+    return "\n".join(_DASH_BULLET.sub(r"\g<indent>- ", line) for line in lines)
+
+
+def dash_bullets(text: str) -> Reading | None:
+    made = _rewrite_runs(text, lambda line: bool(_DASH_BULLET.match(line)) or not line.strip(), 2, _dash_bullets)
+    return Reading(made) if made is not None else None
+
+
+# --- grids ---------------------------------------------------------------------------------------------------------
+
+_BOX_BORDER = re.compile(r"^\s*[+┌├└╞╘╒╔╠╚][-=─━═+┬┼┴╪╤╧╦╬╩┐┤┘╡╛╕╗╣╝]+\s*$")
+_BOX_ROW = re.compile(r"^\s*[|│║].*[|│║]\s*$")
+
+
+def _box_line(line: str) -> bool:
+    return bool(_BOX_BORDER.match(line) or _BOX_ROW.match(line))
+
+
+def _box_table(lines: list[str]) -> str | None:
+    """An ASCII or box-drawing table ("+----+----+" borders, "| Born | 1985 |" rows) as a markdown table."""
+    if not any(_BOX_BORDER.match(line) for line in lines):
+        return None
+    rows = [
+        [c.strip() for c in re.split(r"[|│║]", line.strip())[1:-1]] for line in lines if not _BOX_BORDER.match(line)
+    ]
+    if len(rows) < 2 or any(len(r) < 2 for r in rows):
+        return None
+    if len(rows[0]) == 2 and a_name(rows[0][0]):
+        # "| Rustam Yuldashev | Uzbek chess grandmaster |" over "| Born | 1985 |": a title row, no header
+        return _table([["", ""], *rows])
+    return _table(rows)
+
+
+def box_tables(text: str) -> Reading | None:
+    made = _rewrite_runs(text, _box_line, 3, _box_table)
+    return Reading(made) if made is not None else None
+
+
+# A CSV line: fields separated by commas with no space after them ("1993,born,,Shrewsbury England"), or quoted.
+_CSV_LEAST_ROWS = 3
+
+
+def _csv_line(line: str) -> bool:
+    stripped = line.strip()
+    if stripped.count(",") < 2 or stripped.endswith((".", ":")):
+        return False
+    fields = next(csv.reader([stripped]))
+    # prose puts a space after its commas; a CSV row does not (a quoted field may hold ", ")
+    unquoted = re.sub(r'"[^"]*"', "", stripped)
+    return len(fields) >= 3 and ", " not in unquoted
+
+
+def _csv_table(lines: list[str]) -> str | None:
+    """CSV rows under a header of short names ("year,event,result,notes") as a markdown table."""
+    rows = list(csv.reader(line.strip() for line in lines))
+    header = rows[0]
+    if len({len(r) for r in rows}) != 1 or not all(h.strip() and len(h.split()) <= 3 for h in header):
+        return None
+    if any(ch.isdigit() for h in header for ch in h):
+        return None  # the first row is data: no header to read the cells by
+    return _table(rows)
+
+
+def csv_rows(text: str) -> Reading | None:
+    made = _rewrite_runs(text, _csv_line, _CSV_LEAST_ROWS, _csv_table)
+    return Reading(made) if made is not None else None
+
+
+_FENCE = re.compile(r"^```[ \t]*(?P<info>[\w+-]*)[^\n]*\n(?P<code>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+_TIMELINE_EVENT = re.compile(r"^\s*(?P<when>[^:]+?)\s*:\s*(?P<what>.+)$")
+
+
+def _mermaid_timeline(code: str) -> str | None:
+    """A Mermaid ``timeline``: its title and sections as headings, its periods as a table of dated rows (the events
+    of a period joined by commas: "1997 : First 8,000 m peak : Cho Oyu" → "| 1997 | First 8,000 m peak, Cho Oyu |")."""
+    lines = [line for line in code.split("\n") if line.strip() and not line.strip().startswith("%%")]
+    if not lines or lines[0].strip() != "timeline":
+        return None
+    out: list[str] = []
+    rows: list[list[str]] = []
+
+    def close() -> None:
+        if rows:
+            out.append(_table([["When", "Event"], *rows]))
+            rows.clear()
+
+    for line in lines[1:]:
+        word, _, rest = line.strip().partition(" ")
+        if word in ("title", "section"):
+            close()
+            out.append(("## " if word == "title" else "### ") + rest.strip())
+            continue
+        m = _TIMELINE_EVENT.match(line)
+        if m is None:
+            continue
+        events = [e.strip() for e in m.group("what").split(" : ")]
+        events = [e.strip(" :") for e in events if e.strip(" :")]
+        if line.strip().startswith(":") and rows:  # a period's next event on a line of its own
+            rows[-1][1] += ", " + ", ".join(events)
+        else:
+            rows.append([m.group("when").strip(), ", ".join(events)])
+    close()
+    return "\n\n".join(out) if out else None
+
+
+def _fenced(text: str, languages: tuple[str, ...], read: Callable[[str], str | None]) -> str | None:
+    """``text`` with each code fence in one of ``languages`` (or without one) that ``read`` makes something of
+    replaced by it; None when none is."""
+    changed = False
+
+    def one(m: re.Match[str]) -> str:
+        nonlocal changed
+        if m.group("info").lower() not in languages:
+            return m.group()
+        made = read(m.group("code"))
+        if made is None:
+            return m.group()
+        changed = True
+        return made
+
+    made = _FENCE.sub(one, text)
+    return made if changed else None
+
+
+def mermaid_timelines(text: str) -> Reading | None:
+    made = _fenced(text, ("mermaid", ""), _mermaid_timeline)
+    return Reading(made) if made is not None else None
+
+
+# --- records -------------------------------------------------------------------------------------------------------
+
+
+def _xml_value(element: ElementTree.Element) -> Any:
+    """An element as a profile's value: its text when it has nothing else, else a mapping of its attributes, its
+    children (a tag that repeats is a list) and its text; an element whose children all share one tag is their
+    list ("<education><degree …/><degree …/></education>")."""
+    children = list(element)
+    text = (element.text or "").strip()
+    attributes = {k: v for k, v in element.attrib.items() if k.lower() not in ("id", "xmlns") and ":" not in k}
+    if not children and not attributes:
+        return text
+    if children and not attributes and not text and len({c.tag for c in children}) == 1 and len(children) > 1:
+        return [_xml_value(c) for c in children]
+    out: dict[str, Any] = dict(attributes)
+    for child in children:
+        value = _xml_value(child)
+        if child.tag in out:
+            kept = out[child.tag]
+            out[child.tag] = [*kept, value] if isinstance(kept, list) else [kept, value]
+        else:
+            out[child.tag] = value
+    if text:
+        out["text" if "text" not in out else "content"] = text
+    return out
+
+
+def _xml_profile(code: str) -> str | None:
+    """An XML document of elements (a ``<person>`` with ``<name>``, ``<born year="1966" place="…"/>``) as a JSON
+    profile fence."""
+    body = code.strip()
+    if not (body.startswith("<") and body.endswith(">")):
+        return None
+    try:
+        root = ElementTree.fromstring(body)
+    except ElementTree.ParseError:
+        return None
+    if not len(root):
+        return None
+    value = _xml_value(root)
+    return _fence(value) if isinstance(value, dict | list) else None
+
+
+def xml_records(text: str) -> Reading | None:
+    made = _xml_profile(text)
+    if made is not None:
+        return Reading(made)
+    made = _fenced(text, ("xml",), _xml_profile)
+    return Reading(made) if made is not None else None
+
+
+_INSERT = re.compile(
+    r"INSERT\s+INTO\s+[\w.`\"\[\]]+\s*\((?P<columns>[^)]*)\)\s*VALUES\s*(?P<values>.+?)\s*;?\s*$",
+    re.IGNORECASE | re.DOTALL,
+)
+_SQL_VALUE = re.compile(r"\s*(?:'(?P<text>(?:[^']|'')*)'|(?P<bare>[^,()\s]+))\s*(?P<end>[,)])")
+
+
+def _sql_rows(values: str) -> list[list[str | None]] | None:
+    """The tuples of an INSERT's VALUES ("('Rustam Yuldashev', 'UZB', 1985), (…)"), or None when they do not parse."""
+    rows: list[list[str | None]] = []
+    k = 0
+    while k < len(values):
+        while k < len(values) and values[k] in " \t\n,":
+            k += 1
+        if k >= len(values) or values[k] == ";":
+            break
+        if values[k] != "(":
+            return None
+        k += 1
+        row: list[str | None] = []
+        while True:
+            m = _SQL_VALUE.match(values, k)
+            if m is None:
+                return None
+            text = m.group("text")
+            bare = m.group("bare")
+            row.append(text.replace("''", "'") if text is not None else (None if bare.upper() == "NULL" else bare))
+            k = m.end()
+            if m.group("end") == ")":
+                break
+        rows.append(row)
+    return rows or None
+
+
+def _sql_profile(code: str) -> str | None:
+    """An SQL ``INSERT INTO t (columns) VALUES (…)`` as a JSON profile fence (a row a profile); its ``--`` comments
+    as lines of text."""
+    comments = [line.strip()[2:].strip() for line in code.split("\n") if line.strip().startswith("--")]
+    statement = "\n".join(line for line in code.split("\n") if not line.strip().startswith("--"))
+    m = _INSERT.search(statement)
+    if m is None:
+        return None
+    columns = [c.strip().strip('`"[]') for c in m.group("columns").split(",")]
+    rows = _sql_rows(m.group("values"))
+    if rows is None or any(len(r) != len(columns) for r in rows):
+        return None
+    profiles = [{c: v for c, v in zip(columns, r, strict=True) if v is not None} for r in rows]
+    fence = _fence(profiles[0] if len(profiles) == 1 else profiles)
+    return "\n\n".join([*(c for c in comments if c), fence])
+
+
+def sql_inserts(text: str) -> Reading | None:
+    made = _fenced(text, ("sql", "mysql", "postgresql", "sqlite"), _sql_profile)
+    if made is None and _INSERT.search(text) and text.lstrip()[:6].upper() in ("INSERT", "--"):
+        made = _sql_profile(text)
+    return Reading(made) if made is not None else None
+
+
+_TAG_PAIR = re.compile(r'^\s*\[(?P<key>[A-Za-z][\w-]*)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]\s*$')
+
+
+# Tags whose value names the player, "Surname, Given names" as PGN writes it.
+_PLAYER_TAGS = frozenset(("player", "name"))
+
+
+def _tag_profile(lines: list[str]) -> str | None:
+    pairs = [m for m in (_TAG_PAIR.match(line) for line in lines) if m is not None]
+    fields: dict[str, str] = {}
+    for m in pairs:
+        key, value = m.group("key"), m.group("value")
+        surname, comma, given = value.partition(",")
+        if key.lower() in _PLAYER_TAGS:
+            key, value = "name", f"{given.strip()} {surname.strip()}" if comma and given.strip() else value
+        fields[key] = value
+    return _fence(fields)
+
+
+def tag_pairs(text: str) -> Reading | None:
+    """PGN tag pairs ('[Born "1985, Samarkand"]', one a line, two or more) as a JSON profile fence."""
+    made = _rewrite_runs(text, lambda line: bool(_TAG_PAIR.match(line)), 2, _tag_profile)
+    return Reading(made) if made is not None else None
+
+
+# --- markup --------------------------------------------------------------------------------------------------------
+
+_WIKI_LINK = re.compile(r"\[\[(?:[^\]|]*\|)?(?P<text>[^\]|]*)\]\]")
+_WIKI_REF = re.compile(r"<ref(?:\s[^>]*)?/>|<ref(?:\s[^>]*)?>.*?</ref>", re.DOTALL | re.IGNORECASE)
+_WIKI_HEADING = re.compile(r"^(?P<marks>={2,6})\s*(?P<text>[^=\n]+?)\s*(?P=marks)\s*$", re.MULTILINE)
+_WIKI_TEMPLATE = re.compile(r"\{\{(?P<body>[^{}]*)\}\}", re.DOTALL)
+_INFOBOX = re.compile(r"\{\{\s*Infobox\b(?P<body>(?:[^{}]|\{\{[^{}]*\}\})*)\}\}", re.DOTALL | re.IGNORECASE)
+
+
+def _wiki_inline(text: str) -> str:
+    """Wikitext inline markup as markdown: links as their text, bold and italics, references and templates gone."""
+    text = _WIKI_REF.sub("", text)
+    text = _WIKI_LINK.sub(lambda m: m.group("text"), text)
+    text = re.sub(r"\{\{[^{}]*\}\}", "", text)
+    text = text.replace("'''", "**").replace("''", "*")
+    return text
+
+
+def _infobox(m: re.Match[str]) -> str:
+    """An infobox's "| key = value" fields as a JSON profile fence (its values without markup)."""
+    fields: dict[str, str] = {}
+    for part in re.split(r"\n\s*\|", "\n" + m.group("body"))[1:]:
+        key, eq, value = part.partition("=")
+        value = _wiki_inline(value).replace("*", "").replace("<br>", ", ").replace("<br/>", ", ").strip()
+        if eq and key.strip() and value:
+            fields[key.strip()] = value
+    return _fence(fields) if fields else ""
+
+
+def wikitext(text: str) -> Reading | None:
+    """Wikitext source (an infobox, '''bold''' names, [[links]], == headings ==, <ref>s): two or more of its marks."""
+    marks = (
+        bool(_INFOBOX.search(text))
+        + (len(_WIKI_LINK.findall(text)) >= 2)
+        + ("'''" in text)
+        + bool(_WIKI_HEADING.search(text))
+        + bool(_WIKI_REF.search(text))
+    )
+    if marks < 2:
+        return None
+    made = _INFOBOX.sub(_infobox, text)
+    made = _WIKI_HEADING.sub(lambda m: "#" * (len(m.group("marks"))) + " " + m.group("text"), made)
+    made = "\n".join(line if line.startswith("```") else _wiki_inline(line) for line in _split_fences(made))
+    return Reading(made)
+
+
+def _split_fences(text: str) -> list[str]:
+    """``text`` as lines, each fence's lines joined into one (so that inline readings leave fences alone)."""
+    out: list[str] = []
+    inside: list[str] | None = None
+    for line in text.split("\n"):
+        if inside is not None:
+            inside.append(line)
+            if line.strip() == "```":
+                out.append("\n".join(inside))
+                inside = None
+            continue
+        if line.startswith("```"):
+            inside = [line]
+            continue
+        out.append(line)
+    if inside is not None:
+        out.append("\n".join(inside))
+    return out
+
+
+_LATEX_COMMAND = re.compile(r"\\(?:section|subsection|textbf|emph|textit|item|begin|end|documentclass|title)\b")
+# LaTeX's accents: "\'e", "\`{e}", "\"o", "\^o", "\~n", "\c{c}".
+_ACCENT = re.compile(r"\\(?P<mark>['`^\"~=.]|[cvuH](?=[{ ]))\s*\{?(?P<letter>[A-Za-z])\}?")
+_ACCENT_MARKS = {
+    "'": "\u0301",
+    "`": "\u0300",
+    "^": "\u0302",
+    '"': "\u0308",
+    "~": "\u0303",
+    "=": "\u0304",
+    ".": "\u0307",
+    "c": "\u0327",
+    "v": "\u030c",
+    "u": "\u0306",
+    "H": "\u030b",
+}
+_LATEX_HEADINGS = {"title": "#", "chapter": "#", "section": "##", "subsection": "###", "subsubsection": "####"}
+_LATEX_INLINE = {"textbf": "**", "emph": "*", "textit": "*", "textsc": "", "underline": "", "textrm": "", "mbox": ""}
+_LATEX_SKIP = re.compile(
+    r"^\s*\\(?:documentclass|usepackage|maketitle|begin\{document\}|end\{document\}|date|author|label|vspace|"
+    r"noindent|newpage|clearpage|tableofcontents)\b.*$",
+    re.MULTILINE,
+)
+
+
+def _accent(m: re.Match[str]) -> str:
+    return unicodedata.normalize("NFC", m.group("letter") + _ACCENT_MARKS[m.group("mark")])
+
+
+def _braced(text: str, command: str, wrap: Callable[[str], str]) -> str:
+    """``text`` with each ``\\command*{…}`` (nested braces allowed) replaced by ``wrap`` of its argument."""
+    out: list[str] = []
+    pattern = re.compile(r"\\" + command + r"\*?\s*\{")
+    k = 0
+    while (m := pattern.search(text, k)) is not None:
+        depth, end = 1, m.end()
+        while end < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[end], 0)
+            end += 1
+        out.append(text[k : m.start()])
+        out.append(wrap(text[m.end() : end - 1]))
+        k = end
+    out.append(text[k:])
+    return "".join(out)
+
+
+def _heading(marks: str, argument: str) -> str:
+    return f"\n{marks} {argument.strip()}\n"
+
+
+def _wrapped(marks: str, argument: str) -> str:
+    return f"{marks}{argument}{marks}"
+
+
+def latex(text: str) -> Reading | None:
+    """LaTeX markup (two or more of its commands): sections as headings, ``\\textbf``/``\\emph`` as bold and italics,
+    itemize and enumerate items as list items, "--" and "---" as dashes, accents as letters, the preamble gone."""
+    if len(_LATEX_COMMAND.findall(text)) < 2:
+        return None
+    made = _LATEX_SKIP.sub("", text)
+    made = re.sub(r"(?<!\\)%.*$", "", made, flags=re.MULTILINE)
+    made = _ACCENT.sub(_accent, made)
+    for command, marks in _LATEX_HEADINGS.items():
+        made = _braced(made, command, partial(_heading, marks))
+    for command, marks in _LATEX_INLINE.items():
+        made = _braced(made, command, partial(_wrapped, marks))
+    made = re.sub(r"\\(?:begin|end)\{\w+\*?\}", "\n", made)
+    made = re.sub(r"^[ \t]*\\item\s*", "- ", made, flags=re.MULTILINE)
+    made = made.replace("---", "—").replace("--", "–").replace("``", "“").replace("''", "”")
+    made = re.sub(r"\\\\(?:\[[^\]]*\])?", "\n", made)
+    made = re.sub(r"\\([&%$#_{}])", r"\1", made).replace("~", " ")
+    made = re.sub(r"\n{3,}", "\n\n", made).strip("\n")
+    return Reading(made)
+
+
+FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
+    Rule(
+        "latex-markup",
+        "segment",
+        "LaTeX markup ('\\section*{…}', '\\textbf{1983--2012:}', '\\emph{…}', '\\item', 'R\\'eunion') is read as the "
+        "markdown it stands for: headings, bold and italics, list items, dashes and accented letters",
+        ("\\section*{Ada (1815--1852)}", "\\item \\textbf{2005:} awarded", "H\\'el\\`ene"),
+        latex,
+    ),
+    Rule(
+        "wikitext-markup",
+        "segment",
+        "wikitext source (an infobox's '| birth_place = [[Penzance]]', '''bold''', [[links]], '== References ==', "
+        "<ref>…</ref>) is read as a profile (the infobox) and the markdown of its prose",
+        ("{{Infobox person | birth_date = 1871 }}", "'''Ada''' was a [[botanist]]", "[[Glasgow|the city]]"),
+        wikitext,
+    ),
+    Rule(
+        "xml-records",
+        "segment",
+        'an answer (or a fence) that is an XML document (\'<person><name>…</name><born year="1966" place="…"/>\') is '
+        "read as a profile: an element's attributes, children and text are its fields",
+        (
+            '<person><name>Ada</name><born year="1815"/></person>',
+            "<profile><award>…</award></profile>",
+            "<education><degree …/><degree …/></education>",
+        ),
+        xml_records,
+    ),
+    Rule(
+        "sql-inserts",
+        "segment",
+        "an SQL 'INSERT INTO t (name, born_year, …) VALUES (…)' is read as a profile a row, its columns as fields",
+        (
+            "INSERT INTO players (name, born_year) VALUES ('Ada', 1815);",
+            "INSERT INTO t (a, b) VALUES (1, 2), (3, 4)",
+            "-- a comment\nINSERT INTO people (`name`) VALUES ('O''Neill')",
+        ),
+        sql_inserts,
+    ),
+    Rule(
+        "tag-pairs",
+        "segment",
+        "PGN-style tag pairs, one a line ('[Born \"1985, Samarkand\"]', '[PeakRating \"2698 (March 2016)\"]'), are "
+        "read as a profile, a tag a field",
+        ('[Player "Quill, Ada"]', '[Born "1815"]', '[PeakRating "2698 (March 2016)"]'),
+        tag_pairs,
+    ),
+    Rule(
+        "box-tables",
+        "segment",
+        "a table drawn with ASCII or box-drawing borders ('+------+------+', '| Born | 1985 |', '│ … │') is read as "
+        "the markdown table it draws",
+        ("+---+---+\n| a | b |", "┌───┬───┐\n│ a │ b │", "| Ada Quill | potter |\n+--+--+\n| Born | 1815 |"),
+        box_tables,
+    ),
+    Rule(
+        "csv-rows",
+        "segment",
+        "three or more CSV lines under a header of short names ('year,event,result,notes', '1993,born,,Shrewsbury') "
+        "are read as a markdown table; prose with commas (', ' after each) is not",
+        ("year,event,result", "name,born,died", '"Quill, Ada",1815,1852'),
+        csv_rows,
+    ),
+    Rule(
+        "mermaid-timelines",
+        "segment",
+        "a Mermaid 'timeline' fence is read as its title (a heading) and a table of its periods and their events "
+        "('1997 : First 8,000 m peak : Cho Oyu' → '| 1997 | First 8,000 m peak, Cho Oyu |')",
+        ("timeline\n  title Ada\n  1815 : born", "1997 : First peak : Cho Oyu", "section Early\n  1990 : Born"),
+        mermaid_timelines,
+    ),
+    Rule(
+        "dash-bullets",
+        "segment",
+        "two or more lines opened by an en or em dash and a space ('– Chapter 7 refers to the saxophonist') are read "
+        "as list items, like '-' and '•'; one such line (an epigraph's '— Mark Twain') is not",
+        ("– born 1961\n– died 2011", "— harpsichordist\n\n— saxophonist", "  – Poznań\n  – Łódź"),
+        dash_bullets,
+    ),
+)
+
+
+def read_formats(text: str, rules_off: frozenset[str] = frozenset()) -> str:
+    """``text`` with every part written in a notation a reading of ``FORMAT_RULES`` knows rewritten as markdown
+    (each reading applied in turn, to what the ones before it made)."""
+    for r in FORMAT_RULES:
+        if r.name in rules_off or r.apply is None:
+            continue
+        made = r.apply(text)
+        if made is not None:
+            text = made.text
+    return text

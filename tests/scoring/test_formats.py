@@ -1,0 +1,385 @@
+"""Answers written in another notation read as the markdown they stand for (scoring/segment/formats.py): LaTeX,
+wikitext, XML, SQL INSERT, PGN tag pairs, ASCII and box-drawing tables, CSV rows and Mermaid timelines, en- and em-dash
+bullets, each with phrasings it reads and look-alikes it must leave alone, and each switched off by name."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scoring.rulebook import STEPS
+from scoring.rules import RULES
+from scoring.segment.formats import FORMAT_RULES, read_formats
+from scoring.sentences import split_sentences
+
+NAMES = [r.name for r in FORMAT_RULES]
+
+
+def _texts(answer: str, rules_off: frozenset[str] = frozenset()) -> list[str]:
+    return [s.text for s in split_sentences(answer, rules_off)]
+
+
+def _profile(made: str) -> object:
+    """The JSON of the one profile fence in ``made``."""
+    start = made.index("```json\n") + len("```json\n")
+    return json.loads(made[start : made.index("\n```", start)])
+
+
+def test_the_readings_are_a_step_of_registered_rules_with_three_phrasings() -> None:
+    assert STEPS["segment-formats"] == FORMAT_RULES
+    for r in FORMAT_RULES:
+        assert RULES[r.name] is r and r.step == "segment" and r.apply is not None
+        assert len(r.examples) >= 3 and r.summary
+
+
+# --- LaTeX (latex-markup) -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("latex", "markdown"),
+    [
+        ("\\section*{Ada Lovelace (1815--1852)}\n\nShe wrote \\emph{Notes}.", "## Ada Lovelace (1815–1852)"),
+        ("\\begin{itemize}\n  \\item \\textbf{1843:} translated the memoir\n\\end{itemize}", "- **1843:** translated"),
+        ("\\subsection{Life}\nBorn in R\\'eunion to H\\'el\\`ene \\textbf{Roussin}.", "Born in Réunion to Hélène"),
+        ("\\documentclass{article}\n\\begin{document}\n\\textit{Ada} was born in 1815 --- in London.", "— in London"),
+        ("\\begin{enumerate}\n\\item First\n\\item Second \\& third\n\\end{enumerate}", "- Second & third"),
+    ],
+)
+def test_latex_markup_is_read_as_markdown(latex: str, markdown: str) -> None:
+    made = read_formats(latex)
+    assert markdown in made
+    assert "\\" not in made
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The path is C:\\Users\\ada and the file is notes.txt.",
+        "She used \\n in her code once.",
+        "Born 1815--1852, she wrote the \\emph notes.",  # one command, no braces: no LaTeX document
+    ],
+)
+def test_a_stray_backslash_is_no_latex(text: str) -> None:
+    assert read_formats(text) == text
+
+
+def test_a_latex_bio_reads_its_items_with_the_subject() -> None:
+    answer = (
+        "\\section*{Corin Vale (1954--2020)}\n\nCorin Vale was a French geologist.\n\n\\begin{itemize}\n"
+        "  \\item \\textbf{2005:} awarded the Haroun Medal.\n\\end{itemize}\n\nHe died in R\\'eunion."
+    )
+    texts = _texts(answer)
+    assert "Corin Vale (1954–2020)" in texts
+    assert "He died in Réunion." in texts
+    assert not any("\\" in t or "textbf" in t for t in texts)
+    assert "\\item" in " ".join(_texts(answer, frozenset({"latex-markup"})))
+
+
+# --- wikitext (wikitext-markup) -----------------------------------------------------------------------------------
+
+WIKI = (
+    "{{Infobox scientist\n| name = Ada Quill\n| birth_place = [[Penzance]], Cornwall\n| awards = Bentham Medal (1928)"
+    "\n}}\n'''Ada Quill''' (1871–1944) was a [[botany|botanist]].<ref>Ferns, 1922.</ref>\n\n== References ==\n"
+    "{{reflist}}"
+)
+
+
+def test_a_wikitext_infobox_is_a_profile_and_its_prose_markdown() -> None:
+    made = read_formats(WIKI)
+    assert _profile(made) == {
+        "name": "Ada Quill",
+        "birth_place": "Penzance, Cornwall",
+        "awards": "Bentham Medal (1928)",
+    }
+    assert "**Ada Quill** (1871–1944) was a botanist." in made
+    assert "## References" in made and "<ref>" not in made and "{{" not in made
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "See [[Glasgow]] for more.",  # one mark only
+        "He said ''maybe'' twice.",
+        "== not a heading in prose ==, she wrote.",
+    ],
+)
+def test_one_wiki_mark_is_no_wikitext(text: str) -> None:
+    assert read_formats(text) == text
+
+
+def test_wikitext_sentences_have_no_markup() -> None:
+    texts = _texts(WIKI)
+    assert "Birthplace: Penzance, Cornwall" in texts
+    assert any(t.startswith("Ada Quill (1871–1944) was a botanist") for t in texts)
+    assert not any("[[" in t for t in texts)
+
+
+# --- XML (xml-records) --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("xml", "profile"),
+    [
+        (
+            '<person id="x"><name>Ada Quill</name><born year="1966" place="Medellín"/></person>',
+            {"name": "Ada Quill", "born": {"year": "1966", "place": "Medellín"}},
+        ),
+        (
+            '<?xml version="1.0"?>\n<profile>\n  <name>Ada</name>\n  <education>\n    <degree year="1989">BA</degree>'
+            '\n    <degree year="1992">MSc</degree>\n  </education>\n</profile>',
+            {"name": "Ada", "education": [{"year": "1989", "text": "BA"}, {"year": "1992", "text": "MSc"}]},
+        ),
+        (
+            "```xml\n<people><person><name>A</name></person><person><name>B</name></person></people>\n```",
+            [{"name": "A"}, {"name": "B"}],
+        ),
+        (
+            '<player><name>Ada</name><award year="2013">Habitat Laurel</award><award>Gold</award></player>',
+            {"name": "Ada", "award": [{"year": "2013", "text": "Habitat Laurel"}, "Gold"]},
+        ),
+    ],
+)
+def test_an_xml_document_is_a_profile(xml: str, profile: object) -> None:
+    assert _profile(read_formats(xml)) == profile
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<b>Ada</b> was born in 1815.",  # inline HTML in prose
+        "<person><name>Ada</name>",  # does not parse
+        "He wrote <br> twice.",
+    ],
+)
+def test_markup_in_prose_is_no_xml_profile(text: str) -> None:
+    assert read_formats(text) == text
+
+
+def test_an_xml_profile_reads_as_records() -> None:
+    texts = _texts('<person><name>Ada Quill</name><born year="1966" place="Medellín, Colombia"/></person>')
+    assert texts[:2] == ["Ada Quill", "Born: Medellín, Colombia in 1966"]
+    assert "<name>" in " ".join(_texts("<person><name>Ada Quill</name><x>y</x></person>", frozenset({"xml-records"})))
+
+
+# --- SQL (sql-inserts) --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sql", "profile"),
+    [
+        (
+            "```sql\nINSERT INTO players (name, born_year, city) VALUES ('Ada Quill', 1985, 'Bukhara');\n```",
+            {"name": "Ada Quill", "born_year": "1985", "city": "Bukhara"},
+        ),
+        (
+            "INSERT INTO people (`name`, `note`) VALUES ('O''Neill', NULL);",
+            {"name": "O'Neill"},
+        ),
+        (
+            "```sql\n-- two rows\nINSERT INTO t (name, born) VALUES\n  ('A, B', 1901),\n  ('C', 1902);\n```",
+            [{"name": "A, B", "born": "1901"}, {"name": "C", "born": "1902"}],
+        ),
+    ],
+)
+def test_an_sql_insert_is_a_profile_a_row(sql: str, profile: object) -> None:
+    assert _profile(read_formats(sql)) == profile
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```sql\nSELECT name FROM players WHERE born_year = 1985;\n```",
+        "```sql\nINSERT INTO t (a, b) VALUES (1);\n```",  # a value short
+        "She helped INSERT INTO the bill (a clause) VALUES she held.",
+    ],
+)
+def test_other_sql_stays(text: str) -> None:
+    assert read_formats(text) == text
+
+
+# --- PGN tag pairs (tag-pairs) ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tags", "profile"),
+    [
+        ('[Player "Quill, Ada"]\n[Born "1985, Samarkand"]', {"name": "Ada Quill", "Born": "1985, Samarkand"}),
+        (
+            '[Name "Ada Quill"]\n[PeakRating "2698 (March 2016)"]',
+            {"name": "Ada Quill", "PeakRating": "2698 (March 2016)"},
+        ),
+        ('[Title "GM (2004)"]\n[Federation "UZB"]\n[Club "Tashkent \\"A\\""]', None),
+    ],
+)
+def test_tag_pairs_are_a_profile(tags: str, profile: object) -> None:
+    made = _profile(read_formats(tags))
+    assert made == profile if profile is not None else isinstance(made, dict) and made["Title"] == "GM (2004)"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[Born "1985"]\nHe lives in Tashkent.',  # one tag
+        "[1] Born in 1985.\n[2] Lives in Tashkent.",  # citations
+        '["a", "b"]',
+    ],
+)
+def test_one_tag_or_brackets_are_no_tag_pairs(text: str) -> None:
+    assert read_formats(text) == text
+
+
+# --- ASCII and box-drawing tables (box-tables) --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("box", "table"),
+    [
+        (
+            "+------+------+\n| Name | Born |\n+------+------+\n| Ada  | 1815 |\n| Bo   | 1901 |\n+------+------+",
+            "| Name | Born |\n| --- | --- |\n| Ada | 1815 |\n| Bo | 1901 |",
+        ),
+        (
+            "┌──────┬──────┐\n│ Born │ 1815 │\n├──────┼──────┤\n│ Died │ 1852 │\n└──────┴──────┘",
+            "| Born | 1815 |\n| --- | --- |\n| Died | 1852 |",
+        ),
+        (
+            "+-----------+--------+\n| Ada Quill | potter |\n+-----------+--------+\n| Born | 1815 |\n+--+--+",
+            "|  |  |\n| --- | --- |\n| Ada Quill | potter |\n| Born | 1815 |",
+        ),
+    ],
+)
+def test_a_drawn_table_is_a_markdown_table(box: str, table: str) -> None:
+    assert read_formats(box) == table
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "| Born | 1815 |\n| --- | --- |\n| Died | 1852 |",  # a markdown table already
+        "+------+\nA line under a rule.",
+        "Scores: 3 | 4 | 5",
+    ],
+)
+def test_no_drawn_table_stays(text: str) -> None:
+    assert read_formats(text) == text
+
+
+def test_a_drawn_table_reads_as_records() -> None:
+    box = "+-----------+-------------+\n| Ada Quill | potter |\n+-----------+-------------+\n| Born | 1815, Leeds |\n"
+    assert "Born: 1815, Leeds" in _texts(box)
+    assert not any(t.startswith("Born: ") for t in _texts(box, frozenset({"box-tables"})))
+
+
+# --- CSV (csv-rows) -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rows", "first"),
+    [
+        ("year,event,result\n1993,born,Shrewsbury\n2018,European Championships,bronze", "| year | event | result |"),
+        ('name,born,died\n"Quill, Ada",1815,1852\nBo,1901,1950', "| name | born | died |"),
+        ("a,b,c\n1,2,3\n4,5,6\n\nHe was born in 1815.", "| a | b | c |"),
+    ],
+)
+def test_csv_rows_under_a_header_are_a_table(rows: str, first: str) -> None:
+    assert read_formats(rows).startswith(first)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Born in Leeds, 1951, to a miner's family.\nMoved to York, 1960, with his aunt.\nDied in Hull, 2001, at 50.",
+        "1993,born,Shrewsbury\n2018,Championships,bronze\n2021,Games,ninth",  # no header: the first row is data
+        "a,b,c\n1,2",  # two lines
+    ],
+)
+def test_prose_with_commas_is_no_csv(text: str) -> None:
+    assert read_formats(text) == text
+
+
+# --- Mermaid timelines (mermaid-timelines) ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("code", "parts"),
+    [
+        (
+            "```mermaid\ntimeline\n    title Ada Quill\n    1997 : First peak : Cho Oyu\n    2004 : Lost two toes\n```",
+            ["## Ada Quill", "| 1997 | First peak, Cho Oyu |", "| 2004 | Lost two toes |"],
+        ),
+        (
+            "```mermaid\ntimeline\n  section Early\n    1990 : Born\n         : Moved to Naha\n```",
+            ["### Early", "| 1990 | Born, Moved to Naha |"],
+        ),
+        ("```\ntimeline\n  2001 : Debut\n  2005 : Prize\n```", ["| 2001 | Debut |", "| 2005 | Prize |"]),
+    ],
+)
+def test_a_mermaid_timeline_is_a_dated_table(code: str, parts: list[str]) -> None:
+    made = read_formats(code)
+    assert all(p in made for p in parts), made
+    assert "```" not in made
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```mermaid\nflowchart LR\n  A --> B\n```",
+        "```python\ntimeline = [1, 2]\n```",
+        "Her timeline: 1997 : Cho Oyu.",
+    ],
+)
+def test_other_diagrams_stay(text: str) -> None:
+    assert read_formats(text) == text
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_reading_can_be_switched_off(name: str) -> None:
+    examples = {
+        "latex-markup": "\\section*{Ada}\n\\textbf{Born} 1815.",
+        "wikitext-markup": WIKI,
+        "xml-records": "<person><name>Ada</name><born>1815</born></person>",
+        "sql-inserts": "```sql\nINSERT INTO t (name, born) VALUES ('Ada', 1815);\n```",
+        "tag-pairs": '[Name "Ada"]\n[Born "1815"]',
+        "box-tables": "+---+---+\n| a | b |\n| c | d |\n+---+---+",
+        "csv-rows": "a,b,c\n1,2,3\n4,5,6",
+        "mermaid-timelines": "```mermaid\ntimeline\n  1815 : Born\n```",
+        "dash-bullets": "– born 1815\n– died 1852",
+    }
+    text = examples[name]
+    assert read_formats(text) != text
+    assert read_formats(text, frozenset({name})) == text
+
+
+# --- dash bullets (dash-bullets) ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "items"),
+    [
+        (
+            "Two people:\n\n– Chapter 2 refers to the potter (b. 1961, Leeds).\n– Chapter 7 refers to the poet.",
+            ["Chapter 2 refers to the potter (b. 1961, Leeds).", "Chapter 7 refers to the poet."],
+        ),
+        ("— She was born in Leeds.\n\n— She died in York.", ["She was born in Leeds.", "She died in York."]),
+        ("Facts:\n  – Born in Leeds in 1815.\n  – Wrote two novels.", ["Born in Leeds in 1815.", "Wrote two novels."]),
+    ],
+)
+def test_dash_opened_lines_are_list_items(answer: str, items: list[str]) -> None:
+    texts = _texts(answer)
+    assert all(item in texts for item in items)
+    assert not any(t.startswith(("–", "—")) for t in texts)
+    assert any(t.startswith(("–", "—")) for t in _texts(answer, frozenset({"dash-bullets"})))
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Be yourself; everyone else is already taken.\n\n— Oscar Wilde",
+        "She ran the shop 1990 – 2000.\nHe ran it 2000 – 2010.",
+        "– a lone dash line\nfollowed by prose.",
+        "Ada Quill — potter — was born in Leeds.",
+    ],
+)
+def test_a_lone_dash_line_or_a_dash_inside_a_line_is_not_a_list(answer: str) -> None:
+    assert read_formats(answer) == answer
