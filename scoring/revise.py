@@ -773,6 +773,11 @@ def _without_repeats(lines: list[str]) -> list[str]:
     return out
 
 
+# An enumeration marker opening a line of options ("a) Edinburgh b) Glasgow", "(ii) …", "b. …"): lower case as
+# written, not a sentence's first word.
+_MARKER = re.compile(r"^\(?(?:[a-z]|[ivx]{1,4})[).]\s")
+
+
 def _join(sentences: Sequence[str | None], paragraphs: Sequence[int]) -> str:
     chunks: list[list[str]] = []
     last: int | None = None
@@ -784,6 +789,6 @@ def _join(sentences: Sequence[str | None], paragraphs: Sequence[int]) -> str:
             last = para
         # A sentence whose opening words went (a hedge, a deleted clause) starts with a capital all the same.
         opens = not chunks[-1] or chunks[-1][-1].rstrip()[-1:] in ".!?:"  # not after "…;" of a list
-        lower = opens and text[:1].islower() and text.split()[0].islower()  # not "iPhone"
+        lower = opens and text[:1].islower() and text.split()[0].islower() and not _MARKER.match(text)  # "iPhone"
         chunks[-1].append(text[:1].upper() + text[1:] if lower else text)
     return "\n\n".join(" ".join(c) for c in chunks)

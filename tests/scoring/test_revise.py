@@ -178,6 +178,26 @@ def test_a_revised_sentence_whose_opening_went_starts_with_a_capital() -> None:
     assert _join(["born in 1931;", "emigrated in 1955."], [0, 0]) == "Born in 1931; emigrated in 1955."
 
 
+@pytest.mark.parametrize(
+    ("lines", "joined"),
+    [
+        # A line of options keeps its lower-case markers, changed or not.
+        (["Where was she born?", "a) Leeds b) York c) Hull"], "Where was she born? a) Leeds b) York c) Hull"),
+        (["Which year?", "a) 1990 b) 1991"], "Which year? a) 1990 b) 1991"),
+        (["Pick one.", "(ii) the second, with a cup."], "Pick one. (ii) the second, with a cup."),
+        (["Pick one.", "b. the mayor of Leeds."], "Pick one. b. the mayor of Leeds."),
+        # Look-alikes: a sentence whose opening went is capitalised as before.
+        (["He won.", "and then he retired."], "He won. And then he retired."),
+        (["He won.", "a prize came in 1990."], "He won. A prize came in 1990."),
+        (["He won.", "i said so."], "He won. I said so."),
+    ],
+)
+def test_a_line_of_options_keeps_its_lower_case_markers(lines: list[str], joined: str) -> None:
+    from scoring.revise import _join
+
+    assert _join(lines, [0] * len(lines)) == joined
+
+
 def test_a_person_read_as_they_agrees_with_the_name_that_replaces_it() -> None:
     from scoring.decontext import decontextualize
 
