@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from scoring.errors import ModelUnavailableError
+from scoring.numerals import spelled_runs
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -294,16 +295,15 @@ def _keep_whole_words(nlp: Language) -> Language:
     return nlp
 
 
+_AND = re.compile(r"\sand\s", re.I)
+
+
 def _merge_spelled_numbers(doc: Doc) -> Doc:
     """Each number spelled out with "and" in it ("one hundred and twelve", "two thousand and six") made one token,
     tagged a number, before the tagger and parser read the sentence: parsed word by word, its "and" was a
     coordination ("He described one hundred species", "He described twelve species"; "in two thousand and six,
     two thousand and nine, …" as "in two thousand", "in six", "in nine")."""
-    import re
-
-    from scoring.numerals import spelled_runs
-
-    spans = [doc.char_span(a, b) for a, b in spelled_runs(doc.text) if re.search(r"\sand\s", doc.text[a:b], re.I)]
+    spans = [doc.char_span(a, b) for a, b in spelled_runs(doc.text) if _AND.search(doc.text[a:b])]
     with doc.retokenize() as retokenizer:
         for span in spans:
             if span is not None and len(span) > 1:
