@@ -261,6 +261,22 @@ def _xml_value(element: ElementTree.Element) -> Any:
     return out
 
 
+# A profile nests a few levels (person → education → degree → field); a document nested deeper is no profile, and
+# reading it recursively would exhaust the stack on a hostile answer ("<a>" a thousand deep).
+_PROFILE_DEPTH = 12
+
+
+def _deeper_than(root: ElementTree.Element, limit: int) -> bool:
+    """Whether some element lies more than ``limit`` levels below ``root`` (walked without recursion)."""
+    stack = [(root, 0)]
+    while stack:
+        element, depth = stack.pop()
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in element)
+    return False
+
+
 def _xml_profile(code: str) -> str | None:
     """An XML document of elements (a ``<person>`` with ``<name>``, ``<born year="1966" place="…"/>``) as a JSON
     profile fence."""
@@ -271,7 +287,7 @@ def _xml_profile(code: str) -> str | None:
         root = ElementTree.fromstring(body)
     except ElementTree.ParseError:
         return None
-    if not len(root):
+    if not len(root) or _deeper_than(root, _PROFILE_DEPTH):
         return None
     value = _xml_value(root)
     return _fence(value) if isinstance(value, dict | list) else None

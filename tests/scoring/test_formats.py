@@ -156,6 +156,18 @@ def test_markup_in_prose_is_no_xml_profile(text: str) -> None:
     assert read_formats(text) == text
 
 
+@pytest.mark.parametrize("depth", [14, 1_000, 20_000])
+def test_xml_nested_deeper_than_a_profile_is_left_as_written(depth: int) -> None:
+    # read recursively, a thousand levels exhausted the stack and failed the whole check
+    text = "<a>" * depth + "x" + "</a>" * depth
+    assert read_formats(text) == text
+
+
+def test_a_profile_nested_a_few_levels_is_still_read() -> None:
+    text = "<p><name>Ada</name>" + "<e>" * 10 + "<degree>BA</degree>" + "</e>" * 10 + "</p>"
+    assert read_formats(text).startswith("```json")
+
+
 def test_an_xml_profile_reads_as_records() -> None:
     texts = _texts('<person><name>Ada Quill</name><born year="1966" place="Medellín, Colombia"/></person>')
     assert texts[:2] == ["Ada Quill", "Born: Medellín, Colombia in 1966"]
