@@ -302,7 +302,7 @@ def xml_records(text: str) -> Reading | None:
 
 
 _INSERT = re.compile(
-    r"INSERT\s+INTO\s+[\w.`\"\[\]]+\s*\((?P<columns>[^)]*)\)\s*VALUES\s*(?P<values>.+?)\s*;?\s*$",
+    r"INSERT\s+INTO\s+[\w.`\"\[\]]+\s*\((?P<columns>[^)]*)\)\s*VALUES(?P<values>.+)",
     re.IGNORECASE | re.DOTALL,
 )
 _SQL_VALUE = re.compile(r"\s*(?:'(?P<text>(?:[^']|'')*)'|(?P<bare>[^,()\s]+))\s*(?P<end>[,)])")
@@ -344,7 +344,8 @@ def _sql_profile(code: str) -> str | None:
     if m is None:
         return None
     columns = [c.strip().strip('`"[]') for c in m.group("columns").split(",")]
-    rows = _sql_rows(m.group("values"))
+    # the closing ";" and spaces are stripped here: "\s*;?\s*$" after a lazy group backtracked cubically over spaces
+    rows = _sql_rows(m.group("values").strip().removesuffix(";").rstrip())
     if rows is None or any(len(r) != len(columns) for r in rows):
         return None
     profiles = [{c: v for c, v in zip(columns, r, strict=True) if v is not None} for r in rows]
@@ -386,9 +387,13 @@ def tag_pairs(text: str) -> Reading | None:
 
 # --- markup --------------------------------------------------------------------------------------------------------
 
-_WIKI_LINK = re.compile(r"\[\[(?:[^\]|]*\|)?(?P<text>[^\]|]*)\]\]")
-_WIKI_REF = re.compile(r"<ref(?:\s[^>]*)?/>|<ref(?:\s[^>]*)?>.*?</ref>", re.DOTALL | re.IGNORECASE)
-_WIKI_HEADING = re.compile(r"^(?P<marks>={2,6})\s*(?P<text>[^=\n]+?)\s*(?P=marks)\s*$", re.MULTILINE)
+_WIKI_LINK = re.compile(r"\[\[(?:[^\[\]|]*\|)?(?P<text>[^\[\]|]*)\]\]")  # no "[" inside: linear on "[[[[…"
+# Each scan stops where the next tag or reference opens, and a heading's spaces can be matched one way only: on
+# hostile text ("<ref>" a thousand times unclosed, "== " and 2,000 spaces) the looser patterns took seconds to minutes.
+_WIKI_REF = re.compile(r"<ref(?:\s[^<>]*)?/>|<ref(?:\s[^<>]*)?>(?:(?!<ref\b).)*?</ref>", re.DOTALL | re.IGNORECASE)
+_WIKI_HEADING = re.compile(
+    r"^(?P<marks>={2,6})[ \t]*(?P<text>[^=\s](?:[^=\n]*[^=\s])?)[ \t]*(?P=marks)[ \t]*$", re.MULTILINE
+)
 _WIKI_TEMPLATE = re.compile(r"\{\{(?P<body>[^{}]*)\}\}", re.DOTALL)
 _INFOBOX = re.compile(r"\{\{\s*Infobox\b(?P<body>(?:[^{}]|\{\{[^{}]*\}\})*)\}\}", re.DOTALL | re.IGNORECASE)
 

@@ -395,3 +395,19 @@ def test_dash_opened_lines_are_list_items(answer: str, items: list[str]) -> None
 )
 def test_a_lone_dash_line_or_a_dash_inside_a_line_is_not_a_list(answer: str) -> None:
     assert read_formats(answer) == answer
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "INSERT INTO t (a) VALUES (1" + " " * 20_000 + "x",  # 2,000 spaces took > 20 s before
+        "'''Ada''' was born.\n== " + " " * 20_000 + "x",  # 2,000 spaces took 22 s before
+        "'''Ada''' was born. " + "<ref>" * 4_000,  # 0.9 s before
+        "{{Infobox person | name = " + "[[" * 10_000 + "x",  # 5.7 s before
+    ],
+    ids=["sql-insert-spaces", "wiki-heading-spaces", "unclosed-refs", "unclosed-links"],
+)
+def test_hostile_text_in_a_notation_is_left_as_written_in_linear_time(text: str) -> None:
+    # The answer is the model's, and a user can make the model write anything: these once backtracked for
+    # seconds to minutes on one answer (a pattern's spaces or scan matched more than one way); each is read once.
+    assert read_formats(text) == text
