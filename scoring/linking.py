@@ -27,7 +27,7 @@ from scoring.grouping import name_parts
 from scoring.protocols import KnowledgeSource
 from scoring.rules import rule
 from vocabulary import fold_words as fold
-from vocabulary.names import NICKNAMES
+from vocabulary.names import familiar_form
 
 MAX_CANDIDATES = 8
 
@@ -109,7 +109,7 @@ def _shares_name(name: str, title: str, familiar: bool = True) -> bool:
         return False
     first_a, first_b = a[0], b[0]
     short, long = sorted((first_a, first_b), key=len)
-    if familiar and (first_b in NICKNAMES.get(first_a, ()) or first_a in NICKNAMES.get(first_b, ())):
+    if familiar and familiar_form(first_a, first_b):
         return True
     return _close(first_a, first_b) or (long.startswith(short) and (len(short) >= 3 or len(short) == 1))
 

@@ -5,7 +5,7 @@ Two link rules (``scoring.score``) read this:
 - ``other-given-name``: a page whose person has the answer's surname but another given name is another person
   ("Ilse Rautenbach" is not the store's "Thandiwe Rautenbach"), unless one name is a form of the other: an
   initial ("T. Rautenbach"), a short form ("Jon"/"Jonathan"), a spelling one letter apart ("Ahmed"/"Ahmad"), a
-  known nickname ("Bill"/"William"; ``vocabulary.names.NICKNAMES``), or a given name of the one among the other's.
+  known nickname ("Bill"/"William"; ``vocabulary.names.familiar_form``), or a given name of the one among the other's.
 - ``unfitting-namesake``: a namesake's page whose title's occupation ("(rower)") is none the answer states
   ("Callum Rennick is a rugby union player" against "Callum Rennick (rower)" and "(bishop)"), and which supports
   fewer than half of the group's facts, is another person of that name.
@@ -29,7 +29,7 @@ from scoring.named_roles import same_role
 from scoring.verifier.text import stem
 from vocabulary import SUBJECT_PRONOUNS
 from vocabulary import fold_ascii as fold
-from vocabulary.names import NICKNAMES
+from vocabulary.names import familiar_form
 from vocabulary.occupations import OCCUPATIONS, UMBRELLAS
 
 # A share of a group's facts a page must support to be linked when it fits none of the occupations stated.
@@ -54,7 +54,7 @@ def _given_agree(x: str, y: str) -> bool:
         return True
     if min(len(x), len(y)) >= 4 and Levenshtein.distance(x, y) <= 1:
         return True
-    return y in NICKNAMES.get(x, ()) or x in NICKNAMES.get(y, ())
+    return familiar_form(x, y)
 
 
 def other_given_name(name: str, known: str) -> bool:

@@ -56,3 +56,12 @@ NICKNAMES: dict[str, frozenset[str]] = {}
 for _forms, _names in _FORMS.items():
     for _form in _forms.split():
         NICKNAMES[_form] = NICKNAMES.get(_form, frozenset()) | frozenset(_names.split())
+
+
+def familiar_form(x: str, y: str) -> bool:
+    """Whether one lower-case given name is a known familiar form of the other ("bill" and "william", either way).
+
+    >>> familiar_form("william", "bill"), familiar_form("bill", "bob")
+    (True, False)
+    """
+    return y in NICKNAMES.get(x, ()) or x in NICKNAMES.get(y, ())
