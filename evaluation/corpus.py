@@ -41,7 +41,7 @@ from evaluation.errors import EvaluationError
 from evaluation.progress import Outcome, Progress, silent
 from evaluation.revisions import RevisionTally
 from schemas.check import CheckResult, FactResult
-from schemas.enums import Verdict, Worthiness
+from schemas.enums import Stance, Verdict, Worthiness
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus"
 KNOWN = {
@@ -60,6 +60,11 @@ KNOWN = {
     "revision_keeps",
     "revision_drops",
 }
+
+
+THRESHOLD = 0.75  # the default policy's threshold (README): correct answers blocked are counted at it
+# Kinds whose answers a careful human passes unless their expectations say a value is wrong or two people are merged.
+CORRECT_KINDS = ("faithful", "separated", "paraphrase", "hedged", "nickname", "names", "non-biographical")
 
 
 @dataclass(frozen=True)
@@ -112,6 +117,37 @@ def load(root: Path) -> tuple[list[tuple[str, str, list[str]]], list[Answer]]:
         except (ValueError, KeyError, TypeError) as e:
             raise EvaluationError(f"{path}:{n}: not an answer ({e})") from e
     return pages, answers
+
+
+def human_passes(item: Answer) -> bool:
+    """Whether a careful human would let ``item`` through a block policy: a kind that states what its pages say,
+    expected to be checked, with no value expected unsupported or dropped and no merge of two people."""
+    expect = item.expect
+    return (
+        item.kind in CORRECT_KINDS
+        and expect.get("status", "checked") == "checked"
+        and not expect.get("not_supported")
+        and not expect.get("revision_drops")
+        and not expect.get("conflated", False)
+    )
+
+
+def refuted(result: CheckResult) -> list[str]:
+    """The check-worthy facts the evidence refutes."""
+    return [
+        f.text
+        for g in result.groups
+        for f in g.facts
+        if f.worthiness is Worthiness.FACTUAL and f.stance is Stance.REFUTE and f.verdict is Verdict.NOT_SUPPORTED
+    ]
+
+
+def blocked(result: CheckResult | None) -> bool:
+    """Whether a block policy at the default threshold would stop this answer: no score, a D-FActScore
+    below the threshold, or a refuted fact."""
+    if result is None or result.dfactscore is None:
+        return True
+    return result.dfactscore < THRESHOLD or bool(refuted(result))
 
 
 def _facts(result: CheckResult) -> list[FactResult]:
@@ -209,12 +245,18 @@ def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progr
     # Which rule each abstention was decided by (an ablation moves these even where another rule then abstains).
     abstained_by: Counter[str] = Counter()
     revisions = RevisionTally()
+    correct: list[str] = []
+    stopped: list[str] = []
     texts = {title: body for title, body, _ in pages}
     for item in progress(answers, total=len(answers), desc="corpus answers"):
         result = engine.try_check(item.answer, pages=pages, name=item.name, question=item.question)
         if result is not None and result.abstained:
             abstained_by[result.abstained_by or "unnamed"] += 1
         revisions.add(item.id, item.answer, result, texts)
+        if human_passes(item):
+            correct.append(item.id)
+            if blocked(result):
+                stopped.append(item.id)
         missed = ["error: the check failed"] if result is None else judge(item.expect, result, item.answer)
         errors += result is None
         ok = not missed
@@ -241,6 +283,15 @@ def run(root: Path, engine: Engine, *, limit: int | None = None, progress: Progr
         "abstained_by": dict(sorted(abstained_by.items())),
         "failures": failures,
         "revisions": revisions.figures(),
+        # What keeps a team from switching on block: answers a human passes that the default policy would stop.
+        "correct_answers_blocked": {
+            "count": len(stopped),
+            "total": len(correct),
+            "rate": round(len(stopped) / len(correct), 3) if correct else None,
+            "threshold": THRESHOLD,
+            "kinds": list(CORRECT_KINDS),
+            "ids": stopped,
+        },
     }
     notes = tuple(f"{f['id']} ({f['kind']}): {'; '.join(f['missed'])}" for f in failures[:40])
     return Outcome(figures, counts={"answers": len(answers), "failed": errors}, notes=notes)

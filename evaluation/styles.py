@@ -41,18 +41,16 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from evaluation.corpus import DEFAULT_CORPUS, judge, load
+from evaluation.corpus import DEFAULT_CORPUS, THRESHOLD, blocked, judge, load, refuted
 from evaluation.engines import Engine
 from evaluation.errors import EvaluationError
 from evaluation.progress import Outcome, Progress, silent
 from evaluation.revisions import RevisionTally
 from schemas.check import CheckResult
-from schemas.enums import Stance, Verdict, Worthiness
 
 DATA = Path(__file__).resolve().parent / "styles_data"
 SEED = "factsentry-styles-1"
 PER_CELL = 10
-THRESHOLD = 0.75  # the default threshold the matrix reports blocked correct answers at
 
 LAYOUTS = (
     "prose",
@@ -843,16 +841,6 @@ def matrix(
 # --- judging -----------------------------------------------------------------------------------------------
 
 
-def refuted(result: CheckResult) -> list[str]:
-    """The check-worthy facts the evidence refutes."""
-    return [
-        f.text
-        for g in result.groups
-        for f in g.facts
-        if f.worthiness is Worthiness.FACTUAL and f.stance is Stance.REFUTE and f.verdict is Verdict.NOT_SUPPORTED
-    ]
-
-
 def missed(case: Case, result: CheckResult | None) -> list[str]:
     """What ``case`` expected and ``result`` did not show."""
     if result is None:
@@ -861,14 +849,6 @@ def missed(case: Case, result: CheckResult | None) -> list[str]:
     if case.none_refuted and (found := refuted(result)):
         out.append(f"none_refuted: {found[0]!r}" + (f" (+{len(found) - 1})" if len(found) > 1 else ""))
     return out
-
-
-def blocked(result: CheckResult | None) -> bool:
-    """Whether a block policy at the default threshold would stop this answer: no score, a D-FActScore
-    below the threshold, or a refuted fact."""
-    if result is None or result.dfactscore is None:
-        return True
-    return result.dfactscore < THRESHOLD or bool(refuted(result))
 
 
 @dataclass

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.corpus import changed_sentences, judge, load, revision_faults, run
+from evaluation.corpus import Answer, blocked, changed_sentences, human_passes, judge, load, revision_faults, run
 from evaluation.engines import Engine
 from evaluation.errors import EvaluationError
 from schemas.check import CheckResult, FactGroup, FactResult, Revision
@@ -117,6 +117,44 @@ def test_pass_rates_per_kind_on_the_whole_store(tmp_path: Path) -> None:
     assert figures["by_kind"]["refusal"]["rate"] == 1.0
     assert figures["failures"] == [{"id": "x1", "kind": "faithful", "style": "polished", "missed": ["status: checked"]}]
     assert figures["missed_by_expectation"] == {"status": 1}
+
+
+def test_correct_answers_blocked_counts_answers_a_human_passes(tmp_path: Path) -> None:
+    true = "Ilse Marrow is a Norwegian glassblower born in 1931 in Bergen. She founded the Vassvik Studio in 1962."
+    wrong = "Ilse Marrow is a Danish sculptor born in 1950 in Aarhus. She founded the Vassvik Studio in 1988."
+    answers = [
+        {"id": "ok", "kind": "faithful", "name": "Ilse Marrow", "answer": true, "expect": {"status": "checked"}},
+        # A correct kind the checker scores low: a human passes it, a block policy stops it.
+        {"id": "low", "kind": "paraphrase", "name": "Ilse Marrow", "answer": wrong, "expect": {}},
+        # Not counted: a planted wrong value, a merge, a refusal.
+        {"id": "w", "kind": "faithful", "name": "Ilse Marrow", "answer": wrong, "expect": {"not_supported": ["1988"]}},
+        {"id": "m", "kind": "separated", "name": "Ilse Marrow", "answer": true, "expect": {"conflated": True}},
+        {"id": "r", "kind": "refusal", "name": "Ilse Marrow", "answer": "I don't know her.", "expect": {}},
+    ]
+    stopped = run(write_corpus(tmp_path / "c", answers), Engine()).result["correct_answers_blocked"]
+    assert (stopped["count"], stopped["total"], stopped["ids"]) == (1, 2, ["low"])
+    assert stopped["rate"] == 0.5 and stopped["threshold"] == 0.75
+
+
+@pytest.mark.parametrize(
+    ("kind", "expect", "passes"),
+    [
+        ("faithful", {"status": "checked"}, True),
+        ("non-biographical", {}, True),
+        ("hedged", {"revision_drops": ["x"]}, False),
+        ("faithful", {"status": "unverifiable"}, False),
+        ("merged", {}, False),
+        ("out-of-store", {}, False),
+    ],
+)
+def test_which_answers_a_human_passes(kind: str, expect: dict[str, object], passes: bool) -> None:
+    assert human_passes(Answer("a", kind, "", None, None, "text", expect)) is passes
+
+
+def test_blocked_at_the_default_threshold() -> None:
+    assert not blocked(RESULT.model_copy(update={"dfactscore": 0.75, "groups": []}))
+    assert blocked(RESULT.model_copy(update={"dfactscore": 0.74, "groups": []}))
+    assert blocked(None) and blocked(CheckResult(unverifiable=True))
 
 
 def test_malformed_corpus_files_are_named(tmp_path: Path) -> None:
