@@ -167,20 +167,36 @@ def _first_sentence(text: str) -> str:
     return _SENTENCE_END.split(text.strip(), maxsplit=1)[0].strip()
 
 
-def _unit_role(doc: Document, unit: list[int]) -> list[Role]:
-    """The roles of a unit's first sentence; for a question that names none, those of its answer's."""
+def _unit_sentences(doc: Document, unit: list[int]) -> tuple[str, str | None]:
+    """The sentence a unit's role is read from, and for a question its answer's first sentence (read when the
+    question names no role)."""
     text = doc.blocks[unit[0]].plain()
     first = _first_sentence(text)
     asked = _QUESTION.match(first)
     if asked is None:
-        return roles_in(first)
-    found = roles_in(first[asked.end() :])
-    if found:
-        return found
+        return first, None
     rest = text.strip()[len(first) :].strip()
     if not rest and len(unit) > 1:
         rest = doc.blocks[unit[1]].plain()
-    return roles_in(_first_sentence(_ANSWER.sub("", rest)))
+    return first[asked.end() :], _first_sentence(_ANSWER.sub("", rest))
+
+
+def _may_hold_role(text: str) -> bool:
+    """Whether a sentence holds a word of an occupation (only such a sentence is parsed for its roles)."""
+    return any(occupation(w) for w in re.findall(r"[a-z][a-z-]+", text))
+
+
+def _unit_roles(doc: Document, units: list[list[int]]) -> list[list[Role]]:
+    """The roles each unit gives (its sentences parsed in one batch: an answer may hold hundreds of units)."""
+    said = [_unit_sentences(doc, u) for u in units]
+    nlp.parse([t for pair in said for t in pair if t and _may_hold_role(t)])
+    out: list[list[Role]] = []
+    for first, answer in said:
+        found = roles_in(first) if _may_hold_role(first) else []
+        if not found and answer is not None and _may_hold_role(answer):
+            found = roles_in(answer)
+        out.append(found)
+    return out
 
 
 def _pairs(doc: Document) -> list[list[int]]:
@@ -201,11 +217,13 @@ def _sections(doc: Document) -> list[list[int]]:
 
 def _items(doc: Document) -> list[list[int]]:
     """Top-level list items, each with what is nested in it."""
-    out: list[list[int]] = []
+    units: dict[int, list[int]] = {}  # the top-level item's id → its blocks
     for i, b in enumerate(doc.blocks):
         if b.kind == PARAGRAPH and b.item and b.depth == 1:
-            out.append([j for j in range(i, len(doc.blocks)) if doc.blocks[j].items[:1] == b.items[:1]])
-    return out
+            units[b.items[0]] = [i]
+        elif b.items and b.items[0] in units:
+            units[b.items[0]].append(i)
+    return list(units.values())
 
 
 def _paragraphs(doc: Document) -> list[list[int]]:
@@ -256,7 +274,7 @@ def _role_units(doc: Document) -> RoleUnits | None:
     for units in (_pairs(doc), _sections(doc), _items(doc), _paragraphs(doc)):
         if len(units) < 2:
             continue
-        found = [_unit_role(doc, u) for u in units]
+        found = _unit_roles(doc, units)
         named: dict[str, set[str]] = {}  # a name's last word → the roles written before it
         for roles in found:
             for r in roles:
