@@ -164,3 +164,18 @@ def test_roles_read_from_a_sentence() -> None:
     ]
     assert roles_in("Her husband is a drummer.") == []
     assert roles_in("He was the principal author of the Clean Rivers Act.") == []
+
+
+def test_a_question_of_which_one_takes_the_role_from_its_answer() -> None:
+    text = (
+        "Ada Brook may refer to two people.\n\n"
+        "**Q: Which one wrote the cookbook?**\nA: The chef, born in 1979. She opened a restaurant in 2008.\n\n"
+        "**Q: Which one taught in Gdańsk?**\nA: The cellist. She was born in 1950."
+    )
+    assert _groups(text)[1:] == [
+        (
+            "chef",
+            ["Q: Which one wrote the cookbook?", "A: The chef, born in 1979.", "She opened a restaurant in 2008."],
+        ),
+        ("cellist", ["Q: Which one taught in Gdańsk?", "A: The cellist.", "She was born in 1950."]),
+    ]
