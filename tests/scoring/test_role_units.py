@@ -131,6 +131,11 @@ LOOK_ALIKES = {
         "**Q: Who taught her?**\nA: The harpsichordist Anna Kowalska.\n\n"
         "**Q: Whom did she marry?**\nA: She married the drummer Jan Olech in 1979."
     ),
+    # a merged answer: two namesakes' roles told as one person's, the name never said to be shared
+    "merged": (
+        "Ada Brook is a Polish musician.\n\n- The harpsichordist was born in Poznań in 1961.\n"
+        "- The jazz saxophonist released her debut album in 2014."
+    ),
     # an announcement, but only one unit presents a namesake by role; the other describes someone else
     "a spouse's role": (
         "There are two people named Ada Brook.\n\n- The cellist was born in 1950.\n- Her husband is a drummer."
@@ -146,6 +151,10 @@ LOOK_ALIKES = {
 @pytest.mark.parametrize("name", list(LOOK_ALIKES))
 def test_look_alikes_open_no_scope(name: str) -> None:
     assert role_scopes(parse(LOOK_ALIKES[name])) is None
+
+
+def test_a_merged_answer_stays_one_individual() -> None:
+    assert [g for g, _ in _groups(LOOK_ALIKES["merged"])] == [None]
 
 
 def test_what_announces_namesakes_and_what_does_not() -> None:
