@@ -153,6 +153,7 @@ _ANNOUNCES_MANY = re.compile(
     r"\bhere (?:are|is) both\b|\bboth of them\b(?=\s*[:.!])",
     re.IGNORECASE,
 )
+ANNOUNCES_MANY = _ANNOUNCES_MANY  # read by scoring.segment.units too
 # Words for which one of them is meant, beside role nouns: "The elder, born in 1909, ...".
 _ORDER_WORDS = frozenset("elder younger older eldest youngest former latter first second third other".split())
 _NOT_ROLES = frozenset("name names person people one ones man woman individual answer information".split())
@@ -277,6 +278,26 @@ def _role_subject(doc: Doc) -> str | None:
     return None
 
 
+# The kind of scope of a unit that presents a namesake by role (``scoring.segment.units``).
+ROLE_SCOPE = "role"
+# A cleft that turns to a namesake by role: "It was the botanist who went to Trinity College".
+_CLEFT_ROLE = re.compile(
+    r"^(?:A\s*[:.]\s*)?(?:(?:and|but|no|yes)\W+)?it\s+(?:was|is|'s|’s)\s+the\s+([a-z]+(?:\s+[a-z]+)?)\s+(?:who|that)\b",
+    re.IGNORECASE,
+)
+
+
+def _other_role(individuals: _Individuals, current: PerceivedGroup, text: str, doc: Doc) -> PerceivedGroup:
+    """In a unit that presents one namesake by role, a sentence whose subject is another namesake's role ("The
+    botanist went to Cambridge", "It was the botanist who …") is that namesake's; any other stays in the unit."""
+    cleft = _CLEFT_ROLE.match(text)
+    role = cleft.group(1).lower() if cleft else _role_subject(doc)
+    if role is None:
+        return current
+    other = individuals.with_role(role.split()[-1])
+    return other if other is not None and other is not current else current
+
+
 # What the reader is told they know or mean: "you'll know the English jockey", "you probably mean the film director".
 _ADDRESSED_VERBS = frozenset(("know", "mean", "remember", "recall", "think", "want"))
 
@@ -343,6 +364,9 @@ def group_sentences(
         scope = scopes[i] if scopes is not None and i < len(scopes) else None
         if scope is not None:
             current = _scoped(individuals, scoped, scope, subject)
+            if scope.kind == ROLE_SCOPE and ROLE_CUE not in rules_off:
+                # "It was the botanist who …" in the archer's unit turns to the botanist's
+                current = _other_role(individuals, current, text, doc)
             current.sentences.append(i)
             announced = announced or len(scoped) >= 2  # a layout of two people says the name is shared
             gender = _subject_gender(doc, possessive=True)

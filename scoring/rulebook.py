@@ -29,7 +29,7 @@ from scoring import (
 )
 from scoring.config import CheckConfig
 from scoring.rules import Rule, known_names
-from scoring.segment import formats, sections, turns
+from scoring.segment import formats, sections, turns, units
 
 _ = (checker, grouping, offline, recheck, records, revise, score)  # registered by name, asked where their step runs
 
@@ -40,6 +40,7 @@ STEPS: dict[str, tuple[Rule, ...]] = {  # type: ignore[type-arg]
     "segment-formats": formats.FORMAT_RULES,
     "segment-turns": turns.TURN_RULES,
     "segment-labels": sections.LABEL_ITEM_RULES,
+    "segment-role-units": units.ROLE_UNIT_RULES,
     "decompose": corrections.CORRECTION_RULES,
     "decompose-labels": transcripts.LABEL_RULES,
     "decompose-dates": records.DATED_RULES,

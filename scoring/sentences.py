@@ -28,6 +28,7 @@ from scoring.segment.sections import CAPS_LABELS, caps_label, label_item
 from scoring.segment.tables import MARKDOWN_TABLES, Record
 from scoring.segment.tables import records as table_records
 from scoring.segment.turns import TURN_RULES, role_turns
+from scoring.segment.units import role_scopes
 from vocabulary.document import PART_LABELS
 from vocabulary.records import RECORD_PREDICATES
 
@@ -317,6 +318,9 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
     fields. A table or a fenced profile gives its records, a piece for each scope they are in."""
     doc = document.parse(text, rules_off)
     found = scopes(doc) if STRUCTURE_SCOPES not in rules_off else None
+    if found is not None and not found.scopes:
+        # no lead presents people by name or description: units may present namesakes by role (role-units)
+        found = role_scopes(doc, rules_off) or found
     extra: dict[tuple[int, str], Scope] = {}  # the scopes of tables' rows and columns and of profiles
     fenced = (
         fence_records({b: (x.text, x.info) for b, x in enumerate(doc.blocks) if x.kind == document.FENCE}, rules_off)
