@@ -221,6 +221,10 @@ class EvidenceVerifier:
     # Titles of the request's own documents when the source is one (``DocumentGrounded``), read once: a check of
     # a runtime protocol costs tens of microseconds, and every (fact, page) case asks.
     _documents: frozenset[str] | None = None
+    # Verdicts by cache key as objects, with a cache: those this verifier computed or read (what the cache serves
+    # for those keys) and, for the re-check of a revision, those its check had. A verdict found here is neither
+    # read from the cache nor decoded again.
+    known: dict[str, EntityVerdict] = field(default_factory=dict)
 
     def own_document(self, entity: str) -> bool:
         """Whether ``entity`` is one of the request's own documents (a tool's output, a retrieved document)."""
@@ -255,7 +259,12 @@ class EvidenceVerifier:
             return
         with self._lock:
             keys = list(dict.fromkeys(self._key(f, e) for f, e in pairs))
-            keys = [k for k in keys if k not in self._read and k not in self._missing and k not in self._unsaved]
+            known = self.known
+            keys = [
+                k
+                for k in keys
+                if k not in known and k not in self._read and k not in self._missing and k not in self._unsaved
+            ]
         if not keys:
             return
         values = get_many(keys)
@@ -277,17 +286,22 @@ class EvidenceVerifier:
     def against(self, fact: str, entity: str, name: str) -> EntityVerdict:
         """The verdict of ``fact`` against the page ``entity`` (``name`` goes into the retrieval query)."""
         key = self._key(fact, entity)
+        found = self.known.get(key)
+        if found is not None:
+            return found
         if self.cache is not None:
             raw = self._cached(key)
             if raw is not None:
                 try:
                     verdict = EntityVerdict.from_json(raw)
                     self.cache_hits += 1
+                    self.known[key] = verdict
                     return verdict
                 except (ValueError, KeyError):
                     pass
         verdict = self._compute(fact, entity, name)
-        if self.cache is not None:
+        if self.cache is not None:  # without a cache, a verdict is computed at each ask, as it always was
+            self.known[key] = verdict
             with self._lock:
                 self._unsaved[key] = verdict.to_json()
             if getattr(self.cache, "set_many", None) is None:
