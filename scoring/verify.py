@@ -213,6 +213,8 @@ class EvidenceVerifier:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     # The store's version, read once: one answer's verdicts are keyed by the store it was checked against.
     _version: str | None = None
+    # What every cache key of this verifier starts and ends with (``_key``).
+    _key_ends: tuple[str, str] | None = None
     # Cached verdicts read ahead (``prefetch``) or written in this check, and the keys known to be missing;
     # verdicts computed here go to the cache together, at ``flush``.
     _read: dict[str, bytes] = field(default_factory=dict)
@@ -235,21 +237,18 @@ class EvidenceVerifier:
         return entity in self._documents
 
     def _key(self, fact: str, entity: str) -> str:
-        c = self.config
-        if self._version is None:
-            self._version = self.kb.version
-        return "\x1f".join(
-            (
-                "verdict/4",
-                code_version(),
-                self._version,
-                self.model.version,
-                entity,
-                fold_claim(fact),
-                f"{c.support}:{c.refute}:{c.passages_k}:{c.key_terms}",
-                ",".join(sorted(c.rules_off)),
-            )
-        )
+        """The cache key of ``fact`` against ``entity``: ``verdict/4``, the code, store and model versions, the
+        entity, the folded fact, the settings and the rules switched off, joined by ``\x1f``. What does not depend
+        on the fact or the entity is joined once per verifier (every (fact, page) case asks for a key)."""
+        ends = self._key_ends
+        if ends is None:
+            c = self.config
+            if self._version is None:
+                self._version = self.kb.version
+            head = "\x1f".join(("verdict/4", code_version(), self._version, self.model.version))
+            tail = "\x1f".join((f"{c.support}:{c.refute}:{c.passages_k}:{c.key_terms}", ",".join(sorted(c.rules_off))))
+            ends = self._key_ends = (head, tail)
+        return "\x1f".join((ends[0], entity, fold_claim(fact), ends[1]))
 
     def prefetch(self, pairs: Iterable[tuple[str, str]]) -> None:
         """Read the cached verdicts of these (fact, entity) pairs in one round trip (a cache with ``get_many``),

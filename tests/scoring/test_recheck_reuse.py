@@ -17,7 +17,9 @@ from scoring.checker import Reuse
 from scoring.engines import build_checker
 from scoring.protocols import MemoryVerdictCache
 from scoring.sentences import split_sentences
-from scoring.verify import EvidenceVerifier
+from scoring.verifier import OfflineVerifier
+from scoring.verify import EvidenceVerifier, VerifyConfig, code_version
+from vocabulary.fold import fold_claim
 
 HANLEY = (
     "Dick Hanley was an American swimmer born in 1936. He competed for the United States at the 1956 "
@@ -118,3 +120,25 @@ def test_the_recheck_gives_what_a_recheck_from_nothing_gives(demo_kb: Store, mon
     alone = _check(demo_kb, MemoryVerdictCache())
     assert handed.revision is not None and alone.revision is not None
     assert handed.model_dump() == alone.model_dump()
+
+
+@pytest.mark.parametrize(
+    "config",
+    [VerifyConfig(), VerifyConfig(support=0.6, passages_k=3, rules_off=frozenset({"work-year", "rank-mismatch"}))],
+)
+def test_cache_keys_are_those_written_before(demo_kb: Store, verifier: OfflineVerifier, config: VerifyConfig) -> None:
+    """Keys are shared with every worker of a Redis cache: joining their fixed parts once keeps them as they were."""
+    evidence = EvidenceVerifier(demo_kb, verifier, MemoryVerdictCache(), config)
+    fact, entity = "Dick Hanley was born in 1936.", "Dick Hanley (swimmer)"
+    settings = f"{config.support}:{config.refute}:{config.passages_k}:{config.key_terms}"
+    written = (
+        demo_kb.version,
+        verifier.version,
+        entity,
+        fold_claim(fact),
+        settings,
+        ",".join(sorted(config.rules_off)),
+    )
+    expected = "\x1f".join(("verdict/4", code_version(), *written))
+    assert evidence._key(fact, entity) == expected
+    assert evidence._key("He died in 1970.", entity).endswith(f"\x1fhe died in 1970\x1f{settings}\x1f{written[-1]}")
