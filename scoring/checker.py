@@ -43,7 +43,7 @@ from scoring.score import group_result, score_groups
 from scoring.sentences import Sentence, split_sentences
 from scoring.spans import align, char_spans, sentence_span
 from scoring.subject import infer_subject
-from scoring.verify import EvidenceVerifier
+from scoring.verify import EntityVerdict, EvidenceVerifier
 from scoring.worthiness import (
     ABOUT_SOURCES,
     ASSISTANT_ASIDE,
@@ -79,6 +79,16 @@ class Usage:
 
 
 @dataclass
+class Reuse:
+    """What a check hands to the re-check of its own revision, so that what the revision kept is not worked out
+    again: the verdicts by cache key (``EvidenceVerifier.known``: what the cache would serve for them) and the
+    candidate pages by the names searched (the same store, read within one check)."""
+
+    verdicts: dict[str, EntityVerdict] = field(default_factory=dict)
+    candidates: dict[tuple[object, ...], list[EntityRef]] = field(default_factory=dict)
+
+
+@dataclass
 class Run:
     """One answer on its way through the steps: what every step may read, and the counters it adds to."""
 
@@ -95,6 +105,7 @@ class Run:
     # The sentences as the decomposition read them (records as prose, hedges off), when it rewrote any:
     # what facts' token ids point into.
     readings: list[str] | None = None
+    reuse: Reuse = field(default_factory=Reuse)
     _evidence: EvidenceVerifier | None = None
     _char_maps: list[list[int]] | None = None
 
@@ -110,7 +121,7 @@ class Run:
         """The stance model's verdict of a fact against one entity's page (cached); loaded on first use."""
         if self._evidence is None:
             model = self.stance_model or default_verifier()
-            self._evidence = EvidenceVerifier(self.kb, model, self.cache, self.config.verify)
+            self._evidence = EvidenceVerifier(self.kb, model, self.cache, self.config.verify, known=self.reuse.verdicts)
         return self._evidence
 
 
@@ -180,6 +191,17 @@ class Checker:
         cache: VerdictCache | None = None,
     ) -> CheckResult:
         """Check one answer against ``kb``: facts, groups, FActScore, D-FActScore and a suggested revision."""
+        return self._checked(text, kb, name, question, cache, Reuse())
+
+    def _checked(
+        self,
+        text: str,
+        kb: KnowledgeSource,
+        name: str | None,
+        question: str | None,
+        cache: VerdictCache | None,
+        reuse: Reuse,
+    ) -> CheckResult:
         config = self.config
         all_sentences = split_sentences(text, config.rules_off)
         abstained_by = "empty" if not text.strip() else abstention_rule(text, all_sentences, config.rules_off)
@@ -187,7 +209,7 @@ class Checker:
             return CheckResult(abstained=True, abstained_by=abstained_by, engine=self.engine)
         sentences = all_sentences[: config.max_sentences]
         subject = (name or "").strip() or infer_subject(text, question)
-        run = Run(text, sentences, subject, question, kb, cache, config, self.stance_model)
+        run = Run(text, sentences, subject, question, kb, cache, config, self.stance_model, reuse=reuse)
         language = detect(text, config.language)
         run.language = language.code
         if not language.readable:  # a language the engine does not read: nothing in it is judged or scored
@@ -226,13 +248,11 @@ class Checker:
         names = [g.individual.name for g in groups if g.factual] + [subject]
         documents = kb.documents if isinstance(kb, DocumentGrounded) else []
         options = {"nicknames": config.on(QUOTED_NICKNAME_PAGE), "familiar": config.on(FAMILIAR_NAME_PAGE)}
-        candidates = candidate_entities(kb, names, limit=config.max_candidates, pinned=documents, **options)
+        candidates = _candidates(run, names, documents, options)
         aliases = identity_names(groups) if len(candidates) == len(documents) and config.on(IDENTITY_NAMES) else []
         if aliases:
             # No page carries the names asked about (a nickname): the name the answer says they go by may.
-            candidates = candidate_entities(
-                kb, names + aliases, limit=config.max_candidates, pinned=documents, **options
-            )
+            candidates = _candidates(run, names + aliases, documents, options)
         self.verify(run, groups, candidates)
         if declined and _without_evidence(groups, config):
             return self._finish(run, _abstained(groups, DECLINED_WITHOUT_EVIDENCE))
@@ -257,14 +277,19 @@ class Checker:
         again = replace(self, config=replace(run.config, revise=False))
 
         def recheck(text: str) -> CheckResult:
-            # The verdicts of facts the revision kept as they were are read, not computed again: from the cache
-            # (this check's flushed to it first), or without one from this check's own verdicts.
+            # The verdicts of facts the revision kept as they were are not computed again: this check's (flushed
+            # to the cache first, and handed over as objects), or without a cache its facts' own verdicts. Its
+            # candidate pages are handed over too; the parses of the sentences the revision kept are in the parse
+            # cache (``scoring.nlp``), so only the sentences it changed are parsed.
             cache = run.cache
+            reuse = run.reuse
             if run._evidence is not None:
                 run._evidence.flush()
                 if cache is None:
-                    cache = _verdicts(run._evidence, groups)
-            checked = again.check(text, kb=run.kb, name=run.subject or None, question=run.question, cache=cache)
+                    cache = MemoryVerdictCache()
+                    reuse = Reuse(_verdicts(run._evidence, groups), run.reuse.candidates)
+            name = run.subject or None
+            checked = again._checked(text, run.kb, name, run.question, cache, reuse)
             _add_usage(run.usage, checked)  # the re-check's judge calls are this check's
             return checked
 
@@ -307,16 +332,27 @@ def _abstained(groups: list[PlannedGroup], rule_name: str) -> CheckResult:
     return CheckResult(abstained=True, abstained_by=rule_name, groups=[group_result(g, None, False) for g in groups])
 
 
-def _verdicts(evidence: EvidenceVerifier, groups: list[PlannedGroup]) -> MemoryVerdictCache:
-    """One check's verdicts as a verdict cache, for its re-check when no cache is configured."""
-    return MemoryVerdictCache(
-        {
-            evidence._key(fact.text, title): verdict.to_json()
-            for g in groups
-            for fact in g.factual
-            for title, verdict in fact.verdicts.items()
-        }
-    )
+def _verdicts(evidence: EvidenceVerifier, groups: list[PlannedGroup]) -> dict[str, EntityVerdict]:
+    """One check's verdicts by cache key, for its re-check when no cache is configured."""
+    return {
+        evidence._key(fact.text, title): verdict
+        for g in groups
+        for fact in g.factual
+        for title, verdict in fact.verdicts.items()
+    }
+
+
+def _candidates(run: Run, names: list[str], documents: list[EntityRef], options: dict[str, bool]) -> list[EntityRef]:
+    """:func:`candidate_entities` of ``names``, searched once per check: the re-check of a revision that keeps the
+    names finds the pages found before (the same store, within one check)."""
+    limit = run.config.max_candidates
+    # The search reads each name once, in order (a name said twice or empty changes nothing).
+    searched = tuple(dict.fromkeys(n for n in names if n))
+    key = (searched, limit, tuple(d.title for d in documents), tuple(sorted(options.items())))
+    found = run.reuse.candidates.get(key)
+    if found is None:
+        found = run.reuse.candidates[key] = candidate_entities(run.kb, names, limit=limit, pinned=documents, **options)
+    return list(found)
 
 
 def _add_usage(usage: Usage, result: CheckResult) -> None:

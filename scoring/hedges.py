@@ -116,6 +116,8 @@ def strip_hedges(text: str) -> tuple[str, list[int], bool]:
     if preface is not None:
         keep = keep[preface.end() :]
     hedged = False
+    # The text of the characters kept, built again only when a hedge went (most sentences have none).
+    current = text[preface.end() :] if preface is not None else text
     for pattern in (
         _CREDENCE,
         _AT_START,
@@ -127,7 +129,6 @@ def strip_hedges(text: str) -> tuple[str, list[int], bool]:
         _AFTER_CONNECTIVE,
         _AFTER_OPENING,
     ):
-        current = "".join(text[i] for i in keep)
         m = pattern.search(current)
         while m is not None:
             hedged = True
@@ -137,7 +138,7 @@ def strip_hedges(text: str) -> tuple[str, list[int], bool]:
             keep = keep[:start] + keep[m.end() :]
             current = "".join(text[i] for i in keep)
             m = pattern.search(current, m.start())
-    stripped = "".join(text[i] for i in keep)
+    stripped = current
     if hedged and not _CHECKABLE.search(stripped[1:]):
         # "I think he was great": nothing to check once the hedge is off; the belief stays an opinion.
         return text, list(range(len(text))), False

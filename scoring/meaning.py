@@ -68,6 +68,8 @@ class _Clause:
     # The stems a negating word bears on: one of the three words after it ("did not receive", "has never
     # married", "no longer married"; not "not only", and not "not young" for "arrived").
     negated: frozenset[str]
+    # Its words as a set, built once per clause rather than once per fact compared with it.
+    present: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=1024)  # a page passage's clauses: ~20 KB each (see ``verifier.features._windows``)
@@ -81,7 +83,7 @@ def _clauses(text: str) -> tuple[_Clause, ...]:
                 # An "un-" word in parentheses is an aside, not the clause's predicate ("(date of death unknown)").
                 outside = _predicate(_words(_PARENTHESES.sub(" ", clause)), _SKIP)
                 stems = {k: v and outside[k] for k, v in _predicate(words, _SKIP).items() if not v or k in outside}
-                out.append(_Clause(clause.strip(), words, stems, _negated_stems(words)))
+                out.append(_Clause(clause.strip(), words, stems, _negated_stems(words), frozenset(words)))
     return tuple(out)
 
 
@@ -195,7 +197,7 @@ def _negation_conflict(fact: str, texts: tuple[str, ...], exclude: tuple[str, ..
         if not fact_polar and not _polar(text):
             continue  # neither side negates: nothing to conflict
         for clause in _clauses(text):
-            present = set(clause.words)
+            present = clause.present
             if not numbers <= present:
                 continue
             said = clause.stems
@@ -403,7 +405,7 @@ def _negated_value_stated(fact: str, texts: tuple[str, ...], exclude: tuple[str,
             clause, clause_words, said = c.text, c.words, c.stems
             if not predicate <= said.keys() or c.negated & predicate or any(said[s] for s in predicate):
                 continue
-            present = set(clause_words)
+            present = c.present
             if not places and not capitalised <= present:
                 continue  # another prize, club or work than the fact's
             if years & present or places & present:

@@ -98,8 +98,10 @@ def _idioms(text: str) -> str:
     return _HUNG_UP.sub("retired", _PASSED_AWAY.sub("died", text))
 
 
+@lru_cache(maxsize=16384)
 def stem(word: str) -> str:
-    """A word's role key: its synonym class, else its first five letters."""
+    """A word's role key: its synonym class, else its first five letters (kept per word: the rules ask for the stems
+    of every word of a page's clauses for each fact checked against it)."""
     word = fold(word)
     return _SYNONYMS.get(word, word[:5])
 

@@ -213,6 +213,8 @@ class EvidenceVerifier:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     # The store's version, read once: one answer's verdicts are keyed by the store it was checked against.
     _version: str | None = None
+    # What every cache key of this verifier starts and ends with (``_key``).
+    _key_ends: tuple[str, str] | None = None
     # Cached verdicts read ahead (``prefetch``) or written in this check, and the keys known to be missing;
     # verdicts computed here go to the cache together, at ``flush``.
     _read: dict[str, bytes] = field(default_factory=dict)
@@ -221,6 +223,10 @@ class EvidenceVerifier:
     # Titles of the request's own documents when the source is one (``DocumentGrounded``), read once: a check of
     # a runtime protocol costs tens of microseconds, and every (fact, page) case asks.
     _documents: frozenset[str] | None = None
+    # Verdicts by cache key as objects, with a cache: those this verifier computed or read (what the cache serves
+    # for those keys) and, for the re-check of a revision, those its check had. A verdict found here is neither
+    # read from the cache nor decoded again.
+    known: dict[str, EntityVerdict] = field(default_factory=dict)
 
     def own_document(self, entity: str) -> bool:
         """Whether ``entity`` is one of the request's own documents (a tool's output, a retrieved document)."""
@@ -231,21 +237,18 @@ class EvidenceVerifier:
         return entity in self._documents
 
     def _key(self, fact: str, entity: str) -> str:
-        c = self.config
-        if self._version is None:
-            self._version = self.kb.version
-        return "\x1f".join(
-            (
-                "verdict/4",
-                code_version(),
-                self._version,
-                self.model.version,
-                entity,
-                fold_claim(fact),
-                f"{c.support}:{c.refute}:{c.passages_k}:{c.key_terms}",
-                ",".join(sorted(c.rules_off)),
-            )
-        )
+        """The cache key of ``fact`` against ``entity``: ``verdict/4``, the code, store and model versions, the
+        entity, the folded fact, the settings and the rules switched off, joined by ``\x1f``. What does not depend
+        on the fact or the entity is joined once per verifier (every (fact, page) case asks for a key)."""
+        ends = self._key_ends
+        if ends is None:
+            c = self.config
+            if self._version is None:
+                self._version = self.kb.version
+            head = "\x1f".join(("verdict/4", code_version(), self._version, self.model.version))
+            tail = "\x1f".join((f"{c.support}:{c.refute}:{c.passages_k}:{c.key_terms}", ",".join(sorted(c.rules_off))))
+            ends = self._key_ends = (head, tail)
+        return "\x1f".join((ends[0], entity, fold_claim(fact), ends[1]))
 
     def prefetch(self, pairs: Iterable[tuple[str, str]]) -> None:
         """Read the cached verdicts of these (fact, entity) pairs in one round trip (a cache with ``get_many``),
@@ -255,7 +258,12 @@ class EvidenceVerifier:
             return
         with self._lock:
             keys = list(dict.fromkeys(self._key(f, e) for f, e in pairs))
-            keys = [k for k in keys if k not in self._read and k not in self._missing and k not in self._unsaved]
+            known = self.known
+            keys = [
+                k
+                for k in keys
+                if k not in known and k not in self._read and k not in self._missing and k not in self._unsaved
+            ]
         if not keys:
             return
         values = get_many(keys)
@@ -277,17 +285,22 @@ class EvidenceVerifier:
     def against(self, fact: str, entity: str, name: str) -> EntityVerdict:
         """The verdict of ``fact`` against the page ``entity`` (``name`` goes into the retrieval query)."""
         key = self._key(fact, entity)
+        found = self.known.get(key)
+        if found is not None:
+            return found
         if self.cache is not None:
             raw = self._cached(key)
             if raw is not None:
                 try:
                     verdict = EntityVerdict.from_json(raw)
                     self.cache_hits += 1
+                    self.known[key] = verdict
                     return verdict
                 except (ValueError, KeyError):
                     pass
         verdict = self._compute(fact, entity, name)
-        if self.cache is not None:
+        if self.cache is not None:  # without a cache, a verdict is computed at each ask, as it always was
+            self.known[key] = verdict
             with self._lock:
                 self._unsaved[key] = verdict.to_json()
             if getattr(self.cache, "set_many", None) is None:
