@@ -253,8 +253,40 @@ class TrainConfig:
     balance: float = 0.5
 
 
+def padded(xs: Sequence[torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
+    """Cached hidden states (one ``(tokens, 384)`` tensor a pair) as a padded batch and its mask."""
+    t = max(len(x) for x in xs)
+    out = torch.zeros((len(xs), t, HIDDEN))
+    mask = torch.zeros((len(xs), t), dtype=torch.long)
+    for i, x in enumerate(xs):
+        out[i, : len(x)] = x
+        mask[i, : len(x)] = 1
+    return out, mask
+
+
+@torch.no_grad()
+def bottom(model_dir: Path, encoded: Sequence[tuple[list[int], list[int]]], layers: int) -> list[torch.Tensor]:
+    """Each pair's hidden states after the pretrained encoder's first ``layers`` layers (which ``--freeze`` keeps
+    as they are): computed once and shared by every fold's training."""
+    model = pretrained(model_dir, 0).eval()
+    out: list[torch.Tensor] = [torch.zeros(0)] * len(encoded)
+    order = np.argsort([len(a) for a, _ in encoded])
+    for start in range(0, len(order), 32):
+        rows = order[start : start + 32]
+        ids, seg, mask = batch([encoded[i] for i in rows])
+        x = model.run(model.embed(ids, seg), mask, 0, layers)
+        for j, r in enumerate(rows):
+            out[r] = x[j, : len(encoded[r][0])].clone()
+    return out
+
+
 def train(
-    model_dir: Path, encoded: list[tuple[list[int], list[int]]], y: np.ndarray, cfg: TrainConfig, log: str = ""
+    model_dir: Path,
+    encoded: list[tuple[list[int], list[int]]],
+    y: np.ndarray,
+    cfg: TrainConfig,
+    log: str = "",
+    cached: list[torch.Tensor] | None = None,
 ) -> tuple[CrossEncoder, dict[str, float]]:
     model = pretrained(model_dir, cfg.seed)
     for p in [*model.word.parameters(), *model.position.parameters(), *model.segment.parameters()]:
@@ -285,7 +317,10 @@ def train(
                 break
             rows = order[start : start + cfg.batch]
             ids, seg, mask = batch([encoded[i] for i in rows])
-            if cfg.freeze:
+            if cached is not None:
+                h, mask = padded([cached[i] for i in rows])
+                x = model.run(h, mask, cfg.freeze, LAYERS)
+            elif cfg.freeze:
                 with torch.no_grad():
                     x = model.run(model.embed(ids, seg), mask, 0, cfg.freeze)
                 x = model.run(x, mask, cfg.freeze, LAYERS)
@@ -298,7 +333,7 @@ def train(
             opt.step()
             sched.step()
             step += 1
-            seen_loss.append(float(loss))
+            seen_loss.append(float(loss.detach()))
             if log and step % 50 == 0:
                 print(
                     f"{log} step {step}/{total} loss {np.mean(seen_loss[-50:]):.3f} "
@@ -310,14 +345,25 @@ def train(
 
 
 @torch.no_grad()
-def predict(model: CrossEncoder, encoded: Sequence[tuple[list[int], list[int]]], size: int = 32) -> np.ndarray:
+def predict(
+    model: CrossEncoder,
+    encoded: Sequence[tuple[list[int], list[int]]],
+    size: int = 32,
+    cached: Sequence[torch.Tensor] | None = None,
+    start_layer: int = 0,
+) -> np.ndarray:
     model.eval()
     order = np.argsort([len(a) for a, _ in encoded])  # similar lengths together: little padding
     out = np.zeros((len(encoded), len(LABELS3)))
     for start in range(0, len(order), size):
         rows = order[start : start + size]
-        ids, seg, mask = batch([encoded[i] for i in rows])
-        out[rows] = torch.softmax(model(ids, seg, mask), dim=-1).numpy()
+        if cached is not None:
+            h, mask = padded([cached[i] for i in rows])
+            logits = model.classify(model.run(h, mask, start_layer, LAYERS), mask)
+        else:
+            ids, seg, mask = batch([encoded[i] for i in rows])
+            logits = model(ids, seg, mask)
+        out[rows] = torch.softmax(logits, dim=-1).numpy()
     return out
 
 
@@ -341,13 +387,15 @@ def figures(
     everything = np.arange(len(lex.y))
     claim_gold: list[str] = []
     claim_pred: list[str] = []
-    for test in parts:
+    for test in parts if len(parts) > 1 else []:
         train = np.setdiff1d(everything, test)
         head, threshold = tv.fit_claim_head(*tv.claim_matrix(claims, lex, probs4, tv.labelled(claims, lex, train)), cfg)
         x_test, y_test = tv.claim_matrix(claims, lex, probs4, tv.labelled(claims, lex, test))
         claim_gold += [tv.CLAIM_LABELS[i] for i in y_test]
         claim_pred += ["false" if p >= threshold else "true" for p in head.probabilities(x_test)[:, 1]]
-    verdict = classification_report(claim_gold, claim_pred, tv.CLAIM_LABELS)
+    verdict = classification_report(claim_gold, claim_pred, tv.CLAIM_LABELS) if len(parts) > 1 else None
+    if verdict is None:
+        verdict = {"false": {"precision": float("nan"), "recall": float("nan"), "f1": float("nan")}}
     return {
         "stance3_accuracy": round(stance["accuracy"], 4),
         "stance3_macro_f1": round(stance["macro_f1"], 4),
@@ -376,6 +424,36 @@ def banded(lexical: np.ndarray, encoder4: np.ndarray, lo: float, hi: float) -> n
     unsure = (support >= lo) & (support <= hi)
     out = lexical.copy()
     out[unsure] = encoder4[unsure]
+    return out
+
+
+def summary(
+    claims: Sequence[datasets.FcbClaim],
+    lex_fcb: tv.PairSet,
+    lexical: np.ndarray,
+    encoder3: np.ndarray,
+    done: list[np.ndarray],
+    seed: int,
+) -> dict[str, dict[str, float]]:
+    """Figures of the lexical model, the encoder and their mixtures over the folds ``done`` so far (the false-claim
+    figures need two folds or more: the claim head is fit on the other folds)."""
+    scored = np.concatenate(done)
+    sub = tv.PairSet(lex_fcb.x[scored], lex_fcb.y[scored], lex_fcb.groups[scored], lex_fcb.claim_index[scored])
+    where = {int(r): i for i, r in enumerate(scored)}
+    sub_parts = [np.array([where[int(r)] for r in t]) for t in done]
+    lex, e4 = lexical[scored], as4(encoder3[scored])
+    mixtures: dict[str, np.ndarray] = {"lexical": lex, "encoder": e4, "mean": (lex + e4) / 2}
+    bands = ((0.2, 0.8), (0.3, 0.7), (0.4, 0.8), (0.1, 0.9))
+    for lo, hi in bands:
+        mixtures[f"band {lo}-{hi}"] = banded(lex, e4, lo, hi)
+    out = {}
+    support = lex[:, 0] + lex[:, 1]
+    for name, probs in mixtures.items():
+        out[name] = figures(claims, sub, probs, sub_parts, seed)
+        if name.startswith("band"):
+            lo, hi = (float(v) for v in name.split()[1].split("-"))
+            out[name]["share_asked"] = round(float(((support >= lo) & (support <= hi)).mean()), 4)
+        print(f"CV ({len(done)} folds, {len(scored)} pairs) {name:14s} {out[name]}", flush=True)
     return out
 
 
@@ -419,6 +497,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-len", type=int, default=96)
     parser.add_argument("--freeze", type=int, default=0, help="bottom layers not trained (the embeddings never are)")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument(
+        "--cache", action="store_true", help="with --freeze: compute the frozen layers once (no dropout in them)"
+    )
     parser.add_argument("--factscore", type=int, default=4, metavar="N", help="generated pairs: N facts a bio")
     parser.add_argument("--time-steps", type=int, default=0, help="time N training steps, print, exit")
     parser.add_argument("--oof", type=Path, default=None, help="write out-of-fold probabilities here (.npz)")
@@ -442,10 +523,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         flush=True,
     )
     cfg = TrainConfig(args.epochs, args.batch, args.lr, args.freeze, args.seed)
+    cached = None
+    if args.cache and args.freeze:
+        c0, w0 = time.process_time(), time.time()
+        cached = bottom(args.model_dir, encoded, args.freeze)
+        print(f"frozen layers cached: {time.process_time() - c0:.0f} CPU-s, {time.time() - w0:.0f} s", flush=True)
 
     if args.time_steps:
         cfg.epochs = args.time_steps * args.batch / len(pairs.y)
-        _, cost = train(args.model_dir, encoded, pairs.y, cfg)
+        _, cost = train(args.model_dir, encoded, pairs.y, cfg, cached=cached)
         model = pretrained(args.model_dir, args.seed)
         sample = encoded[: 16 * 8]
         c0, w0 = time.process_time(), time.time()
@@ -464,19 +550,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         is_fcb = np.nonzero(pairs.fcb)[0]
         parts = tv.folds(pairs.groups[is_fcb], args.folds, args.seed)
         run = parts[: args.run_folds] if args.run_folds else parts
-        encoder3 = np.full((len(is_fcb), 3), np.nan)
-        costs = []
-        for k, test in enumerate(run):
-            train_rows = np.setdiff1d(np.arange(len(pairs.y)), is_fcb[test])
-            model, cost = train(
-                args.model_dir, [encoded[i] for i in train_rows], pairs.y[train_rows], cfg, log=f"fold {k + 1}"
-            )
-            c0 = time.process_time()
-            encoder3[test] = predict(model, [encoded[i] for i in is_fcb[test]])
-            cost["predict_cpu_ms_per_pair"] = (time.process_time() - c0) / len(test) * 1000
-            costs.append(cost)
-            print(f"fold {k + 1}: {cost}", flush=True)
-        scored = np.concatenate(run)
         # the lexical model (train_verifier's defaults) on the same folds, for comparison and mixtures
         lex_fcb = tv.fcb_pairs(claims)
         lex_gen = tv.factscore_pairs(datasets.factscore(args.data), np.random.default_rng(args.seed), 3 * 10**6, 4)
@@ -488,31 +561,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         assert np.array_equal(lex_fcb.groups, fcb.groups)
         lexical = lexical_oof(lex_all, len(lex_fcb.y), parts, args.seed)
-        # figures over the scored folds only (all of them unless --run-folds)
-        sub = tv.PairSet(lex_fcb.x[scored], lex_fcb.y[scored], lex_fcb.groups[scored], lex_fcb.claim_index[scored])
-        where = {int(r): i for i, r in enumerate(scored)}
-        sub_parts = [np.array([where[int(r)] for r in t]) for t in run]
-        e4 = as4(encoder3[scored])
-        mixtures: dict[str, np.ndarray] = {
-            "lexical": lexical[scored],
-            "encoder": e4,
-            "mean": (lexical[scored] + e4) / 2,
-        }
-        for lo, hi in ((0.2, 0.8), (0.3, 0.7), (0.4, 0.8), (0.1, 0.9)):
-            mixtures[f"band {lo}-{hi}"] = banded(lexical[scored], e4, lo, hi)
-        report["cv"] = {}
-        for name, probs in mixtures.items():
-            report["cv"][name] = figures(claims, sub, probs, sub_parts, args.seed)
-            s = lexical[scored][:, 0] + lexical[scored][:, 1]
-            if name.startswith("band"):
-                lo, hi = (float(v) for v in name.split()[1].split("-"))
-                report["cv"][name]["share_asked"] = round(float(((s >= lo) & (s <= hi)).mean()), 4)
-            print(f"CV {name:14s} {report['cv'][name]}", flush=True)
-        report["costs"] = costs
-        if args.oof is not None:
-            np.savez(args.oof, encoder=encoder3, lexical=lexical, scored=scored)
+        encoder3 = np.full((len(is_fcb), 3), np.nan)
+        costs = []
+        for k, test in enumerate(run):
+            train_rows = np.setdiff1d(np.arange(len(pairs.y)), is_fcb[test])
+            model, cost = train(
+                args.model_dir,
+                [encoded[i] for i in train_rows],
+                pairs.y[train_rows],
+                cfg,
+                log=f"fold {k + 1}",
+                cached=None if cached is None else [cached[i] for i in train_rows],
+            )
+            c0 = time.process_time()
+            rows = is_fcb[test]
+            encoder3[test] = predict(
+                model,
+                [encoded[i] for i in rows],
+                cached=None if cached is None else [cached[i] for i in rows],
+                start_layer=args.freeze,
+            )
+            cost["predict_cpu_ms_per_pair"] = (time.process_time() - c0) / len(test) * 1000
+            costs.append(cost)
+            print(f"fold {k + 1}: {cost}", flush=True)
+            report["cv"] = summary(claims, lex_fcb, lexical, encoder3, run[: k + 1], args.seed)
+            report["costs"] = costs
+            if args.oof is not None:
+                np.savez(args.oof, encoder=encoder3, lexical=lexical)
     if args.export is not None:
-        model, cost = train(args.model_dir, encoded, pairs.y, cfg, log="all")
+        model, cost = train(args.model_dir, encoded, pairs.y, cfg, log="all", cached=cached)
         report["final"] = cost
         meta = {"trained_on": "Factcheck-Bench dev + FActScore dev (generated)", "max_len": args.max_len, **report}
         export(model, args.export, args.model_dir / "tokenizer.json", meta)
