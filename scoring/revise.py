@@ -111,7 +111,7 @@ class _SentencePlan:
 
 def revise(inp: RevisionInput) -> Revision:
     """The suggested revision of an answer; ``edits`` lists every change with its reason."""
-    docs = nlp.parse(inp.sentences) if inp.sentences else []
+    docs = nlp.parse(inp.sentences, inp.rules_off) if inp.sentences else []
     plans: dict[int, _SentencePlan] = {}
     edits: list[Edit] = []
     separated: dict[str, list[str]] = {}
@@ -430,7 +430,7 @@ def _unhedged(sentence: str, rules_off: frozenset[str]) -> str:
     1990)"): the sentence as written where nothing hedges it, or the rule is off."""
     if DROP_HEDGES in rules_off:
         return sentence
-    stripped, _, hedged = strip_hedges(sentence)
+    stripped, _, hedged = strip_hedges(sentence, rules_off)
     if not hedged:
         return sentence
     stripped = re.sub(r"\s+([,.;:!?)])", r"\1", stripped).strip()
