@@ -309,7 +309,7 @@ def _plan_groups(
         facts: list[PlannedFact] = []
         for i in ind.sentences:
             for atom in atoms[i]:
-                text = decontextualize(atom.text, atom.subject, ind.name, ind.role)
+                text = decontextualize(atom.text, atom.subject, ind.name, ind.role, rules_off or frozenset())
                 # What the fact says of its own: its words without the name of whom it is about.
                 bare = _without_name(atom.text, ind.name)
                 step = i < len(steps) and steps[i]

@@ -243,7 +243,7 @@ def _plan_sentence(
                 if separated.get(other) and pronoun:
                     moved = fact.atom.text  # the separated paragraph already named them
                 else:
-                    moved = decontextualize(fact.atom.text, fact.atom.subject, label)
+                    moved = decontextualize(fact.atom.text, fact.atom.subject, label, rules_off=inp.rules_off)
                 if name and moved.startswith(name) and not moved.startswith(label):
                     moved = label + moved[len(name) :]
                 separated.setdefault(other, []).append(moved)

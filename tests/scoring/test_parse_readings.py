@@ -1,7 +1,8 @@
 """The readings of the parse are rule objects switched off by name (issue 28): a spelled number with "and" one
 token, a role keeping the name after it, a relative named in passing, semicolon clauses and a dash aside read
-apart, and the credence and after-dash hedges. Each reads its phrasings one way when on and another when off,
-and the readings it leaves alone (look-alikes) read the same either way."""
+apart, the credence and after-dash hedges, and a pronoun's contraction spelled out after the name. Each reads
+its phrasings one way when on and another when off, and the readings it leaves alone (look-alikes) read the same
+either way."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from scoring import nlp
 from scoring.config import CheckConfig
 from scoring.decompose import PARSE_READINGS, PART_READINGS, decompose_sentence
+from scoring.decontext import DECONTEXT_READINGS, decontextualize
 from scoring.hedges import HEDGE_READINGS, strip_hedges
 from scoring.rulebook import STEPS
 from scoring.rules import RULES
@@ -21,7 +23,12 @@ def _facts(sentence: str, *off: str) -> list[str]:
 
 @pytest.mark.parametrize(
     ("step", "rules"),
-    [("decompose-parse", PARSE_READINGS), ("decompose-parts", PART_READINGS), ("decompose-hedges", HEDGE_READINGS)],
+    [
+        ("decompose-parse", PARSE_READINGS),
+        ("decompose-parts", PART_READINGS),
+        ("decompose-hedges", HEDGE_READINGS),
+        ("decompose-names", DECONTEXT_READINGS),
+    ],
 )
 def test_each_reading_is_a_registered_object_in_its_steps_ordered_tuple(step: str, rules: tuple) -> None:  # type: ignore[type-arg]
     assert STEPS[step] is rules
@@ -232,3 +239,34 @@ def test_a_hedge_after_a_dash_comes_off_only_with_the_rule_on(text: str, strippe
 )
 def test_look_alikes_read_the_same_with_both_hedge_readings_off(text: str) -> None:
     assert strip_hedges(text) == strip_hedges(text, frozenset({"credence-labels", "hedge-after-dash"}))
+
+
+# --- spelled-contraction ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fact", "on", "off"),
+    [
+        ("He'd ticked off every peak by 2010.", "Ada Brook had ticked off", "Ada Brook'd ticked off"),
+        ("She's been the director since 2015.", "Ada Brook has been the director", "Ada Brook's been the director"),
+        ("He'll retire in 2030.", "Ada Brook will retire", "Ada Brook'll retire"),
+    ],
+)
+def test_a_pronouns_contraction_is_spelled_out_only_with_the_rule_on(fact: str, on: str, off: str) -> None:
+    pronoun = fact.split("'")[0]
+    assert decontextualize(fact, pronoun, "Ada Brook").startswith(on)
+    assert decontextualize(fact, pronoun, "Ada Brook", rules_off=frozenset({"spelled-contraction"})).startswith(off)
+
+
+@pytest.mark.parametrize(
+    ("fact", "subject"),
+    [
+        ("He didn't retire until 2010.", "He"),  # a negation's contraction is no subject's
+        ("He won the '92 final.", "He"),  # an apostrophe that opens a year
+        ("His father's farm was in Kent.", "His father"),  # a possessive, not a pronoun's contraction
+    ],
+)
+def test_look_alikes_of_a_contraction_read_the_same_either_way(fact: str, subject: str) -> None:
+    on = decontextualize(fact, subject, "Ada Brook")
+    assert on == decontextualize(fact, subject, "Ada Brook", rules_off=frozenset({"spelled-contraction"}))
+    assert on.startswith("Ada Brook")
