@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Set
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scoring import nlp
 from scoring.coordination import expand
@@ -35,6 +35,7 @@ from scoring.parentheticals import (
     work_year_facts,
 )
 from scoring.phrases import Phrase, Subject, subtree_ids
+from scoring.rules import Rule, register, run
 from vocabulary import PERSON_VERBS, PERSONAL_PRONOUNS
 
 if TYPE_CHECKING:
@@ -95,36 +96,72 @@ class _Clause:
 _PAREN_YEAR = re.compile(r"\s*\(((?:1[0-9]|20)[0-9]{2})\)")
 
 
-def decompose_sentence(text: str, sentence_index: int = 0) -> list[AtomicFact]:
-    """Atomic facts of one sentence (parsed through the shared, cached spaCy pipeline)."""
-    return decompose_doc(nlp.parse_one(text), sentence_index)
+def decompose_sentence(text: str, sentence_index: int = 0, rules_off: frozenset[str] = frozenset()) -> list[AtomicFact]:
+    """Atomic facts of one sentence (parsed through the shared, cached spaCy pipeline); ``rules_off``: names of the
+    readings of :data:`PARSE_READINGS` and :data:`PART_READINGS` switched off."""
+    return decompose_doc(nlp.parse_one(text, rules_off), sentence_index, rules_off)
 
 
 # Where a parsed sentence keeps its atomic facts (``Doc.user_data``), read once per parse.
 _ATOMS = "factsentry.atoms"
 
 
-def decompose_doc(doc: Doc, sentence_index: int = 0) -> list[AtomicFact]:
+def decompose_doc(doc: Doc, sentence_index: int = 0, rules_off: frozenset[str] = frozenset()) -> list[AtomicFact]:
     """Atomic facts of one parsed sentence; falls back to the whole sentence when no clause is found.
 
-    Worked out once per parse and kept with the ``Doc`` (the parse cache of :mod:`scoring.nlp` bounds them):
-    the re-check of a revision decomposes again every sentence the revision kept, and the facts depend on the
-    parse alone (``sentence_index`` is only written into them)."""
-    found = doc.user_data.get(_ATOMS)
+    Worked out once per parse and the readings switched off (``rules_off``), and kept with the ``Doc`` (the parse
+    cache of :mod:`scoring.nlp` bounds them): the re-check of a revision decomposes again every sentence the
+    revision kept, and the facts depend on the parse and those readings alone (``sentence_index`` is only written
+    into them). A doc parsed with ``spelled-number-tokens`` off is passed by the caller (``nlp.parse``)."""
+    off = frozenset(rules_off) & _READING_NAMES
+    key = _ATOMS + "".join(f":{n}" for n in sorted(off))
+    found = doc.user_data.get(key)
     if found is None:
-        found = doc.user_data[_ATOMS] = tuple(_decompose(doc))
+        found = doc.user_data[key] = tuple(_decompose(doc, off))
     return [f if f.sentence_index == sentence_index else replace(f, sentence_index=sentence_index) for f in found]
 
 
-def _decompose(doc: Doc) -> list[AtomicFact]:
+def _decompose(doc: Doc, off: frozenset[str]) -> list[AtomicFact]:
     text = nlp.text(doc).strip()
     if not text:
         return []
-    whole = _decompose_whole(doc, 0)
-    return _semicolon_parts(doc, 0, whole) or _dash_aside_parts(doc, whole) or whole
+    whole = _decompose_whole(doc, 0, off)
+    parts = run(PART_READINGS, Whole(doc, tuple(whole), off), off)
+    return list(parts.facts) if parts is not None else whole
 
 
-def _dash_aside_parts(doc: Doc, whole: list[AtomicFact]) -> list[AtomicFact] | None:
+@dataclass(frozen=True)
+class Whole:
+    """What a reading of a whole sentence (:data:`PART_READINGS`) reads: the sentence's parse, the facts of that
+    parse, and the readings switched off."""
+
+    doc: Doc
+    facts: tuple[AtomicFact, ...]
+    off: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The facts of a sentence as a reading of :data:`PART_READINGS` reads it, in place of the whole's."""
+
+    facts: tuple[AtomicFact, ...]
+    decided_by: str = ""
+
+    def stamped(self, name: str) -> Parts:
+        return replace(self, decided_by=name)
+
+
+def _dash_aside_reading(case: Whole) -> Parts | None:
+    facts = _dash_aside_parts(case.doc, list(case.facts), case.off)
+    return Parts(tuple(facts)) if facts is not None else None
+
+
+def _semicolon_reading(case: Whole) -> Parts | None:
+    facts = _semicolon_parts(case.doc, 0, list(case.facts), case.off)
+    return Parts(tuple(facts)) if facts is not None else None
+
+
+def _dash_aside_parts(doc: Doc, whole: list[AtomicFact], off: frozenset[str] = frozenset()) -> list[AtomicFact] | None:
     """The facts of a sentence a clause of its own interrupts between dashes ("The thirty-something from Łódź —
     she was born in 1989 — first made her name with the album …"), where the parse of the whole lost what
     follows the aside (it read the aside's verb as the sentence's, the rest hung on it) or made a fact of words
@@ -147,19 +184,21 @@ def _dash_aside_parts(doc: Doc, whole: list[AtomicFact]) -> list[AtomicFact] | N
     out: list[AtomicFact] = []
     for ids, closing in ((list(range(a + 1, b)), "."), ([*range(a), *range(b + 1, len(doc))], "")):
         words = "".join(doc[i].text_with_ws if i + 1 in ids else doc[i].text + " " for i in ids).strip()
-        alone = nlp.parse_one(words[:1].upper() + words[1:] + closing)
+        alone = nlp.parse_one(words[:1].upper() + words[1:] + closing, off)
         if [t.lower_ for t in alone][: len(ids)] != [doc[i].lower_ for i in ids]:
             return None
         if closing and not (any(t.dep_ in _SUBJ for t in alone) and any(t.pos_ in ("VERB", "AUX") for t in alone)):
             return None
-        facts = [f for f in _decompose_whole(alone, 0) if any(i < len(ids) for i in f.tokens)]
+        facts = [f for f in _decompose_whole(alone, 0, off) if any(i < len(ids) for i in f.tokens)]
         if not facts:
             return None
         out += [replace(f, tokens=frozenset(ids[i] for i in f.tokens if i < len(ids))) for f in facts]
     return out
 
 
-def _semicolon_parts(doc: Doc, sentence_index: int, whole: list[AtomicFact]) -> list[AtomicFact] | None:
+def _semicolon_parts(
+    doc: Doc, sentence_index: int, whole: list[AtomicFact], off: frozenset[str] = frozenset()
+) -> list[AtomicFact] | None:
     """The facts of a sentence of clauses joined by semicolons, each clause parsed on its own, where the parse of
     the whole lost one ("…; tickets auto-close after 7 days": the verb read as a noun, the clause as an appositive
     of the first's subject): a clause none of whose words is in a fact, or a fact made of words of two clauses.
@@ -180,10 +219,10 @@ def _semicolon_parts(doc: Doc, sentence_index: int, whole: list[AtomicFact]) -> 
     for a, b in parts:
         span = doc[a:b]
         words = span.text.strip()
-        alone = nlp.parse_one(words[:1].upper() + words[1:] + ("" if doc[b - 1].is_punct else "."))
+        alone = nlp.parse_one(words[:1].upper() + words[1:] + ("" if doc[b - 1].is_punct else "."), off)
         if [t.lower_ for t in alone][: b - a] != [t.lower_ for t in span]:
             return None  # tokenised otherwise alone: its token ids would not be the sentence's
-        facts = [f for f in _decompose_whole(alone, sentence_index) if any(i < b - a for i in f.tokens)]
+        facts = [f for f in _decompose_whole(alone, sentence_index, off) if any(i < b - a for i in f.tokens)]
         if not facts and _subject_then_predicate(span):
             # "tickets auto-close after 7 days" read alone without a verb still: the clause is checked whole
             facts = [AtomicFact(nlp.text(alone).strip(), sentence_index, span[0].text, False, frozenset(range(b - a)))]
@@ -205,19 +244,19 @@ def _subject_then_predicate(span: Span) -> bool:
     return False
 
 
-def _decompose_whole(doc: Doc, sentence_index: int) -> list[AtomicFact]:
+def _decompose_whole(doc: Doc, sentence_index: int, off: frozenset[str] = frozenset()) -> list[AtomicFact]:
     paren = paren_ids(doc)
     prune = set(paren) | _descriptive_appositions(doc) | {t.i for t in doc if _juxtaposed(t)}
     facts: list[tuple[Phrase, Subject]] = []
     facts += parenthetical_facts(doc, paren)
-    clauses = _clauses(doc)
+    clauses = _clauses(doc, off)
     described = _predicate_participles(doc, clauses, paren)
     prune |= {i for _, own in described for i in own}
     for clause in clauses:
-        for phrase in _clause_facts(doc, clause, prune):
+        for phrase in _clause_facts(doc, clause, prune, off):
             facts.append((phrase, clause.subject))
     for clause, own in described:
-        for phrase in _clause_facts(doc, clause, prune - own):
+        for phrase in _clause_facts(doc, clause, prune - own, off):
             facts.append((phrase, clause.subject))
     person = _sentence_person(clauses)
     for clause, own in _described_things(doc, prune):
@@ -226,12 +265,14 @@ def _decompose_whole(doc: Doc, sentence_index: int) -> list[AtomicFact]:
             theirs = subtree_ids(verb) | {c.i for c in verb.head.children if c.dep_ == "cc" and c.i < verb.i}
             own -= theirs
             assert person is not None
-            for phrase in _clause_facts(doc, _Clause(verb, person, clause.past or _is_past(doc)), prune - theirs):
+            verb_clause = _Clause(verb, person, clause.past or _is_past(doc))
+            for phrase in _clause_facts(doc, verb_clause, prune - theirs, off):
                 facts.append((phrase, person))
-        for phrase in _copular_facts(doc, clause, prune - own):
+        for phrase in _copular_facts(doc, clause, prune - own, off):
             facts.append((phrase, clause.subject))
-    for clause in _named_relations(doc, paren):
-        for phrase in _copular_facts(doc, clause, prune):
+    relations = NAMED_RELATION.apply(doc) if NAMED_RELATION.apply and NAMED_RELATION.name not in off else None
+    for clause in relations.clauses if relations is not None else ():
+        for phrase in _copular_facts(doc, clause, prune, off):
             facts.append((phrase, clause.subject))
     out: list[AtomicFact] = []
     seen: set[str] = set()
@@ -247,7 +288,10 @@ def _decompose_whole(doc: Doc, sentence_index: int) -> list[AtomicFact]:
     _render_facts(work_year_facts(doc) + count_facts(doc) + _birthplace_facts(doc, clauses), sentence_index, out, seen)
     if paren:
         _render_facts(
-            _parenthetical_statements(doc, clauses[0].subject if clauses else Subject("")), sentence_index, out, seen
+            _parenthetical_statements(doc, clauses[0].subject if clauses else Subject(""), off),
+            sentence_index,
+            out,
+            seen,
         )
     return out
 
@@ -260,7 +304,9 @@ _NOT_STATEMENT = re.compile(
 )
 
 
-def _parenthetical_statements(doc: Doc, subject: Subject) -> list[tuple[Phrase, Subject]]:
+def _parenthetical_statements(
+    doc: Doc, subject: Subject, off: frozenset[str] = frozenset()
+) -> list[tuple[Phrase, Subject]]:
     """Facts of a parenthesis that is a clause with its own subject, decomposed as a sentence, or a verb
     phrase in the past without one, said of the sentence's subject ("National Boxing Union champion,
     1936–1938 (won against Carlo Benedetti)" → "… won against Carlo Benedetti"). Their words are the
@@ -273,7 +319,7 @@ def _parenthetical_statements(doc: Doc, subject: Subject) -> list[tuple[Phrase, 
         toks = [t for t in doc if m.start(1) <= t.idx and t.idx + len(t) <= m.end(1)]
         if not any(t.is_alpha for t in toks):
             continue  # "(1996–1999)", "(2008)": dates are parenthetical_facts', and no parse is needed to say so
-        sub = nlp.parse_one(inner.strip())
+        sub = nlp.parse_one(inner.strip(), off)
         if not toks or len(sub) != len(toks) or any(a.text != b.text for a, b in zip(sub, toks, strict=True)):
             continue  # tokenised otherwise alone: no safe map back to the sentence's words
         offset = toks[0].i
@@ -282,7 +328,7 @@ def _parenthetical_statements(doc: Doc, subject: Subject) -> list[tuple[Phrase, 
             continue  # "(which she later regretted)" leans on the sentence: no statement alone
         own = next((c for c in root.children if c.dep_ in _SUBJ), None)
         if own is not None and own.tag_ not in ("WDT", "WP"):
-            for fact in decompose_doc(sub):
+            for fact in decompose_doc(sub, rules_off=off):
                 phrase = Phrase().insert(0.0, fact.text)
                 phrase.tokens |= {offset + i for i in fact.tokens}
                 out.append((phrase, Subject(fact.subject)))
@@ -463,7 +509,7 @@ def _subject_of(doc: Doc, tok: Token) -> Subject:
     return Subject(text, ids, tok)
 
 
-def _named_subject(doc: Doc, subject: Subject) -> Subject:
+def _named_subject(doc: Doc, subject: Subject, off: frozenset[str] = frozenset()) -> Subject:
     """The name a possessed subject is given in apposition, for the facts of its clause: "Her first novel,
     The Salt Road, won the Lindeman Prize" → "The Salt Road won the Lindeman Prize", as FActScore's
     annotators write it; the apposition itself stays a fact of the noun it names ("Her first novel was The
@@ -474,7 +520,7 @@ def _named_subject(doc: Doc, subject: Subject) -> Subject:
         return subject
     paren = paren_ids(doc)
     for ap in tok.children:
-        if ap.dep_ != "appos" or ap.i in paren or ap.ent_type_ == "PERSON" or _role_name(ap):
+        if ap.dep_ != "appos" or ap.i in paren or ap.ent_type_ == "PERSON" or _role_name(ap, off):
             continue
         if not any(t.pos_ == "PROPN" for t in ap.subtree):
             continue
@@ -486,15 +532,48 @@ def _named_subject(doc: Doc, subject: Subject) -> Subject:
     return subject
 
 
-def _role_name(noun: Token) -> set[int]:
+def _role_name(noun: Token, off: frozenset[str] = frozenset()) -> set[int]:
+    """The tokens of the name a role noun keeps (``role-name``), none when the rule is off."""
+    found = ROLE_NAME.apply(noun) if ROLE_NAME.apply is not None and ROLE_NAME.name not in off else None
+    return set(found.ids) if found is not None else set()
+
+
+@dataclass(frozen=True)
+class Named:
+    """The tokens of a person's name a role noun keeps (``role-name``)."""
+
+    ids: frozenset[int]
+    decided_by: str = ""
+
+    def stamped(self, name: str) -> Named:
+        return replace(self, decided_by=name)
+
+
+def _role_names(noun: Token) -> Named | None:
     """The person's name written right after a role noun and hung on it as its apposition ("the instrument
     maker Krzysztof Bąk": "Bąk" an appositive of "maker"): the name's tokens, which the role keeps."""
     for c in noun.children:
         if c.dep_ == "appos" and c.i > noun.i and (c.ent_type_ == "PERSON" or c.pos_ == "PROPN"):
             ids = {t.i for t in c.subtree}
             if min(ids) == noun.i + 1 and not any(noun.doc[i].is_punct for i in ids):
-                return ids
-    return set()
+                return Named(frozenset(ids))
+    return None
+
+
+@dataclass(frozen=True)
+class Relations:
+    """The relatives a sentence names in passing, each a clause "Her husband is …" (``named-relation``)."""
+
+    clauses: tuple[_Clause, ...]
+    decided_by: str = ""
+
+    def stamped(self, name: str) -> Relations:
+        return replace(self, decided_by=name)
+
+
+def _relations_named(doc: Doc) -> Relations | None:
+    found = _named_relations(doc, paren_ids(doc))
+    return Relations(tuple(found)) if found else None
 
 
 def _named_relations(doc: Doc, paren: Set[int]) -> list[_Clause]:
@@ -527,7 +606,7 @@ def _strip_edge_punct(doc: Doc, ids: set[int]) -> set[int]:
     return set(ordered)
 
 
-def _clauses(doc: Doc) -> list[_Clause]:
+def _clauses(doc: Doc, off: frozenset[str] = frozenset()) -> list[_Clause]:
     is_past = _is_past(doc)
     out: list[_Clause] = []
     roots = [t for t in doc if t.dep_ == "ROOT"]
@@ -558,7 +637,7 @@ def _clauses(doc: Doc) -> list[_Clause]:
                     out.append(_Clause(ac, subject, is_past, participle=True))
             continue
         subject = _subject_of(doc, subj) if subj is not None else Subject("")
-        queue.append(_Clause(root, _named_subject(doc, subject), is_past))
+        queue.append(_Clause(root, _named_subject(doc, subject, off), is_past))
     seen: set[int] = set()
     while queue:
         clause = queue.pop(0)
@@ -566,7 +645,7 @@ def _clauses(doc: Doc) -> list[_Clause]:
             continue
         seen.add(clause.head.i)
         out.append(clause)
-        queue.extend(_children_clauses(doc, clause, is_past, _sentence_person(out)))
+        queue.extend(_children_clauses(doc, clause, is_past, _sentence_person(out), off))
     return out
 
 
@@ -617,7 +696,9 @@ def _persons_verbs_in(doc: Doc, ids: set[int], person: Subject | None) -> list[T
     ]
 
 
-def _children_clauses(doc: Doc, clause: _Clause, is_past: bool, person: Subject | None = None) -> list[_Clause]:
+def _children_clauses(
+    doc: Doc, clause: _Clause, is_past: bool, person: Subject | None = None, off: frozenset[str] = frozenset()
+) -> list[_Clause]:
     """The clauses below ``clause``; ``person``: the sentence's person (:func:`_sentence_person`), whom a person's
     verb coordinated into a clause about a thing tells of."""
     p = clause.head
@@ -630,7 +711,7 @@ def _children_clauses(doc: Doc, clause: _Clause, is_past: bool, person: Subject 
             # The relative clause's subject is what its parent clause took "who"/"which" to stand for.
             subject = clause.subject if clause.subject.text else _antecedent(doc, p.head)
         # Appositives, participles and relative clauses on the subject describe the subject.
-        named = _named_subject(doc, subject)
+        named = _named_subject(doc, subject, off)
         for c in own_subj.children:
             if c.dep_ == "appos" and c.i not in paren_ids(doc):
                 out.append(_Clause(c, subject, is_past, copula_of=own_subj))
@@ -804,11 +885,11 @@ def _title_word(tok: Token) -> bool:
     return before.text[:1].isupper() and before.dep_ == "pobj"
 
 
-def _clause_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
+def _clause_facts(doc: Doc, clause: _Clause, prune: set[int], off: frozenset[str] = frozenset()) -> list[Phrase]:
     p = clause.head
     core = Phrase()
     if clause.copula_of is not None:
-        return _copular_facts(doc, clause, prune)
+        return _copular_facts(doc, clause, prune, off)
     core.add_tokens(doc, [p.i])
     own_aux = [c for c in p.children if c.dep_ in _AUX and not _title_word(c)]
     core.add_tokens(doc, [c.i for c in own_aux])
@@ -1056,9 +1137,9 @@ def _replace_relativizers(
                 core.insert(float(c.i), ante)
 
 
-def _copular_facts(doc: Doc, clause: _Clause, prune: set[int]) -> list[Phrase]:
+def _copular_facts(doc: Doc, clause: _Clause, prune: set[int], off: frozenset[str] = frozenset()) -> list[Phrase]:
     ap = clause.head
-    ids = (subtree_ids(ap, prune, _SPAWN | {"appos"}) | _role_name(ap)) - prune
+    ids = (subtree_ids(ap, prune, _SPAWN | {"appos"}) | _role_name(ap, off)) - prune
     ids = _strip_edge_punct(doc, ids)
     if not ids:
         return []
@@ -1141,3 +1222,92 @@ def _merge_ranges(doc: Doc, mods: list[set[int]]) -> list[set[int]]:
         else:
             out.append(set(m))
     return out
+
+
+@dataclass(frozen=True)
+class Spans:
+    """Where a sentence spells out a number with "and" in it, each made one token (``spelled-number-tokens``)."""
+
+    spans: tuple[tuple[int, int], ...]
+    decided_by: str = ""
+
+    def stamped(self, name: str) -> Spans:
+        return replace(self, decided_by=name)
+
+
+def _spelled_numbers(text: str) -> Spans | None:
+    found = nlp.spelled_number_spans(text)
+    return Spans(tuple(found)) if found else None
+
+
+# Readings of the parse, in the order they come into play: before the parser (spelled-number-tokens, applied by
+# ``scoring.nlp.parse``, which leaves its pipeline component out when the rule is off), then asked where a clause's
+# subject and a copula's words are read (role-name) and once a sentence's clauses are read (named-relation).
+SPELLED_NUMBER_TOKENS = nlp.SPELLED_NUMBER_TOKENS
+PARSE_READINGS: tuple[Rule[Any, Any], ...] = register(
+    Rule(
+        SPELLED_NUMBER_TOKENS,
+        "decompose",
+        "a number spelled out with 'and' in it ('one hundred and twelve', 'two thousand and six') is one token, "
+        "tagged a number, before the tagger and parser read the sentence: its 'and' coordinates nothing",
+        ("one hundred and twelve species", "in two thousand and six", "nineteen hundred and sixty-one"),
+        _spelled_numbers,
+    ),
+    Rule(
+        "role-name",
+        "decompose",
+        "a person's name written right after a role noun and hung on it ('the instrument maker Krzysztof Bąk') "
+        "stays with the role ('Her husband was the instrument maker Krzysztof Bąk'), and the clause stays the "
+        "relation noun's ('Her husband built …')",
+        (
+            "Her husband, the instrument maker Krzysztof Bąk, built …",
+            "Her mother, the textile artist Halina Nowak, wove …",
+            "Her uncle, the organ builder Piotr Kowal, restored …",
+        ),
+        _role_names,
+    ),
+    Rule(
+        "named-relation",
+        "decompose",
+        "a relative named where the sentence does not make them its subject ('…, with her husband Mateusz Olech on "
+        "drums') is said to be that relative too: 'Her husband is Mateusz Olech'",
+        (
+            "with her husband Mateusz Olech on drums",
+            "toured Japan with her brother Tomasz Wrona",
+            "opened the restaurant with his wife Inès Garat",
+        ),
+        _relations_named,
+    ),
+)
+ROLE_NAME: Rule[Token, Named] = PARSE_READINGS[1]
+NAMED_RELATION: Rule[Doc, Relations] = PARSE_READINGS[2]
+
+# Readings of a whole sentence whose parse lost a clause, in their precedence: the first that reads the sentence
+# gives its facts in place of the parse of the whole.
+PART_READINGS: tuple[Rule[Whole, Parts], ...] = register(
+    Rule(
+        "semicolon-clauses",
+        "decompose",
+        "clauses joined by semicolons are parsed one by one where the whole sentence's parse lost one (a clause "
+        "with no word in any fact, or a fact made of words of two: '…; tickets auto-close after 7 days')",
+        (
+            "Support is open on weekdays; tickets close after 7 days.",
+            "Chats stay open for a week; chats auto-archive after 90 days.",
+            "Invoices are emailed monthly; unpaid invoices auto-cancel after 30 days.",
+        ),
+        _semicolon_reading,
+    ),
+    Rule(
+        "dash-aside",
+        "decompose",
+        "a clause with a subject and verb of its own between two dashes, where the parse of the whole lost the "
+        "words after it or glued it to the sentence, is read apart: the sentence without the aside, and the aside",
+        (
+            "The thirty-something from Łódź — she was born in 1989 — first made her name with …",
+            "The bridge — it spans the Po — was completed in 1968.",
+            "The painter — she studied in Paris — won the Arlen Prize in 2004.",
+        ),
+        _dash_aside_reading,
+    ),
+)
+_READING_NAMES = frozenset(r.name for r in (*PARSE_READINGS, *PART_READINGS))

@@ -13,7 +13,9 @@ A fact whose subject is a pronoun or a bare surname is rewritten with its group'
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, replace
 
+from scoring.rules import Rule, register
 from vocabulary import SUBJECT_PRONOUNS
 
 _SUBJECT_PRONOUN = re.compile(r"\b(he|she|they)\b", re.IGNORECASE)
@@ -33,9 +35,12 @@ _PLURAL_VERB = re.compile(r"(?<=[\w)] )(were|are|have)\b", re.IGNORECASE)
 _SINGULAR = {"were": "was", "are": "is", "have": "has"}
 
 
-def decontextualize(fact: str, subject: str, name: str, role: str | None = None) -> str:
+def decontextualize(
+    fact: str, subject: str, name: str, role: str | None = None, rules_off: frozenset[str] = frozenset()
+) -> str:
     """Rewrite ``fact`` so that it names its subject: pronouns, partial names and the role that presented a
-    namesake ("The cellist was born …", ``role="cellist"``) become ``name``."""
+    namesake ("The cellist was born …", ``role="cellist"``) become ``name``. ``rules_off``: the readings of
+    :data:`DECONTEXT_READINGS` switched off."""
     if not name:
         return fact
     subj = subject.strip()
@@ -44,7 +49,9 @@ def decontextualize(fact: str, subject: str, name: str, role: str | None = None)
     first = subj.split()[0].lower() if subj.split() else ""
     if subj.lower() in _PRONOUNS:
         named = _SUBJECT_PRONOUN.sub(lambda _: name, fact, count=1)  # a name is text, not a template
-        named = _spelled_contraction(named, name)
+        if SPELLED_CONTRACTION not in rules_off:
+            respelled = _respelled(_Renamed(named, name))
+            named = respelled.text if respelled is not None else named
         if subj.lower() == "they":  # a person "they" ("They were born in 1912"): the verb follows the name
             named = _PLURAL_VERB.sub(lambda m: _SINGULAR[m.group(1).lower()], named, count=1)
         return _capitalise(named)
@@ -100,6 +107,45 @@ def _spelled_contraction(fact: str, name: str) -> str:
     else:
         full = {"ll": "will", "ve": "has", "re": "is"}[short]
     return f"{fact[:end]} {full} {verb}{fact[m.end() :]}"
+
+
+@dataclass(frozen=True)
+class _Renamed:
+    """A fact whose subject pronoun ``name`` replaced."""
+
+    fact: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Respelled:
+    """A renamed fact with the pronoun's contraction spelled out (``spelled-contraction``)."""
+
+    text: str
+    decided_by: str = ""
+
+    def stamped(self, name: str) -> Respelled:
+        return replace(self, decided_by=name)
+
+
+def _respelled(case: _Renamed) -> Respelled | None:
+    out = _spelled_contraction(case.fact, case.name)
+    return Respelled(out) if out != case.fact else None
+
+
+# Readings of a fact made to name its subject, each switched off by name.
+DECONTEXT_READINGS: tuple[Rule[_Renamed, Respelled], ...] = register(
+    Rule(
+        "spelled-contraction",
+        "decompose",
+        "a subject pronoun's contraction, left glued to the name that replaced it, is spelled out as the verb after "
+        'it says: "he\'d ticked off" → "Matías Loureiro had ticked off" (not "Matías Loureiro\'d"), "she\'d '
+        'rather" → "would", "she\'s been" → "has been", "he\'ll" → "will"',
+        ("He'd ticked off every peak by 2010.", "She's been the director since 2015.", "He'll retire in 2030."),
+        _respelled,
+    ),
+)
+SPELLED_CONTRACTION = DECONTEXT_READINGS[0].name
 
 
 def _capitalise(text: str) -> str:

@@ -351,7 +351,7 @@ def group_sentences(
     if rules_off is None:
         rules_off = frozenset()
     if docs is None:
-        docs = nlp.parse(list(sentences))
+        docs = nlp.parse(list(sentences), rules_off)
     items = list(list_items) if list_items is not None else [False] * len(sentences)
     if LIST_ITEM_PERSON in rules_off:
         items = [False] * len(sentences)

@@ -13,8 +13,11 @@ hedged (``FactResult.hedged``).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from scoring import nlp
+from scoring.rules import Rule, register
 
 _HEDGE = (
     r"(?:i (?:believe|think|reckon|suspect|guess|seem to recall|recall)(?: that)?|"
@@ -40,9 +43,11 @@ _IN_PARENS = re.compile(rf"(?<=\w),\s*{_HEDGE}(?=\))", re.IGNORECASE)
 # After a connective that opens a clause: "… strike, which I think lasted 11 weeks", "and I believe her
 # third novel came out in 2021".
 _AFTER_CONNECTIVE = re.compile(
-    rf"(?:(?<=\band\s)|(?<=\bbut\s)|(?<=\bwhich\s)|(?<=\bwho\s)|(?<=\bwhile\s)|(?<=\bso\s)|(?<=[—–]\s)){_HEDGE}\s+",
+    rf"(?:(?<=\band\s)|(?<=\bbut\s)|(?<=\bwhich\s)|(?<=\bwho\s)|(?<=\bwhile\s)|(?<=\bso\s)){_HEDGE}\s+",
     re.IGNORECASE,
 )
+# After a dash that opens a clause: "… over the Po — I believe it was completed in 1968" (``hedge-after-dash``).
+_AFTER_DASH = re.compile(rf"(?<=[—–]\s){_HEDGE}\s+", re.IGNORECASE)
 # A hedge of the writer's own ("I think", "if I recall correctly", "as far as I know") after an opening phrase and its
 # comma, before the clause's subject: "After a postdoc in Zurich, I think she joined the Meridian Quantum Lab".
 _AFTER_OPENING = re.compile(
@@ -58,6 +63,62 @@ _CREDENCE = re.compile(
     r"(?:\s+(?:sure|confident|certain|likely|confidence))?\s*(?:[)\]]\s*[:—–-]?|[:—–-])\s*(?=\S)",
     re.IGNORECASE,
 )
+
+
+@dataclass(frozen=True)
+class Hedge:
+    """Where a reading of :data:`HEDGE_READINGS` found a hedge in a text (what comes off)."""
+
+    start: int
+    end: int
+    decided_by: str = ""
+
+    def stamped(self, name: str) -> Hedge:
+        return replace(self, decided_by=name)
+
+
+@dataclass(frozen=True)
+class Searched:
+    """A text searched for a hedge from ``pos`` on."""
+
+    text: str
+    pos: int = 0
+
+
+def _found_by(pattern: re.Pattern[str]) -> Callable[[Searched], Hedge | None]:
+    def find(case: Searched) -> Hedge | None:
+        m = pattern.search(case.text, case.pos)
+        return Hedge(m.start(), m.end()) if m is not None else None
+
+    return find
+
+
+# Hedges of ``hedged-claims`` read apart, each switched off by its name: a credence the writer labels a claim with,
+# and a hedge after a dash. Their place among the other hedges' patterns is in :func:`strip_hedges`.
+HEDGE_READINGS: tuple[Rule[Searched, Hedge], ...] = register(
+    Rule(
+        "credence-labels",
+        "decompose",
+        "a credence the writer labels a claim with comes off before it is decomposed, the claim reported as hedged "
+        "('~90%: she was born in …', '(60%) She received …', '80% sure — he taught …'); a share ('90% of the "
+        "funds went …') stays",
+        ("~90%: she was born in Medellín in 1966.", "(60%) She received the Habitat Laurel.", "80% sure — he taught"),
+        _found_by(_CREDENCE),
+    ),
+    Rule(
+        "hedge-after-dash",
+        "decompose",
+        "a hedge that opens a clause after a dash comes off ('… over the Po — I believe it was completed in 1968'); "
+        "an aside between dashes that hedges nothing stays",
+        (
+            "It's the Ponte del Cervo — I believe it was completed in 1968.",
+            "She moved to Lyon — I think in 1990.",
+            "He coached the club — if I recall correctly until 2004.",
+        ),
+        _found_by(_AFTER_DASH),
+    ),
+)
+CREDENCE_LABELS, HEDGE_AFTER_DASH = (r.name for r in HEDGE_READINGS)
 
 
 # One word that opens a sentence with its comma ("Third,", "Later,", "Also,"): it keeps its comma when the hedge
@@ -109,17 +170,10 @@ def closing_hedge(text: str) -> int | None:
     return m.start() if m is not None else None
 
 
-def strip_hedges(text: str) -> tuple[str, list[int], bool]:
-    """``text`` without its hedges, the position in ``text`` of each kept character, and whether any went."""
-    keep = list(range(len(text)))
-    preface = _PREFACE.match(text)
-    if preface is not None:
-        keep = keep[preface.end() :]
-    hedged = False
-    # The text of the characters kept, built again only when a hedge went (most sentences have none).
-    current = text[preface.end() :] if preface is not None else text
-    for pattern in (
-        _CREDENCE,
+# The other hedges' patterns (``hedged-claims``), each searched as a reading of HEDGE_READINGS is.
+_FIND = {
+    p: _found_by(p)
+    for p in (
         _AT_START,
         _PARENTHESISED,
         _IN_PARENS,
@@ -128,16 +182,45 @@ def strip_hedges(text: str) -> tuple[str, list[int], bool]:
         _BEFORE_VALUE,
         _AFTER_CONNECTIVE,
         _AFTER_OPENING,
+    )
+}
+_BETWEEN = _FIND[_BETWEEN_COMMAS]
+
+
+def strip_hedges(text: str, rules_off: frozenset[str] = frozenset()) -> tuple[str, list[int], bool]:
+    """``text`` without its hedges, the position in ``text`` of each kept character, and whether any went.
+    ``rules_off``: the readings of :data:`HEDGE_READINGS` switched off."""
+    keep = list(range(len(text)))
+    preface = _PREFACE.match(text)
+    if preface is not None:
+        keep = keep[preface.end() :]
+    hedged = False
+    credence, after_dash = (r.apply if r.name not in rules_off else None for r in HEDGE_READINGS)
+    # The text of the characters kept, built again only when a hedge went (most sentences have none).
+    current = "".join(text[i] for i in keep)
+    for finder in (
+        credence,
+        _FIND[_AT_START],
+        _FIND[_PARENTHESISED],
+        _FIND[_IN_PARENS],
+        _BETWEEN,
+        _FIND[_AT_END],
+        _FIND[_BEFORE_VALUE],
+        _FIND[_AFTER_CONNECTIVE],
+        after_dash,
+        _FIND[_AFTER_OPENING],
     ):
-        m = pattern.search(current)
+        if finder is None:
+            continue
+        m = finder(Searched(current))
         while m is not None:
             hedged = True
-            start = m.start()
-            if pattern is _BETWEEN_COMMAS and _opening_word(current[: start + 1]):
+            start = m.start
+            if finder is _BETWEEN and _opening_word(current[: start + 1]):
                 start += 1  # "Third, if I recall correctly, she …" keeps the ordinal's comma: "Third, she …"
-            keep = keep[:start] + keep[m.end() :]
+            keep = keep[:start] + keep[m.end :]
             current = "".join(text[i] for i in keep)
-            m = pattern.search(current, m.start())
+            m = finder(Searched(current, m.start))
     stripped = current
     if hedged and not _CHECKABLE.search(stripped[1:]):
         # "I think he was great": nothing to check once the hedge is off; the belief stays an opinion.

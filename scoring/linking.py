@@ -107,11 +107,28 @@ def _shares_name(name: str, title: str, familiar: bool = True) -> bool:
         return True
     if not any(_close(a[-1], w) for w in b):
         return False
-    first_a, first_b = a[0], b[0]
-    short, long = sorted((first_a, first_b), key=len)
-    if familiar and familiar_form(first_a, first_b):
+    return given_names_agree(a[0], b[0], familiar)
+
+
+def given_names_agree(x: str, y: str, familiar: bool = True) -> bool:
+    """Whether two folded given names can be one person's: equal, an initial of the other ("j" / "john"), a short
+    form of three letters or more ("jon" / "jonathan"), one letter apart in names of four or more ("ahmed" /
+    "ahmad"), or, with ``familiar``, a known familiar form of it ("bill" / "william"). The first-name test of
+    ``_shares_name`` (the link step's candidates) and of ``scoring.namesake_links.other_given_name``.
+
+    >>> given_names_agree("j", "john"), given_names_agree("jon", "jonathan"), given_names_agree("ahmed", "ahmad")
+    (True, True, True)
+    >>> given_names_agree("bill", "william"), given_names_agree("bill", "william", familiar=False)
+    (True, False)
+    >>> given_names_agree("jo", "john"), given_names_agree("ilse", "thandiwe")
+    (False, False)
+    """
+    if len(x) == 1 or len(y) == 1:
+        return x[:1] == y[:1]
+    short, long = sorted((x, y), key=len)
+    if _close(x, y) or (len(short) >= 3 and long.startswith(short)):
         return True
-    return _close(first_a, first_b) or (long.startswith(short) and (len(short) >= 3 or len(short) == 1))
+    return familiar and familiar_form(x, y)
 
 
 def name_match(group_name: str, entity: EntityRef) -> float:

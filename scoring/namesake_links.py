@@ -22,14 +22,12 @@ import re
 from collections.abc import Iterable
 from itertools import pairwise
 
-from rapidfuzz.distance import Levenshtein
-
 from scoring.grouping import compatible, name_parts
+from scoring.linking import given_names_agree
 from scoring.named_roles import same_role
 from scoring.verifier.text import stem
 from vocabulary import SUBJECT_PRONOUNS
 from vocabulary import fold_ascii as fold
-from vocabulary.names import familiar_form
 from vocabulary.occupations import OCCUPATIONS, UMBRELLAS
 
 # A share of a group's facts a page must support to be linked when it fits none of the occupations stated.
@@ -43,20 +41,6 @@ _NP_END = frozenset(
 )
 
 
-def _given_agree(x: str, y: str) -> bool:
-    """Two given names one person can go by: equal, an initial, a short form, one letter apart, a nickname."""
-    if x == y:
-        return True
-    if len(x) == 1 or len(y) == 1:
-        return x[0] == y[0]
-    short, long = sorted((x, y), key=len)
-    if len(short) >= 3 and long.startswith(short):
-        return True
-    if min(len(x), len(y)) >= 4 and Levenshtein.distance(x, y) <= 1:
-        return True
-    return familiar_form(x, y)
-
-
 def other_given_name(name: str, known: str) -> bool:
     """Whether ``known`` names another person than ``name``: both with a given name and the same surname, and no
     given name of one agrees with one of the other's (a different surname is not judged here)."""
@@ -67,7 +51,7 @@ def other_given_name(name: str, known: str) -> bool:
     # Castellane"; a double surname "Zoë Ferrán-Okafor", "Ferrán-Okafor") is one person's.
     if set(a[:-1]) & set(b) or set(b[:-1]) & set(a):
         return False
-    return not any(_given_agree(x, y) for x in a[:-1] for y in b[:-1])
+    return not any(given_names_agree(x, y) for x in a[:-1] for y in b[:-1])
 
 
 def full_name(names: Iterable[str]) -> str:

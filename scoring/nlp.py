@@ -30,6 +30,13 @@ CACHE_SIZE = 20_000
 _lock = threading.Lock()
 _nlp: Language | None = None
 _docs: OrderedDict[str, Doc] = OrderedDict()
+# The parses made with ``spelled-number-tokens`` switched off (word by word), kept apart from the others.
+_word_docs: OrderedDict[str, Doc] = OrderedDict()
+
+# The decompose rule (``scoring.decompose.PARSE_READINGS``) that makes a spelled number with "and" in it one token
+# before the tagger and parser run: :func:`parse` leaves that component out when the caller switches it off.
+SPELLED_NUMBER_TOKENS = "spelled-number-tokens"
+_SPELLED_COMPONENT = "factsentry_spelled_numbers"
 
 
 @dataclass
@@ -298,12 +305,23 @@ def _keep_whole_words(nlp: Language) -> Language:
 _AND = re.compile(r"\sand\s", re.I)
 
 
+def spelled_number_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` spells out a number with "and" in it ("one hundred and twelve", "two thousand and six"): the
+    start and end of each, the spans :func:`_merge_spelled_numbers` makes one token (``spelled-number-tokens``).
+
+    >>> text = "He won one hundred races and twelve titles in two thousand and six."
+    >>> [text[a:b] for a, b in spelled_number_spans(text)]
+    ['two thousand and six']
+    """
+    return [(a, b) for a, b in spelled_runs(text) if _AND.search(text[a:b])]
+
+
 def _merge_spelled_numbers(doc: Doc) -> Doc:
     """Each number spelled out with "and" in it ("one hundred and twelve", "two thousand and six") made one token,
     tagged a number, before the tagger and parser read the sentence: parsed word by word, its "and" was a
     coordination ("He described one hundred species", "He described twelve species"; "in two thousand and six,
     two thousand and nine, …" as "in two thousand", "in six", "in nine")."""
-    spans = [doc.char_span(a, b) for a, b in spelled_runs(doc.text) if _AND.search(doc.text[a:b])]
+    spans = [doc.char_span(a, b) for a, b in spelled_number_spans(doc.text)]
     with doc.retokenize() as retokenizer:
         for span in spans:
             if span is not None and len(span) > 1:
@@ -315,32 +333,36 @@ def _spelled_numbers(nlp: Language) -> Language:
     """Put :func:`_merge_spelled_numbers` first in the pipeline."""
     from spacy.language import Language as SpacyLanguage
 
-    name = "factsentry_spelled_numbers"
-    if not SpacyLanguage.has_factory(name):
-        SpacyLanguage.component(name, func=_merge_spelled_numbers)
-    nlp.add_pipe(name, first=True)
+    if not SpacyLanguage.has_factory(_SPELLED_COMPONENT):
+        SpacyLanguage.component(_SPELLED_COMPONENT, func=_merge_spelled_numbers)
+    nlp.add_pipe(_SPELLED_COMPONENT, first=True)
     return nlp
 
 
-def parse(texts: Sequence[str]) -> list[Doc]:
-    """Parse each text (a sentence) with the cached pipeline; repeated texts are not re-parsed."""
+def parse(texts: Sequence[str], rules_off: frozenset[str] = frozenset()) -> list[Doc]:
+    """Parse each text (a sentence) with the cached pipeline; repeated texts are not re-parsed. ``rules_off``: with
+    ``spelled-number-tokens`` in it, a spelled number is read word by word (the parse is cached apart)."""
     nlp = get_nlp()
+    whole_numbers = SPELLED_NUMBER_TOKENS not in rules_off
+    cache = _docs if whole_numbers else _word_docs
     out: dict[str, Doc] = {}
     with _lock:
         for text in texts:
-            doc = _docs.get(text)
+            doc = cache.get(text)
             if doc is not None:
-                _docs.move_to_end(text)
+                cache.move_to_end(text)
                 out[text] = doc
         missing = list(dict.fromkeys(t for t in texts if t not in out))
         if missing:
             lazy = [name for name in _LAZY if name in nlp.pipe_names]
+            if not whole_numbers and _SPELLED_COMPONENT in nlp.pipe_names:
+                lazy.append(_SPELLED_COMPONENT)
             for text, doc in zip(missing, _piped(nlp, missing, lazy), strict=True):
                 _drop_tensor(doc)
                 out[text] = doc
-                _docs[text] = doc
-            while len(_docs) > CACHE_SIZE:
-                _docs.popitem(last=False)
+                cache[text] = doc
+            while len(cache) > (CACHE_SIZE if whole_numbers else CACHE_SIZE // 4):
+                cache.popitem(last=False)
     return [out[t] for t in texts]
 
 
@@ -455,15 +477,16 @@ def text(doc: Doc) -> str:
     return cast(str, found)
 
 
-def parse_one(text: str) -> Doc:
+def parse_one(text: str, rules_off: frozenset[str] = frozenset()) -> Doc:
     """Parse one text; see :func:`parse`."""
-    return parse([text])[0]
+    return parse([text], rules_off)[0]
 
 
 def clear_cache() -> None:
     """Forget every cached parse (used by the benchmark's cold runs)."""
     with _lock:
         _docs.clear()
+        _word_docs.clear()
         _ent_docs.clear()
         _words.clear()
         _cut.clear()

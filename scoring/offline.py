@@ -126,7 +126,7 @@ def decompose(run: Run) -> list[PlannedGroup]:
     readings, unhedged = _readings(sentences, run.config, run.question)
     texts = [text for text, _, _ in unhedged]
     run.readings = texts
-    docs = nlp.parse(texts)
+    docs = nlp.parse(texts, run.config.rules_off)
     individuals = group_sentences(
         texts,
         run.subject,
@@ -137,7 +137,7 @@ def decompose(run: Run) -> list[PlannedGroup]:
         scopes=[s.scope for s in sentences],
         labels=[s.label for s in sentences],
     )
-    atoms = [decompose_doc(doc, i) for i, doc in enumerate(docs)]
+    atoms = [decompose_doc(doc, i, run.config.rules_off) for i, doc in enumerate(docs)]
     # What each sentence says for the worthiness rules: without its hedges ("If I recall correctly, …" is no
     # assistant talk once "If I recall correctly" is off).
     said = [text if hedged else s.text for s, (text, _, hedged) in zip(sentences, unhedged, strict=True)]
@@ -170,7 +170,7 @@ def parse_ahead(answers: Sequence[Sequence[Sentence]], config: CheckConfig) -> N
     parse cache then serves each answer's check, and one batch of a few hundred sentences costs less
     than a batch per answer."""
     nlp.parse([s.text for sentences in answers for s in sentences])  # what reading the records parses
-    nlp.parse([text for sentences in answers for text, _, _ in _readings(sentences, config)[1]])
+    nlp.parse([text for sentences in answers for text, _, _ in _readings(sentences, config)[1]], config.rules_off)
 
 
 def _readings(
@@ -224,7 +224,7 @@ def _read(
     readings = [unlabelled(r, rules_off) for r in readings]  # "A: It launched in 2019." claims what follows "A:"
     readings = [corrected(r, rules_off) for r in readings]  # "not in Oslo but in Bergen" claims Bergen
     hedges = HEDGED_CLAIMS not in rules_off
-    unhedged = [strip_hedges(r.text) if hedges else (r.text, [], False) for r in readings]
+    unhedged = [strip_hedges(r.text, rules_off) if hedges else (r.text, [], False) for r in readings]
     return readings, unhedged
 
 
@@ -309,7 +309,7 @@ def _plan_groups(
         facts: list[PlannedFact] = []
         for i in ind.sentences:
             for atom in atoms[i]:
-                text = decontextualize(atom.text, atom.subject, ind.name, ind.role)
+                text = decontextualize(atom.text, atom.subject, ind.name, ind.role, rules_off or frozenset())
                 # What the fact says of its own: its words without the name of whom it is about.
                 bare = _without_name(atom.text, ind.name)
                 step = i < len(steps) and steps[i]

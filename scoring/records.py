@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scoring import nlp
 from scoring.datelines import LEAD
@@ -32,6 +32,9 @@ from scoring.parentheticals import ORG_WORDS
 from scoring.rules import Rule, register, rule, run
 from vocabulary import NOT_NAMES
 from vocabulary.records import RECORD_PREDICATES
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
 LABEL_RECORDS = rule(
     "label-records",
@@ -965,6 +968,11 @@ def _verb_for(item: str, persons: bool = True) -> str | None:
         # A person presented, not described: "the film director, born 1978 in …" (a namesake by role),
         # "Declan Fairweather, born in Plymouth in 1983, …" (by name).
         return None
+    if _persons_own_thing(root):
+        # A thing of a named person's, not a description of the person: "Mary Ellen Castellane's life bound up with
+        # Lowell" is no "She was Mary Ellen Castellane's life …" (a place's or a body's, "Lowell's best-known
+        # organizer", still describes).
+        return None
     first = doc[0]
     if first.lower_ in _LEADING_ADVERBS and len(doc) > 1:  # "Also composed …", "Later professor at …"
         first = doc[1]
@@ -990,6 +998,12 @@ def _verb_for(item: str, persons: bool = True) -> str | None:
     if first.pos_ in ("NOUN", "PROPN", "ADJ", "DET", "ADP"):
         return "was "
     return None
+
+
+def _persons_own_thing(head: Token) -> bool:
+    """Whether ``head`` is owned by a person named with a possessive "'s" ("Ada Brook's first album", "Castellane's
+    life"): its possessor, or the name the possessor ends, is a person's."""
+    return any(c.dep_ == "poss" and c.ent_type_ == "PERSON" for c in head.children)
 
 
 # An item's own verb in the third person singular, as "they" needs it ("Was a native" → "were").

@@ -111,7 +111,7 @@ class _SentencePlan:
 
 def revise(inp: RevisionInput) -> Revision:
     """The suggested revision of an answer; ``edits`` lists every change with its reason."""
-    docs = nlp.parse(inp.sentences) if inp.sentences else []
+    docs = nlp.parse(inp.sentences, inp.rules_off) if inp.sentences else []
     plans: dict[int, _SentencePlan] = {}
     edits: list[Edit] = []
     separated: dict[str, list[str]] = {}
@@ -243,7 +243,7 @@ def _plan_sentence(
                 if separated.get(other) and pronoun:
                     moved = fact.atom.text  # the separated paragraph already named them
                 else:
-                    moved = decontextualize(fact.atom.text, fact.atom.subject, label)
+                    moved = decontextualize(fact.atom.text, fact.atom.subject, label, rules_off=inp.rules_off)
                 if name and moved.startswith(name) and not moved.startswith(label):
                     moved = label + moved[len(name) :]
                 separated.setdefault(other, []).append(moved)
@@ -430,7 +430,7 @@ def _unhedged(sentence: str, rules_off: frozenset[str]) -> str:
     1990)"): the sentence as written where nothing hedges it, or the rule is off."""
     if DROP_HEDGES in rules_off:
         return sentence
-    stripped, _, hedged = strip_hedges(sentence)
+    stripped, _, hedged = strip_hedges(sentence, rules_off)
     if not hedged:
         return sentence
     stripped = re.sub(r"\s+([,.;:!?)])", r"\1", stripped).strip()
@@ -458,6 +458,10 @@ def _apply(
         said = _said_by_facts(plan, lower=nlp.text(doc)[:1].islower())
         if said is not None:
             return said
+        if verbs:
+            # the main clause went, what is left hangs on nothing and its facts say no sentence: a fragment ("Mary
+            # Ellen Castellane's life, almost all of it bound up with Lowell, …"), which the deletion path drops
+            return None
     text = _tidy(_render(doc, remove, swaps), nlp.text(doc))
     for old, new in plan.replacements:
         text = text.replace(old, new, 1)
@@ -536,12 +540,22 @@ def _said_by_facts(plan: _SentencePlan, lower: bool = False) -> str | None:
     texts = list(dict.fromkeys(text.strip() for _, text in kept))
     if any(_UNFINISHED.search(t) for t in texts):
         return None  # a fact that is no sentence of its own ("Vance during which wrote …"): edit as written
+    if not all(_finite(t) for t in texts if t):
+        # a fact with no finite verb ("Mary Ellen Castellane's life bound up with the mill city of Lowell") is no
+        # sentence either: said alone it is a fragment no check of fragments sees
+        return None
     out = " ".join(t if t[-1:] in ".!?" else t + "." for t in texts if t)
     for old, new in plan.replacements:
         out = out.replace(old, new)
     if lower and out.split(" ", 1)[0].lower() in _LOWERED:
         out = out[:1].lower() + out[1:]  # the part after a semicolon: "…; its 1958 album is Brushfire."
     return out or None
+
+
+def _finite(text: str) -> bool:
+    """Whether ``text`` has a finite verb (a past, a present, a modal): "She was born in Lowell", not "Her life bound
+    up with Lowell"."""
+    return any(t.tag_ in ("VBD", "VBZ", "VBP", "MD") for t in nlp.parse_one(text))
 
 
 def _render(doc: Doc, remove: set[int], swaps: dict[int, str]) -> str:

@@ -10,6 +10,7 @@ from schemas.knowledge import EntityRef
 from scoring.config import CheckConfig
 from scoring.decompose import AtomicFact
 from scoring.grouping import PerceivedGroup
+from scoring.linking import _shares_name, given_names_agree
 from scoring.namesake_links import names_activity, other_given_name, stated_occupations
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.score import OTHER_GIVEN_NAME, UNFITTING_NAMESAKE, score_groups
@@ -199,3 +200,31 @@ def test_another_given_name_is_not_linked() -> None:
 def test_the_same_given_name_or_none_is_linked(subject: str) -> None:
     result = score_groups([_group("Rautenbach", BOTANIST)], [THANDIWE], CheckConfig(), subject=subject)
     assert result.groups[0].entity == THANDIWE.title
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "agree"),
+    [
+        ("t", "thandiwe", True),  # an initial
+        ("jon", "jonathan", True),  # a short form of three letters or more
+        ("ahmed", "ahmad", True),  # one letter apart
+        ("bill", "william", True),  # a familiar form
+        ("ilse", "thandiwe", False),
+        ("jo", "john", False),  # a short form of two letters is no form
+        ("t", "jane", False),
+        ("anna", "hanna", True),
+        ("marta", "anna", False),
+    ],
+)
+def test_one_given_name_check_serves_the_link_candidates_and_other_given_name(x: str, y: str, agree: bool) -> None:
+    """linking._shares_name's first-name test and other_given_name read given names by one function."""
+    assert given_names_agree(x, y) is agree and given_names_agree(y, x) is agree
+    name, title = f"{x.capitalize()} Rautenbach", f"{y.capitalize()} Rautenbach"
+    assert _shares_name(name, title) is agree
+    assert other_given_name(name, title) is (not agree)
+
+
+def test_the_link_candidates_may_leave_familiar_forms_out() -> None:
+    assert not given_names_agree("bill", "william", familiar=False)
+    assert not _shares_name("Bill Hale", "William Hale", familiar=False)
+    assert _shares_name("Bill Hale", "William Hale") and not other_given_name("Bill Hale", "William Hale")
