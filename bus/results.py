@@ -171,6 +171,10 @@ class VerdictListener:
         """How many requests are waiting for a verdict now."""
         return sum(len(v) for v in self._waiters.values())
 
+    def waiting_ids(self) -> list[str]:
+        """The request ids with a wait in progress now (an id leaves once its last wait ends)."""
+        return list(self._waiters)
+
     async def start(self, ready_timeout: float = 2.0) -> None:
         """Start listening; waits up to ``ready_timeout`` for the subscription (Redis may be down)."""
         self._task = asyncio.create_task(self._run(), name="factsentry-verdict-listener")

@@ -6,7 +6,9 @@ the message is counted in ``factsentry_gateway_publish_lost_total`` and logged; 
 still returns under observe. ``publish()`` says at once whether the message was queued, and
 ``on_lost(request_id, reason)`` is called for a queued message that is lost later, so a request
 waiting for its verdict follows the operator's ``on_unavailable`` at once; ``on_reset(lost)`` when the
-broker came back without its log, with the ids it had acknowledged that the new log does not hold.
+broker came back without its log, with the ids it had acknowledged that the new log does not hold, of the
+requests still waiting for a verdict (``waiting()``, the gateway's verdict listener): nothing is kept per
+request once it is acknowledged, so a long-running gateway's memory does not grow with its requests.
 
 A broker that is down is not a slow verdict. Every queued message is *pending* until the broker
 acknowledges it; one still pending after ``ack_timeout_s``, or any pending while the broker watch cannot
@@ -22,7 +24,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from aiokafka import AIOKafkaProducer, TopicPartition
@@ -68,6 +70,7 @@ class Publisher:
         max_record_bytes: int = 4 * 1024 * 1024,
         on_lost: Callable[[str, str], None] | None = None,
         on_reset: Callable[[set[str]], None] | None = None,
+        waiting: Callable[[], Iterable[str]] | None = None,
         on_down: Callable[[str], None] | None = None,
         partitions: int = 4,
         broker_check_s: float = 2.0,
@@ -82,6 +85,7 @@ class Publisher:
         self.max_record_bytes = max_record_bytes
         self.on_lost = on_lost
         self.on_reset = on_reset
+        self.waiting = waiting
         self.on_down = on_down
         self.broker_check_timeout_s = broker_check_timeout_s
         self.ack_timeout_s = ack_timeout_s
@@ -89,10 +93,6 @@ class Publisher:
         self.pending: dict[str, float] = {}
         # Why the broker is taken for down (None: it answered the last check or acknowledged a record).
         self.down: str | None = None
-        # Ids the broker acknowledged lately (insertion-ordered, bounded): after a reset, those missing
-        # from the new log were lost with the old one.
-        self.acked: dict[str, None] = {}
-        self.acked_max = 100_000
         self.watch = BrokerWatch(settings, {settings.generations_topic: partitions})
         # Where generations go: the configured topic, or with FACTSENTRY_KAFKA_ROTATE its newest generation
         # (bus/rotation.py), looked up at every broker check; the producer's metadata then drops the ones it left.
@@ -119,6 +119,14 @@ class Publisher:
         """Whether ``request_id`` is queued or sent but not acknowledged by the broker yet (one lost since has
         already ended its wait; one acknowledged is the workers' to check)."""
         return request_id in self.pending
+
+    def acknowledged_waiting(self) -> set[str]:
+        """Ids of requests waiting for a verdict whose generation the broker has acknowledged (not pending): after
+        a reset, those missing from the new log were lost with the old one. Asked of the waits in progress
+        rather than kept per acknowledged id (a record of every id grew by ~110 bytes a request up to 100,000)."""
+        if self.waiting is None:
+            return set()
+        return {request_id for request_id in self.waiting() if request_id not in self.pending}
 
     def _broker_down(self, reason: str) -> None:
         """The broker cannot be reached: every message not acknowledged yet is lost now (their waits
@@ -182,7 +190,7 @@ class Publisher:
                         self.settings.generations_topic,
                     )
                     if self.on_reset is not None:
-                        candidates = set(self.acked)
+                        candidates = self.acknowledged_waiting()
                         kept = await self.keys_in_log()
                         self.on_reset(candidates - kept)
             except Exception as e:
@@ -292,9 +300,6 @@ class Publisher:
             self._traced(request_id)
             self._broker_up()
             self.metrics.published.inc()
-            self.acked[request_id] = None
-            if len(self.acked) > self.acked_max:
-                del self.acked[next(iter(self.acked))]
 
     async def _run(self) -> None:
         self.producer = await self._connect()

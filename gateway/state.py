@@ -57,6 +57,7 @@ class Gateway:
             max_record_bytes=settings.max_record_bytes,
             on_lost=self._on_publish_lost,
             on_reset=self._on_broker_reset,
+            waiting=self._waiting_ids,
             on_down=self._on_broker_down,
             partitions=settings.topic_partitions,
             ack_timeout_s=settings.publish_ack_timeout_s,
@@ -189,6 +190,10 @@ class Gateway:
         if ended:
             self.metrics.publish_lost.labels("broker_down").inc(len(ended))
             log.warning("broker down: %d request(s) waiting for a verdict follow on_unavailable", len(ended))
+
+    def _waiting_ids(self) -> list[str]:
+        """The request ids waiting for a verdict now (the publisher's candidates after a broker reset)."""
+        return self.listener.waiting_ids()
 
     def _on_broker_reset(self, gone: set[str]) -> None:
         """The broker lost its log: generations it had acknowledged that the new log does not hold will
