@@ -183,3 +183,27 @@ def test_revision_replaces_the_crossed_value_and_keeps_the_namesakes_own(kb: Sto
     assert "hydrologist (1931 – 2004) was born in Perth and died in Inverness" in revised
     assert "glassmaker was born in Galway in 1974" in revised
     assert revised.count("Perth") == 1
+
+
+@pytest.mark.parametrize(
+    ("answer", "kept"),
+    [
+        (
+            "Tamsin Oduya is an Irish glassmaker born in Galway in 1974. She cannot be the hydrologist born in Perth.",
+            "born in Galway in 1974",
+        ),
+        ("Tamsin Oduya is an Irish glassmaker. She is not the one born in 1931; she was born in 1974.", "in 1974"),
+        (
+            "Tamsin Oduya is an Irish glassmaker. Unlike the other Tamsin Oduya, born in Perth, "
+            "she was born in Galway.",
+            "born in Galway",
+        ),
+        ("Tamsin Oduya is an Irish glassmaker. She was born in Galway, not in Perth like the hydrologist.", "Galway"),
+    ],
+)
+def test_a_whole_answer_that_denies_the_namesakes_value_has_no_crossed_fact(
+    kb: Store, verifier: OfflineVerifier, answer: str, kept: str
+) -> None:
+    result = check(answer, kb=kb, verifier=verifier, name="Tamsin Oduya")
+    assert [f.text for g in result.groups for f in g.facts if f.decided_by == CROSSED_VALUE] == []
+    assert result.revision is not None and kept in result.revision.text
