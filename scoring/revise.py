@@ -121,9 +121,10 @@ def revise(inp: RevisionInput) -> Revision:
         by_sentence: dict[int, list[PlannedFact]] = {}
         for fact in group.facts:
             by_sentence.setdefault(fact.atom.sentence_index, []).append(fact)
+        support = _support_by_page(group)
         for si, sfacts in sorted(by_sentence.items()):
             plan = plans.setdefault(si, _SentencePlan())
-            _plan_sentence(inp, docs[si], sfacts, entity, name, gi in inp.conflated, plan, edits, separated)
+            _plan_sentence(inp, docs[si], sfacts, entity, name, gi in inp.conflated, plan, edits, separated, support)
     out_sentences: list[str | None] = []
     for si, text in enumerate(inp.sentences):
         found = plans.get(si)
@@ -169,6 +170,7 @@ def _plan_sentence(
     plan: _SentencePlan,
     edits: list[Edit],
     separated: dict[str, list[str]],
+    support: dict[str, int] | None = None,
 ) -> None:
     kept: set[int] = set()
     dropped: list[tuple[PlannedFact, str, str | None]] = []  # fact, kind, other entity
@@ -191,7 +193,7 @@ def _plan_sentence(
             plan.stated.append((frozenset(fact.atom.tokens), fact.text))
             continue
         others = [t for t in fact.attributed if t != entity] if conflated else []
-        crossed = own is not None and own.decided_by == CROSSED_VALUE
+        crossed = own is not None and own.decided_by == CROSSED_VALUE and _link_holds(fact, entity, support or {})
         if crossed and others and max(others, key=lambda t: fact.verdicts[t].support) in described:
             # A value crossed from a namesake the answer describes on their own: their sentences say it already;
             # this one is corrected (or dropped), not moved out to them a second time.
@@ -324,6 +326,23 @@ def _replacement(
             if edited != fact.text and inp.confirm(edited, entity):
                 return value.text, option, edited
     return None
+
+
+def _support_by_page(group: PlannedGroup) -> dict[str, int]:
+    """How many of the group's check-worthy facts each page supports."""
+    out: dict[str, int] = {}
+    for fact in group.factual:
+        for title, verdict in fact.verdicts.items():
+            out[title] = out.get(title, 0) + verdict.supported
+    return out
+
+
+def _link_holds(fact: PlannedFact, entity: str | None, support: dict[str, int]) -> bool:
+    """Whether the group's page supports at least as many of its facts as each page that supports ``fact``: a value
+    crossed from a namesake is corrected from the group's page only where that page is the group's person's (a
+    group linked to the namesake by mistake would take the namesake's values for its own)."""
+    own = support.get(entity or "", 0)
+    return all(support.get(t, 0) <= own for t, v in fact.verdicts.items() if t != entity and v.supported)
 
 
 def _crossed_replacement(

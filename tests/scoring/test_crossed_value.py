@@ -10,6 +10,7 @@ from knowledge.store import Store
 from schemas.enums import Stance
 from scoring.crossed import corrections, crossed_values, fact_stated, negated, page_stated
 from scoring.pipeline import check
+from scoring.revise import _link_holds
 from scoring.verifier import OfflineVerifier
 from scoring.verify import CROSSED_VALUE, EntityVerdict, EvidenceVerifier, VerifyConfig
 
@@ -207,3 +208,13 @@ def test_a_whole_answer_that_denies_the_namesakes_value_has_no_crossed_fact(
     result = check(answer, kb=kb, verifier=verifier, name="Tamsin Oduya")
     assert [f.text for g in result.groups for f in g.facts if f.decided_by == CROSSED_VALUE] == []
     assert result.revision is not None and kept in result.revision.text
+
+
+def test_a_group_linked_to_the_namesake_by_mistake_is_not_corrected_from_that_page() -> None:
+    """The crossed value is corrected from the group's page only where that page supports at least as many of the
+    group's facts as the page that supports the value: otherwise the link is the doubtful part."""
+    verdict = {True: EntityVerdict(GLASS, Stance.SUPPORT, 0.9, 0.0), False: EntityVerdict(GLASS, Stance.REFUTE, 0, 0.8)}
+    fact = type("F", (), {"verdicts": {GLASS: verdict[False], WATER: verdict[True]}})()
+    assert _link_holds(fact, GLASS, {GLASS: 5, WATER: 2})  # type: ignore[arg-type]
+    assert _link_holds(fact, GLASS, {GLASS: 3, WATER: 3})  # type: ignore[arg-type]
+    assert not _link_holds(fact, GLASS, {GLASS: 2, WATER: 7})  # type: ignore[arg-type]
