@@ -242,8 +242,8 @@ def _same(claim: Stated, given: Stated) -> bool:
         a, b = set(claim.key[0].split()), set(given.key[0].split())
         return a <= b or b <= a
     if claim.relation == NATIONALITY:
-        a, b = claim.key[0], given.key[0]
-        return a == b or _WITHIN.get(a) == b or _WITHIN.get(b) == a
+        mine, theirs = claim.key[0], given.key[0]
+        return mine == theirs or _WITHIN.get(mine) == theirs or _WITHIN.get(theirs) == mine
     return claim.key == given.key
 
 
