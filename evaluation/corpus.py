@@ -16,7 +16,10 @@ factscore_min/max   FActScore within the bound (a null score fails a bound)
 dfactscore_min/max  D-FActScore within the bound
 dfs_below_fs        D-FActScore is strictly below FActScore
 supported           for each substring, some fact containing it is supported by some page
-not_supported       for each substring, some fact containing it is not supported by its group's page
+not_supported       for each substring, some fact containing it is not supported by its group's page; a
+                    claim of several values ("born in Leiden in 1961") also when one fact not supported
+                    covers one of its values and facts of any verdict cover the rest (one wrong part
+                    makes the claim wrong)
 revision_keeps      each substring is still in the suggested revision
 revision_drops      no substring is left in the suggested revision
 ==================  ==========================================================================
@@ -187,6 +190,37 @@ def _has(facts: list[FactResult], text: str, ok: Any, answer: str = "", together
 
 
 _JOIN = re.compile(r"\b(?:and|or)\b")
+# A value of a listed claim: a number, or a capitalised word after its first word ("born in Leiden in 1961").
+_CLAIM_VALUE = re.compile(r"\d[\d,.]*\d|\d|(?<=\s)[A-ZÀ-Þ][\w'’-]*")
+
+
+def _not_supported(fact: FactResult) -> bool:
+    return Verdict.NOT_SUPPORTED in (fact.verdict, fact.verdict_linked)
+
+
+def _wrong_part(facts: list[FactResult], text: str, answer: str) -> bool:
+    """Whether a claim of several values is not supported for one wrong part: a fact not supported by its group's
+    page covers one of its values whole ("Leiden" of "born in Leiden in 1961"), and the facts, of any verdict,
+    cover all of it ("born in 1961" supported). The writer of an expectation lists the claim as the answer says
+    it; the checker's facts split it, and a supported part does not make the whole claim true."""
+    if not answer:
+        return False
+    wrong = {i for f in facts if _not_supported(f) for a, b in f.spans for i in range(a, b)}
+    if not wrong:
+        return False
+    covered = {i for f in facts for a, b in f.spans for i in range(a, b)}
+    needle = text.casefold()
+    for m in re.finditer(re.escape(needle), answer.casefold()):
+        s, written = m.start(), answer[m.start() : m.end()]
+        values = [range(s + v.start(), s + v.end()) for v in _CLAIM_VALUE.finditer(written)]
+        if len(values) < 2:
+            continue  # one value: the claim is that value's fact (``_has``)
+        joins = {s + j.start() + k for j in _JOIN.finditer(needle) for k in range(len(j.group()))}
+        span = range(s, m.end())
+        whole = all(i in covered or i in joins or not answer[i].isalnum() for i in span)
+        if whole and any(all(i in wrong for i in v) for v in values):
+            return True
+    return False
 
 
 def judge(expect: dict[str, Any], result: CheckResult, answer: str = "") -> list[str]:
@@ -221,7 +255,7 @@ def judge(expect: dict[str, Any], result: CheckResult, answer: str = "") -> list
         if not _has(facts, text, lambda f: f.verdict is Verdict.SUPPORTED, answer, together=True):
             missed.append(f"supported: {text!r}")
     for text in expect.get("not_supported", []):
-        if not _has(facts, text, lambda f: Verdict.NOT_SUPPORTED in (f.verdict, f.verdict_linked), answer, True):
+        if not _has(facts, text, _not_supported, answer, True) and not _wrong_part(facts, text, answer):
             missed.append(f"not_supported: {text!r}")
     revised = result.revision.text.casefold() if result.revision else None
     for text in expect.get("revision_keeps", []):

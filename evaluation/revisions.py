@@ -3,7 +3,8 @@
 Three questions are asked of every revision, by words alone (not by the checker that made it):
 
 - **keeps a refuted value**: a fact the evidence refutes had a value (a year, a number, a capitalised name)
-  that no page of its group holds, and that value is still in the revision;
+  that no page of its group holds, and that value is still in the revision (more often than the answer's
+  sentences state it in a fact their own group's page supports: a namesake's own "born in Chester" may stay);
 - **introduces a value of another relation**: a value the revision brings in (not in the answer) stands on
   the pages only in clauses that share no relation word with the revised clause that says it ("teaches at
   Oxford" from a page that says "studied at Oxford");
@@ -81,9 +82,22 @@ def kept_refuted(result: CheckResult, pages: Mapping[str, str]) -> list[str]:
             for value in values_of(fact.text):
                 if value in evidence or any(value in n for n in names) or len(value) < 2:
                     continue
-                if re.search(rf"(?<!\w){re.escape(value)}(?!\w)", revised):
+                said = re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
+                # A value a namesake's sentences state as theirs (supported by their group's page: "born in Chester"
+                # of the rower, crossed to the bishop) may stay there: kept is said more often than those.
+                if len(said.findall(revised)) > len(_stated_by_their_page(result, said)):
                     out.append(f"{value} ({fact.text})")
     return out
+
+
+def _stated_by_their_page(result: CheckResult, said: re.Pattern[str]) -> set[int]:
+    """The sentences where a fact its own group's page supports states the value ``said`` matches."""
+    return {
+        f.sentence_index
+        for g in result.groups
+        for f in g.facts
+        if f.worthiness is Worthiness.FACTUAL and f.verdict_linked is Verdict.SUPPORTED and said.search(f.text)
+    }
 
 
 def other_relation(answer: str, result: CheckResult, pages: Mapping[str, str]) -> list[str]:

@@ -26,6 +26,7 @@ from schemas.enums import Stance, Verdict, Worthiness
 from scoring import roles
 from scoring.revise import fragment
 from scoring.rules import rule
+from scoring.verify import CROSSED_VALUE
 from vocabulary import fold_ascii
 
 if TYPE_CHECKING:
@@ -167,8 +168,11 @@ def _kept_refuted(first: CheckResult, again: CheckResult, pages: Mapping[str, li
         for fact in group.facts:
             if fact.worthiness is not Worthiness.FACTUAL or fact.stance is not Stance.REFUTE:
                 continue
-            if fact.verdict is Verdict.SUPPORTED:
-                continue  # another page's fact: a merged-in namesake's, moved out rather than wrong
+            if fact.verdict is Verdict.SUPPORTED or fact.decided_by == CROSSED_VALUE:
+                # another page's fact: a merged-in namesake's, moved out rather than wrong; a value crossed from a
+                # namesake is the namesake's, which their own sentences may keep (the fact itself may not stay:
+                # ``_acceptable``)
+                continue
             evidence = page + " ".join(e.text for e in fact.evidence)
             for value in _values(fact.text, names):
                 if _plain(value) not in _plain(evidence) and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", revised):
@@ -184,7 +188,7 @@ def refuted_values(first: CheckResult, pages: Mapping[str, list[str]]) -> frozen
         page = " ".join(pages.get(group.entity or "", []))
         for fact in group.facts:
             if fact.worthiness is Worthiness.FACTUAL and fact.stance is Stance.REFUTE:
-                if fact.verdict is not Verdict.SUPPORTED:
+                if fact.verdict is not Verdict.SUPPORTED and fact.decided_by != CROSSED_VALUE:
                     evidence = page + " ".join(e.text for e in fact.evidence)
                     out |= {v for v in _values(fact.text, names) if _plain(v) not in _plain(evidence)}
     return frozenset(out)

@@ -27,6 +27,7 @@ from schemas.check import Edit, Revision
 from schemas.enums import Worthiness
 from schemas.knowledge import EntityRef
 from scoring import nlp, roles
+from scoring.crossed import corrections
 from scoring.decontext import decontextualize
 from scoring.durations import durations
 from scoring.grouping import name_parts
@@ -34,7 +35,7 @@ from scoring.hedges import strip_hedges
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.rules import rule
 from scoring.score import SUPPORTED_BETTER_ELSEWHERE
-from scoring.verify import CONTRADICTED_VALUE, EntityVerdict
+from scoring.verify import CONTRADICTED_VALUE, CROSSED_VALUE, EntityVerdict, base_name
 from scoring.worthiness import ASSISTANT_ASIDE, CHATTER
 from vocabulary import MONTHS, fold_ascii
 
@@ -120,9 +121,10 @@ def revise(inp: RevisionInput) -> Revision:
         by_sentence: dict[int, list[PlannedFact]] = {}
         for fact in group.facts:
             by_sentence.setdefault(fact.atom.sentence_index, []).append(fact)
+        support = _support_by_page(group)
         for si, sfacts in sorted(by_sentence.items()):
             plan = plans.setdefault(si, _SentencePlan())
-            _plan_sentence(inp, docs[si], sfacts, entity, name, gi in inp.conflated, plan, edits, separated)
+            _plan_sentence(inp, docs[si], sfacts, entity, name, gi in inp.conflated, plan, edits, separated, support)
     out_sentences: list[str | None] = []
     for si, text in enumerate(inp.sentences):
         found = plans.get(si)
@@ -168,9 +170,11 @@ def _plan_sentence(
     plan: _SentencePlan,
     edits: list[Edit],
     separated: dict[str, list[str]],
+    support: dict[str, int] | None = None,
 ) -> None:
     kept: set[int] = set()
     dropped: list[tuple[PlannedFact, str, str | None]] = []  # fact, kind, other entity
+    described = {e for _, e in inp.groups if e is not None and e != entity}  # the pages other groups are linked to
     for fact in facts:
         if fact.worthiness_rule in (CHATTER, ASSISTANT_ASIDE) and DROP_CHATTER not in inp.rules_off:
             dropped.append((fact, "chatter", None))
@@ -189,9 +193,31 @@ def _plan_sentence(
             plan.stated.append((frozenset(fact.atom.tokens), fact.text))
             continue
         others = [t for t in fact.attributed if t != entity] if conflated else []
+        crossed = own is not None and own.decided_by == CROSSED_VALUE and _link_holds(fact, entity, support or {})
+        if crossed and others and max(others, key=lambda t: fact.verdicts[t].support) in described:
+            # A value crossed from a namesake the answer describes on their own: their sentences say it already;
+            # this one is corrected (or dropped), not moved out to them a second time.
+            others = []
         if others:
             best = max(others, key=lambda t: fact.verdicts[t].support)
             dropped.append((fact, "separate", best))
+            continue
+        if crossed and own is not None:
+            # A value crossed from a namesake: the page's own value for that relation replaces it where the model
+            # confirms the edited fact, else the fact goes; a crossed value is never kept, nor replaced by a value
+            # of another relation.
+            swaps = _crossed_replacement(inp, fact, entity, own)
+            if not swaps:
+                dropped.append((fact, "delete", None))
+                continue
+            new_fact = fact.text
+            for old, new in swaps:
+                new_fact = new_fact.replace(old, new, 1)
+                plan.replacements.append((old, new))
+            kept |= set(fact.atom.tokens)
+            plan.stated.append((frozenset(fact.atom.tokens), new_fact))
+            said = ", ".join(new for _, new in swaps)
+            edits.append(Edit(kind="replace", original=fact.text, replacement=new_fact, reason=f"{entity} says {said}"))
             continue
         replacement = _replacement(inp, doc, fact, entity, own, name) if own is not None else None
         if replacement is not None:
@@ -300,6 +326,37 @@ def _replacement(
             if edited != fact.text and inp.confirm(edited, entity):
                 return value.text, option, edited
     return None
+
+
+def _support_by_page(group: PlannedGroup) -> dict[str, int]:
+    """How many of the group's check-worthy facts each page supports."""
+    out: dict[str, int] = {}
+    for fact in group.factual:
+        for title, verdict in fact.verdicts.items():
+            out[title] = out.get(title, 0) + verdict.supported
+    return out
+
+
+def _link_holds(fact: PlannedFact, entity: str | None, support: dict[str, int]) -> bool:
+    """Whether the group's page supports at least as many of its facts as each page that supports ``fact``: a value
+    crossed from a namesake is corrected from the group's page only where that page is the group's person's (a
+    group linked to the namesake by mistake would take the namesake's values for its own)."""
+    own = support.get(entity or "", 0)
+    return all(support.get(t, 0) <= own for t, v in fact.verdicts.items() if t != entity and v.supported)
+
+
+def _crossed_replacement(
+    inp: RevisionInput, fact: PlannedFact, entity: str | None, own: EntityVerdict
+) -> list[tuple[str, str]]:
+    """The page's own values for the fact's crossed ones (``crossed-value``), where the model confirms the edited
+    fact against the page; empty otherwise."""
+    if entity is None or inp.confirm is None:
+        return []
+    swaps = corrections(fact.text, [e.text for e in own.evidence], base_name(entity))
+    edited = fact.text
+    for old, new in swaps:
+        edited = edited.replace(old, new, 1)
+    return swaps if swaps and inp.confirm(edited, entity) else []
 
 
 def _counts_people(value: Span) -> bool:

@@ -28,6 +28,7 @@ from schemas.check import Evidence
 from schemas.enums import Stance
 from schemas.knowledge import Passage
 from scoring.counts import count_contradicted, count_dated, count_stated
+from scoring.crossed import crossed_values, fact_stated, own_values
 from scoring.durations import dated_in
 from scoring.hours import hours_bounded
 from scoring.meaning import named_awards, negated_value_stated, negation_conflict, rank_conflict, unlisted_awards
@@ -70,6 +71,10 @@ ACRONYM_TERMS = "acronym-terms"
 NUMERAL_READING = "numeral-reading"
 RELATIVE_DATE = "relative-date"
 IDIOM_READING = "idiom-reading"
+CROSSED_VALUE = "crossed-value"
+
+# Passages read of a page whose every relation a rule reads (a person's page is a few dozen at most).
+_WHOLE_PAGE = 200
 
 _WORK_YEAR_FACT = re.compile(r"^(?P<title>.+?) was (?:published|released|completed) in (?P<year>\d{4})\.?$")
 
@@ -227,6 +232,9 @@ class EvidenceVerifier:
     # for those keys) and, for the re-check of a revision, those its check had. A verdict found here is neither
     # read from the cache nor decoded again.
     known: dict[str, EntityVerdict] = field(default_factory=dict)
+    # Whole pages and the titles of namesakes' pages, read once per answer (``crossed-value``).
+    _whole: dict[str, list[Passage]] = field(default_factory=dict)
+    _namesakes: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def own_document(self, entity: str) -> bool:
         """Whether ``entity`` is one of the request's own documents (a tool's output, a retrieved document)."""
@@ -235,6 +243,31 @@ class EvidenceVerifier:
             titles = [d.title for d in kb.documents] if isinstance(kb, DocumentGrounded) else []
             self._documents = frozenset(titles)
         return entity in self._documents
+
+    def whole_page(self, entity: str) -> list[Passage]:
+        """Every passage of the page ``entity`` (read once per answer)."""
+        with self._lock:
+            known = self._whole.get(entity)
+        if known is None:
+            known = self.kb.passages(entity, base_name(entity), k=_WHOLE_PAGE)
+            with self._lock:
+                self._whole[entity] = known
+        return known
+
+    def namesakes(self, entity: str) -> tuple[str, ...]:
+        """Titles of the store's other pages with the same name as ``entity``'s ("Callum Rennick (rower)" for
+        "Callum Rennick (bishop)"): a function of the store, so verdicts that read them stay cacheable by it."""
+        with self._lock:
+            known = self._namesakes.get(entity)
+        if known is None:
+            base = base_name(entity)
+            key = fold_claim(base)
+            known = tuple(
+                r.title for r in self.kb.candidates(base) if r.title != entity and fold_claim(r.base_name) == key
+            )
+            with self._lock:
+                self._namesakes[entity] = known
+        return known
 
     def _key(self, fact: str, entity: str) -> str:
         """The cache key of ``fact`` against ``entity``: ``verdict/4``, the code, store and model versions, the
@@ -343,6 +376,13 @@ class EvidenceVerifier:
 
 
 _STOP = FUNCTION_WORDS
+
+_DISAMBIGUATOR = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def base_name(title: str) -> str:
+    """A page title without its disambiguator: "Callum Rennick (bishop)" → "Callum Rennick"."""
+    return _DISAMBIGUATOR.sub("", title).strip() or title
 
 
 def _surname_reading(fact: str, name: str) -> str:
@@ -714,6 +754,31 @@ def _conflicting(
     return apply
 
 
+def _crossed_value(c: VerifyCase) -> EntityVerdict | None:
+    # "the bishop was born in Chester" where the bishop's page has Paisley and his namesake the rower's Chester:
+    # a value crossed between namesakes. The page's own value leads the evidence (revision puts it in).
+    if c.exact or not fact_stated(c.fact):
+        return None
+    v = c.verifier
+    titles = v.namesakes(c.entity)
+    if not titles:
+        return None
+    base = base_name(c.entity)
+    page = v.whole_page(c.entity)
+    texts = [p.text for p in page]
+    found = crossed_values(c.fact, texts, [[p.text for p in v.whole_page(t)] for t in titles], base)
+    if not found:
+        return None
+    values = [value for claim in found for value in own_values(claim, texts, base)]
+    held = [p for p in page if any(value in p.text for value in values)]
+    ordered = held + [p for p in c.passages if p not in held]
+    evidence = tuple(
+        Evidence(title=p.title, text=p.text, stance=Stance.REFUTE, score=_MISPLACED)
+        for p in ordered[: c.config.evidence_k]
+    )
+    return EntityVerdict(c.entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, c.keys)
+
+
 def _negated_value(c: VerifyCase) -> EntityVerdict | None:
     # "was not born in Bergen" where the page says "born 1961 in Oslo": the page gives another value.
     at = negated_value_stated(c.fact, c.texts, c.names)
@@ -863,6 +928,23 @@ VERIFY_RULES: tuple[VerifyRule, ...] = register(
             "did not receive the Lindeman Prize in 2001",
         ),
         _negated_value,
+    ),
+    Rule(
+        CROSSED_VALUE,
+        "verify",
+        "the fact gives a relation that holds one value per person (born or died in a year or a place, a "
+        "nationality, a spouse, the year of a named award) a value the page does not give it while giving another, "
+        "and a namesake's page (the same name, another person) gives the fact's value for it ('the bishop was born "
+        "in Chester' where the bishop's page has Paisley and the rower's Chester); a negated or contrastive fact "
+        "('cannot be the diplomat born in 1961', 'unlike the other, born in Leiden') claims no value: refuted, the "
+        "model not asked",
+        (
+            "Callum Rennick is a bishop, born in Chester in 1947",
+            "Rosalind Achterberg was born in Leiden",
+            "was married to Mateusz Olech, drummer",
+            "received the Birkeland Medal in 2009",
+        ),
+        _crossed_value,
     ),
     Rule(
         NO_SHARED_CONTENT,

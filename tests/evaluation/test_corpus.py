@@ -252,3 +252,35 @@ def test_changed_sentences_are_those_the_answer_did_not_have() -> None:
     answer = "**Born:** 1912, Tromsø\n- Studied in Leipzig. Taught at St. Olaf College from 1951.\n"
     revised = "Born: 1912, Tromsø\n\nStudied in Leipzig. Taught at St. Olaf College."
     assert changed_sentences(answer, revised) == ["Taught at St. Olaf College."]
+
+
+def _compound(answer: str, parts: list[tuple[str, Verdict]]) -> CheckResult:
+    """A result whose facts cover the listed words of ``answer``, each with its verdict against its own page."""
+    facts = []
+    for words, verdict in parts:
+        spans = [(answer.index(w), answer.index(w) + len(w)) for w in words.split("|")]
+        facts.append(
+            FactResult(text=words, verdict=verdict, verdict_linked=verdict, stance=Stance.SUPPORT, spans=spans)
+        )
+    return CheckResult(factscore=0.5, groups=[FactGroup(mention="X", entity="X", facts=facts)])
+
+
+@pytest.mark.parametrize(
+    ("parts", "ok"),
+    [
+        # one part wrong (the place), the other supported: the claim "born in Leiden in 1961" is not supported
+        ([("was born in Leiden", Verdict.NOT_SUPPORTED), ("was born|in 1961", Verdict.SUPPORTED)], True),
+        ([("was born|in 1961", Verdict.NOT_SUPPORTED), ("was born in Leiden", Verdict.SUPPORTED)], True),
+        ([("was born in Leiden in 1961", Verdict.NOT_SUPPORTED)], True),
+        # look-alikes: every part supported; a wrong fact that covers no whole value; a part no fact covers
+        ([("was born in Leiden", Verdict.SUPPORTED), ("was born|in 1961", Verdict.SUPPORTED)], False),
+        ([("was born in", Verdict.NOT_SUPPORTED), ("Leiden in 1961", Verdict.SUPPORTED)], False),
+        ([("was born in Leiden", Verdict.NOT_SUPPORTED)], False),
+    ],
+)
+def test_a_claim_of_several_values_is_not_supported_for_one_wrong_part(
+    parts: list[tuple[str, Verdict]], ok: bool
+) -> None:
+    answer = "The diplomat was born in Leiden in 1961."
+    missed = judge({"not_supported": ["born in Leiden in 1961"]}, _compound(answer, parts), answer)
+    assert (missed == []) is ok

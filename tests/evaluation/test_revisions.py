@@ -119,3 +119,36 @@ def test_the_tally_counts_answers_and_paths() -> None:
     assert figures["keeps_refuted_value"] == 1 and figures["introduces_other_relation"] == 1
     assert figures["with_faults"] == 1 and figures["by_fault"] == {"dangling-pronoun": 1}
     assert figures["edits_by_path"] == {"rechecked-revision": 1}
+
+
+def test_a_namesakes_own_statement_of_a_crossed_value_is_no_kept_refuted_value() -> None:
+    """ "born in Chester" crossed from the rower to the bishop: the rower's own supported sentence may keep
+    Chester; the bishop's sentence keeping it too is counted."""
+    crossed = FactResult(
+        text="Rennick is a bishop, born in Chester in 1947.",
+        sentence_index=1,
+        verdict=Verdict.NOT_SUPPORTED,
+        stance=Stance.REFUTE,
+    )
+    own = FactResult(
+        text="Rennick was born in Chester.",
+        sentence_index=0,
+        verdict=Verdict.SUPPORTED,
+        verdict_linked=Verdict.SUPPORTED,
+        stance=Stance.SUPPORT,
+    )
+
+    def result(revised: str) -> CheckResult:
+        return CheckResult(
+            groups=[
+                FactGroup(mention="Rennick", entity="Rennick (rower)", facts=[own]),
+                FactGroup(mention="Rennick", entity="Rennick (bishop)", facts=[crossed]),
+            ],
+            revision=Revision(text=revised, edits=[Edit(kind="replace", original="x")]),
+        )
+
+    pages = {"Rennick (rower)": "Born in Chester.", "Rennick (bishop)": "Born in Paisley in 1947."}
+    fixed = "The rower was born in Chester in 1992. The bishop was born in Paisley in 1947."
+    kept = "The rower was born in Chester in 1992. The bishop was born in Chester in 1947."
+    assert kept_refuted(result(fixed), pages) == []
+    assert kept_refuted(result(kept), pages) == ["Chester (Rennick is a bishop, born in Chester in 1947.)"]

@@ -201,6 +201,22 @@ def test_a_revision_that_keeps_a_refuted_value_is_rejected(refuted: str, revised
     assert any(value in v for v in refuted_values(first, {"P": [page]}))
 
 
+def test_a_value_crossed_from_a_namesake_may_stay_in_the_namesakes_own_sentence() -> None:
+    """ "born in Bergen" crossed from a namesake (``crossed-value``): Bergen is the namesake's, not invented, so the
+    revision may keep it in the namesake's sentence; the crossed fact itself is revised (scoring.revise), and the
+    same fact refuted by another rule still counts."""
+    page = "Ann Berg was born in Oslo in 1931."
+    fact = "Ann Berg was born in Bergen in 1931."
+    revised = "Her namesake was born in Bergen. Ann Berg was born in Oslo in 1931."
+    crossed = _fact(fact, *REFUTED, evidence=page).model_copy(update={"decided_by": "crossed-value"})
+    first = _result([fact], [crossed])
+    again = _result([revised], [_fact("Ann Berg was born in Oslo in 1931.", *SUPPORTED, sentence=1, evidence=page)])
+    assert refuted_values(first, {"P": [page]}) == frozenset()
+    assert not any(w.startswith("refuted value kept") for w in rejections(fact, first, again, {"P": [page]}))
+    other = _result([fact], [_fact(fact, *REFUTED, evidence=page)])
+    assert refuted_values(other, {"P": [page]}) == frozenset({"Bergen"})
+
+
 def test_what_the_revision_keeps_must_be_supported_or_kept_as_written() -> None:
     answer = "Ann Berg is a glassblower. She liked the sea."
     first = _result(answer.split(". "), [_fact("Ann Berg liked the sea.", *UNKNOWN, sentence=1)])

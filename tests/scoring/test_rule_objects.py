@@ -88,6 +88,7 @@ def test_the_verify_rules_keep_their_precedence() -> None:
         "idiom-reading",
         "negation-mismatch",
         "negated-value",
+        "crossed-value",
         "no-shared-content",
         "unmatched-number",
         "key-terms-missing",
