@@ -15,6 +15,7 @@ from schemas.check import CheckResult, Revision
 from schemas.enums import Worthiness
 from schemas.knowledge import EntityRef
 from scoring import nlp
+from scoring.answer_dates import ANSWER_RELATIVE_YEARS, answer_years_read
 from scoring.checker import Run
 from scoring.checkworthy import gate as worthiness_gate
 from scoring.config import CheckConfig
@@ -137,7 +138,7 @@ def decompose(run: Run) -> list[PlannedGroup]:
         scopes=[s.scope for s in sentences],
         labels=[s.label for s in sentences],
     )
-    atoms = [decompose_doc(doc, i) for i, doc in enumerate(docs)]
+    atoms = [decompose_doc(doc, i, run.config.rules_off) for i, doc in enumerate(docs)]
     # What each sentence says for the worthiness rules: without its hedges ("If I recall correctly, …" is no
     # assistant talk once "If I recall correctly" is off).
     said = [text if hedged else s.text for s, (text, _, hedged) in zip(sentences, unhedged, strict=True)]
@@ -223,6 +224,8 @@ def _read(
         readings[0] = asked(question, sentences[0].text) or readings[0]
     readings = [unlabelled(r, rules_off) for r in readings]  # "A: It launched in 2019." claims what follows "A:"
     readings = [corrected(r, rules_off) for r in readings]  # "not in Oslo but in Bergen" claims Bergen
+    if ANSWER_RELATIVE_YEARS not in rules_off:  # "in 1972. Twenty-two years later she …" says 1994
+        readings = answer_years_read([r.text for r in readings], readings)
     hedges = HEDGED_CLAIMS not in rules_off
     unhedged = [strip_hedges(r.text) if hedges else (r.text, [], False) for r in readings]
     return readings, unhedged

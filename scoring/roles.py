@@ -567,8 +567,11 @@ def _negations(text: str) -> set[str]:
 
 
 # Where a page sentence passes from one predicate to another: "…, and won it in 2018", "…, leading them to the
-# title in 2021", "…, which he left in 2019".
-_PREDICATE_BREAK = re.compile(r",?\s+(?:and|but|before|after)\s+(?=[a-z])|,\s+(?=[a-z]+ing\b|which\b|where\b)")
+# title in 2021", "…, which he left in 2019". Not where the predicate is said again ("named … in 2012 and again in
+# 2019", "and once more in 2019"): that part has the same predicate.
+_PREDICATE_BREAK = re.compile(
+    r",?\s+(?:and|but|before|after)\s+(?=(?!again\b|once more\b|once again\b)[a-z])|,\s+(?=[a-z]+ing\b|which\b|where\b)"
+)
 
 
 def rebound_years(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> list[Value]:
