@@ -91,8 +91,9 @@ def _count(m: re.Match[str]) -> int:
 
 
 def _rewrite(reading: Reading, spans: list[tuple[int, int, str]]) -> Reading:
-    """``reading`` with each (start, end) span of its text replaced by the words given; the new words take the
-    offset of the first character they replace."""
+    """``reading`` with each (start, end) span of its text replaced by the words given; the new words stand for
+    the whole span: their last character takes the offset of its last character, the others that of its first
+    (so the year's token covers the words it replaced, "Three years later", and a revision edits them)."""
     text, offsets = reading.text, reading.offsets
     chars: list[str] = []
     out: list[int] = []
@@ -101,7 +102,7 @@ def _rewrite(reading: Reading, spans: list[tuple[int, int, str]]) -> Reading:
         chars.extend(text[at:start])
         out.extend(offsets[at:start])
         chars.extend(said)
-        out.extend([offsets[start]] * len(said))
+        out.extend([offsets[start]] * (len(said) - 1) + [offsets[end - 1]])
         at = end
     chars.extend(text[at:])
     out.extend(offsets[at:])

@@ -36,6 +36,7 @@ from scoring.parentheticals import (
 )
 from scoring.parse_rules import (
     DESTINATION_FIRST,
+    JOINT_SUBJECT_RELATIVE,
     LISTED_OCCASIONS,
     PARENTHESISED_PARTICIPLE,
     PREDICATE_NAME_DESCRIPTION,
@@ -576,8 +577,15 @@ def _named_relations(doc: Doc, paren: Set[int]) -> list[_Clause]:
             continue
         if not any(c.dep_ == "poss" and c.pos_ == "PRON" for c in noun.children):
             continue
-        name = next((c for c in noun.children if c.dep_ == "appos" and c.ent_type_ == "PERSON"), None)
-        if name is None or name.left_edge.i != noun.i + 1 or name.i in paren:
+        joint = noun.dep_ == "conj" and noun.head.dep_ in _SUBJ and rule_on(JOINT_SUBJECT_RELATIVE)
+        name = next((c for c in noun.children if c.dep_ == "appos" and (c.ent_type_ == "PERSON" or joint)), None)
+        if joint and name is not None and name.ent_type_ != "PERSON" and name.pos_ != "PROPN" and not _role_name(name):
+            name = None  # "She and her band, a quartet, …": no name
+        if name is None or name.i in paren:
+            continue
+        # "She and her husband, the architect Joost Vermaat, have two sons": a joint subject's relative, named
+        # between commas, is that person too
+        if name.left_edge.i != noun.i + 1 and not (joint and doc[noun.i + 1].text == ","):
             continue
         ids = {c.i for c in noun.children if c.i < noun.i and c.dep_ in ("poss", "amod", "compound")} | {noun.i}
         text = Phrase().add_tokens(doc, ids).render().rstrip(".")
@@ -1004,6 +1012,8 @@ def _occasions(doc: Doc, ids: Set[int]) -> list[int]:
 
 # Prepositions that say where a verb with no object goes: "came to London", "came into the world", "moved onto".
 _TOWARDS = frozenset({"to", "into", "onto", "toward", "towards"})
+# A place a verb puts someone that is no place: "was put in charge of the centre", "was placed in command of".
+_PUT_IN = frozenset({("in", "charge"), ("in", "command")})
 # Verbs whose "to" names no place gone to: "born to farmers", "belongs to", "contributed to", "listened to".
 _NOT_GOING = frozenset(
     {"bear", "belong", "contribute", "listen", "respond", "react", "refer", "speak", "talk", "write"}
@@ -1018,10 +1028,14 @@ def _destination(doc: Doc, verb: Token, mods: list[set[int]]) -> set[int] | None
     goals = [
         m
         for m in mods
-        if doc[min(m)].lower_ in _TOWARDS
-        and doc[min(m)].dep_ == "prep"
+        if doc[min(m)].dep_ == "prep"
         and doc[min(m)].head.i == verb.i
-        and any(c.dep_ == "pobj" and c.pos_ in ("NOUN", "PROPN") for c in doc[min(m)].children)
+        and any(
+            c.dep_ == "pobj"
+            and c.pos_ in ("NOUN", "PROPN")
+            and (doc[min(m)].lower_ in _TOWARDS or (doc[min(m)].lower_, c.lower_) in _PUT_IN)
+            for c in doc[min(m)].children
+        )
     ]
     return goals[0] if len(goals) == 1 else None
 

@@ -47,6 +47,13 @@ NAMED_RELATIVE_ITEM = rule(
     "daughters') is one item, the named one ('lives with the sommelier Claudia Fuentes'): 'lives with his wife' was a "
     "second item no page sentence says in those words",
 )
+JOINT_SUBJECT_RELATIVE = rule(
+    "joint-subject-relative",
+    "decompose",
+    "a relative in a joint subject named between commas ('She and her husband, the architect Joost Vermaat, have two "
+    "sons') is said to be that person ('Her husband is the architect Joost Vermaat'), as a subject's own relative "
+    "already was; before, the name made no fact",
+)
 
 PARSE_RULES = (
     DESTINATION_FIRST,
@@ -54,6 +61,7 @@ PARSE_RULES = (
     LISTED_OCCASIONS,
     PARENTHESISED_PARTICIPLE,
     NAMED_RELATIVE_ITEM,
+    JOINT_SUBJECT_RELATIVE,
 )
 # The rules switched on for the sentence being decomposed; None: every one (outside decompose_doc).
 _ON: ContextVar[dict[str, bool] | None] = ContextVar("decompose_rules_on", default=None)

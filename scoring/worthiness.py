@@ -193,6 +193,12 @@ _NAMESAKES_COUNTED = re.compile(
 )
 
 
+def _about_user(st: Statement) -> bool:
+    # A quoted question put to the person ("“You've been teaching at Liffey University since 2020 — what …?”", an
+    # interview opener) is about them, not the user.
+    return bool(_ABOUT_USER.match(st.text)) and not st.sentence.lstrip().startswith(('"', "“", "'", "‘"))
+
+
 def _talk_residue(st: Statement) -> bool:
     if _CHECKABLE.search((st.bare or st.text)[1:]):
         return False
@@ -317,7 +323,7 @@ WORTHINESS_RULES: tuple[Rule[Statement, Classified], ...] = register(
             "Your daughter loves them.",
             "We drafted the itinerary last week.",
         ),
-        _when(lambda st: bool(_ABOUT_USER.match(st.text)), Worthiness.NOT_A_CLAIM),
+        _when(_about_user, Worthiness.NOT_A_CLAIM),
     ),
     Rule(
         TALK_RESIDUE,

@@ -13,6 +13,7 @@ from scoring.answer_dates import answer_years_read
 from scoring.decompose import decompose_doc, decompose_sentence
 from scoring.parse_rules import (
     DESTINATION_FIRST,
+    JOINT_SUBJECT_RELATIVE,
     LISTED_OCCASIONS,
     NAMED_RELATIVE_ITEM,
     PARENTHESISED_PARTICIPLE,
@@ -90,6 +91,8 @@ def test_a_rewritten_sentence_keeps_the_offsets_of_the_words_it_replaced() -> No
     r = answer_years_read(["He signed on in 1925.", text])[1]
     assert r.rewritten and len(r.offsets) == len(r.text)
     assert r.text.startswith("In 1928 ") and r.offsets[r.text.index(" he")] == text.index(" he")
+    # the year's token covers "Three years later" as written
+    assert (r.offsets[3], r.offsets[6] + 1) == (0, len("Three years later"))
 
 
 # --- destination-first -----------------------------------------------------------------------------------------
@@ -110,6 +113,11 @@ def test_a_rewritten_sentence_keeps_the_offsets_of_the_words_it_replaced() -> No
         ),
         ("She moved to Oslo in 2001.", {"She moved to Oslo in 2001."}, "She moved in 2001."),
         ("He went to Paris in 1990.", {"He went to Paris in 1990."}, "He went in 1990."),
+        (
+            "The year after leaving, she was put in charge of the centre.",
+            {"The year after leaving she was put in charge of the centre."},
+            "The year after leaving she was put.",
+        ),
     ],
 )
 def test_a_verb_is_read_with_where_it_went(text: str, wanted: set[str], unwanted: str) -> None:
@@ -304,6 +312,12 @@ def test_a_general_you_stays_a_claim(fact: str) -> None:
     assert classify_by_rule(fact)[1] != ABOUT_THE_USER
 
 
+def test_a_quoted_question_to_the_person_is_about_them() -> None:
+    sentence = "“You've been teaching at Liffey University since 2020 — what do students get wrong?”"
+    fact = "You've been teaching at Liffey University since 2020."
+    assert classify_by_rule(fact, sentence)[1] != ABOUT_THE_USER
+
+
 # --- rebound-year: a predicate said again ------------------------------------------------------------------------
 
 _AGAIN = ["He was named Chilean Winemaker of the Year by the magazine Vino y Tierra in 2012 and again in 2019."]
@@ -356,6 +370,7 @@ def test_the_rules_are_known_by_name() -> None:
         LISTED_OCCASIONS,
         PARENTHESISED_PARTICIPLE,
         NAMED_RELATIVE_ITEM,
+        JOINT_SUBJECT_RELATIVE,
         ABOUT_THE_USER,
     )
     assert rule_names(names) == frozenset(names)
@@ -363,3 +378,34 @@ def test_the_rules_are_known_by_name() -> None:
 
 def test_decompose_sentence_has_the_rules_on() -> None:
     assert "He graduated in 1990." in [f.text for f in decompose_sentence("He studied law (graduating in 1990).")]
+
+
+# --- joint-subject-relative --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        (
+            "She and her husband, the architect Joost Vermaat, have two sons.",
+            "Her husband is the architect Joost Vermaat.",
+        ),
+        ("He and his wife, Ana Berg, run the farm.", "His wife is Ana Berg."),
+        ("She and her partner, the painter Ole Dahl, live in Bergen.", "Her partner is the painter Ole Dahl."),
+    ],
+)
+def test_a_joint_subjects_relative_named_between_commas_is_that_person(text: str, fact: str) -> None:
+    assert fact in _facts(text)
+    assert fact not in _facts(text, frozenset({JOINT_SUBJECT_RELATIVE}))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She and her husband, a keen sailor, have two sons.",  # a description, no name
+        "She and her husband have two sons, Jan and Ole.",  # the names are the sons'
+        "Her husband and she, the architects, built it.",  # no relative named
+    ],
+)
+def test_look_alikes_of_a_joint_subjects_relative_name_no_one(text: str) -> None:
+    assert not [f for f in _facts(text) if f.startswith(("Her husband is", "Her husband was"))]
