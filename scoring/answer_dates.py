@@ -40,6 +40,15 @@ ANSWER_RELATIVE_YEARS = rule(
     "and a relative date with no year close before it are left as written",
 )
 
+SHORT_YEARS = rule(
+    "short-years",
+    "decompose",
+    "a year written without its century ('born '98 in Hải Phòng', 'went pro in '28', ''46 through '65') is read "
+    "with the century that puts it nearest the answer's own full years ('1998' beside 2012–2024, '1928' beside "
+    "1909), or 19– from '30 on and 20– before it where the answer writes none; a decade ('the '90s') and a quote "
+    "stay as written",
+)
+
 LOOK_BACK = 1  # sentences before a relative date searched for the year it counts from
 
 _UNITS = "|".join(sorted((w for w, n in NUMBER_WORDS.items() if 1 <= n <= 19), key=len)[::-1])
@@ -57,7 +66,11 @@ _UNCOUNTED = (
     r"|the\s+year\s+(?P<after>after|before)(?=\s*[,.;:)]|\s*$)"
     r"|(?:later\s+)?(?:that\s+same|the\s+same|later\s+that)\s+year"
 )
-_RELATIVE = re.compile(rf"(?<![\w-])(?:in\s+)?(?:{_COUNTED}|{_UNCOUNTED})(?!['’\w])", re.IGNORECASE)
+_RELATIVE = re.compile(
+    rf"(?<![\w-])(?:in\s+)?(?:(?P<about>about|around|roughly|some|nearly|almost)\s+)?(?:{_COUNTED}|{_UNCOUNTED})"
+    r"(?!['’\w])",
+    re.IGNORECASE,
+)
 # A year as an answer writes one: not part of a larger number ("2,000 specimens"), a decade ("the 1990s"), a
 # measure ("1500 metres") or a count ("140 papers" is no year anyway).
 _YEAR = re.compile(
@@ -131,7 +144,8 @@ def answer_years_read(texts: Sequence[str], readings: Sequence[Reading] | None =
             if base is None or _DATED_AFTER.match(text[m.end() :]):
                 continue
             year = base + _count(m)
-            said = f"in {year}"
+            # "about a year later" after 2011: "in about 2012"
+            said = f"in {m.group('about').lower()} {year}" if m.group("about") else f"in {year}"
             if not text[: m.start()].strip() or text[: m.start()].rstrip().endswith((".", "—", ":")):
                 said = said.capitalize()
             spans.append((m.start(), m.end(), said))
@@ -141,5 +155,30 @@ def answer_years_read(texts: Sequence[str], readings: Sequence[Reading] | None =
         if not written and not spans:
             # no year in this sentence: the one before stays the anchor only for the next sentence
             last[-1] = None
+        out.append(_rewrite(reading, spans) if spans else reading)
+    return out
+
+
+# "'98", "’28": two digits after an apostrophe that opens a word, not a decade ("'90s") or a longer number.
+_SHORT = re.compile(r"(?:(?<=^)|(?<=[\s(]))['’](\d{2})(?![\d’'\w])")
+_FULL = re.compile(r"(?<![\d,.$£€#])(1[5-9][0-9]{2}|20[0-9]{2})(?!\d)")
+
+
+def short_years_read(texts: Sequence[str], readings: Sequence[Reading] | None = None) -> list[Reading]:
+    """The answer's sentences with each year written without its century ("'98") read in full ("1998"): the
+    century that puts it nearest the middle of the answer's full years, else 19– from '30 on and 20– before."""
+    read = list(readings) if readings is not None else [Reading(t, list(range(len(t)))) for t in texts]
+    full = sorted(int(y) for r in read for y in _FULL.findall(r.text))
+    middle = full[len(full) // 2] if full else None
+    out: list[Reading] = []
+    for reading in read:
+        spans: list[tuple[int, int, str]] = []
+        for m in _SHORT.finditer(reading.text):
+            two = int(m.group(1))
+            if middle is not None:
+                year = min((1900 + two, 2000 + two), key=lambda y: abs(y - middle))
+            else:
+                year = 1900 + two if two >= 30 else 2000 + two
+            spans.append((m.start(), m.end(), str(year)))
         out.append(_rewrite(reading, spans) if spans else reading)
     return out

@@ -9,7 +9,7 @@ import pytest
 
 from schemas.enums import Worthiness
 from scoring import nlp
-from scoring.answer_dates import answer_years_read
+from scoring.answer_dates import SHORT_YEARS, answer_years_read, short_years_read
 from scoring.decompose import decompose_doc, decompose_sentence
 from scoring.parse_rules import (
     DESTINATION_FIRST,
@@ -62,6 +62,10 @@ def _read(sentences: list[str]) -> list[str]:
         (  # counted back
             ["He won the league in 1998.", "Two years earlier he had won the Cup."],
             ["He won the league in 1998.", "In 1996 he had won the Cup."],
+        ),
+        (  # a qualified count stays qualified
+            ["He studied drama, finishing around 2011, and started doing open mics about a year later."],
+            ["He studied drama, finishing around 2011, and started doing open mics in about 2012."],
         ),
     ],
 )
@@ -365,6 +369,7 @@ def test_other_sharing_is_read_as_written(fact: str) -> None:
 def test_the_rules_are_known_by_name() -> None:
     names = (
         "answer-relative-years",
+        SHORT_YEARS,
         DESTINATION_FIRST,
         PREDICATE_NAME_DESCRIPTION,
         LISTED_OCCASIONS,
@@ -409,3 +414,39 @@ def test_a_joint_subjects_relative_named_between_commas_is_that_person(text: str
 )
 def test_look_alikes_of_a_joint_subjects_relative_name_no_one(text: str) -> None:
     assert not [f for f in _facts(text) if f.startswith(("Her husband is", "Her husband was"))]
+
+
+# --- short-years ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentences", "read"),
+    [
+        (  # the century nearest the answer's own years
+            ["Theodore Vance came out of Scranton in 1909 and went pro in '28.", "Married Lorraine Dutton in '34."],
+            ["Theodore Vance came out of Scranton in 1909 and went pro in 1928.", "Married Lorraine Dutton in 1934."],
+        ),
+        (
+            ["born '98 in Hải Phòng", "made the national youth squad in 2012", "champ in 2019 and 2023"],
+            ["born 1998 in Hải Phòng", "made the national youth squad in 2012", "champ in 2019 and 2023"],
+        ),
+        (  # no full year: 19– from '30 on, 20– before
+            ["He taught at the Keystone Gym, '46 through '65.", "She has played here since '05."],
+            ["He taught at the Keystone Gym, 1946 through 1965.", "She has played here since 2005."],
+        ),
+    ],
+)
+def test_a_year_without_its_century_is_read_in_full(sentences: list[str], read: list[str]) -> None:
+    assert [r.text for r in short_years_read(sentences)] == read
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Late '90s (1996–99): ran the drilling on the glacier.",  # a decade
+        "He said 'hello' to 'em and left.",  # quotes
+        "Rock 'n' roll made him; his 1999 album sold 2,000 copies.",  # no two digits after the apostrophe
+    ],
+)
+def test_look_alikes_of_a_short_year_stay_as_written(sentence: str) -> None:
+    assert [r.text for r in short_years_read([sentence])] == [sentence]
