@@ -19,7 +19,8 @@ from scoring import nlp
 _HEDGE = (
     r"(?:i (?:believe|think|reckon|suspect|guess|seem to recall|recall)(?: that)?|"
     r"if (?:i )?(?:recall|remember) (?:correctly|right(?:ly)?)|if memory serves(?: me)?(?: (?:right|correctly|well))?|"
-    r"as far as i (?:know|recall|remember|can tell)|from memory|if i['’]?m not mistaken|if i have the right person|"
+    r"as far as i (?:know|recall|remember|can tell)|from memory|from what i (?:recall|remember|know)|"
+    r"as i (?:recall|remember)|if i['’]?m not mistaken|if i have the right person|"
     r"i['’]?m (?:fairly|pretty|reasonably|quite|almost|not (?:entirely|completely|100%)) "
     r"(?:sure|certain|confident)(?: that| about this)?|"
     r"i (?:may|might|could) be (?:wrong|misremembering|mistaken)(?: (?:about )?(?:this|that))?,? but|"
@@ -42,6 +43,11 @@ _IN_PARENS = re.compile(rf"(?<=\w),\s*{_HEDGE}(?=\))", re.IGNORECASE)
 _AFTER_CONNECTIVE = re.compile(
     rf"(?:(?<=\band\s)|(?<=\bbut\s)|(?<=\bwhich\s)|(?<=\bwho\s)|(?<=\bwhile\s)|(?<=\bso\s)|(?<=[—–]\s)){_HEDGE}\s+",
     re.IGNORECASE,
+)
+# A hedge after a dash before the value it hedges: "born in Leeds — I believe in 1990" is "born in Leeds in 1990" (the
+# dash went with the hedge: "born in Leeds — in 1990" was read as "is an English stand-up, in 1990").
+_DASH_BEFORE_VALUE = re.compile(
+    rf"\s+[—–]\s*{_HEDGE}(?=\s+(?:in|on|from|around|about|since|c\.)\s+\S*\d|\s+\d)", re.IGNORECASE
 )
 # A hedge of the writer's own ("I think", "if I recall correctly", "as far as I know") after an opening phrase and its
 # comma, before the clause's subject: "After a postdoc in Zurich, I think she joined the Meridian Quantum Lab".
@@ -124,6 +130,7 @@ def strip_hedges(text: str) -> tuple[str, list[int], bool]:
         _BETWEEN_COMMAS,
         _AT_END,
         _BEFORE_VALUE,
+        _DASH_BEFORE_VALUE,
         _AFTER_CONNECTIVE,
         _AFTER_OPENING,
     ):

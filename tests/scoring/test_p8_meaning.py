@@ -11,6 +11,7 @@ from schemas.enums import Worthiness
 from scoring import nlp
 from scoring.answer_dates import SHORT_YEARS, answer_years_read, short_years_read
 from scoring.decompose import decompose_doc, decompose_sentence
+from scoring.hedges import strip_hedges
 from scoring.parse_rules import (
     DESTINATION_FIRST,
     JOINT_SUBJECT_RELATIVE,
@@ -450,3 +451,41 @@ def test_a_year_without_its_century_is_read_in_full(sentences: list[str], read: 
 )
 def test_look_alikes_of_a_short_year_stay_as_written(sentence: str) -> None:
     assert [r.text for r in short_years_read([sentence])] == [sentence]
+
+
+# --- hedged-claims: a hedge after a dash before its value, "from what I recall" -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        (
+            "From what I recall, Ambrose Kettleby is an English stand-up, born in Leeds — I believe in 1990.",
+            "Ambrose Kettleby is an English stand-up, born in Leeds in 1990.",
+        ),
+        ("He was born in Oslo — I think in 1950.", "He was born in Oslo in 1950."),
+        ("She joined the orchestra — probably around 1995.", "She joined the orchestra around 1995."),
+        ("As I recall, Ana Berg won the Hale Cup in 2004.", "Ana Berg won the Hale Cup in 2004."),
+    ],
+)
+def test_a_hedge_before_a_value_goes_with_its_dash(text: str, claim: str) -> None:
+    stripped, _, hedged = strip_hedges(text)
+    assert hedged and stripped == claim
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        # the dash stands before a clause: it stays (only the hedge goes)
+        (
+            "The bridge over the Po — I believe it was completed in 1968.",
+            "The bridge over the Po — it was completed in 1968.",
+        ),
+        # no hedge: as written
+        ("He was born in Oslo — in 1950, to be exact.", "He was born in Oslo — in 1950, to be exact."),
+        # "What I recall of …" is a subject, not a hedge: read as written
+        ("What I recall of Leeds is its rain.", "What I recall of Leeds is its rain."),
+    ],
+)
+def test_look_alikes_of_a_dashed_hedge_keep_their_dash(text: str, claim: str) -> None:
+    assert strip_hedges(text)[0] == claim
