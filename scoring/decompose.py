@@ -1016,7 +1016,7 @@ _TOWARDS = frozenset({"to", "into", "onto", "toward", "towards"})
 _PUT_IN = frozenset({("in", "charge"), ("in", "command")})
 # Verbs whose "to" names no place gone to: "born to farmers", "belongs to", "contributed to", "listened to".
 _NOT_GOING = frozenset(
-    {"bear", "belong", "contribute", "listen", "respond", "react", "refer", "speak", "talk", "write"}
+    {"bear", "belong", "contribute", "listen", "respond", "react", "refer", "speak", "talk", "write", "marry", "wed"}
 )
 
 

@@ -137,6 +137,7 @@ def test_a_verb_is_read_with_where_it_went(text: str, wanted: set[str], unwanted
         ("He was born to a family of farmers in Ohio in 1950.", "He was born in 1950."),  # "born to" names parents
         ("She contributed to the journal in 1990 in Paris.", "She contributed in 1990."),  # no place gone to
         ("She spoke to the press in Oslo in 1990.", "She spoke in 1990."),  # "spoke to" goes nowhere
+        ("He has been married since 1984 to Lisa Cooper.", "He has been married since 1984."),  # "married to"
     ],
 )
 def test_look_alikes_of_a_destination_are_read_as_before(text: str, fact: str) -> None:
