@@ -348,6 +348,14 @@ def test_a_year_given_to_another_predicate_is_still_rebound() -> None:
     assert [v.text for v in rebound_years("She won the Hale Cup in 2014.", page)] == ["2014"]
 
 
+def test_a_year_said_again_for_another_event_does_not_rebind_the_first() -> None:
+    page = [
+        "Oduya represented Kenya in the 200 metres at the 2004 Summer Olympics in Athens, where he reached the "
+        "semi-finals, and again at the 2008 Summer Olympics."
+    ]
+    assert rebound_years("Rafael Oduya was 200 m semi- 2004 Summer Olympics Athens.", page) == []
+
+
 # --- idioms: sharing a life ----------------------------------------------------------------------------------------
 
 
