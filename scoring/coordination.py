@@ -10,6 +10,7 @@ import re
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from scoring.parse_rules import NAMED_RELATIVE_ITEM, on
 from scoring.phrases import Phrase, subtree_ids, token_text
 
 if TYPE_CHECKING:
@@ -50,6 +51,10 @@ def expand(doc: Doc, ids: set[int], depth: int = 0) -> list[Phrase]:
             # "a journalist, photographer, and author" (spaCy makes the 2nd item an appositive) and
             # "two albums, Choices and Leisure": one fact per item.
             conjs = [listed, *(c for c in listed.conjuncts if c.i in ids and c.i > listed.i)]
+            # "his wife, the sommelier Claudia Fuentes, and their three daughters": the wife is Claudia Fuentes
+            named_relative = len(conjs) > 1 and _relative_named(t, listed) and on(NAMED_RELATIVE_ITEM)
+        else:
+            named_relative = False
         if not conjs or t.pos_ not in _NOMINAL or depth > 2:
             continue
         if t.head.lower_ in ("between",) or (t.head.dep_ == "prep" and t.head.lower_ == "between"):
@@ -75,6 +80,8 @@ def expand(doc: Doc, ids: set[int], depth: int = 0) -> list[Phrase]:
             if x.i != t.i and det is not None and not any(c.dep_ in ("det", "poss") for c in x.children):
                 phrase.insert(min(own) - 0.5, token_text(doc, det.i))
             variants.append(phrase)
+        if named_relative:
+            variants = variants[1:]  # the relative is the item named after it
         out: list[Phrase] = []
         for v in variants[:MAX_VARIANTS]:
             sub = expand(doc, set(v.tokens), depth + 1) if len(v.tokens) > 2 else [v]
@@ -83,6 +90,13 @@ def expand(doc: Doc, ids: set[int], depth: int = 0) -> list[Phrase]:
             out.extend(sub)
         return out[:MAX_VARIANTS]
     return [Phrase().add_tokens(doc, sorted(ids))]
+
+
+def _relative_named(noun: Token, name: Token) -> bool:
+    """Someone or something owned by a pronoun ("his wife", "her husband", "her band") and the name set after it
+    ("the sommelier Claudia Fuentes", "the Wailers"); not a place or a date."""
+    owned = any(c.dep_ == "poss" and c.lower_ in ("his", "her", "their") for c in noun.children)
+    return owned and noun.pos_ == "NOUN" and name.pos_ == "PROPN" and name.ent_type_ not in ("GPE", "LOC", "DATE")
 
 
 # Units of one measure, from the largest down: "13 hours and 40 minutes", "6 feet and 2 inches" are one amount each.

@@ -34,6 +34,18 @@ from scoring.parentheticals import (
     title_before,
     work_year_facts,
 )
+from scoring.parse_rules import (
+    DESTINATION_FIRST,
+    JOINT_SUBJECT_RELATIVE,
+    LISTED_OCCASIONS,
+    PARENTHESISED_PARTICIPLE,
+    PREDICATE_NAME_DESCRIPTION,
+    reset,
+    set_on,
+    switched_off,
+)
+from scoring.parse_rules import PARSE_RULES as PARSE_RULE_NAMES
+from scoring.parse_rules import on as rule_on
 from scoring.phrases import Phrase, Subject, subtree_ids
 from scoring.rules import Rule, register, run
 from vocabulary import PERSON_VERBS, PERSONAL_PRONOUNS
@@ -102,22 +114,28 @@ def decompose_sentence(text: str, sentence_index: int = 0, rules_off: frozenset[
     return decompose_doc(nlp.parse_one(text, rules_off), sentence_index, rules_off)
 
 
-# Where a parsed sentence keeps its atomic facts (``Doc.user_data``), read once per parse.
+# Where a parsed sentence keeps its atomic facts (``Doc.user_data``), read once per parse and set of parse rules.
 _ATOMS = "factsentry.atoms"
 
 
-def decompose_doc(doc: Doc, sentence_index: int = 0, rules_off: frozenset[str] = frozenset()) -> list[AtomicFact]:
+def decompose_doc(doc: Doc, sentence_index: int = 0, rules_off: Set[str] = frozenset()) -> list[AtomicFact]:
     """Atomic facts of one parsed sentence; falls back to the whole sentence when no clause is found.
 
-    Worked out once per parse and the readings switched off (``rules_off``), and kept with the ``Doc`` (the parse
+    Worked out once per parse and the rules switched off (``rules_off``: readings of :data:`PARSE_READINGS` and
+    :data:`PART_READINGS`, and parse rules of :mod:`scoring.parse_rules`), and kept with the ``Doc`` (the parse
     cache of :mod:`scoring.nlp` bounds them): the re-check of a revision decomposes again every sentence the
-    revision kept, and the facts depend on the parse and those readings alone (``sentence_index`` is only written
+    revision kept, and the facts depend on the parse and those rules alone (``sentence_index`` is only written
     into them). A doc parsed with ``spelled-number-tokens`` off is passed by the caller (``nlp.parse``)."""
-    off = frozenset(rules_off) & _READING_NAMES
-    key = _ATOMS + "".join(f":{n}" for n in sorted(off))
+    readings = frozenset(rules_off) & _READING_NAMES
+    rules = frozenset(rules_off) & frozenset(PARSE_RULE_NAMES)
+    key = _ATOMS + "".join(f":{n}" for n in sorted(readings | rules))
     found = doc.user_data.get(key)
     if found is None:
-        found = doc.user_data[key] = tuple(_decompose(doc, off))
+        token = set_on(rules)
+        try:
+            found = doc.user_data[key] = tuple(_decompose(doc, readings))
+        finally:
+            reset(token)
     return [f if f.sentence_index == sentence_index else replace(f, sentence_index=sentence_index) for f in found]
 
 
@@ -253,8 +271,18 @@ def _decompose_whole(doc: Doc, sentence_index: int, off: frozenset[str] = frozen
     described = _predicate_participles(doc, clauses, paren)
     prune |= {i for _, own in described for i in own}
     for clause in clauses:
-        for phrase in _clause_facts(doc, clause, prune, off):
+        here = prune
+        if rule_on(PARENTHESISED_PARTICIPLE) and _parenthesised_participle(clause, paren):
+            # "(graduating in 1990)": the participle's own words, cut as an aside, are what it says
+            here = prune - (subtree_ids(clause.head) & set(paren))
+        for phrase in _clause_facts(doc, clause, here, off):
             facts.append((phrase, clause.subject))
+    if rule_on(PREDICATE_NAME_DESCRIPTION):
+        for clause, own in _predicate_name_descriptions(doc, clauses, paren):
+            for phrase in _copular_facts(doc, clause, prune - own, off) if clause.copula_of is not None else []:
+                facts.append((phrase, clause.subject))
+            for phrase in _clause_facts(doc, clause, prune - own, off) if clause.copula_of is None else []:
+                facts.append((phrase, clause.subject))
     for clause, own in described:
         for phrase in _clause_facts(doc, clause, prune - own, off):
             facts.append((phrase, clause.subject))
@@ -296,6 +324,46 @@ def _decompose_whole(doc: Doc, sentence_index: int, off: frozenset[str] = frozen
     return out
 
 
+def _parenthesised_participle(clause: _Clause, paren: Set[int]) -> bool:
+    """A participle clause in parentheses of its own after its verb's clause: "(graduating in 1990)"."""
+    head = clause.head
+    if not clause.participle or head.i not in paren or head.dep_ != "advcl" or head.tag_ != "VBG":
+        return False
+    doc = head.doc
+    return head.i > 0 and doc[head.i - 1].text == "(" and head.head.i < head.i
+
+
+def _predicate_name_descriptions(doc: Doc, clauses: list[_Clause], paren: Set[int]) -> list[tuple[_Clause, set[int]]]:
+    """The description after a name a copula gives ("The winemaker is Ana Berg, a Chilean born in Talca in 1967"),
+    said of the name: the description as a copula ("Ana Berg is a Chilean") and each participle on it ("Ana Berg was
+    born in Talca"), each with the words it may use."""
+    out: list[tuple[_Clause, set[int]]] = []
+    is_past = _is_past(doc)
+    for ap in doc:
+        name = ap.head
+        if (
+            ap.dep_ != "appos"
+            or (ap.pos_ == "PROPN" and ap.ent_type_ != "NORP")
+            or ap.i in paren
+            or ap.ent_type_ in ("GPE", "LOC", "DATE")
+            or name.dep_ != "attr"
+            or name.pos_ != "PROPN"
+            or nlp.lemma(name.head) != "be"
+            or name.i > ap.i
+        ):
+            continue
+        subject = _subject_of(doc, name)
+        if not subject.text:
+            continue
+        participles = [c for c in ap.children if c.dep_ == "acl" and c.tag_ in ("VBN", "VBG")]
+        told = {i for c in participles for i in subtree_ids(c)}
+        out.append((_Clause(ap, subject, is_past, copula_of=name), subtree_ids(ap) - told))
+        for c in participles:
+            # "born in Talca in 1967" tells of a past birth however the sentence is told
+            out.append((_Clause(c, subject, is_past or c.lower_ == "born", participle=True), subtree_ids(c)))
+    return out
+
+
 # A parenthesis that says something of its own: "(the free tier is capped at two)", "(won against Carlo
 # Benedetti)". Dates, births and aliases in parentheses are parenthetical_facts'; asides are no statements.
 _PAREN_GROUP = re.compile(r"\(([^()]{6,200})\)")
@@ -328,7 +396,7 @@ def _parenthetical_statements(
             continue  # "(which she later regretted)" leans on the sentence: no statement alone
         own = next((c for c in root.children if c.dep_ in _SUBJ), None)
         if own is not None and own.tag_ not in ("WDT", "WP"):
-            for fact in decompose_doc(sub, rules_off=off):
+            for fact in decompose_doc(sub, rules_off=off | switched_off()):
                 phrase = Phrase().insert(0.0, fact.text)
                 phrase.tokens |= {offset + i for i in fact.tokens}
                 out.append((phrase, Subject(fact.subject)))
@@ -588,8 +656,15 @@ def _named_relations(doc: Doc, paren: Set[int]) -> list[_Clause]:
             continue
         if not any(c.dep_ == "poss" and c.pos_ == "PRON" for c in noun.children):
             continue
-        name = next((c for c in noun.children if c.dep_ == "appos" and c.ent_type_ == "PERSON"), None)
-        if name is None or name.left_edge.i != noun.i + 1 or name.i in paren:
+        joint = noun.dep_ == "conj" and noun.head.dep_ in _SUBJ and rule_on(JOINT_SUBJECT_RELATIVE)
+        name = next((c for c in noun.children if c.dep_ == "appos" and (c.ent_type_ == "PERSON" or joint)), None)
+        if joint and name is not None and name.ent_type_ != "PERSON" and name.pos_ != "PROPN" and not _role_name(name):
+            name = None  # "She and her band, a quartet, …": no name
+        if name is None or name.i in paren:
+            continue
+        # "She and her husband, the architect Joost Vermaat, have two sons": a joint subject's relative, named
+        # between commas, is that person too
+        if name.left_edge.i != noun.i + 1 and not (joint and doc[noun.i + 1].text == ","):
             continue
         ids = {c.i for c in noun.children if c.i < noun.i and c.dep_ in ("poss", "amod", "compound")} | {noun.i}
         text = Phrase().add_tokens(doc, ids).render().rstrip(".")
@@ -973,13 +1048,77 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int], off: frozenset[str
         facts += base
         facts += [core.merge(v) for v in bare]
     timed = _duration_with_setting(doc, base[0], mods) if not comp_ids and len(mods) > 1 else {}
+    goal = _destination(doc, p, mods) if not comp_ids and not timed and rule_on(DESTINATION_FIRST) else None
+    if goal is not None:
+        # "came to London with her family in 1914": "came to London", "came to London in 1914", … ("came in 1914"
+        # says nothing a page could hold)
+        with_goal = [base[0].merge(mv) for mv in expand(doc, goal)]
+        facts += with_goal
+        for m in mods:
+            if m is not goal:
+                facts += [g.merge(mv) for g in with_goal[:1] for mv in expand(doc, m)]
+        return facts
+    occasions = _occasions(doc, base[0].tokens) if rule_on(LISTED_OCCASIONS) else []
     for m in mods:
         if id(m) in timed:
             facts += timed[id(m)]
             continue
-        for mv in expand(doc, m):
+        each = expand(doc, m)
+        if occasions and len(each) > 1 and any(doc[i].like_num or doc[i].ent_type_ == "DATE" for i in m):
+            # "named him … twice, in 2012 and 2019": each date is one of the occasions, not twice on its own
+            single = base[0].copy()
+            for k in occasions:
+                single.drop(k)
+            facts += [single.merge(mv) for mv in each]
+            continue
+        for mv in each:
             facts.append(base[0].merge(mv))
     return facts
+
+
+_OCCASION_WORDS = frozenset({"twice", "thrice"})
+
+
+def _occasions(doc: Doc, ids: Set[int]) -> list[int]:
+    """The words of a count of occasions among a clause's words ``ids``: "twice", "three times"."""
+    out: list[int] = []
+    for i in sorted(ids):
+        c = doc[i]
+        if c.lower_ in _OCCASION_WORDS:
+            out.append(c.i)
+        elif c.lower_ == "times" and any(g.dep_ == "nummod" for g in c.children):
+            out += [g.i for g in c.subtree if g.i in ids]
+    return out
+
+
+# Prepositions that say where a verb with no object goes: "came to London", "came into the world", "moved onto".
+_TOWARDS = frozenset({"to", "into", "onto", "toward", "towards"})
+# A place a verb puts someone that is no place: "was put in charge of the centre", "was placed in command of".
+_PUT_IN = frozenset({("in", "charge"), ("in", "command")})
+# Verbs whose "to" names no place gone to: "born to farmers", "belongs to", "contributed to", "listened to".
+_NOT_GOING = frozenset(
+    {"bear", "belong", "contribute", "listen", "respond", "react", "refer", "speak", "talk", "write", "marry", "wed"}
+)
+
+
+def _destination(doc: Doc, verb: Token, mods: list[set[int]]) -> set[int] | None:
+    """The one modifier of a verb with no object that says where it went ("to London", "into the world"), when it
+    has other modifiers to be read with it; None otherwise."""
+    if len(mods) < 2 or nlp.lemma(verb) in _NOT_GOING or verb.pos_ != "VERB":
+        return None
+    goals = [
+        m
+        for m in mods
+        if doc[min(m)].dep_ == "prep"
+        and doc[min(m)].head.i == verb.i
+        and any(
+            c.dep_ == "pobj"
+            and c.pos_ in ("NOUN", "PROPN")
+            and (doc[min(m)].lower_ in _TOWARDS or (doc[min(m)].lower_, c.lower_) in _PUT_IN)
+            for c in doc[min(m)].children
+        )
+    ]
+    return goals[0] if len(goals) == 1 else None
 
 
 def _elided_count(doc: Doc, p: Token, comps: list[set[int]]) -> tuple[int, str] | None:

@@ -22,7 +22,8 @@ from scoring.rules import Rule, register
 _HEDGE = (
     r"(?:i (?:believe|think|reckon|suspect|guess|seem to recall|recall)(?: that)?|"
     r"if (?:i )?(?:recall|remember) (?:correctly|right(?:ly)?)|if memory serves(?: me)?(?: (?:right|correctly|well))?|"
-    r"as far as i (?:know|recall|remember|can tell)|from memory|if i['’]?m not mistaken|if i have the right person|"
+    r"as far as i (?:know|recall|remember|can tell)|from memory|from what i (?:recall|remember|know)|"
+    r"as i (?:recall|remember)|if i['’]?m not mistaken|if i have the right person|"
     r"i['’]?m (?:fairly|pretty|reasonably|quite|almost|not (?:entirely|completely|100%)) "
     r"(?:sure|certain|confident)(?: that| about this)?|"
     r"i (?:may|might|could) be (?:wrong|misremembering|mistaken)(?: (?:about )?(?:this|that))?,? but|"
@@ -48,6 +49,11 @@ _AFTER_CONNECTIVE = re.compile(
 )
 # After a dash that opens a clause: "… over the Po — I believe it was completed in 1968" (``hedge-after-dash``).
 _AFTER_DASH = re.compile(rf"(?<=[—–]\s){_HEDGE}\s+", re.IGNORECASE)
+# A hedge after a dash before the value it hedges: "born in Leeds — I believe in 1990" is "born in Leeds in 1990" (the
+# dash went with the hedge: "born in Leeds — in 1990" was read as "is an English stand-up, in 1990").
+_DASH_BEFORE_VALUE = re.compile(
+    rf"\s+[—–]\s*{_HEDGE}(?=\s+(?:in|on|from|around|about|since|c\.)\s+\S*\d|\s+\d)", re.IGNORECASE
+)
 # A hedge of the writer's own ("I think", "if I recall correctly", "as far as I know") after an opening phrase and its
 # comma, before the clause's subject: "After a postdoc in Zurich, I think she joined the Meridian Quantum Lab".
 _AFTER_OPENING = re.compile(
@@ -180,6 +186,7 @@ _FIND = {
         _BETWEEN_COMMAS,
         _AT_END,
         _BEFORE_VALUE,
+        _DASH_BEFORE_VALUE,
         _AFTER_CONNECTIVE,
         _AFTER_OPENING,
     )
@@ -206,6 +213,7 @@ def strip_hedges(text: str, rules_off: frozenset[str] = frozenset()) -> tuple[st
         _BETWEEN,
         _FIND[_AT_END],
         _FIND[_BEFORE_VALUE],
+        _FIND[_DASH_BEFORE_VALUE],
         _FIND[_AFTER_CONNECTIVE],
         after_dash,
         _FIND[_AFTER_OPENING],

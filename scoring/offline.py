@@ -15,6 +15,7 @@ from schemas.check import CheckResult, Revision
 from schemas.enums import Worthiness
 from schemas.knowledge import EntityRef
 from scoring import nlp
+from scoring.answer_dates import ANSWER_RELATIVE_YEARS, SHORT_YEARS, answer_years_read, short_years_read
 from scoring.checker import Run
 from scoring.checkworthy import gate as worthiness_gate
 from scoring.config import CheckConfig
@@ -223,6 +224,10 @@ def _read(
         readings[0] = asked(question, sentences[0].text) or readings[0]
     readings = [unlabelled(r, rules_off) for r in readings]  # "A: It launched in 2019." claims what follows "A:"
     readings = [corrected(r, rules_off) for r in readings]  # "not in Oslo but in Bergen" claims Bergen
+    if SHORT_YEARS not in rules_off:  # "went pro in '28" beside "born in 1909": 1928
+        readings = short_years_read([r.text for r in readings], readings)
+    if ANSWER_RELATIVE_YEARS not in rules_off:  # "in 1972. Twenty-two years later she …" says 1994
+        readings = answer_years_read([r.text for r in readings], readings)
     hedges = HEDGED_CLAIMS not in rules_off
     unhedged = [strip_hedges(r.text, rules_off) if hedges else (r.text, [], False) for r in readings]
     return readings, unhedged

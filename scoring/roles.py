@@ -571,6 +571,8 @@ def _negations(text: str) -> set[str]:
 # Where a page sentence passes from one predicate to another: "…, and won it in 2018", "…, leading them to the
 # title in 2021", "…, which he left in 2019".
 _PREDICATE_BREAK = re.compile(r",?\s+(?:and|but|before|after)\s+(?=[a-z])|,\s+(?=[a-z]+ing\b|which\b|where\b)")
+# A part that says the predicate before it again: "named … in 2012 and again in 2019", "and once more in 2014".
+_AGAIN = re.compile(r"^\s*(?:again|once more|once again)\b", re.IGNORECASE)
 
 
 def rebound_years(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> list[Value]:
@@ -592,12 +594,17 @@ def rebound_years(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) 
     predicate = role_words(fact, (*exclude, year)) - {stem(n) for n in names}
     if not names or not predicate:
         return []
-    clauses = [
-        (words, {stem(w) for w in words})
-        for text in texts
-        for sentence in page_sentences(text)
-        for words in [set(re.findall(r"\w+", fold(c))) for c in _PREDICATE_BREAK.split(sentence)]
-    ]
+    clauses: list[tuple[set[str], set[str]]] = []
+    for text in texts:
+        for sentence in page_sentences(text):
+            before: set[str] = set()
+            for c in _PREDICATE_BREAK.split(sentence):
+                words = set(re.findall(r"\w+", fold(c)))
+                stems = {stem(w) for w in words}
+                if _AGAIN.match(c):
+                    stems |= before  # "… in 2012 and again in 2019": 2019 is the predicate's before it too
+                clauses.append((words, stems))
+                before = stems
     if any(year in words and predicate & stems for words, stems in clauses):
         return []  # the page gives the year to the fact's own predicate somewhere
     for text in texts:

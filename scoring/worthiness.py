@@ -29,6 +29,7 @@ ASSISTANT_TALK = "assistant-talk"
 TALK_RESIDUE = "talk-residue"
 TALK_CLAUSE = "talk-clause"
 RETRACTED = "retracted"
+ABOUT_THE_USER = "about-the-user"
 
 _NOT_A_CLAIM = re.compile(
     r"\b(?:i hope|hope this helps|let me know|feel free|here is|here's|here are|as an ai|language model|"
@@ -83,6 +84,18 @@ _TALK = re.compile(
     r"^(?:(?:i|i'd|i'll|i'm|i've|me|my)\b|'(?:ll|d|m|ve|re)\b|"
     r"you(?:'d| could| might| may| should| would)\b|"
     r"(?:anything|something|everything) (?:i\b|would\b|could\b|might\b))",
+    re.IGNORECASE,
+)
+# The user's own plans, doings and what they said, or the conversation's past: "You're heading to the Itata Valley",
+# "You mentioned …", "Your daughter loves them", "We drafted last week", "Since you asked, …". Not a general "you"
+# of advice or of what anyone can do ("You can visit the bodega on weekdays": a claim about the bodega).
+_ABOUT_USER = re.compile(
+    r"^(?:since |as |because |if |when )?"
+    r"(?:you(?:'re|’re| are| were|'ve|’ve| have| had)\b(?! (?:to|got to) )|you (?:\w+ed|said|told|asked|wrote|"
+    r"sent|went|got|saw|read|heard|met|made|took|gave|came|left|brought|thought|felt|found)\b|"
+    r"your (?:trip|itinerary|plans?|visit|question|class|kids?|daughter|son|children|family|partner|"
+    r"students?|teacher|group|club)\b|"
+    r"we(?:'ve|’ve| have| had)? (?:\w+ed|said|talked|spoke|went|made|wrote|put|discussed)\b)",
     re.IGNORECASE,
 )
 _EXISTENCE = re.compile(r"^there (?:is|was|are|were)\b(?: also)?(?: an?| another| one| some)?\b", re.IGNORECASE)
@@ -178,6 +191,12 @@ _NAMESAKES_COUNTED = re.compile(
     r"[^.;:]{0,60}?\b(?:named|called)\s+(?-i:[A-Z])",
     re.IGNORECASE,
 )
+
+
+def _about_user(st: Statement) -> bool:
+    # A quoted question put to the person ("“You've been teaching at Liffey University since 2020 — what …?”", an
+    # interview opener) is about them, not the user.
+    return bool(_ABOUT_USER.match(st.text)) and not st.sentence.lstrip().startswith(('"', "“", "'", "‘"))
 
 
 def _talk_residue(st: Statement) -> bool:
@@ -290,6 +309,21 @@ WORTHINESS_RULES: tuple[Rule[Statement, Classified], ...] = register(
         "you could try, anything I wrote would be) is about the conversation, not the world",
         ("I'd suggest checking a library.", "You could try the archive.", "Anything I wrote would be a guess."),
         _when(lambda st: bool(_TALK.match(st.text)), Worthiness.NOT_A_CLAIM),
+    ),
+    Rule(
+        ABOUT_THE_USER,
+        "worthiness",
+        "a fact about the user or the conversation, not the world: the user's plans, doings and words ('You're "
+        "heading to the Itata Valley', 'You mentioned your trip', 'Your daughter loves them') or what user and "
+        "assistant did before ('We drafted an itinerary last week'); a 'you' of advice or of what anyone can do "
+        "('You can visit the bodega on weekdays') stays a claim",
+        (
+            "You're heading to the Itata Valley.",
+            "You mentioned a trip to Chile.",
+            "Your daughter loves them.",
+            "We drafted the itinerary last week.",
+        ),
+        _when(_about_user, Worthiness.NOT_A_CLAIM),
     ),
     Rule(
         TALK_RESIDUE,

@@ -1,0 +1,88 @@
+"""Which of the decomposer's parse rules are on for the sentence being decomposed.
+
+The rules of the decompose step that read the parse (``scoring.decompose``, ``scoring.coordination``) are asked by
+name here; :func:`scoring.decompose.decompose_doc` sets them from the caller's ``rules_off`` for the sentence it
+decomposes (their facts are kept with the parse, one set per combination of rules switched off).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set
+from contextvars import ContextVar, Token
+
+from scoring.rules import rule
+
+DESTINATION_FIRST = rule(
+    "destination-first",
+    "decompose",
+    "a verb with no object and one modifier that says where it went ('came to London with her family in 1914', "
+    "'came into the world in İzmir in 1972', 'moved to Oslo in 2001') is read with that modifier beside each of its "
+    "others ('came to London in 1914', 'came into the world in 1972'), not as 'came in 1914'",
+)
+PREDICATE_NAME_DESCRIPTION = rule(
+    "predicate-name-description",
+    "decompose",
+    "a description set after a name that a copula gives as its subject's ('The winemaker is Ana Berg, a Chilean "
+    "born in Talca in 1967') is said of that name ('Ana Berg is a Chilean', 'Ana Berg was born in Talca', '… in "
+    "1967'); before, it was read as an aside and made no fact",
+)
+LISTED_OCCASIONS = rule(
+    "listed-occasions",
+    "decompose",
+    "a count of occasions before the dates it lists ('named him Winemaker of the Year twice, in 2012 and 2019', 'won "
+    "it three times, in 2001, 2004 and 2009') stays with the fact without a date; each listed date makes a fact "
+    "without the count ('named him Winemaker of the Year in 2019'), which does not say it happened twice in 2019",
+)
+PARENTHESISED_PARTICIPLE = rule(
+    "parenthesised-participle",
+    "decompose",
+    "a participle in parentheses after its clause ('studied agronomy at Maule (graduating in 1990)', '(retiring in "
+    "2016)') is a fact of the clause's subject with its own words ('He graduated in 1990'); before, its words were "
+    "cut as an aside and only 'He graduated.' was left",
+)
+NAMED_RELATIVE_ITEM = rule(
+    "named-relative-item",
+    "decompose",
+    "a relative named in apposition in a list ('lives with his wife, the sommelier Claudia Fuentes, and their three "
+    "daughters') is one item, the named one ('lives with the sommelier Claudia Fuentes'): 'lives with his wife' was a "
+    "second item no page sentence says in those words",
+)
+JOINT_SUBJECT_RELATIVE = rule(
+    "joint-subject-relative",
+    "decompose",
+    "a relative in a joint subject named between commas ('She and her husband, the architect Joost Vermaat, have two "
+    "sons') is said to be that person ('Her husband is the architect Joost Vermaat'), as a subject's own relative "
+    "already was; before, the name made no fact",
+)
+
+PARSE_RULES = (
+    DESTINATION_FIRST,
+    PREDICATE_NAME_DESCRIPTION,
+    LISTED_OCCASIONS,
+    PARENTHESISED_PARTICIPLE,
+    NAMED_RELATIVE_ITEM,
+    JOINT_SUBJECT_RELATIVE,
+)
+# The rules switched on for the sentence being decomposed; None: every one (outside decompose_doc).
+_ON: ContextVar[dict[str, bool] | None] = ContextVar("decompose_rules_on", default=None)
+
+
+def on(name: str) -> bool:
+    """Whether the parse rule ``name`` is on for the sentence being decomposed."""
+    current = _ON.get()
+    return True if current is None else current.get(name, True)
+
+
+def switched_off() -> frozenset[str]:
+    """The parse rules switched off for the sentence being decomposed."""
+    current = _ON.get()
+    return frozenset() if current is None else frozenset(k for k, v in current.items() if not v)
+
+
+def set_on(rules_off: Set[str]) -> Token[dict[str, bool] | None]:
+    """Switch the parse rules for a sentence; pass the token returned to :func:`reset`."""
+    return _ON.set({name: name not in rules_off for name in PARSE_RULES})
+
+
+def reset(token: Token[dict[str, bool] | None]) -> None:
+    _ON.reset(token)
