@@ -220,13 +220,20 @@ def test_a_credence_label_comes_off_only_with_the_rule_on(text: str, stripped: s
             "It's the Ponte del Cervo over the Po — I believe it was completed in 1968.",
             "It's the Ponte del Cervo over the Po — it was completed in 1968.",
         ),
-        ("She moved to Lyon — I think in 1990.", "She moved to Lyon — in 1990."),
+        ("She moved to Lyon — I think she was twenty.", "She moved to Lyon — she was twenty."),
         ("He coached the club — if I recall correctly until 2004.", "He coached the club — until 2004."),
     ],
 )
 def test_a_hedge_after_a_dash_comes_off_only_with_the_rule_on(text: str, stripped: str) -> None:
     assert strip_hedges(text)[0::2] == (stripped, True)
     assert strip_hedges(text, frozenset({"hedge-after-dash"})) == (text, list(range(len(text))), False)
+
+
+def test_a_hedge_after_a_dash_before_its_value_goes_with_the_dash_either_way() -> None:
+    """`hedged-claims`' own pattern (p8m): the dash goes too, so no stray dash is read as an aside."""
+    text = "She moved to Lyon — I think in 1990."
+    for off in (frozenset(), frozenset({"hedge-after-dash"})):
+        assert strip_hedges(text, off)[0::2] == ("She moved to Lyon in 1990.", True)
 
 
 @pytest.mark.parametrize(
