@@ -32,9 +32,10 @@ from typing import TYPE_CHECKING
 
 from scoring import nlp
 from scoring.parentheticals import ORG_WORDS
-from scoring.rules import rule
+from scoring.rules import Rule, register, rule, run
 from vocabulary import FEMALE_PRONOUNS, MALE_PRONOUNS, NAME_SUFFIXES, THIRD_PERSON_SINGULAR, TITLES
 from vocabulary import fold_words as fold
+from vocabulary.english import THING_NAME_WORDS
 
 NEW_PERSON_CUE = rule(
     "new-person-cue", "group", "'Another X', 'The other X', 'There is also an X named ...' start a new individual"
@@ -482,20 +483,124 @@ def _scoped(individuals: _Individuals, scoped: dict[int, PerceivedGroup], scope:
 # "… is named after him", "… was named for her", "… named in his honour".
 _NAMED_AFTER = re.compile(
     r"\b(?:is|was|are|were|been)\s+(?:later\s+|also\s+)?(?:re)?named\s+(?:after|for)\s+(?:him|her|them)\b|"
-    r"\bnamed\s+in\s+(?:his|her|their)\s+hono(?:u)?r\b",
+    r"\bnamed\s+in\s+(?:his|her|their)\s+(?:hono(?:u)?r|memory)\b",
     re.IGNORECASE,
 )
 _WORK_YEAR = re.compile(r"(?:1[0-9]|20)[0-9]{2}")
 
 
 def _names_no_person(doc: Doc, text: str, mention: Mention, subject: str, rules_off: frozenset[str]) -> bool:
-    """Whether a sentence's name is an organisation's, a work's by its year, or a thing's named after the person."""
+    """Whether a sentence's name is an organisation's, a work's by its year, or a thing's named after the person
+    (then the rules of ``NO_PERSON_RULES``: a thing's name, a common noun the tagger took for a name)."""
     return (
         (ORGANISATION_SUBJECT not in rules_off and _organisation(doc, mention))
         or (WORK_YEAR_NAME not in rules_off and _work(mention, subject))
         or (NAMED_AFTER not in rules_off and _NAMED_AFTER.search(text) is not None)
         or (LOWER_CASE_HEAD not in rules_off and _lower_case_head(mention))
+        or run(NO_PERSON_RULES, NameCase(doc, mention, subject), rules_off) is not None
     )
+
+
+@dataclass(frozen=True)
+class NameCase:
+    """A sentence's name as grouping meets it: the parse, the mention and the answer's subject."""
+
+    doc: Doc
+    mention: Mention
+    subject: str
+
+
+@dataclass(frozen=True)
+class NoPerson:
+    """A rule's decision that a sentence's name names no person: its sentence stays with the current individual."""
+
+    name: str
+    decided_by: str = ""
+
+    def stamped(self, name: str) -> NoPerson:
+        return NoPerson(self.name, name)
+
+
+def _thing_name(case: NameCase) -> NoPerson | None:
+    """A name whose last word is the word a thing's name ends with: an award ("Sea Gallantry Medal", "Lagos Heritage
+    Award for Music"), an event ("SEA Games", "Montreux Jazz Festival"), a work or a place made for people
+    ("Kvarven Variable Star Catalogue", "Kettleby Bird Hide", named after the person or not)."""
+    words = [w for w in re.sub(r"\([^)]*\)", " ", case.mention.name).split() if w[:1].isalpha()]
+    # the head of "Lagos Heritage Award for Music" is "Award": the word before "of"/"for" when one follows
+    for k, w in enumerate(words):
+        if k and w.lower() in ("of", "for"):
+            words = words[:k]
+            break
+    if len(words) < 2 or fold(words[-1]) not in THING_NAME_WORDS:
+        return None
+    return NoPerson(case.mention.name)
+
+
+def _lower_case_name(case: NameCase) -> NoPerson | None:
+    """A one-word name written in lower case ("algorithm" in "Her Karaçelik early-warning algorithm has been used
+    …", "don" in pidgin): a common noun the tagger took for a name, where a name's head is capitalised."""
+    words = case.mention.name.split()
+    if len(words) != 1 or not words[0].isalpha() or not words[0].islower() or words[0] in _PARTICLES:
+        return None
+    return NoPerson(case.mention.name)
+
+
+def _counted_name(case: NameCase) -> NoPerson | None:
+    """A name right after a number that is no year ("48 MP stills", "a 12 MP sensor", "2 TB SSD"): a unit or a model
+    counted, not a person ("In 1991 Olav Brekke …" stays a name)."""
+    first = case.mention.name.split()[0]
+    for tok in case.doc:
+        if tok.text == first and tok.i > 0:
+            before = case.doc[tok.i - 1]
+            year = re.fullmatch(r"(?:1[0-9]|20)[0-9]{2}", before.text) is not None  # "In 1991 Olav Brekke …"
+            if before.like_num and any(ch.isdigit() for ch in before.text) and not year:
+                return NoPerson(case.mention.name)
+    return None
+
+
+NO_PERSON_RULES: tuple[Rule[NameCase, NoPerson], ...] = register(
+    Rule(
+        "thing-name",
+        "group",
+        "a name whose last word is the word a thing's name ends with (an award: 'The Sea Gallantry Medal followed the "
+        "next year', 'Lagos Heritage Award for Music come for 2015'; an event: 'SEA Games'; a place or a work: 'the "
+        "Kettleby Bird Hide', 'Kvarven Variable Star Catalogue') names no person: its sentence stays with the current "
+        "individual",
+        (
+            "The Sea Gallantry Medal followed the next year.",
+            "Lagos Heritage Award for Music come for 2015.",
+            "The Montreux Jazz Festival booked him in 1997.",
+            "The Kettleby Bird Hide was opened three years on.",
+        ),
+        _thing_name,
+    ),
+    Rule(
+        "lower-case-name",
+        "group",
+        "a one-word name written in lower case ('Her Karaçelik early-warning algorithm has been used …', where the "
+        "tagger took 'algorithm' for a name) is a common noun, not a person met afresh: its sentence stays with the "
+        "current individual",
+        (
+            "Her Karaçelik early-warning algorithm has been used by the metro since 2018.",
+            "His Vance uppercut was feared across Pennsylvania.",
+            "Her Achterberg formula is still taught.",
+        ),
+        _lower_case_name,
+    ),
+    Rule(
+        "counted-name",
+        "group",
+        "a name written right after a number in digits that is no year ('4K video at up to 60 fps, 48 MP stills', "
+        "'a 12 MP sensor', '2 TB SSD') is a unit or a model counted, not a person: its sentence stays with the "
+        "current individual",
+        (
+            "4K video at up to 60 fps, 48 MP stills from a 1/1.3-inch sensor",
+            "It records 12 MP stills.",
+            "Comes with 2 TB SSD storage.",
+        ),
+        _counted_name,
+    ),
+)
 
 
 def _lower_case_head(mention: Mention) -> bool:

@@ -30,11 +30,13 @@ from scoring.hedges import closing_hedge
 from scoring.inflect import past, present
 from scoring.parentheticals import ORG_WORDS
 from scoring.rules import Rule, register, rule, run
-from vocabulary import NOT_NAMES
+from vocabulary import NOT_NAMES, fold_words
+from vocabulary.english import THING_NAME_WORDS
 from vocabulary.records import RECORD_PREDICATES
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
+THING_NAME = "thing-name"  # registered with grouping's rules (scoring.grouping.NO_PERSON_RULES)
 
 LABEL_RECORDS = rule(
     "label-records",
@@ -576,11 +578,62 @@ def _presented(text: str, end: int) -> Reading:
     return unchanged(text)
 
 
+@dataclass(frozen=True)
+class Clause:
+    """A rule's decision that the words before a line's colon are a clause of the sentence, not a record's label."""
+
+    label: str
+    decided_by: str = ""
+
+    def stamped(self, name: str) -> Clause:
+        return replace(self, decided_by=name)
+
+
+def _clause_label(label: str) -> Clause | None:
+    """Words before a colon with a subject and a finite verb of their own ("In 1981 she made her very first picture
+    book", "The honours came a decade apart", "They've travelled far"): a sentence that goes on after a colon."""
+    words = label.split()
+    if len(words) < 2 or words[0].lower() in _WH_WORDS:
+        return None  # "Who she is: a Welsh poet", "What he is known for: …" label the value
+    doc = nlp.parse_one(label)
+    for tok in doc:
+        verb = tok.head
+        if tok.dep_ not in ("nsubj", "nsubjpass", "expl") or verb.i == tok.i or tok.i > verb.i:
+            continue
+        if (verb.pos_ in ("VERB", "AUX") and verb.tag_ not in ("VBG", "VBN")) or any(
+            c.dep_ in ("aux", "auxpass") and c.tag_ not in ("TO",) for c in verb.children
+        ):
+            return Clause(label)
+    return None
+
+
+_WH_WORDS = frozenset("who what where when why how which".split())
+# Rules that decide the words before a line's colon are no record's label (the line is then read as written).
+LABEL_LINE_RULES: tuple[Rule[str, Clause], ...] = register(
+    Rule(
+        "clause-label",
+        "decompose",
+        "words before a colon that have a subject and a finite verb of their own ('In 1981 she made her very first "
+        "picture book: Hilla and the Snow Hare', 'The honours came a decade apart: …', 'They've travelled far: …') are "
+        "a clause of the sentence, not a record's label: the line is read as written, not as '… : she was Hilla …'",
+        (
+            "In 1981 she made her very first picture book: Hilla and the Snow Hare.",
+            "The honours came a decade apart: the Piri Reis Science Award in 2011 and the Lehmann Prize in 2021.",
+            "They've travelled far: twenty-two languages, roughly four million copies sold.",
+            "Aino won prizes too: the Northern Lights Prize in 1988 and the Aurora Medal in 2004.",
+        ),
+        _clause_label,
+    ),
+)
+
+
 def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) -> Reading | None:
     m = _LABEL.match(text[:end])
     if m is None:
         return None
     label = m.group("label").strip()
+    if run(LABEL_LINE_RULES, label, rules_off) is not None:
+        return None
     start = m.start("value")
     if label.lower() in _SUBJECT_LABELS:
         inner = _presented(text[start:], len(text) - start)
@@ -599,7 +652,7 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
     tally = _TALLY.match(text, start, end) if label.lower().endswith("record") else None
     if tally is not None:
         return _tally_read(out, tally, end, pronoun)
-    if predicate is None and not _is_name(label):
+    if predicate is None and not _is_name(label, rules_off):
         # "Olympics: 14th in the road race at the 2016 Summer Olympics": the label stays as context, the
         # value is read as a subjectless item.
         if SUBJECTLESS_ITEMS in rules_off:
@@ -857,12 +910,14 @@ def _items_after_label(out: _Builder, text: str, start: int, end: int, pronoun: 
     return out.reading()
 
 
-def _is_name(label: str) -> bool:
+def _is_name(label: str, rules_off: frozenset[str] = frozenset()) -> bool:
     """A person's name as a label: capitalised words (and a parenthesised role), at most six, none of them
     the word an organisation's name ends with ("Great Lakes Water Compact Commission" names no one)."""
     words = re.sub(r"\([^)]*\)", "", label).split(",")[0].split()
     if any(w.lower() in ORG_WORDS for w in words):
         return False
+    if THING_NAME not in rules_off and words and fold_words(words[-1]) in THING_NAME_WORDS:
+        return False  # "SEA Games: men's singles winner, 2019 and 2023": an event labels the line, not a person
     return 2 <= len(words) <= 5 and all(w[:1].isupper() or w in _NAME_PARTICLES for w in words)
 
 

@@ -34,7 +34,7 @@ from scoring.config import CheckConfig
 from scoring.rules import Rule, known_names
 from scoring.segment import formats, sections, turns, units
 
-_ = (checker, grouping, offline, recheck, records, revise, score)  # registered by name, asked where their step runs
+_ = (checker, offline, recheck, revise, score)  # registered by name, asked where their step runs
 
 # The steps whose rules are objects, each tuple in its precedence.
 STEPS: dict[str, tuple[Rule, ...]] = {  # type: ignore[type-arg]
@@ -44,6 +44,7 @@ STEPS: dict[str, tuple[Rule, ...]] = {  # type: ignore[type-arg]
     "segment-turns": turns.TURN_RULES,
     "segment-labels": sections.LABEL_ITEM_RULES,
     "segment-role-units": units.ROLE_UNIT_RULES,
+    "group-names": grouping.NO_PERSON_RULES,
     "decompose": corrections.CORRECTION_RULES,
     "decompose-parse": decompose.PARSE_READINGS,
     "decompose-parts": decompose.PART_READINGS,
@@ -51,6 +52,7 @@ STEPS: dict[str, tuple[Rule, ...]] = {  # type: ignore[type-arg]
     "decompose-names": decontext.DECONTEXT_READINGS,
     "decompose-labels": transcripts.LABEL_RULES,
     "decompose-dates": records.DATED_RULES,
+    "decompose-records": records.LABEL_LINE_RULES,
     "worthiness": worthiness.WORTHINESS_RULES,
     "verify": verify.VERIFY_RULES,
     "verify-readings": verify.VERIFY_READINGS,

@@ -50,6 +50,14 @@ ORGANISATION_NOUNS = frozenset(
     "diocese archdiocese parish see department unit bureau office institute ministry authority council agency "
     "division centre center board committee commission".split()
 )
+# The words a thing's name ends with, never a person's (an award, an event, a work, a place made for people):
+# "Sea Gallantry Medal", "SEA Games", "Kvarven Variable Star Catalogue", "Kettleby Bird Hide".
+THING_NAME_WORDS = frozenset(
+    "prize prizes medal medals award awards trophy cup fellowship honour honor order knighthood "
+    "games olympics olympiad championship championships tournament marathon regatta festival biennale expo "
+    "exhibition catalogue catalog atlas algorithm theorem conjecture "
+    "hide lighthouse railway station stadium arena reserve road avenue library".split()
+)
 # Units of time longer than a decade, in years ("nine millennia" is 9,000 years).
 YEARS_IN_UNIT: dict[str, int] = {"century": 100, "centuries": 100, "millennium": 1000, "millennia": 1000}
 
