@@ -199,10 +199,15 @@ def _page_stated(text: str, surname: str) -> tuple[Stated, ...]:
     for sentence in page_sentences(text):
         out += _life_events(sentence) + _awards(sentence) + _spouses(sentence)
         # A nationality is the person's where the sentence is about them: their name or a pronoun opens it.
-        opening = _folded(sentence.split(" is ", 1)[0].split(" was ", 1)[0])
-        if surname and (surname in opening.split() or opening in ("he", "she")):
+        if surname and _about(sentence, surname):
             out += _nationalities(sentence)
     return tuple(out)
+
+
+def _about(sentence: str, surname: str) -> bool:
+    """Whether ``sentence`` is about the person of ``surname``: their name or a pronoun opens it."""
+    opening = _folded(sentence.split(" is ", 1)[0].split(" was ", 1)[0])
+    return surname in opening.split() or opening in ("he", "she")
 
 
 def page_stated(texts: Sequence[str], name: str = "") -> list[Stated]:
@@ -265,6 +270,11 @@ def crossed_values(fact: str, texts: Sequence[str], namesakes: Iterable[Sequence
     """The fact's values the page (``texts``) gives another value for, in a relation one person has one value
     of, and a namesake's page (each of ``namesakes``) gives as theirs: values crossed from the namesake."""
     claims = fact_stated(fact)
+    words = _folded(re.sub(r"\s*\(.*$", "", name)).split()
+    if words and not any(_about(fact, w) for w in words):
+        # A nationality is the person's where the fact is about them, as on the page: "Languages: English,
+        # Cantonese, German" read as "English Cantonese, Mandarin was German." claims no nationality of hers.
+        claims = [c for c in claims if c.relation != NATIONALITY]
     if not claims:
         return []
     own = page_stated(texts, name)

@@ -218,3 +218,18 @@ def test_a_group_linked_to_the_namesake_by_mistake_is_not_corrected_from_that_pa
     assert _link_holds(fact, GLASS, {GLASS: 5, WATER: 2})  # type: ignore[arg-type]
     assert _link_holds(fact, GLASS, {GLASS: 3, WATER: 3})  # type: ignore[arg-type]
     assert not _link_holds(fact, GLASS, {GLASS: 2, WATER: 7})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("fact", "crossed"),
+    [
+        ("Tamsin Oduya was Scottish.", ["Scottish"]),
+        ("She was a Scottish glassmaker.", ["Scottish"]),
+        # A record read with another subject ("Languages: English, Gaelic, Scottish …") claims no nationality of hers.
+        ("English Gaelic, Irish was Scottish.", []),
+        ("The workshop was Scottish.", []),
+    ],
+)
+def test_a_nationality_is_crossed_only_in_a_fact_about_the_person(fact: str, crossed: list[str]) -> None:
+    found = crossed_values(fact, [GLASS_TEXT], [[WATER_TEXT]], GLASS)
+    assert [s.text for s in found] == crossed
