@@ -13,6 +13,7 @@ from scoring import nlp
 from scoring.decompose import PART_READINGS, decompose_doc
 from scoring.meaning import rank_conflict, ranks, unlisted_awards
 from scoring.rulebook import rule_names
+from scoring.sentences import MEDAL_CELLS, medal_words, split_sentences
 from scoring.verifier import OfflineVerifier
 from scoring.verify import RANK_READING, EvidenceVerifier, VerifyConfig, rank_readings
 
@@ -205,6 +206,35 @@ def test_look_alikes_of_a_gapped_object_read_as_before(text: str, fact: str) -> 
 
 
 def test_the_rules_are_known_by_name() -> None:
-    names = ("rank-reading", "gapped-object")
+    names = ("rank-reading", "gapped-object", MEDAL_CELLS)
     assert rule_names(names) == frozenset(names)
     assert [r.name for r in PART_READINGS][-1] == "gapped-object"
+
+
+# --- medal-cells ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cell", "words"),
+    [
+        ("🥇", "Gold"),
+        ("🥈 (behind Ingrid Solheim of Norway)", "Silver (behind Ingrid Solheim of Norway)"),
+        (" 🥉 team event", "Bronze team event"),
+    ],
+)
+def test_a_medal_emoji_opening_a_table_cell_is_read_as_its_word(cell: str, words: str) -> None:
+    assert medal_words(cell) == words
+
+
+@pytest.mark.parametrize("cell", ["Gold 🥇", "🥇🥇", "🏆", "2nd"])
+def test_look_alikes_of_a_medal_cell_stay_as_written(cell: str) -> None:
+    assert medal_words(cell) == cell
+
+
+TABLE = "| Year | Event | Result |\n|---|---|---|\n| 2014 | Winter Olympics, 10 km classical | 🥇 |\n"
+
+
+def test_a_table_row_with_a_medal_emoji_gives_its_rank() -> None:
+    texts = [s.text for s in split_sentences(TABLE)]
+    assert any("Gold" in t and "2014" in t for t in texts)
+    assert not any("Gold" in t for t in (s.text for s in split_sentences(TABLE, frozenset({MEDAL_CELLS}))))
