@@ -11,7 +11,9 @@ from knowledge.store import Store
 from schemas.enums import Stance
 from scoring import nlp
 from scoring.decompose import PART_READINGS, decompose_doc
+from scoring.hedges import HEARSAY_HEDGES, strip_hedges
 from scoring.meaning import rank_conflict, ranks, unlisted_awards
+from scoring.roles import misplaced_values
 from scoring.rulebook import rule_names
 from scoring.sentences import MEDAL_CELLS, medal_words, split_sentences
 from scoring.verifier import OfflineVerifier
@@ -206,7 +208,7 @@ def test_look_alikes_of_a_gapped_object_read_as_before(text: str, fact: str) -> 
 
 
 def test_the_rules_are_known_by_name() -> None:
-    names = ("rank-reading", "gapped-object", MEDAL_CELLS)
+    names = ("rank-reading", "gapped-object", MEDAL_CELLS, HEARSAY_HEDGES)
     assert rule_names(names) == frozenset(names)
     assert [r.name for r in PART_READINGS][-1] == "gapped-object"
 
@@ -238,3 +240,67 @@ def test_a_table_row_with_a_medal_emoji_gives_its_rank() -> None:
     texts = [s.text for s in split_sentences(TABLE)]
     assert any("Gold" in t and "2014" in t for t in texts)
     assert not any("Gold" in t for t in (s.text for s in split_sentences(TABLE, frozenset({MEDAL_CELLS}))))
+
+
+# --- hearsay-hedges ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("He reportedly received the Eads Medal in 2006.", "He received the Eads Medal in 2006."),
+        ("Where he is said to have performed more than 4,000 operations.", "Where he performed more than 4,000 "
+         "operations."),
+        ("He seems also to have founded the charity Hearts Abroad in 1995.", "He founded the charity Hearts Abroad "
+         "in 1995."),
+        ("He is apparently married to a physiotherapist, Ellen Marsh.", "He is married to a physiotherapist, Ellen "
+         "Marsh."),
+        ("She appears to have retired in 2015.", "She retired in 2015."),
+    ],
+)  # fmt: skip
+def test_hearsay_comes_off_and_the_claim_is_hedged(text: str, claim: str) -> None:
+    assert strip_hedges(text)[0::2] == (claim, True)
+    assert strip_hedges(text, frozenset({HEARSAY_HEDGES}))[0] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "He seems to have written three novels in 1990.",  # no past form after "to have": "He written" would be left
+        "The report said he had won the Hale Prize in 2004.",
+        "The paper reported that he won the Hale Prize.",
+    ],
+)
+def test_look_alikes_of_hearsay_stay_as_written(text: str) -> None:
+    assert strip_hedges(text) == (text, list(range(len(text))), False)
+
+
+# --- misplaced-value: a life given as the years it spanned ------------------------------------------------------
+
+LIFE = [
+    "Declan Fairweather (1949 – 2019) was an Irish cardiac surgeon. He qualified in 1973. He died in Kinsale in 2019."
+]
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "Declan Fairweather lived from 1949 to 2019.",
+        "Declan Fairweather lived 1949–2019.",
+        "Declan Fairweather lived from 1949 until 2019.",
+    ],
+)
+def test_a_life_given_as_its_span_is_the_birth_and_death_years(fact: str) -> None:
+    assert misplaced_values(fact, LIFE, ("Declan Fairweather",)) == []
+
+
+@pytest.mark.parametrize(
+    ("fact", "misplaced"),
+    [
+        ("Declan Fairweather died in 1949.", "1949"),
+        ("Declan Fairweather was born in 2019.", "2019"),
+        ("Declan Fairweather qualified in 2019.", "2019"),
+    ],
+)
+def test_look_alikes_a_year_of_another_event_is_still_misplaced(fact: str, misplaced: str) -> None:
+    assert [v.text for v in misplaced_values(fact, LIFE, ("Declan Fairweather",))] == [misplaced]
