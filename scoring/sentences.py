@@ -365,7 +365,11 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
             if MARKDOWN_TABLES in rules_off:
                 read = [Record(" | ".join(cells)) for cells in block.rows]
             else:
-                rows = block.rows if MEDAL_CELLS in rules_off else [[medal_words(c) for c in row] for row in block.rows]
+                rows = (
+                    block.rows
+                    if MEDAL_CELLS in rules_off
+                    else tuple(tuple(medal_words(c) for c in row) for row in block.rows)
+                )
                 read = table_records(rows)
         elif block.kind == document.FENCE:
             read = fenced.get(b)
