@@ -250,6 +250,61 @@ def _semicolon_parts(
     return out
 
 
+def _gapped_object_reading(case: Whole) -> Parts | None:
+    facts = _gapped_object_parts(case.doc, list(case.facts), case.off)
+    return Parts(tuple(facts)) if facts is not None else None
+
+
+def _gapped_object_parts(
+    doc: Doc, whole: list[AtomicFact], off: frozenset[str] = frozenset()
+) -> list[AtomicFact] | None:
+    """The facts of a sentence that gives its verb a second object with a modifier of its own and leaves the
+    verb out ("won the Carrow Award in 2013 and the Lindqvist Prize in 2016", "received the Hale Medal in 1999
+    and the Orton Prize in 2004"), where the parse hung the second object on the verb as a conjunct and no fact
+    kept it (or gave the first object the second's year): the sentence read with the verb said again after the
+    conjunction ("… and won the Lindqvist Prize in 2016"). None when the whole kept the second object in a fact,
+    when the conjunct is a verb or has no modifier after it, or when the sentence read so is tokenised otherwise."""
+    for verb in doc:
+        if verb.pos_ not in _VERBAL:
+            continue
+        objects = [c for c in verb.children if c.dep_ in ("dobj", "attr", "oprd") and c.i > verb.i]
+        ccs = [c for c in verb.children if c.dep_ == "cc"]
+        for noun in verb.children:
+            if noun.dep_ != "conj" or noun.pos_ not in ("NOUN", "PROPN") or noun.i < verb.i:
+                continue
+            cc = next((c for c in ccs if c.i < noun.i and c.i == noun.left_edge.i - 1), None)
+            if cc is None or not any(o.i < cc.i for o in objects):
+                continue
+            own = [c for c in noun.children if c.dep_ in ("prep", "npadvmod") and c.i > noun.i]
+            after = [c for c in verb.children if c.dep_ in ("prep", "npadvmod") and c.i > noun.i]
+            if not own and not after:
+                continue
+            if any(noun.i in f.tokens for f in whole):
+                continue
+            return _read_with_verb_again(doc, verb, cc.i, off)
+    return None
+
+
+def _read_with_verb_again(doc: Doc, verb: Token, after: int, off: frozenset[str]) -> list[AtomicFact] | None:
+    """The facts of ``doc`` read with ``verb`` written again after token ``after``, their tokens the sentence's."""
+    text = "".join(t.text_with_ws + (verb.text + " " if t.i == after else "") for t in doc)
+    alone = nlp.parse_one(text, off)
+    expected = [t.lower_ for t in doc[: after + 1]] + [verb.lower_] + [t.lower_ for t in doc[after + 1 :]]
+    if [t.lower_ for t in alone] != expected:
+        return None
+    again = after + 1
+    if alone[again].pos_ not in _VERBAL:
+        return None
+
+    def back(i: int) -> int:
+        return i if i < again else verb.i if i == again else i - 1
+
+    facts = _decompose_whole(alone, 0, off)
+    if not any(again in f.tokens for f in facts):
+        return None
+    return [replace(f, tokens=frozenset(back(i) for i in f.tokens)) for f in facts]
+
+
 def _subject_then_predicate(span: Span) -> bool:
     """A clause of a noun phrase, then a word that is no preposition or conjunction, then more words ("tickets
     close after 7 days"), not an elided one ("silver in 1994")."""
@@ -1447,6 +1502,19 @@ PART_READINGS: tuple[Rule[Whole, Parts], ...] = register(
             "The painter — she studied in Paris — won the Arlen Prize in 2004.",
         ),
         _dash_aside_reading,
+    ),
+    Rule(
+        "gapped-object",
+        "decompose",
+        "a second object of a verb with a modifier of its own, the verb left out ('won the Carrow Award in 2013 and "
+        "the Lindqvist Prize in 2016'), which the parse hung on the verb and no fact kept, is read with the verb "
+        "said again ('… and won the Lindqvist Prize in 2016')",
+        (
+            "She won the Carrow Award in 2013 and the Lindqvist Prize in 2016.",
+            "He received the Hale Medal in 1999 and the Orton Prize in 2004.",
+            "It won the Gilded Quill Award in 2006 and the Dagger of the North in 2007.",
+        ),
+        _gapped_object_reading,
     ),
 )
 _READING_NAMES = frozenset(r.name for r in (*PARSE_READINGS, *PART_READINGS))

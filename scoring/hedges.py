@@ -71,6 +71,17 @@ _CREDENCE = re.compile(
 )
 
 
+# Hearsay the writer passes on: "he reportedly received …", "it is apparently still used", "where he is said to have
+# performed …", "He seems also to have founded …". Only words that can go come off: a participle after "to have"
+# must read as the past ("founded", not "written", which would leave "He written").
+_HEARSAY = re.compile(
+    r"(?<=\w\s)(?:reportedly|supposedly|reputedly|allegedly|apparently|seemingly|purportedly)\s+(?=[a-z])|"
+    r"\b(?:(?:is|was|are|were)\s+(?:said|reported|believed|thought|rumou?red)|seems?|seemed|appears?|appeared)"
+    r"\s+(?:also\s+)?to\s+have\s+(?=[a-z]+ed\b)",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class Hedge:
     """Where a reading of :data:`HEDGE_READINGS` found a hedge in a text (what comes off)."""
@@ -123,8 +134,21 @@ HEDGE_READINGS: tuple[Rule[Searched, Hedge], ...] = register(
         ),
         _found_by(_AFTER_DASH),
     ),
+    Rule(
+        "hearsay-hedges",
+        "decompose",
+        "hearsay the writer passes on comes off, the claim reported as hedged ('he reportedly received …', 'is "
+        "apparently still used', 'is said to have performed …', 'seems also to have founded …'); a participle that "
+        "is no past form ('seems to have written') and the same words as a claim ('the report said') stay",
+        (
+            "He reportedly received the Eads Medal in 2006.",
+            "Where he is said to have performed more than 4,000 operations.",
+            "He seems also to have founded the charity Hearts Abroad in 1995.",
+        ),
+        _found_by(_HEARSAY),
+    ),
 )
-CREDENCE_LABELS, HEDGE_AFTER_DASH = (r.name for r in HEDGE_READINGS)
+CREDENCE_LABELS, HEDGE_AFTER_DASH, HEARSAY_HEDGES = (r.name for r in HEDGE_READINGS)
 
 
 # One word that opens a sentence with its comma ("Third,", "Later,", "Also,"): it keeps its comma when the hedge
@@ -202,7 +226,7 @@ def strip_hedges(text: str, rules_off: frozenset[str] = frozenset()) -> tuple[st
     if preface is not None:
         keep = keep[preface.end() :]
     hedged = False
-    credence, after_dash = (r.apply if r.name not in rules_off else None for r in HEDGE_READINGS)
+    credence, after_dash, hearsay = (r.apply if r.name not in rules_off else None for r in HEDGE_READINGS)
     # The text of the characters kept, built again only when a hedge went (most sentences have none).
     current = "".join(text[i] for i in keep)
     for finder in (
@@ -217,6 +241,7 @@ def strip_hedges(text: str, rules_off: frozenset[str] = frozenset()) -> tuple[st
         _FIND[_AFTER_CONNECTIVE],
         after_dash,
         _FIND[_AFTER_OPENING],
+        hearsay,
     ):
         if finder is None:
             continue

@@ -242,8 +242,14 @@ _RANK = re.compile(
     # a semi-finalist or quarter-finalist reached a round, no rank
     r"\b(?P<two>runners?[- ]up|(?<!semi-)(?<!semi )(?<!quarter-)(?<!quarter )finalists?|lost (?:in )?the final|"
     r"beaten finalists?)\b|"
-    r"\b(?P<one>winners?|champions?|won the final|victor)\b",
+    r"\b(?P<one>winners?|champions?|won the final|victor)\b|"
+    # "the second-best result", "third-best archer"
+    rf"\b(?P<best>{'|'.join(_ORDINALS)})[- ]best\b",
     re.IGNORECASE,
+)
+# Whom a rank is measured against, not whose it is: "behind the winner", "next-best after the overall champion".
+_AGAINST = re.compile(
+    r"\b(?:behind|after|than|to|beat|beating|by)\s+(?:the\s+)?(?:eventual\s+|overall\s+|reigning\s+)?$", re.I
 )
 # Words of a rank expression, left out of what anchors a fact to a page clause.
 _RANK_WORDS = frozenset(
@@ -274,7 +280,10 @@ def ranks(text: str, won: bool = False) -> frozenset[int]:
         elif m.group("two"):
             out.add(2)
         elif m.group("one"):
-            out.add(1)
+            if not _AGAINST.search(text[: m.start()]):
+                out.add(1)
+        elif m.group("best"):
+            out.add(_ORDINALS[m.group("best").lower()])
     return frozenset(out)
 
 
@@ -303,6 +312,11 @@ def _rank_conflict(fact: str, texts: tuple[str, ...], exclude: tuple[str, ...]) 
     anchor = {w for w in anchor if w not in names and w not in _RANK_WORDS and w not in ROLE_STOPWORDS}
     if not anchor:
         return None
+    content = {
+        w
+        for w in _words(fact)
+        if len(w) > 2 and w not in names and w not in anchor and w not in _RANK_WORDS and w not in _SKIP
+    }
     same = False
     other: int | None = None
     for ti, text in enumerate(texts):
@@ -310,12 +324,34 @@ def _rank_conflict(fact: str, texts: tuple[str, ...], exclude: tuple[str, ...]) 
             words = set(_words(sentence))
             if not anchor <= words:
                 continue
-            given = ranks(sentence, won=True)
-            if fact_ranks <= given:
-                same = True
-            elif given and other is None:
-                other = ti
+            for given in _ranks_given(sentence, anchor, content):
+                if fact_ranks <= given:
+                    same = True
+                elif given and other is None:
+                    other = ti
     return None if same else other
+
+
+def _ranks_given(sentence: str, anchor: set[str], content: set[str]) -> list[frozenset[int]]:
+    """The ranks a page sentence gives the thing of a fact (``anchor``: its names and numbers, ``content``: its other
+    words): the sentence's, or, where it gives several ranks ("won the gold medal for a viola at the Cremona
+    Triennial in 1991 and a silver medal for a cello at the same competition in 1997"), those of its clauses that
+    hold the anchor (a clause without names of its own has the sentence's) and most of the fact's other words."""
+    given = ranks(sentence, won=True)
+    if len(given) < 2:
+        return [given]
+    names = {fold(w) for w in re.findall(r"[\w'’-]+", sentence) if w[:1].isupper()}
+    clauses = []
+    for part in _CLAUSE_BREAK.split(sentence):
+        words = set(_words(part))
+        if not any(w[:1].isupper() for w in re.findall(r"[\w'’-]+", part)[1:]):
+            words |= names
+        if anchor <= words:
+            clauses.append((len(content & words), ranks(part, won=True)))
+    if not clauses:
+        return [given]
+    best = max(n for n, _ in clauses)
+    return [r for n, r in clauses if n == best]
 
 
 # An award the fact says the subject won: a verb of receiving, then a capitalised name that is an award's.
@@ -357,16 +393,24 @@ def unlisted_awards(
     if not found or not any(_AWARD_WORDS.search(t) for t in texts):
         return ()
     names = {w for name in exclude for w in _words(name)}
-    sentences = [set(_words(s)) for t in texts for s in page_sentences(t)]
+    # A giver's possessive is its name ("the American Bridge Society's Eads Medal" is the page's "Eads Medal of the
+    # American Bridge Society").
+    sentences = [{_unpossessed(w) for w in _words(s)} for t in texts for s in page_sentences(t)]
     out: list[str] = []
     for award in found:
-        own = {w for w in _words(award) if w not in _GENERIC_AWARD and w not in names and len(w) > 1}
+        own = {
+            _unpossessed(w) for w in _words(award) if w not in _GENERIC_AWARD and w not in names and len(w) > 1
+        } - _GENERIC_AWARD
         if not own:
             continue
         if any(own <= s | acronyms for s in sentences):
             continue
         out.append(award)
     return tuple(out)
+
+
+def _unpossessed(word: str) -> str:
+    return word[:-2] if word.endswith(("'s", "’s")) and len(word) > 3 else word
 
 
 # Predicates with one value each (a birthplace, a death place): "was not born in Bergen" holds where the page

@@ -282,6 +282,10 @@ def value_windows(texts: Sequence[str], value: str) -> list[frozenset[str]]:
     return [w for t in texts for w in _occurrence_windows(t, fold(value))]
 
 
+# A life given as the years it spanned: "lived from 1949 to 2019", "lived 1912–1988".
+_LIVED_SPAN = re.compile(r"\blived\s+(?:from\s+)?\d{3,4}\s*(?:to|until|till|through|–|—|-)\s*\d{3,4}\b")
+
+
 def misplaced_values(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> list[Value]:
     """Values of ``fact`` the texts mention, but never in the fact's role (born vs died, drafted vs born)."""
     exclude = tuple(exclude)
@@ -292,6 +296,8 @@ def misplaced_values(fact: str, texts: Sequence[str], exclude: Iterable[str] = (
     roles = role_words(fact, skip)
     if not roles or _attested_together(fact, values, texts, skip):
         return []
+    if _LIVED_SPAN.search(fact):
+        roles |= _LIFE  # "lived from 1949 to 2019" gives the birth and the death years (the page's "(1949 – 2019)")
     out: list[Value] = []
     for v in values:
         own = _local_roles(fact, v, skip) or roles

@@ -226,6 +226,22 @@ EMOJI_BULLETS = rule(
 )
 
 
+MEDAL_CELLS = rule(
+    "medal-cells",
+    "segment",
+    "a table cell that gives a medal as an emoji ('🥇', '🥈 (behind Ingrid Solheim)', '🥉 team event') is read with "
+    "the medal's word ('Gold', 'Silver (behind Ingrid Solheim)'): the emoji went and the row gave no rank",
+)
+_MEDAL_EMOJI = {"🥇": "Gold", "🥈": "Silver", "🥉": "Bronze"}
+_MEDAL_CELL = re.compile("^\\s*(🥇|🥈|🥉)\ufe0f?(?=\\s*(?:$|[(\\w]))")
+
+
+def medal_words(cell: str) -> str:
+    """A table cell with the medal emoji that opens it in words ("🥇" -> "Gold", "🥈 (behind X)" -> "Silver (behind
+    X)"); any other cell as it is."""
+    return _MEDAL_CELL.sub(lambda m: _MEDAL_EMOJI[m.group(1)], cell, count=1)
+
+
 def _emoji_bullets(text: str, rules_off: frozenset[str]) -> str:
     """``text`` with the emoji that open its lines read as bullets, when two or more lines open with one."""
     if EMOJI_BULLETS in rules_off:
@@ -349,7 +365,12 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
             if MARKDOWN_TABLES in rules_off:
                 read = [Record(" | ".join(cells)) for cells in block.rows]
             else:
-                read = table_records(block.rows)
+                rows = (
+                    block.rows
+                    if MEDAL_CELLS in rules_off
+                    else tuple(tuple(medal_words(c) for c in row) for row in block.rows)
+                )
+                read = table_records(rows)
         elif block.kind == document.FENCE:
             read = fenced.get(b)
         if read is None:

@@ -40,7 +40,7 @@ from scoring.relative_dates import resolve
 from scoring.roles import Value, contradicted_values, misplaced_values, rebound_years, stated_in
 from scoring.rules import MODEL, Rule, register, run
 from scoring.subject_forms import in_page_terms
-from vocabulary import FUNCTION_WORDS, PLAIN_WORDS, fold_claim
+from vocabulary import FUNCTION_WORDS, PLAIN_WORDS, RANK_PARAPHRASES, RANK_PLAIN, fold_claim
 from vocabulary.fold import UPPERCASE
 
 NO_SHARED_CONTENT = "no-shared-content"
@@ -71,6 +71,7 @@ ACRONYM_TERMS = "acronym-terms"
 NUMERAL_READING = "numeral-reading"
 RELATIVE_DATE = "relative-date"
 IDIOM_READING = "idiom-reading"
+RANK_READING = "rank-reading"
 CROSSED_VALUE = "crossed-value"
 
 # Passages read of a page whose every relation a rule reads (a person's page is a few dozen at most).
@@ -855,6 +856,42 @@ def _idiom_reading(c: VerifyCase) -> EntityVerdict | None:
     return _read_as(c, plain, refuted_by_model=False)
 
 
+_RANK_PARAPHRASES: tuple[tuple[re.Pattern[str], int, str], ...] = tuple(
+    (re.compile(r"\b" + pattern + r"\b", re.IGNORECASE), level, kind) for pattern, level, kind in RANK_PARAPHRASES
+)
+
+
+def rank_readings(fact: str) -> tuple[str, ...]:
+    """``fact`` with a rank said in other words in the plain words a page writes for it (``vocabulary.RANK_PLAIN``),
+    one reading a plain wording; empty when it says no rank so.
+
+    >>> rank_readings("She finished behind only one skier.")[0]
+    'She finished second.'
+    >>> rank_readings("He fell one round short of the final in 2004.")
+    ('He reached the semi-finals in 2004.',)
+    """
+    for pattern, level, kind in _RANK_PARAPHRASES:
+        m = pattern.search(fact)
+        if m is not None:
+            return tuple(fact[: m.start()] + plain + fact[m.end() :] for plain in RANK_PLAIN[(level, kind)])
+    return ()
+
+
+def _rank_reading(c: VerifyCase) -> EntityVerdict | None:
+    # "finished behind only one skier" read as "finished second" (then "was runner-up", "won the silver medal"):
+    # the first reading supported counts; else one a rule refutes ("came in just behind the winner" where the page
+    # gives the first prize: rank-mismatch); else the fact's own.
+    refuted: EntityVerdict | None = None
+    for reading in rank_readings(c.fact):
+        verdict = _read_as(c, reading, refuted_by_model=False)
+        if verdict is None:
+            continue
+        if verdict.stance is Stance.SUPPORT:
+            return verdict
+        refuted = refuted or verdict
+    return refuted
+
+
 def _relative_date(c: VerifyCase) -> EntityVerdict | None:
     # "passed to his daughter five years before his death" read as "passed to his daughter in 1948" where the page
     # dates his death 1953: that reading's verdict counts, so a wrong relative date is refuted or not supported.
@@ -904,6 +941,21 @@ VERIFY_RULES: tuple[VerifyRule, ...] = register(
         "'married', 'retired'); that reading's verdict counts where it is supported, or refuted by a rule",
         ("left us in 2015", "came into the world in 1938", "tied the knot with Bernard Hollis", "hung up his boots"),
         _idiom_reading,
+    ),
+    Rule(
+        RANK_READING,
+        "verify",
+        "a fact that gives a rank in other words ('finished behind only one skier', 'came in just behind the "
+        "winner', 'stood on the lowest step of the podium', 'fell one round short of the final') is also read in "
+        "the plain words a page writes ('finished second', 'won the bronze medal', 'reached the semi-finals'); "
+        "the first reading supported counts, else one a rule refutes",
+        (
+            "finished behind only one skier",
+            "came in just behind the winner",
+            "stood on the lowest step of the podium",
+            "fell one round short of the final",
+        ),
+        _rank_reading,
     ),
     Rule(
         NEGATION_MISMATCH,

@@ -143,6 +143,42 @@ ALL_HOURS = ("around the clock", "round the clock", "round-the-clock", "around-t
              "day and night", "at any hour", "at all hours", "any time of day")  # fmt: skip
 ALL_DAYS = ("seven days a week", "7 days a week", "every day of the week", "24/7", "every day")
 
+# Ranks said in other words ("finished behind only one skier" is second, "stood on the lowest step of the podium"
+# is third, "fell one round short of the final" reached the semi-finals), each a regular expression of the words
+# that say it, the rank they give (1, 2, 3 …; 0 for a semi-final) and what they replace: a verb phrase ("verb":
+# "finished behind only one skier" → "finished second") or a modifier ("place": "as the next-best sprinter after
+# the overall winner" → "in second place"). Read by the verify rule ``rank-reading`` (scoring/verify.py).
+_BEHIND_ONE = (
+    r"(?:just\s+|right\s+|only\s+|narrowly\s+)?behind\s+(?:only\s+|just\s+)?"
+    r"(?:one\s+(?:other\s+)?[a-z-]+|one\b|"
+    r"the\s+(?:eventual\s+|overall\s+)?(?:winner|champion|victor|gold[- ]medall?ist))"
+)
+_PODIUM_STEP = r"(?:up\s+)?on(?:to)?\s+the\s+{which}\s+(?:step|rung|tier|spot)\s+of\s+the\s+podium"
+_ON_PODIUM = r"(?:stood|finished|ended(?:\s+up)?|climbed|stepped|was|landed)\s+"
+RANK_PARAPHRASES: tuple[tuple[str, int, str], ...] = (
+    (rf"(?:finished|came(?:\s+in|\s+home)?|ended(?:\s+up)?|placed|crossed\s+the\s+line|was)\s+{_BEHIND_ONE}",
+     2, "verb"),
+    (r"(?:collected|took|earned|achieved|recorded|claimed|posted|had)\s+(?:the\s+|a\s+)?second[- ]best\s+"
+     r"(?:result|finish|placing|place|score)", 2, "verb"),
+    (r"as\s+(?:the\s+)?(?:next|second)[- ]best\s+(?:[a-z-]+\s+)?(?:after|behind)\s+the\s+(?:eventual\s+|overall\s+)?"
+     r"(?:winner|champion)", 2, "place"),
+    (_ON_PODIUM + _PODIUM_STEP.format(which=r"(?:top|highest)"), 1, "verb"),
+    (_ON_PODIUM + _PODIUM_STEP.format(which=r"(?:second|middle)"), 2, "verb"),
+    (_ON_PODIUM + _PODIUM_STEP.format(which=r"(?:lowest|bottom|third)"), 3, "verb"),
+    (r"(?:fell|finished|stopped|went\s+out|was\s+knocked\s+out|bowed\s+out)\s+(?:just\s+)?one\s+"
+     r"(?:round|step|race|match|game|stage|heat)\s+short\s+of\s+the\s+final", 0, "verb"),
+    (r"(?:went\s+out|was\s+(?:knocked\s+out|eliminated)|bowed\s+out|lost)\s+(?:in|at)\s+the\s+semi[- ]?finals?"
+     r"(?:\s+stage)?", 0, "verb"),
+)  # fmt: skip
+# The plain words a page writes for each rank, tried in this order ("verb": a verb phrase, "place": a modifier).
+RANK_PLAIN: dict[tuple[int, str], tuple[str, ...]] = {
+    (1, "verb"): ("won the gold medal", "won first prize"),
+    (2, "verb"): ("finished second", "was runner-up", "won second prize", "won the silver medal"),
+    (3, "verb"): ("finished third", "won the bronze medal", "won third prize"),
+    (0, "verb"): ("reached the semi-finals",),
+    (2, "place"): ("in second place", "as runner-up"),
+}
+
 # Idioms of a life's events and the plain words a page writes for them ("left us in 2015" is "died in 2015"); "<poss>"
 # stands for his, her or their. Read by the verify rule ``idiom-reading`` (scoring/verify.py).
 PLAIN_WORDS: tuple[tuple[str, str], ...] = (
