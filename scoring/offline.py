@@ -279,10 +279,27 @@ def revise_by_rules(
 
 
 def _by_name(group: PlannedGroup, candidates: list[EntityRef]) -> str | None:
-    """The page a group's name points to: what revision corrects an unlinked group's facts against."""
-    scored = [(name_match(group.individual.label, c), -i, c.title) for i, c in enumerate(candidates)]
-    best = max(scored, default=None)
-    return best[2] if best is not None and best[0] > 0 else None
+    """The page a group's name points to: what revision corrects an unlinked group's facts against. Namesakes'
+    pages the name points to alike are told apart by what the group says its person is ("Theodore Vance, the
+    boxer" → "Theodore Vance (boxer)"); where nothing tells them apart the name points to none (the first page
+    found was taken, and a boxer's birthplace corrected from the politician's page by the order of the search)."""
+    scored = [(name_match(group.individual.label, c), c) for c in candidates]
+    best = max((s for s, _ in scored), default=0)
+    if best <= 0:
+        return None
+    tied = [c for s, c in scored if s == best]
+    if len(tied) == 1:
+        return tied[0].title
+    said = {w.lower() for f in group.facts for w in re.findall(r"[^\W\d_]+", f.text)}
+    described = [c for c in tied if c.disambiguator and _describes(c.disambiguator, said)]
+    return described[0].title if len(described) == 1 else None
+
+
+def _describes(disambiguator: str, said: set[str]) -> bool:
+    """Whether the words ``said`` of a group hold every word of a page's disambiguator ("boxer", "American
+    football")."""
+    words = [w.lower() for w in re.findall(r"[^\W\d_]+", disambiguator) if len(w) > 2]
+    return bool(words) and all(w in said for w in words)
 
 
 def _entailed_support(facts: list[PlannedFact]) -> None:

@@ -66,6 +66,11 @@ def _plain_short(text: str) -> str:
     return _unmarked(text)
 
 
+def _words(text: str) -> str:
+    """A text's words alone, one space apart: "brandt atelier, strasbourg" is "brandt atelier strasbourg"."""
+    return " ".join(re.findall(r"\w+", text))
+
+
 def _unmarked(text: str) -> str:
     return _SPACE.sub(" ", _MARKUP.sub(" ", text)).strip().casefold()
 
@@ -115,6 +120,9 @@ def rejections(answer: str, first: CheckResult, again: CheckResult, pages: Mappi
     of a refuted fact that its page does not hold may be left in the revision.
     """
     written = _plain(answer)
+    # The answer's words alone: a value the decomposition read across the answer's punctuation ("Brandt Atelier
+    # Strasbourg" of "own practice, Brandt Atelier, Strasbourg") is the answer's, not brought in.
+    worded = f" {_words(written)} "
     out = [f"fragment: {s}" for s in again.sentences if _plain(s) not in written and fragment(s)]
     out += _kept_refuted(first, again, pages)
     if again.abstained or again.unverifiable:
@@ -135,7 +143,7 @@ def rejections(answer: str, first: CheckResult, again: CheckResult, pages: Mappi
                 continue
             evidence = texts + [e.text for e in fact.evidence if e.title == group.entity]
             for value in _values(fact.text, names):
-                if _plain(value) in written:
+                if _plain(value) in written or f" {_words(_plain(value))} " in worded:
                     continue
                 if not _in_its_role(fact.text, value, names, evidence):
                     out.append(f"another relation's value: {value} in {fact.text}")

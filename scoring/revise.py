@@ -18,6 +18,7 @@ only that part is wrong. A revision never adds a fact that was not supported.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from schemas.check import Edit, Revision
 from schemas.enums import Worthiness
 from schemas.knowledge import EntityRef
 from scoring import nlp, roles
+from scoring.answer_dates import answer_years_read, short_years_read
 from scoring.crossed import corrections
 from scoring.decontext import decontextualize
 from scoring.durations import durations
@@ -63,6 +65,13 @@ PLAIN_SEPARATION = rule(
     "the facts of a merged-in namesake are moved out in plain prose, not under the store's title: 'Another Dick "
     "Hanley, a swimmer, was born in 1936. The swimmer won …' (not 'Dick Hanley (swimmer) was born in 1936'), and "
     "the main individual keeps the name the answer gave",
+)
+YEARS_AS_WRITTEN = rule(
+    "years-as-written",
+    "revise",
+    "an edited sentence says a year the answer wrote short or relative as the answer wrote it ('born in '87', 'Three "
+    "years later'), not as the decomposition read it ('1987', 'In 1928'), where the revision still reads it as that "
+    "year",
 )
 DROP_HEDGES = rule(
     "drop-hedges",
@@ -126,6 +135,9 @@ def revise(inp: RevisionInput) -> Revision:
             plan = plans.setdefault(si, _SentencePlan())
             _plan_sentence(inp, docs[si], sfacts, entity, name, gi in inp.conflated, plan, edits, separated, support)
     out_sentences: list[str | None] = []
+    # The edited sentences whose years the answer wrote short or relative are given back as written ("born in '87",
+    # "Three years later"); each sentence's edit with the years as read, should the revision read them otherwise.
+    said: dict[int, str] = {}
     for si, text in enumerate(inp.sentences):
         found = plans.get(si)
         if found is None or (not found.delete and not found.replacements and found.whole_moved_to is None):
@@ -141,7 +153,14 @@ def revise(inp: RevisionInput) -> Revision:
         edited = (
             written if written is not None else _apply(docs[si], found, prose, inp.rules_off, inp.whole_on_fragment)
         )
+        if written is None and edited is not None and inp.written and YEARS_AS_WRITTEN not in inp.rules_off:
+            restored = _years_as_written(edited, text, inp.written[si])
+            if restored != edited:
+                edited, said[si] = restored, edited
         out_sentences.append(None if edited is not None and inp.whole_on_fragment and fragment(edited) else edited)
+    _years_still_read(out_sentences, said)
+    if inp.whole_on_fragment:
+        _continuations_go(inp, out_sentences, plans)
     out_sentences = [_opened(t) for t in out_sentences]
     _named_first(inp, out_sentences)
     plain = PLAIN_SEPARATION not in inp.rules_off
@@ -213,7 +232,9 @@ def _plan_sentence(
             new_fact = fact.text
             for old, new in swaps:
                 new_fact = new_fact.replace(old, new, 1)
-                plan.replacements.append((old, new))
+            written = inp.written[fact.atom.sentence_index] if inp.written else nlp.text(doc)
+            texts = [nlp.text(doc), written]
+            plan.replacements += _with_regions(swaps, fact.text, texts, own, entity or "", (name, fact.atom.subject))
             kept |= set(fact.atom.tokens)
             plan.stated.append((frozenset(fact.atom.tokens), new_fact))
             said = ", ".join(new for _, new in swaps)
@@ -314,8 +335,14 @@ def _replacement(
         if _looks_like_year(value.text):
             year = re.sub(r"^(?:in|on) ", "", value.text.strip())
             found = roles.role_years(fact.text, year, [e.text for e in own.evidence], exclude)
-            # A year the sentence already gives ("in 1994 and 1999") is no replacement for its neighbour.
-            options = [value.text.replace(year, y) for y in found if y not in nlp.text(doc)]
+            # A year the sentence already gives ("in 1994 and 1999") is no replacement for its neighbour, and a year
+            # the page only writes as a name's date ("Cold Harbour Lane (2005) won the Gilded Quill Award in 2006":
+            # when the book came out) is no event's.
+            options = [
+                value.text.replace(year, y)
+                for y in found
+                if y not in nlp.text(doc) and not _only_a_names_date(y, evidence)
+            ]
         else:
             role_set = roles.role_words(fact.text, (*exclude, value.text))
             options = _ranked_values(_evidence_docs(evidence, role_set), label, value, role_set) if role_set else []
@@ -326,6 +353,29 @@ def _replacement(
             if edited != fact.text and inp.confirm(edited, entity):
                 return value.text, option, edited
     return None
+
+
+def _only_a_names_date(year: str, texts: Sequence[str]) -> bool:
+    """Whether ``texts`` write ``year`` only alone in parentheses right after a name: a work's or a building's date
+    ("Cold Harbour Lane (2005)", "The Glass Orchard (2012)"), not an event's (a lifespan, "(1911–1990)", and "(born
+    1911)" date a birth)."""
+    said = [m for t in texts for m in re.finditer(rf"(?<![\w.,]){year}(?![\w.,]\d)", t)]
+    dated = re.compile(rf"[A-ZÀ-Þ][\w'’-]*\s*\(\s*{year}\s*\)")
+    return bool(said) and all(any(d.start() <= m.start() < d.end() for d in dated.finditer(m.string)) for m in said)
+
+
+def _continuations_go(inp: RevisionInput, sentences: list[str | None], plans: dict[int, _SentencePlan]) -> None:
+    """In the deletion, a sentence that went whole takes along the part of its line read as a sentence of its own
+    after it ("Tamarack River Bridge (2008) — cable-stayed, main span 412 m:" then "his largest and best-known
+    bridge."): said alone, the part says nothing of anything."""
+    written = inp.written or inp.sentences
+    paragraphs = inp.paragraphs or [0] * len(written)
+    for i in range(len(written) - 1):
+        if sentences[i] is not None or i not in plans or not plans[i].keep or paragraphs[i] != paragraphs[i + 1]:
+            continue  # not a sentence that went as a fragment, its kept words with it (chatter, a wrong sentence)
+        line, after = written[i].rstrip(), written[i + 1].lstrip()
+        if line[-1:] not in ".!?" and after[:1].islower():
+            sentences[i + 1] = None
 
 
 def _support_by_page(group: PlannedGroup) -> dict[str, int]:
@@ -357,6 +407,41 @@ def _crossed_replacement(
     for old, new in swaps:
         edited = edited.replace(old, new, 1)
     return swaps if swaps and inp.confirm(edited, entity) else []
+
+
+# The regions a sentence writes after a town: "Columbus, Ohio", "Llandeilo, Carmarthenshire, Wales".
+_REGIONS = r"(?:,\s+[A-ZÀ-Þ][\w'’-]*(?:\s+(?:of\s+)?[A-ZÀ-Þ][\w'’-]*){0,2}){1,2}(?![\w'’-])"
+
+
+def _with_regions(
+    swaps: list[tuple[str, str]],
+    fact: str,
+    texts: list[str],
+    own: EntityVerdict,
+    entity: str,
+    names: tuple[str, ...],
+) -> list[tuple[str, str]]:
+    """The crossed values' replacements as the sentence needs them: a town the sentence writes with its regions
+    where the fact read it alone ("born in Columbus, Ohio, in 1909" read "born in Columbus, in 1909") is replaced
+    with its regions by the page's place with the page's regions ("Scranton, Pennsylvania"; the town alone where
+    the page gives none), not left with the namesake's region ("Scranton, Ohio")."""
+    name_words = {w for n in names for w in re.findall(r"[\w'’-]+", n or "")}
+    out: list[tuple[str, str]] = []
+    for old, new in swaps:
+        found = [re.search(rf"(?<![\w'’-]){re.escape(old)}{_REGIONS}", t) for t in texts]
+        whole = found[0].group(0) if found[0] is not None else None
+        regions = set(re.findall(r"[\w'’-]+", whole[len(old) :])) if whole else set()
+        if (
+            whole is None
+            or regions & name_words
+            or any(m is None or m.group(0) != whole or t.count(whole) != 1 for m, t in zip(found, texts, strict=True))
+        ):
+            out.append((old, new))
+            continue
+        place = corrections(fact.replace(old, whole, 1), [e.text for e in own.evidence], base_name(entity))
+        full = [(o, n) for o, n in place if o == whole]
+        out.append(full[0] if full else (old, new))
+    return out
 
 
 def _counts_people(value: Span) -> bool:
@@ -494,6 +579,68 @@ def _unhedged(sentence: str, rules_off: frozenset[str]) -> str:
     return stripped[:1].upper() + stripped[1:] if sentence.lstrip()[:1].isupper() else stripped
 
 
+# A year as the decomposition wrote one in place of the answer's words: "1987" for "'87", "In 1928" for "Three years
+# later", "in about 2012" for "about a year later".
+_READ_YEAR = re.compile(r"(?:[Ii]n\s+(?:(?:about|around|roughly|some|nearly|almost)\s+)?)?\d{4}")
+# The answer's words for such a year: a year without its century ("'87", "’28") or a date relative to a year ("two
+# years later", "the following year", "a decade on"); never a year in full.
+_WRITTEN_YEAR = re.compile(
+    r"['’]\d{2}|\b(?:years?|decades?)\b.*\b(?:later|on|after|afterwards?|earlier|before)\b"
+    r"|\b(?:following|next|subsequent|same|that)\s+year\b|\byear\s+(?:after|before)\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"\w+|[^\w\s]")
+
+
+def _year_words(reading: str, written: str) -> list[tuple[str, str]]:
+    """(the year as read, the answer's words for it) for each year the reading of a sentence wrote in place of a
+    short or relative year of the sentence as written ("1987" and "'87"; "In 1928" and "Three years later")."""
+    if reading == written:
+        return []
+    ours = [(m.start(), m.end()) for m in _WORD.finditer(reading)]
+    theirs = [(m.start(), m.end()) for m in _WORD.finditer(written)]
+    matcher = difflib.SequenceMatcher(
+        None, [reading[a:b] for a, b in ours], [written[a:b] for a, b in theirs], autojunk=False
+    )
+    out: list[tuple[str, str]] = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op != "replace":
+            continue
+        read = reading[ours[i1][0] : ours[i2 - 1][1]]
+        words = written[theirs[j1][0] : theirs[j2 - 1][1]]
+        if _READ_YEAR.fullmatch(read) and _WRITTEN_YEAR.search(words) and not re.search(r"\d{4}", words):
+            out.append((read, words))
+    return out
+
+
+def _years_as_written(edited: str, reading: str, written: str) -> str:
+    """``edited`` (an edit of ``reading``) with the years the reading made of the answer's short or relative ones
+    said as the answer wrote them: a year read correctly is kept in the answer's words, not normalised."""
+    for read, words in _year_words(reading, written):
+        found = list(re.finditer(rf"(?<!\w){re.escape(read)}(?!\w)", edited))
+        if len(found) != 1 or len(re.findall(rf"(?<!\w){re.escape(read)}(?!\w)", reading)) != 1:
+            continue
+        at = found[0]
+        if at.start() > 0 and words[:1].isupper() and not edited[: at.start()].rstrip().endswith((".", "!", "?", ":")):
+            words = words[:1].lower() + words[1:]  # "Three years later" inside a sentence: "three years later"
+        edited = edited[: at.start()] + words + edited[at.end() :]
+    return edited
+
+
+def _years_still_read(sentences: list[str | None], said: dict[int, str]) -> None:
+    """Undo the answer's wording of a year (:func:`_years_as_written`) where the revision would read it as another
+    year: a relative date whose anchor went with a deleted sentence, a short year whose century the answer's other
+    years no longer settle."""
+    if not said:
+        return
+    kept = [i for i, t in enumerate(sentences) if t is not None]
+    texts = [sentences[i] or "" for i in kept]
+    read = answer_years_read(texts, short_years_read(texts))
+    for i, reading in zip(kept, read, strict=True):
+        if i in said and not all(y in reading.text for y in re.findall(r"\d{4}", said[i])):
+            sentences[i] = said[i]
+
+
 def _looks_like_year(text: str) -> bool:
     return bool(re.fullmatch(r"(?:in |on )?\d{3,4}", text.strip()))
 
@@ -509,6 +656,10 @@ def _apply(
     remove, swaps = _repair(doc, remove)
     if verbs and prose and not any(t.pos_ in ("VERB", "AUX") and t.i not in remove for t in doc):
         return None  # "the registry.": no verb kept, no sentence left
+    if verbs and not prose and _opening_went(doc, remove):
+        # a record's item without what it was about ("Tamarack River Bridge (2008) — cable-stayed: his largest
+        # bridge." less its name and dates): "His largest bridge." says nothing of anything
+        return None
     main_went = any(t.dep_ == "ROOT" and t.i in remove for t in doc)
     restate = RESTATE_STRANDED not in rules_off and prose and main_went and plan.stated
     if restate and _stranded(doc, remove):
@@ -558,6 +709,13 @@ def fragment(sentence: str) -> bool:
     """Whether an edited sentence reads as a fragment (:data:`_FRAGMENT`) or leaves a parenthesis unpaired."""
     text = sentence.strip()
     return bool(_FRAGMENT.search(text)) or text.count("(") != text.count(")")
+
+
+def _opening_went(doc: Doc, remove: set[int]) -> bool:
+    """Whether the first word of a line went while words after it stay, no verb among them."""
+    words = [t for t in doc if any(c.isalnum() for c in t.text)]
+    kept = [t for t in words if t.i not in remove]
+    return bool(words and kept) and words[0].i in remove and not any(t.pos_ in ("VERB", "AUX") for t in kept)
 
 
 def _stranded(doc: Doc, remove: set[int]) -> bool:
@@ -665,6 +823,8 @@ def _repair(doc: Doc, remove: set[int]) -> tuple[set[int], dict[int, str]]:
                 if depth == 0:
                     break
     _orphans(doc, remove)
+    if _clause_leftovers(doc, remove):
+        _orphans(doc, remove)
     for tok in doc:
         # A verb that lost its subject to a deleted coordinated clause keeps the shared subject.
         if tok.i in remove and tok.dep_ in ("nsubj", "nsubjpass"):
@@ -687,6 +847,42 @@ def _sharing(verb: Token, remove: set[int]) -> bool:
         c.i not in remove and c.pos_ in ("VERB", "AUX") and not any(g.dep_ in _SUBJECTS for g in c.children)
         for c in verb.conjuncts
     )
+
+
+def _clause_leftovers(doc: Doc, remove: set[int]) -> bool:
+    """A coordinated clause whose verb went takes along what hung on it: "…, and at the Central European
+    Biomedicine Awards in 2020 she came in just behind the winner" less the coming in leaves no "at the … Awards in
+    2020" to join the clause before ("She won the Purkyně Medal in 2016 at the … Awards in 2020": another claim);
+    "and a decade later the vaccine got the green light" less its verb leaves no "a decade later". Its subject is
+    left to the facts that keep it ("…, and her most recent novel, A Map of Small Rains, came out in 2018" less the
+    date still says which novel). Only a clause with a subject of its own: the object of "founded and directed the
+    lab" is the kept verb's too. Whether anything went."""
+    went = False
+    for verb in doc:
+        if verb.i not in remove or verb.dep_ != "conj" or verb.pos_ not in ("VERB", "AUX"):
+            continue
+        if not any(c.dep_ in _SUBJECTS for c in verb.children):
+            continue
+        for child in verb.children:
+            if child.is_punct or child.dep_ in ("cc", "preconj") or child.dep_ in _SUBJECTS:
+                # its subject stays where other facts keep it: "her most recent novel, A Map of Small Rains" says
+                # which novel, though not when it came out
+                continue
+            if child.dep_ == "conj" and any(g.dep_ in _SUBJECTS and g.i not in remove for g in child.children):
+                continue  # a clause coordinated after it, which stands: "…, and he retired in 1941"
+            for t in child.subtree:
+                went |= t.i not in remove
+                remove.add(t.i)
+        subject = next((c for c in verb.children if c.dep_ in _SUBJECTS and c.i not in remove), None)
+        if subject is not None and verb.head.i not in remove:
+            # a kept subject stays joined as the answer joined it ("…, and her most recent novel, …"), not glued to
+            # the clause before ("The Ochre Houses her most recent novel")
+            cc = [c for c in verb.head.children if c.dep_ == "cc" and c.i < subject.left_edge.i]
+            if cc:
+                remove.discard(cc[-1].i)
+                if cc[-1].i > 0 and doc[cc[-1].i - 1].text == ",":
+                    remove.discard(cc[-1].i - 1)
+    return went
 
 
 def _orphans(doc: Doc, remove: set[int]) -> None:
@@ -723,6 +919,7 @@ def _tidy(text: str, original: str) -> str:
     text = re.sub(r"(,\s*){2,}", ", ", text)
     text = re.sub(r"([:;])\s*,\s*", r"\1 ", text)  # "Record:, 9 losses" less "71 wins" → "Record: 9 losses"
     text = re.sub(r"\(\s*\)", "", text)
+    text = re.sub(r"\s*([—–])\s*[—–]\s*", r" \1 ", text)  # an aside between dashes gone: one dash, not "— —"
     for _ in range(3):
         text = re.sub(r"\s*(?:,\s*)?\b(?:and|or|but|so|yet|as well as|while|where|which|who)\s*([.;!?])$", r"\1", text)
         text = re.sub(r"\s*,\s*([.;!?])$", r"\1", text)
