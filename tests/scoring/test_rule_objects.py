@@ -86,6 +86,7 @@ def test_the_verify_rules_keep_their_precedence() -> None:
         "numeral-reading",
         "relative-date",
         "idiom-reading",
+        "rank-reading",
         "negation-mismatch",
         "negated-value",
         "crossed-value",
