@@ -177,13 +177,11 @@ def _clauses(sentence: str) -> list[str]:
     """A sentence cut where "and" or "but" opens a new predicate after a complete one.
 
     "born in Brooklyn, New York, and grew up in Wilmington" -> two clauses, so Wilmington is not read
-    as a birthplace; "born and raised in Wilmington" stays whole (nothing complete before "and"). A verb in the past
-    opens one too: "born in Bilbao and trained as a surveyor in Madrid before emigrating to Chile" (Chile is no
-    birthplace).
+    as a birthplace; "born and raised in Wilmington" stays whole (nothing complete before "and").
     """
     out: list[str] = []
     rest = sentence
-    for m in re.finditer(r",?\s+(?:and|but)\s+(?=(?:\w+\s+){0,2}(?:in|at|to|from|on)\b|[a-z]+ed\s)", sentence):
+    for m in re.finditer(r",?\s+(?:and|but)\s+(?=(?:\w+\s+){0,2}(?:in|at|to|from|on)\b)", sentence):
         head = sentence[len(sentence) - len(rest) : m.start()]
         if re.search(r"\b(?:in|at|on|from)\s+\S", head):
             out.append(head)
@@ -288,8 +286,6 @@ def misplaced_values(fact: str, texts: Sequence[str], exclude: Iterable[str] = (
     """Values of ``fact`` the texts mention, but never in the fact's role (born vs died, drafted vs born)."""
     exclude = tuple(exclude)
     values = fact_values(fact, exclude)
-    life = _lifespan_in(fact, texts)
-    values = [v for v in values if v.text not in life]
     if not values:
         return []
     skip = tuple(exclude) + tuple(v.text for v in values)
@@ -305,23 +301,6 @@ def misplaced_values(fact: str, texts: Sequence[str], exclude: Iterable[str] = (
         if windows and not any(matches(own, w) for w in windows):
             out.append(v)
     return out
-
-
-# Two years written as a range: "1912–1988", "from 1949 to 2019".
-_YEAR_RANGE = re.compile(r"(?<![\w.,])(\d{4})\s*(?:–|—|-|to)\s*(\d{4})(?![\w.,]\d)")
-
-
-def _lifespan_in(fact: str, texts: Sequence[str]) -> tuple[str, ...]:
-    """The two years of a range in ``fact`` that the texts give as a birth year and a death year ("Life: 1912–1988",
-    "lived from 1949 to 2019", a table's "Lived" column): a lifespan written without birth or death words, whose
-    years are in their roles. Empty otherwise."""
-    m = _YEAR_RANGE.search(fact)
-    if m is None:
-        return ()
-    born, died = m.group(1), m.group(2)
-    if any(BORN in w for w in value_windows(texts, born)) and any(DIED in w for w in value_windows(texts, died)):
-        return (born, died)
-    return ()
 
 
 def _local_roles(fact: str, value: Value, skip: tuple[str, ...]) -> frozenset[str]:

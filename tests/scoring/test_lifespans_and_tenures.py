@@ -1,7 +1,6 @@
 """Years and dates read in the role the answer gives them: a range after a place is a tenure there
 (`place-held-years`), a birth name in parentheses is a name (`birth-name-parenthesis`), a date after a
-participle's place and region is the participle's (`trailing-participle-date`), and a range the page gives as a
-lifespan is one whatever words the answer says it with (`misplaced-value`)."""
+participle's place and region is the participle's (`trailing-participle-date`)."""
 
 from __future__ import annotations
 
@@ -15,7 +14,6 @@ from scoring.parse_rules import (
     PLACE_HELD_YEARS,
     TRAILING_PARTICIPLE_DATE,
 )
-from scoring.roles import misplaced_values
 from scoring.rulebook import rule_names
 
 
@@ -147,62 +145,6 @@ def test_a_date_after_a_participles_place_and_region_is_the_participles(text: st
 )
 def test_look_alikes_of_a_trailing_date_read_as_before(text: str, fact: str) -> None:
     assert fact in _facts(text) and fact in _facts(text, frozenset({TRAILING_PARTICIPLE_DATE}))
-
-
-# --- misplaced-value: a lifespan written as a range ----------------------------------------------------------------
-
-_PAGE = ["Søren Ødegaard (1912 – 1988) was a Norwegian composer. He wrote his first symphony in 1941."]
-_NAME = ["Søren", "Ødegaard"]
-
-
-@pytest.mark.parametrize("fact", ["Life is 1912–1988.", "Komponisten is 1912–1988.", "He lived from 1912 to 1988."])
-def test_a_range_the_page_gives_as_a_lifespan_is_not_misplaced(fact: str) -> None:
-    assert misplaced_values(fact, _PAGE, _NAME) == []
-
-
-@pytest.mark.parametrize(
-    ("fact", "misplaced"),
-    [
-        ("He was born in 1988.", ["1988"]),
-        ("He lived from 1941 to 1988.", ["1988"]),  # 1941 is no birth year: not a lifespan
-        ("He lived from 1988 to 1912.", ["1988", "1912"]),  # the years swapped
-    ],
-)
-def test_look_alikes_a_range_not_the_pages_lifespan_is_still_misplaced(fact: str, misplaced: list[str]) -> None:
-    assert [v.text for v in misplaced_values(fact, _PAGE, _NAME)] == misplaced
-
-
-# --- misplaced-value: a past verb after "and" opens a clause of its own on the page ---------------------------------
-
-_EMIGRANT = [
-    "José María Quintanar-Behr (1931 – 2012) was a Spanish-born Chilean cartographer. He was born in Bilbao and "
-    "trained as a surveyor in Madrid before emigrating to Chile in 1955."
-]
-_HIS = ["José", "María", "Quintanar-Behr"]
-
-
-@pytest.mark.parametrize(
-    "fact",
-    [
-        "José María Quintanar-Behr spent his career in Chile.",
-        "José María Quintanar-Behr worked in Chile.",
-        "José María Quintanar-Behr trained in Madrid.",
-    ],
-)
-def test_a_place_after_a_past_verb_is_not_the_birthplace_before_it(fact: str) -> None:
-    assert misplaced_values(fact, _EMIGRANT, _HIS) == []
-
-
-@pytest.mark.parametrize(
-    ("fact", "misplaced"),
-    [
-        ("José María Quintanar-Behr was born in Chile.", ["chile"]),
-        ("José María Quintanar-Behr was born in Madrid.", ["madrid"]),
-        ("José María Quintanar-Behr worked in Bilbao.", ["bilbao"]),
-    ],
-)
-def test_look_alikes_a_birthplace_and_places_not_born_in_stay_misplaced(fact: str, misplaced: list[str]) -> None:
-    assert [v.text for v in misplaced_values(fact, _EMIGRANT, _HIS)] == misplaced
 
 
 # --- imperative-consequence ----------------------------------------------------------------------------------------
