@@ -51,6 +51,11 @@ _MODIFIERS = frozenset(
 )
 
 
+# Words after a number that count some of the things beside others the text has told of ("he later wrote two further
+# symphonies" after his Symphony No. 1): no total.
+_PARTIAL = frozenset("further more additional other extra".split())
+
+
 _DOZEN = re.compile(r"\s+dozens?\b(?!\s+of\b)", re.IGNORECASE)
 _PREPOSITIONS = frozenset("against with at by from on over under after before during since between into across".split())
 # A verb's particle after the noun ends it: "13 albums out as leader", "three books out", "two records behind him".
@@ -76,6 +81,8 @@ class Count:
     number: int
     noun: str
     text: str
+    # "two further symphonies", "three more albums": a count of some of them beside others, not of them all.
+    partial: bool = False
 
 
 def _value(word: str) -> int | None:
@@ -109,7 +116,7 @@ def counts(text: str) -> list[Count]:
         noun = nouns[-1] if nouns else None
         if noun is None or noun in _NOT_THINGS or len(noun) < 3:
             continue
-        out.append(Count(value, noun, m.group(0)))
+        out.append(Count(value, noun, m.group(0), bool(words) and words[0] in _PARTIAL))
     return out
 
 
@@ -184,6 +191,8 @@ def count_contradicted(fact: str, texts: Sequence[str], exclude: Iterable[str] =
             numbers = {_value(m.group(1)) for m in _NUMBER.finditer(s)}
             if c.number in numbers:
                 continue  # "best figures of 5 for 22": the fact's number is there, counted otherwise
+            if all(p.partial for p in counts(s) if _same_noun(p.noun, c.noun)):
+                continue  # "later wrote two further symphonies": some of them, not how many in all
             if not roles or roles & {stem(w) for w in re.findall(r"[^\W\d_]+", s)}:
                 out.append(c)
                 break

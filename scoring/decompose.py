@@ -36,10 +36,12 @@ from scoring.parentheticals import (
 )
 from scoring.parse_rules import (
     DESTINATION_FIRST,
+    IMPERATIVE_CONSEQUENCE,
     JOINT_SUBJECT_RELATIVE,
     LISTED_OCCASIONS,
     PARENTHESISED_PARTICIPLE,
     PREDICATE_NAME_DESCRIPTION,
+    TRAILING_PARTICIPLE_DATE,
     reset,
     set_on,
     switched_off,
@@ -325,6 +327,21 @@ def _decompose_whole(doc: Doc, sentence_index: int, off: frozenset[str] = frozen
     clauses = _clauses(doc, off)
     described = _predicate_participles(doc, clauses, paren)
     prune |= {i for _, own in described for i in own}
+    dated: list[tuple[Phrase, Subject]] = []
+    if rule_on(TRAILING_PARTICIPLE_DATE):
+        # "born in Dingle, County Kerry, in 1977": the date is the participle's alone; a participle that is a clause
+        # adopts it (``_clause_facts``), one inside a predicate noun ("a singer born in …") says it of the subject
+        heads = {c.head.i for c in clauses} | {c.head.i for c, _ in described}
+        for t in doc:
+            for m in _trailing_dates(doc, t):
+                moved = subtree_ids(m)
+                prune |= moved
+                owner = next((c for c in clauses if c.head in t.ancestors and c.subject.text), None)
+                if t.i in heads or owner is None:
+                    continue
+                phrase = Phrase().insert(t.i - 0.5, f"{owner.subject.text} was")
+                phrase.tokens |= owner.subject.ids
+                dated.append((phrase.add_tokens(doc, [t.i, *moved]), owner.subject))
     for clause in clauses:
         here = prune
         if rule_on(PARENTHESISED_PARTICIPLE) and _parenthesised_participle(clause, paren):
@@ -341,6 +358,7 @@ def _decompose_whole(doc: Doc, sentence_index: int, off: frozenset[str] = frozen
     for clause, own in described:
         for phrase in _clause_facts(doc, clause, prune - own, off):
             facts.append((phrase, clause.subject))
+    facts += dated
     person = _sentence_person(clauses)
     for clause, own in _described_things(doc, prune):
         for verb in _persons_verbs_in(doc, own, person):
@@ -863,7 +881,10 @@ def _children_clauses(
             conj_subj = next((g for g in c.children if g.dep_ in _SUBJ and g.tag_ not in ("WDT", "WP")), None)
             own = _subject_of(doc, conj_subj) if conj_subj is not None else subject
             thing = _plainly_thing(own) or (own_subj is not None and own_subj.lower_ == "which")
-            if conj_subj is None and person is not None and thing and _persons_own(c):
+            if conj_subj is None and rule_on(IMPERATIVE_CONSEQUENCE) and _imperative_after_so(c):
+                # "…, so use a computer for this": advice to the reader, not a thing the subject does
+                own, inherited = Subject(""), ""
+            elif conj_subj is None and person is not None and thing and _persons_own(c):
                 # "The Quiet Marsh, which was translated into nine languages and founded the Lindenhof String
                 # Quartet": a book founds nothing; the founding is the sentence's person's.
                 own, inherited = person, ""
@@ -906,6 +927,18 @@ def _children_clauses(
             else:
                 out.append(_Clause(tok, _subject_of(doc, rel_subj), is_past))
     return out
+
+
+def _imperative_after_so(verb: Token) -> bool:
+    """A bare verb with no auxiliary of its own that "so" or "then" opens after a comma: "…, so use a computer for
+    this" ("and then compete in Bergen" shares its clause's subject and auxiliary)."""
+    if verb.tag_ != "VB" or any(g.dep_ in ("aux", "auxpass", "neg") for g in verb.children):
+        return False
+    doc = verb.doc
+    return any(
+        g.dep_ == "advmod" and g.lower_ in ("so", "then") and g.i == verb.i - 1 and g.i > 0 and doc[g.i - 1].text == ","
+        for g in verb.children
+    )
 
 
 def _series_verb(doc: Doc, tok: Token, head: Token) -> bool:
@@ -1051,7 +1084,11 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int], off: frozenset[str
     later = [c.i for c in p.children if c.dep_ == "conj" and c.pos_ in _VERBAL and c.i > p.i]
     cut_at = later[0] if later else len(doc)
     adopted = [s for s in p.head.children if s.i > p.i and s.dep_ in _MODS] if p.dep_ == "conj" else []
-    for c in [*p.children, *adopted]:
+    trailing = _trailing_dates(doc, p) if rule_on(TRAILING_PARTICIPLE_DATE) else []
+    for c in [*p.children, *adopted, *trailing]:
+        if c in trailing:
+            mods.append(subtree_ids(c))
+            continue
         if c.i in prune or (c.dep_ in _MODS and c.i > cut_at and c.head.i == p.i):
             continue
         ids = subtree_ids(c, prune, _SPAWN) - prune
@@ -1129,6 +1166,27 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int], off: frozenset[str
         for mv in each:
             facts.append(base[0].merge(mv))
     return facts
+
+
+def _trailing_dates(doc: Doc, p: Token) -> list[Token]:
+    """ "in 1977" of "born in Dingle, County Kerry, in 1977" where the parser hung it on the noun or verb before
+    the participle: a date after a comma that closes the participle's place and its region (an apposition)."""
+    if p.tag_ != "VBN" or p.dep_ != "acl":
+        return []
+    places = [g for c in p.children if c.dep_ == "prep" for g in c.children if g.dep_ == "pobj" and g.pos_ == "PROPN"]
+    if not any(a.dep_ == "appos" for g in places for a in g.children):
+        return []
+    j = p.right_edge.i + 1
+    if j >= len(doc) or doc[j].text != ",":
+        return []
+    j += 1
+    if j >= len(doc):
+        return []
+    prep = doc[j]
+    if prep.dep_ != "prep" or prep.lower_ not in ("in", "on") or prep.head not in p.ancestors:
+        return []
+    dates = [g for g in prep.children if g.dep_ == "pobj" and (g.ent_type_ == "DATE" or re.fullmatch(r"\d{4}", g.text))]
+    return [prep] if dates else []
 
 
 _OCCASION_WORDS = frozenset({"twice", "thrice"})

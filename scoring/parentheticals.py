@@ -15,8 +15,11 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from scoring import nlp
+from scoring.parse_rules import BIRTH_NAME_PARENTHESIS, PLACE_HELD_YEARS
+from scoring.parse_rules import on as rule_on
 from scoring.phrases import Phrase, Subject
-from vocabulary import NUMBER_WORDS
+from vocabulary import MONTHS, NUMBER_WORDS
+from vocabulary.occupations import OCCUPATIONS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -26,7 +29,10 @@ _DATE = (
     r"(?:\d{1,2}\s+[A-Z][a-z]+\s+\d{3,4}|[A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{3,4}|[A-Z][a-z]+\s+\d{4}|\d{3,4})"
 )
 _LIFESPAN = re.compile(rf"\(\s*(?:born\s+|b\.\s*)?({_DATE})\s*(?:[–—-]|to)\s*({_DATE})\s*\)")
-_BORN = re.compile(r"\(\s*(?:born|b\.)\s+([^()]*?)\s*\)")
+_BORN = re.compile(r"\(\s*(?:born|b\.|n[ée]e)\s+([^()]*?)\s*\)")
+# "born Wilhelmina Trask, 1927–2008", "née Ruth Hale", "born Robert Lee in 1950": a birth name, then any dates.
+_BIRTH_NAME = re.compile(r"((?:[A-Z][\w'’.-]*\s+){0,3}[A-Z][\w'’-]*)(?:\s*,\s*|\s+(?=(?:in|on)\s)|\s*$)(.*)")
+_RANGE = re.compile(rf"({_DATE})\s*(?:[–—-]|to)\s*({_DATE})")
 # Words an organisation's or a work's name ends with: a year range after one is a tenure, not a lifespan.
 ORG_WORDS = frozenset(
     "orchestra quartet quintet trio ensemble choir band team club fc university college institute school academy "
@@ -40,8 +46,13 @@ _AWARD_WORDS = frozenset("prize medal award trophy cup fellowship honour honor o
 _AKA = re.compile(r"\(\s*(?:also\s+)?(?:known|called|nicknamed|born)\s+as\s+([^()]+?)\s*\)")
 
 
-@lru_cache(maxsize=64)
 def paren_ids(doc: Doc) -> frozenset[int]:
+    """:func:`_paren_ids` with the parse rules of the sentence being decomposed (they are part of the cache key)."""
+    return _paren_ids(doc, rule_on(PLACE_HELD_YEARS))
+
+
+@lru_cache(maxsize=64)
+def _paren_ids(doc: Doc, held_at: bool) -> frozenset[int]:
     """Token ids inside parentheses, which other facts leave out — except a tenure's years ("played for
     Rosenborg (2008–2013)"), which stay with the fact they date.
 
@@ -179,7 +190,17 @@ def parenthetical_facts(doc: Doc, paren: Set[int]) -> list[tuple[Phrase, Subject
             out.append((_fact(subject, f"was born {_on(born)}", ids), subject))
             out.append((_fact(subject, f"died {_on(died)}", ids), subject))
         elif m.re is _BORN:
-            for when in _born_parts(m.group(1)):
+            body = m.group(1)
+            named = _birth_name(body) if rule_on(BIRTH_NAME_PARENTHESIS) else None
+            if named is not None:
+                name, body = named
+                out.append((_fact(subject, f"is also known as {name}", ids), subject))
+                span = _RANGE.fullmatch(body)
+                if span:
+                    out.append((_fact(subject, f"was born {_on(span.group(1))}", ids), subject))
+                    out.append((_fact(subject, f"died {_on(span.group(2))}", ids), subject))
+                    continue
+            for when in _born_parts(body) if body else ():
                 out.append((_fact(subject, f"was born {when}", ids), subject))
         else:
             out.append((_fact(subject, f"is also known as {m.group(1)}", ids), subject))
@@ -334,6 +355,8 @@ def _not_a_person(tok: Token) -> bool:
     the years date is a tenure."""
     if tok.lower_ in ORG_WORDS:
         return True
+    if rule_on(PLACE_HELD_YEARS) and _held_at(tok):
+        return True
     if tok.ent_type_ == "PERSON":
         return False  # "the ring name of Theodore Vance (1909–1971)": a life, whatever governs the name
     if tok.ent_type_ in ("GPE", "LOC", "FAC"):
@@ -345,6 +368,26 @@ def _not_a_person(tok: Token) -> bool:
     while head.dep_ == "conj" and head.head is not head:
         head = head.head
     return head.dep_ in ("pobj", "dobj")
+
+
+_MONTH_WORDS = frozenset(m.lower() for m in MONTHS) | frozenset(m.lower()[:3] for m in MONTHS)
+
+# Prepositions whose object is where something was held or done: "in Lyon (1975–1982)", "at Greystone (2001–2008)".
+_PLACE_PREPS = frozenset(("in", "at"))
+
+
+def _held_at(tok: Token) -> bool:
+    """The name is where an office or a stay was held: the object of "in" or "at", or of "of" after an office
+    ("Mayor of Linden Falls", "bishop of Ravenmoor"). "the ring name of Theodore Vance" is no office."""
+    head = tok
+    while head.dep_ == "conj" and head.head is not head:
+        head = head.head
+    if head.dep_ != "pobj":
+        return False
+    prep = head.head
+    if prep.lower_ in _PLACE_PREPS:
+        return True
+    return prep.lower_ == "of" and prep.head is not prep and prep.head.lower_ in OCCUPATIONS
 
 
 def _name_before(doc: Doc, tok: Token) -> Subject:
@@ -387,6 +430,15 @@ def _name_after(doc: Doc, tok: Token) -> Subject:
 def _role_before(doc: Doc, tok: Token) -> Subject:
     """ "The architect": the person a sentence presents by role."""
     return Subject(doc[tok.i - 1 : tok.i + 1].text, {tok.i - 1, tok.i}, tok)
+
+
+def _birth_name(body: str) -> tuple[str, str] | None:
+    """ "Wilhelmina Trask, 1927–2008" → ("Wilhelmina Trask", "1927–2008"); None when the body opens with a date or
+    a month ("3 May 1950", "May 1950") rather than a name."""
+    m = _BIRTH_NAME.fullmatch(body.strip())
+    if m is None or m.group(1).split()[0].rstrip(".").lower() in _MONTH_WORDS:
+        return None
+    return m.group(1), re.sub(r"^(?:born|b\.)\s*", "", m.group(2).strip())
 
 
 def _born_parts(body: str) -> list[str]:

@@ -54,6 +54,38 @@ JOINT_SUBJECT_RELATIVE = rule(
     "sons') is said to be that person ('Her husband is the architect Joost Vermaat'), as a subject's own relative "
     "already was; before, the name made no fact",
 )
+PLACE_HELD_YEARS = rule(
+    "place-held-years",
+    "decompose",
+    "a year range in parentheses after a name that 'in' or 'at' governs, or 'of' after an office ('studied at the "
+    "Rhône Faculty in Lyon (1975–1982)', 'Mayor of Linden Falls (1999–2007)', 'coached at Greystone (2001–2008)') "
+    "dates a tenure there, whatever the recogniser takes the name for; before, a name read as a person's made 'Lyon "
+    "was born in 1975' and 'Lyon died in 1982'",
+)
+BIRTH_NAME_PARENTHESIS = rule(
+    "birth-name-parenthesis",
+    "decompose",
+    "a birth name in parentheses after the name a person is known by ('Billie Trask (born Wilhelmina Trask, "
+    "1927–2008)', '(née Ruth Hale, b. 1931)', '(born Robert Lee in 1950)') is a name the person is also known by, "
+    "and the dates after it are their birth (and death) dates; before, the name was read as a date ('was born on "
+    "Wilhelmina Trask, 1927–2008'), a fact no page states",
+)
+TRAILING_PARTICIPLE_DATE = rule(
+    "trailing-participle-date",
+    "decompose",
+    "a date set off by a comma right after a participle's place and its region ('born in Dingle, County Kerry, in "
+    "1977', 'born in Providence, Rhode Island, in 1966', 'founded in Austin, Texas, in 1998') is the participle's, "
+    "wherever the parser hung it; before, it dated the noun or the verb before ('is a harpist in 1977', 'is a crime "
+    "writer, in 1966'), a claim no page makes",
+)
+IMPERATIVE_CONSEQUENCE = rule(
+    "imperative-consequence",
+    "decompose",
+    "a bare verb after 'so' or 'then' coordinated to a clause with a subject ('Orbisync doesn't offer a mobile app, "
+    "so use a computer', 'It has no offline mode, so download the maps first') is advice to the reader, with no "
+    "subject; before, it took the clause's subject and auxiliary ('Does Orbisync use a computer.') and was checked "
+    "as a claim about the thing",
+)
 
 PARSE_RULES = (
     DESTINATION_FIRST,
@@ -62,6 +94,10 @@ PARSE_RULES = (
     PARENTHESISED_PARTICIPLE,
     NAMED_RELATIVE_ITEM,
     JOINT_SUBJECT_RELATIVE,
+    PLACE_HELD_YEARS,
+    BIRTH_NAME_PARENTHESIS,
+    TRAILING_PARTICIPLE_DATE,
+    IMPERATIVE_CONSEQUENCE,
 )
 # The rules switched on for the sentence being decomposed; None: every one (outside decompose_doc).
 _ON: ContextVar[dict[str, bool] | None] = ContextVar("decompose_rules_on", default=None)

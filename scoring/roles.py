@@ -620,10 +620,14 @@ def rebound_years(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) 
             parts = [set(re.findall(r"\w+", fold(c))) for c in _PREDICATE_BREAK.split(sentence)]
             if not any(year in p for p in parts):
                 continue
+            # What the year's own part names (all the fact's names when it names none): "won the German national
+            # championship …, and took the title at the Tour … in 2017" shares "German" with the fact's subject ("A
+            # German former road racer won the Tour … in 2017"), not the Tour the year is of.
+            named_here = (names & set().union(*(p for p in parts if year in p))) or names
             for p in parts:
                 rivals = {w for w in p if re.fullmatch(r"\d{4}", w)} - {year}
                 # The other predicate is of the same thing: it names it, or points back to it ("won it").
-                same = bool(names & p) or bool(p & {"it", "them", "which"})
+                same = bool(named_here & p) or bool(p & {"it", "them", "which"})
                 if rivals and same and year not in p and predicate & {stem(w) for w in p}:
                     return [years[0]]
     return []

@@ -230,3 +230,37 @@ PRESENTER = (
 def test_qualified_spelled_counts_of_people(fact: str, stated: bool, contradicted: list[str]) -> None:
     assert count_stated(fact, [PRESENTER]) is stated
     assert [c.noun for c in count_contradicted(fact, [PRESENTER])] == contradicted
+
+
+_SYMPHONIES = [
+    'His Symphony No. 1, "Polar Night" (1941), made his name, and he later wrote two further symphonies, the opera '
+    "The Salt Wife (1953) and a Violin Concerto (1960)."
+]
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "Søren Ødegaard wrote three symphonies.",
+        "He wrote three symphonies.",
+        "Søren Ødegaard composed four symphonies.",
+    ],
+)
+def test_a_count_of_further_ones_is_no_total_to_contradict(fact: str) -> None:
+    assert count_contradicted(fact, _SYMPHONIES, ["Søren", "Ødegaard"]) == []
+
+
+@pytest.mark.parametrize(
+    ("page", "fact"),
+    [
+        (["She recorded eleven albums as a leader."], "She recorded 13 albums as a leader."),
+        (["He won 23 caps for Norway."], "He won 31 caps for Norway."),
+        (["The book was translated into eleven languages."], "The book was translated into 15 languages."),
+    ],
+)
+def test_look_alikes_a_total_still_contradicts(page: list[str], fact: str) -> None:
+    assert count_contradicted(fact, page) != []
+
+
+def test_a_partial_count_is_marked() -> None:
+    assert [c.partial for c in counts("he wrote two further symphonies and three operas")] == [True, False]

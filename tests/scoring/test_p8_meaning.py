@@ -498,3 +498,35 @@ def test_a_hedge_before_a_value_goes_with_its_dash(text: str, claim: str) -> Non
 )
 def test_look_alikes_of_a_dashed_hedge_keep_their_dash(text: str, claim: str) -> None:
     assert strip_hedges(text)[0] == claim
+
+
+# --- rebound-year: what the year's own part names -----------------------------------------------------------------
+
+_RACER = [
+    "Brandt won the German national road race championship twice, in 2015 and 2018, and took the overall title "
+    "at the Tour of the Black Forest in 2017."
+]
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "A German former road racer won the Tour of the Black Forest in 2017.",
+        "The German cyclist won the Tour of the Black Forest in 2017.",
+        "A German rider won the Tour of the Black Forest in 2017.",
+    ],
+)
+def test_a_name_the_subject_shares_with_another_part_does_not_rebind_the_year(fact: str) -> None:
+    assert rebound_years(fact, _RACER, ["Anne-Sophie", "Brandt"]) == []
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "Brandt won the German national road race championship in 2017.",
+        "A German cyclist won the German national road race championship in 2017.",
+        "She won the German national road race championship in 2017.",
+    ],
+)
+def test_look_alikes_a_year_of_the_other_part_is_still_rebound(fact: str) -> None:
+    assert [v.text for v in rebound_years(fact, _RACER, ["Anne-Sophie", "Brandt"])] == ["2017"]
