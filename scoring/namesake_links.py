@@ -10,7 +10,8 @@ Two link rules (``scoring.score``) read this:
   ("Callum Rennick is a rugby union player" against "Callum Rennick (rower)" and "(bishop)"), and which supports
   fewer than half of the group's facts, is another person of that name.
 
-- ``unplaced-birth-year``: where the store holds namesakes, an answer whose person was born in a year no namesake's page
+- (not kept, RULES.md candidates: ``unplaced-birth-year``, read with :func:`birth_year`) where the store holds
+  namesakes, an answer whose person was born in a year no namesake's page
   supports ("Cormac Threlfall (1848–1903) was an Irish poet" against a mountaineer born 1979 and an organ builder
   born 1931) is about a third person of the name: a namesake's page that supports fewer than half of the group's
   facts is not theirs.

@@ -12,7 +12,6 @@ from scoring.linking import UNFOUNDED_ASSIGNMENT, link, name_match, set_cover
 from scoring.metrics import dfactscore, factscore
 from scoring.namesake_links import (
     MOST,
-    birth_year,
     fits,
     full_name,
     names_activity,
@@ -55,14 +54,6 @@ UNFITTING_NAMESAKE = rule(
     "the bishop's pages)",
 )
 
-UNPLACED_BIRTH_YEAR = rule(
-    "unplaced-birth-year",
-    "link",
-    "where the store holds namesakes, a group whose person was born in a year no namesake's page supports (a third "
-    "person of the name: an Irish poet born 1848 beside a mountaineer born 1979 and an organ builder born 1931) is "
-    "not linked to a namesake's page that supports fewer than half of its facts",
-)
-
 LEAD_AFTER_PEOPLE = rule(
     "lead-after-people",
     "link",
@@ -97,10 +88,6 @@ def score_groups(
     # Pages of another person of the name (``other-given-name``, ``unfitting-namesake``): no link, no evidence
     # that the answer is about anyone the store knows.
     barred = [[not grounded and _barred(g, c, subject, config) for c in candidates] for g in groups]
-    if not grounded and config.on(UNPLACED_BIRTH_YEAR):
-        for gi, g in enumerate(groups):
-            for ti in _third_namesake(g, candidates):
-                barred[gi][ti] = True
     for gi, row in enumerate(barred):
         for ti, bar in enumerate(row):
             if bar:
@@ -216,32 +203,6 @@ def _barred(g: PlannedGroup, candidate: EntityRef, subject: str, config: CheckCo
         return False
     supported = sum(1 for f in factual if (v := f.verdicts.get(candidate.title)) is not None and v.supported)
     return supported < MOST * len(factual)
-
-
-def _third_namesake(g: PlannedGroup, candidates: list[EntityRef]) -> list[int]:
-    """The namesakes' pages (titles with a disambiguator) that group ``g`` is not about by ``unplaced-birth-year``:
-    the group states a birth year no such page supports, and each of them gives an occupation the answer never
-    names the activity of and supports fewer than half of its facts."""
-    namesakes = [i for i, c in enumerate(candidates) if c.disambiguator]
-    factual = g.factual
-    born = [f for f in factual if birth_year(f.text) is not None]
-    if not namesakes or not born:
-        return []
-    titles = [candidates[i].title for i in namesakes]
-    if any((v := f.verdicts.get(t)) is not None and v.supported for f in born for t in titles):
-        return []
-    out: list[int] = []
-    for i, t in zip(namesakes, titles, strict=True):
-        # As for ``unfitting-namesake``: the page's title must say what its person does ("(organ builder)"; not
-        # "(American football)"), and the answer must not name that activity: a life invented for a stored name
-        # whose page can be told by nothing else is still checked, and false.
-        given = page_occupations(candidates[i].disambiguator, ())
-        if not given or names_activity((f.text for f in factual), given):
-            continue
-        supported = sum(1 for f in factual if (v := f.verdicts.get(t)) is not None and v.supported)
-        if supported < MOST * len(factual):
-            out.append(i)
-    return out
 
 
 def _covers(entity: int, cover: list[int], supports: list[set[int]], weights: list[int]) -> int:

@@ -17,7 +17,7 @@ from scoring.grouping import Mention, NameCase, PerceivedGroup, group_sentences
 from scoring.namesake_links import birth_year
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.rulebook import STEPS
-from scoring.score import LEAD_AFTER_PEOPLE, UNPLACED_BIRTH_YEAR, lead_after_people, score_groups
+from scoring.score import LEAD_AFTER_PEOPLE, lead_after_people, score_groups
 from scoring.segment.emoji_keys import emoji_key
 from scoring.segment.fenced import profile_records
 from scoring.segment.tables import records
@@ -273,55 +273,6 @@ def _group(facts: list[tuple[str, set[str]]], lead: bool = False) -> PlannedGrou
 
 
 @pytest.mark.parametrize(
-    "facts",
-    [
-        [
-            ("Cormac Brook was born in 1848.", set()),
-            ("Cormac Brook was a poet.", set()),
-            ("He wrote ballads.", {BUILDER}),
-        ],
-        [
-            ("Cormac Brook was born in 22 May 2001, Zlín.", set()),
-            ("Cormac Brook turned pro in 2019.", {CLIMBER}),
-            ("Cormac Brook has a heavy forehand.", set()),
-        ],
-        [("Cormac Brook was born in Sligo in 1850.", set()), ("Cormac Brook died in Dublin.", set())],
-    ],
-)
-def test_a_third_namesake_s_birth_year_is_unverifiable(facts: list[tuple[str, set[str]]]) -> None:
-    result = score_groups([_group(facts)], PAGES, CheckConfig())
-    assert result.unverifiable and result.groups[0].entity is None
-    off = score_groups([_group(facts)], PAGES, CheckConfig().without([UNPLACED_BIRTH_YEAR, "unfitting-namesake"]))
-    assert not off.unverifiable or facts[0][0].endswith("1850.")
-
-
-@pytest.mark.parametrize(
-    ("facts", "entity"),
-    [
-        # The birth year is the page's: a stored namesake.
-        ([("Cormac Brook was born in 1931.", {BUILDER}), ("He wrote a book.", set())], BUILDER),
-        # A wrong birth year in a life the page mostly supports: linked, the year checked against it.
-        (
-            [
-                ("Cormac Brook was born in 1935.", set()),
-                ("He founded a firm in 1962.", {BUILDER}),
-                ("He built 74 organs.", {BUILDER}),
-            ],
-            BUILDER,
-        ),
-        # The other namesake's year (a crossed value): linked as before, by support.
-        (
-            [("Cormac Brook was born in 1979.", {CLIMBER}), ("He built 74 organs.", {BUILDER}), ("x", {BUILDER})],
-            BUILDER,
-        ),
-    ],
-)
-def test_a_stored_namesake_stays_linked(facts: list[tuple[str, set[str]]], entity: str) -> None:
-    result = score_groups([_group(facts)], PAGES, CheckConfig())
-    assert not result.unverifiable and result.groups[0].entity == entity
-
-
-@pytest.mark.parametrize(
     ("fact", "year"),
     [
         ("Cormac Brook was born in 1848.", "1848"),
@@ -370,30 +321,3 @@ def test_an_unlinked_group_that_is_no_lead_keeps_its_place() -> None:
     result = score_groups(groups, PAGES, CheckConfig())
     ordered, _ = lead_after_people(groups, result, CheckConfig())
     assert ordered == groups
-
-
-def test_an_invented_life_for_a_page_that_names_no_occupation_stays_checked() -> None:
-    # "(American football)" says no occupation: nothing tells the answer's person from the page's, so an invented
-    # life (another birth year, nothing supported) is checked and false, not unverifiable (fail safe).
-    football = EntityRef(
-        title="Cormac Brook (American football)", base_name="Cormac Brook", disambiguator="American football"
-    )
-    fact = PlannedFact(
-        AtomicFact("Cormac Brook was born in 1950.", 0, tokens=frozenset({0})),
-        "Cormac Brook was born in 1950.",
-        Worthiness.FACTUAL,
-    )
-    fact.verdicts[football.title] = EntityVerdict(football.title, Stance.IRRELEVANT, 0.1, 0.0)
-    group = PlannedGroup(PerceivedGroup("Cormac Brook", sentences=[0]), [fact])
-    result = score_groups([group], [football], CheckConfig())
-    assert not result.unverifiable and result.groups[0].entity == football.title and result.factscore == 0.0
-
-
-def test_an_answer_naming_the_page_s_activity_stays_linked() -> None:
-    facts = [
-        ("Cormac Brook was born in 1925.", set()),
-        ("He built organs in Kendal.", set()),
-        ("He had a firm.", set()),
-    ]
-    result = score_groups([_group(facts)], PAGES[:1], CheckConfig())
-    assert not result.unverifiable and result.groups[0].entity == BUILDER
