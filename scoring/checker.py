@@ -39,7 +39,7 @@ from scoring.protocols import DocumentGrounded, KnowledgeSource, MemoryVerdictCa
 from scoring.recheck import DELETE_FAILING, RECHECKED, evidence_texts, offer
 from scoring.revise import RevisionInput, revise
 from scoring.rules import rule
-from scoring.score import group_result, score_groups
+from scoring.score import group_result, lead_after_people, score_groups
 from scoring.sentences import Sentence, split_sentences
 from scoring.spans import align, char_spans, sentence_span
 from scoring.subject import infer_subject
@@ -261,6 +261,7 @@ class Checker:
                 fact.attribute(config.attribution_margin)
         # Against its own documents an answer is always judged: what none of them supports is not grounded.
         result = score_groups(groups, candidates, config, grounded=bool(documents), subject=subject)
+        groups, result = lead_after_people(groups, result, config)
         if config.revise and candidates and not result.unverifiable:
             # Without any page about the names in the answer there is nothing to revise against.
             result.revision = self._revised(run, groups, result, candidates)

@@ -35,7 +35,7 @@ from scoring.parentheticals import ORG_WORDS
 from scoring.rules import Rule, register, rule, run
 from vocabulary import FEMALE_PRONOUNS, MALE_PRONOUNS, NAME_SUFFIXES, THIRD_PERSON_SINGULAR, TITLES
 from vocabulary import fold_words as fold
-from vocabulary.english import THING_NAME_WORDS
+from vocabulary.english import ANSWER_WORDS, THING_NAME_WORDS
 
 NEW_PERSON_CUE = rule(
     "new-person-cue", "group", "'Another X', 'The other X', 'There is also an X named ...' start a new individual"
@@ -101,6 +101,37 @@ LABEL_SENTENCES = rule(
     "group",
     "a heading or a line that only labels a part of the answer ('## Recognition', '**Short answer:**', 'TL;DR') "
     "names no one: it stays with the current individual and never opens another",
+)
+POINTED_ROLE = rule(
+    "pointed-role",
+    "group",
+    "once the answer says the name is shared, a line that points at a namesake by role at its end ('Ticks, "
+    "arboviruses or TBV-Shield → the virologist', 'ferns, Yunnan, herbarium: the botanist', '…, it's the archer') is "
+    "that namesake's: the names among its cues present no one",
+)
+# A pointer at a role that closes a line: "→ the virologist", ": the botanist", "it's the archer", "that's the potter".
+_POINTED = re.compile(
+    r"(?:→|->|⇒|=>|:|\bit(?:'s|’s|\s+is|\s+was)|\bthat(?:'s|’s|\s+is|\s+was))\s+(?:about\s+)?the\s+"
+    r"(?P<role>[a-z]+(?:[ -][a-z]+)?)\s*[.;!)]*\s*$",
+    re.IGNORECASE,
+)
+
+
+def _pointed_role(individuals: _Individuals, text: str) -> PerceivedGroup | None:
+    """The namesake a line points at by role at its end (``pointed-role``), among those presented by that role."""
+    m = _POINTED.search(text)
+    if m is None:
+        return None
+    role = m.group("role").lower()
+    return individuals.with_role(role.split()[-1]) or individuals.with_role(role.replace(" ", "-"))
+
+
+SECTION_ENDS_ASIDE = rule(
+    "section-ends-aside",
+    "group",
+    "in an answer that never said the name is shared up front, a namesake it brings in on the way ('There is also "
+    "a much younger X, a mountaineer') is left at the next heading that labels a part ('## Quick facts', "
+    "'**Short answer:**' alone): what follows is the answer's own person again",
 )
 _ORDINAL_WORDS = frozenset("first second secondly third thirdly fourth fifth next then finally lastly".split())
 LONE_WORD_NAME = rule(
@@ -177,6 +208,9 @@ class PerceivedGroup:
     forms: set[str] = field(default_factory=set)
     # The role that presented this namesake ("the cellist", "the elder"), when a role cue did.
     role: str | None = None
+    # The answer's own words around the people its structure presents (two or more scopes), in none of them: a
+    # preamble or a closing remark on them all ("Ja / Yes — zwei Personen", "It is a coincidence that …").
+    lead: bool = False
 
     @property
     def label(self) -> str:
@@ -343,9 +377,13 @@ def group_sentences(
     rules_off: frozenset[str] | None = None,
     scopes: Sequence[Scope | None] | None = None,
     labels: Sequence[bool] | None = None,
+    sections: Sequence[bool] | None = None,
+    written: Sequence[str] | None = None,
 ) -> list[PerceivedGroup]:
     """Assign each sentence to a perceived individual; groups come in order of first appearance.
 
+    ``written``: each sentence as the answer writes it (``texts`` may be a record read as prose), where a line that
+    points at a namesake by role is read (``pointed-role``).
     ``scopes``: the person scope of each sentence from the answer's structure (``scoring.segment.scopes``): a
     sentence in a scope goes to that scope's individual, whatever its words; the cues below decide the others.
     ``rules_off``: names of grouping rules (``scoring.rules``) switched off (default: none)."""
@@ -376,10 +414,30 @@ def group_sentences(
                 individuals.update(current)
             continue
         if labels is not None and i < len(labels) and labels[i] and LABEL_SENTENCES not in rules_off:
+            if (
+                sections is not None
+                and i < len(sections)
+                and sections[i]
+                and not announced
+                and current is not groups[0]
+                and current not in scoped.values()
+                and SECTION_ENDS_ASIDE not in rules_off
+            ):
+                # "## Quick facts" after "There is also a much younger X, a mountaineer": the aside on a namesake
+                # ended with its section; the answer's own person is back.
+                current = groups[0]
             current.sentences.append(i)
             continue
         # A transcript's question ("Q: Which Declan Fairweather is this about?") presents no one: at most it
         # turns to a namesake by role ("Q: And the sailor?"). Its "Q" is no name.
+        as_written = written[i] if written is not None and i < len(written) else text
+        pointed = _pointed_role(individuals, as_written) if announced and POINTED_ROLE not in rules_off else None
+        if pointed is not None:
+            # "Ticks, arboviruses or TBV-Shield → the virologist": cues that point at a namesake by role are said of
+            # that namesake; the names among them are no people.
+            pointed.sentences.append(i)
+            current = pointed
+            continue
         mention = None if _QUESTION_LABEL.match(text) else find_mention(doc)
         if mention is not None and _names_no_person(doc, text, mention, subject, rules_off):
             mention = None
@@ -428,6 +486,8 @@ def group_sentences(
             individuals.update(target)
         target.sentences.append(i)
         current = target
+    if len(scoped) >= 2 and groups[0] not in scoped.values():
+        groups[0].lead = True
     return [g for g in groups if g.sentences]
 
 
@@ -558,6 +618,15 @@ def _counted_name(case: NameCase) -> NoPerson | None:
     return None
 
 
+def _answer_word_name(case: NameCase) -> NoPerson | None:
+    """A one-word name that is a word of assent, denial or greeting in some language ("Ja / Yes — zwei Personen",
+    "Oui — ce sont deux personnes", "Hola, son dos"): the tagger took the capitalised word for a name."""
+    words = case.mention.name.split()
+    if len(words) != 1 or fold(words[0]).lower() not in ANSWER_WORDS:
+        return None
+    return NoPerson(case.mention.name)
+
+
 NO_PERSON_RULES: tuple[Rule[NameCase, NoPerson], ...] = register(
     Rule(
         "thing-name",
@@ -599,6 +668,19 @@ NO_PERSON_RULES: tuple[Rule[NameCase, NoPerson], ...] = register(
             "Comes with 2 TB SSD storage.",
         ),
         _counted_name,
+    ),
+    Rule(
+        "answer-word-name",
+        "group",
+        "a one-word name that is a word of assent, denial or greeting in some language ('Ja / Yes — zwei Personen', "
+        "'Oui, ce sont deux personnes', 'Sí, son dos personas') is no person: the tagger took the capitalised word at "
+        "the line's start for a name; its sentence stays with the current individual",
+        (
+            "Ja / Yes — zwei Personen, two people.",
+            "Oui, il y a deux personnes de ce nom.",
+            "Sí, son dos personas distintas.",
+        ),
+        _answer_word_name,
     ),
 )
 

@@ -137,6 +137,8 @@ def decompose(run: Run) -> list[PlannedGroup]:
         rules_off=run.config.rules_off,
         scopes=[s.scope for s in sentences],
         labels=[s.label for s in sentences],
+        sections=[s.label and s.section for s in sentences],
+        written=[s.text for s in sentences],
     )
     atoms = [decompose_doc(doc, i, run.config.rules_off) for i, doc in enumerate(docs)]
     # What each sentence says for the worthiness rules: without its hedges ("If I recall correctly, …" is no

@@ -54,6 +54,15 @@ UNFITTING_NAMESAKE = rule(
     "the bishop's pages)",
 )
 
+LEAD_AFTER_PEOPLE = rule(
+    "lead-after-people",
+    "link",
+    "an answer's words around the people its structure presents (a preamble before two headings, bold leads or "
+    "table rows of people: 'Ja / Yes — zwei Personen', 'It is a coincidence that two Germans named …'), when no "
+    "page supports any of their facts, are reported after the people: the answer is about the first person it "
+    "presents, not about its preamble (which stays unlinked and counts in FActScore as before)",
+)
+
 
 def score_groups(
     groups: list[PlannedGroup],
@@ -157,6 +166,19 @@ def score_groups(
         groups=results,
         engine="offline",
     )
+
+
+def lead_after_people(
+    groups: list[PlannedGroup], result: CheckResult, config: CheckConfig
+) -> tuple[list[PlannedGroup], CheckResult]:
+    """``groups`` and ``result`` with an unlinked lead (``lead-after-people``) after the people, who keep their order
+    as written; unchanged when no group is linked or the rule is off. The two lists stay index for index."""
+    if not config.on(LEAD_AFTER_PEOPLE) or not any(r.entity for r in result.groups):
+        return groups, result
+    order = sorted(range(len(groups)), key=lambda gi: groups[gi].individual.lead and result.groups[gi].entity is None)
+    if order == list(range(len(groups))):
+        return groups, result
+    return [groups[gi] for gi in order], result.model_copy(update={"groups": [result.groups[gi] for gi in order]})
 
 
 def _barred(g: PlannedGroup, candidate: EntityRef, subject: str, config: CheckConfig) -> bool:

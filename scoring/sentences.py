@@ -19,6 +19,7 @@ from scoring.datelines import date_lines
 from scoring.rules import Rule, register, rule, run
 from scoring.segment import document
 from scoring.segment.document import label_of
+from scoring.segment.emoji_keys import EMOJI_KEYS, emoji_scopes
 from scoring.segment.fenced import FENCED_PROFILES, fence_records
 from scoring.segment.letter import LETTER_FURNITURE, furniture
 from scoring.segment.namesakes import NAMESAKE, namesake_lead, namesake_parts
@@ -65,6 +66,8 @@ class Sentence:
     label: bool = False
     # A field of a fenced profile: it says something of the profile's person, and presents no one else.
     record: bool = False
+    # The label opens a part of the answer of its own (a heading, "**Short answer:**" alone), not a paragraph.
+    section: bool = False
 
 
 def strip_citations(text: str) -> str:
@@ -322,7 +325,8 @@ def split_sentences(text: str, rules_off: frozenset[str] | None = None) -> list[
                         # a namesake's part presents its person (negative indices: no structure scope has one)
                         named -= 1
                         own = Scope(named, lead[0], lead[1], kind=NAMESAKE)
-                    out.append(Sentence(len(out), piece, paragraph, first_item or j >= items_from, own, labels, record))
+                    opens = first_item or j >= items_from
+                    out.append(Sentence(len(out), piece, paragraph, opens, own, labels, record, label is True))
             paragraph += 1
     return out
 
@@ -334,6 +338,12 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
     fields. A table or a fenced profile gives its records, a piece for each scope they are in."""
     doc = document.parse(text, rules_off)
     found = scopes(doc) if STRUCTURE_SCOPES not in rules_off else None
+    keys: frozenset[int] = frozenset()
+    if found is not None and not found.scopes and EMOJI_KEYS not in rules_off:
+        # no lead presents people: a key of emoji may ("🧪 = the chemist · 📰 = the journalist", emoji-keys)
+        tagged = emoji_scopes(doc)
+        if tagged is not None:
+            found, keys = tagged
     if found is not None and not found.scopes:
         # no lead presents people by name or description: units may present namesakes by role (role-units)
         found = role_scopes(doc, rules_off) or found
@@ -347,7 +357,7 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
     voices = _script_lines(doc, rules_off)
     for b, block in enumerate(doc.blocks):
         scope = found.scopes[found.by_block[b]] if found is not None and found.by_block[b] >= 0 else None
-        if block.kind in (document.FOOTNOTE, document.SOURCES):
+        if block.kind in (document.FOOTNOTE, document.SOURCES) or b in keys:
             continue
         if block.kind == document.HEADING:
             yield block.plain().rstrip(":"), False, scope, not presents_person(block.text), False
@@ -607,13 +617,15 @@ def listed_description(sentence: str) -> list[str] | None:
 
 
 def _outside_parentheses_split(text: str, sep: str) -> list[str]:
-    """``text`` split at ``sep`` outside parentheses, each part keeping its separator."""
+    """``text`` split at ``sep`` outside parentheses, each part keeping its separator; a comma between digits is a
+    number's ("4,210 pipes"), not a separator."""
     parts: list[str] = []
     depth, start = 0, 0
     for i, ch in enumerate(text):
         depth += ch in "(["
         depth -= ch in ")]"
-        if ch == sep and depth == 0:
+        thousands = ch == "," and 0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()
+        if ch == sep and depth == 0 and not thousands:
             parts.append(text[start : i + 1].strip())
             start = i + 1
     parts.append(text[start:].strip())

@@ -52,6 +52,14 @@ ORGANISATION_NOUNS = frozenset(
 )
 # The words a thing's name ends with, never a person's (an award, an event, a work, a place made for people):
 # "Sea Gallantry Medal", "SEA Games", "Kvarven Variable Star Catalogue", "Kettleby Bird Hide".
+# Words that answer or greet, in the languages answers mix in ("Ja / Yes — zwei Personen", "Oui, c'est elle",
+# "Sí, son dos personas", "Nee, dat is een ander"): a tagger takes a capitalised one at a line's start for a name
+# (``answer-word-name``), and none is a person's name on its own. Written folded (Si for Sí).
+ANSWER_WORDS = frozenset(
+    "yes no yeah nope ja nein jein doch oui non si nee nej nei tak nie ano igen evet hayir hello hi hey hallo "
+    "hola bonjour salut ciao servus moin hej ola merci danke gracias grazie obrigado obrigada dziekuje kiitos".split()
+)
+
 THING_NAME_WORDS = frozenset(
     "prize prizes medal medals award awards trophy cup fellowship honour honor order knighthood "
     "games olympics olympiad championship championships tournament marathon regatta festival biennale expo "

@@ -38,7 +38,7 @@ FIELDS: dict[str, frozenset[str]] = {
         "scientist": "physicist chemist biologist geologist oceanographer astronomer mathematician statistician "
         "ecologist botanist zoologist geneticist microbiologist biochemist neuroscientist economist "
         "psychologist sociologist anthropologist archaeologist historian linguist philosopher meteorologist "
-        "entomologist ornithologist marine-biologist epidemiologist",
+        "entomologist ornithologist marine-biologist epidemiologist virologist immunologist",
         "doctor": "surgeon physician cardiologist neurologist paediatrician pediatrician psychiatrist "
         "ophthalmologist dermatologist anaesthetist anesthetist oncologist radiologist gynaecologist "
         "obstetrician gp general-practitioner",
@@ -48,7 +48,8 @@ FIELDS: dict[str, frozenset[str]] = {
         "engineer": "structural-engineer civil-engineer electrical-engineer mechanical-engineer software-engineer "
         "architect landscape-architect surveyor technician",
         "craftsperson": "sailmaker boatbuilder carpenter joiner blacksmith goldsmith silversmith jeweller jeweler "
-        "luthier cabinetmaker stonemason mason glassblower tailor shoemaker",
+        "luthier cabinetmaker stonemason mason glassblower tailor shoemaker organ-builder instrument-maker "
+        "violin-maker",
         "lawyer": "barrister solicitor attorney judge advocate notary",
         "politician": "senator congressman congresswoman legislator diplomat ambassador mayor councillor minister",
         "cleric": "priest bishop archbishop vicar pastor minister rabbi imam monk nun chaplain",

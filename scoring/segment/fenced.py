@@ -169,9 +169,13 @@ def _load(code: str, language: str) -> Any:
     import yaml
 
     try:
-        return yaml.safe_load(text)
+        documents = [d for d in yaml.safe_load_all(text) if d is not None]
     except yaml.YAMLError:
         return None
+    if len(documents) >= 2 and all(isinstance(d, dict) for d in documents):
+        # Two documents or more ("---" between them), each a profile: a list of profiles, one block per person.
+        return documents
+    return documents[0] if documents else None
 
 
 def _label(key: str) -> str:

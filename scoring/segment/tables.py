@@ -110,7 +110,23 @@ def person_rows(header: tuple[str, ...], body: list[tuple[str, ...]]) -> int | N
         word = next(iter(first)).split()
         if 2 <= len(word) <= 5 and all(w[:1].isalpha() for w in word):
             return 0
+    # "| | Born | Field |" over "| Ada Brook (cellist) | …" and "| Ada Brook (painter) | …": a first column without a
+    # header whose cells are one name told apart by what follows it (a table of namesakes, a row each).
+    if header[0].strip().lower() in _GENERIC_HEADERS and all(cells and a_name(cells[0]) for cells in body):
+        bases = {_base_name(cells[0]) for cells in body}
+        if len(bases) == 1 and len({cells[0].strip().lower() for cells in body}) == len(body):
+            return 0
     return None
+
+
+# A namesake's name with what tells it apart in parentheses: "Ada Brook (cellist)".
+_TOLD_APART = re.compile(r"(?P<name>[^()]+?)\s*\((?P<what>[^()\d]+)\)")
+
+
+def _base_name(cell: str) -> str:
+    """The name of a namesake's cell without what tells it apart: "Ada Brook (cellist)", "Ada Brook, cellist",
+    "Ada Brook — cellist" → "ada brook"."""
+    return re.split(r"\s*[,(–—]|\s-\s", cell.strip(), maxsplit=1)[0].strip().lower()
 
 
 def records(rows: tuple[tuple[str, ...], ...]) -> list[Record]:
@@ -166,6 +182,9 @@ def records(rows: tuple[tuple[str, ...], ...]) -> list[Record]:
             key = f"row:{r}"
             name = cells[named] if named < len(cells) else ""
             description = cells[role] if role is not None and role < len(cells) else None
+            told = _TOLD_APART.fullmatch(name.strip())
+            if told is not None:  # "Ada Brook (cellist)": the name, and the description that tells the rows apart
+                name, description = told.group("name"), told.group("what")
             dates = cells[born] if born is not None and born < len(cells) else None
             if description is None:  # the first other cell that is no date tells the rows apart
                 description = next((c for k, c in enumerate(cells) if k != named and c and not year_cell(c)), None)
@@ -191,7 +210,16 @@ def _person_columns(header: tuple[str, ...]) -> bool:
     people = [h for h in header[1:] if h.lower() not in _GENERIC_HEADERS]
     if len(people) != len(header) - 1:
         return False
+    # "| | Born | Family |" over rows of namesakes: headers that are labels of a person's records are no people.
+    if any(_label_header(h) for h in people):
+        return False
     return len(people) >= 2 or a_name(people[0])
+
+
+def _label_header(header: str) -> bool:
+    """Whether a header is a label of a person's records ("Born", "Family", "Awards", "Occupation")."""
+    label = header.strip().lower()
+    return label in _DATE_HEADERS or label in ROLE_HEADERS or record_predicate(label) is not None
 
 
 def a_name(text: str) -> bool:
