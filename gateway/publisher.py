@@ -55,6 +55,7 @@ Headers = list[tuple[str, bytes]]
 # how long a generation they failed waits before it is sent again.
 PASSING = (UnknownTopicOrPartitionError, LeaderNotAvailableError, NotLeaderForPartitionError)
 RESEND_AFTER_S = 0.1
+STOP_STEP_S = 5.0  # the longest a client's stop may take when the sender is cancelled at shutdown
 # Why a message was lost when the broker, not the message, is at fault: its wait is ``unavailable``.
 UNAVAILABLE_REASONS = frozenset({"broker_down", "not_acknowledged", "broker_unreachable", "broker_reset"})
 
@@ -250,8 +251,10 @@ class Publisher:
             try:
                 await producer.start()
             except asyncio.CancelledError:
+                # bounded: cancelled (shutdown) while a dead broker is not answering the start, the producer's
+                # stop may wait on it too, and the gateway would never finish shutting down
                 with contextlib.suppress(Exception):
-                    await producer.stop()
+                    await asyncio.wait_for(producer.stop(), STOP_STEP_S)
                 raise
             except (KafkaError, OSError) as e:
                 with contextlib.suppress(Exception):
@@ -372,15 +375,23 @@ class Publisher:
             await asyncio.sleep(0.01)
 
     async def stop(self, timeout: float = 5.0) -> None:
+        """Flush, then stop the sender, the broker watch and the reaper, each step bounded by ``timeout``: with
+        the broker dead, a task cancelled inside a client call (a producer stopping after a start the broker never
+        answered, an admin client closing) may not end, and a shutdown must."""
         if self.connected.is_set():
             await self.flush(timeout)
-        for task in (self._task, self._watch_task, self._reap_task):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        tasks = [task for task in (self._task, self._watch_task, self._reap_task) if task is not None]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            done, stuck = await asyncio.wait(tasks, timeout=timeout)
+            for task in done:
+                if not task.cancelled() and (error := task.exception()) is not None:
+                    log.warning("%s ended with %r", task.get_name(), error)
+            for task in stuck:
+                log.warning("%s did not stop within %.1f s of being cancelled: left behind", task.get_name(), timeout)
         with contextlib.suppress(Exception):
-            await self.watch.close()
+            await asyncio.wait_for(self.watch.close(), timeout)
         if self.producer is not None:
             # Bounded: with the broker down, the producer would retry its unsent batches for ever and the
             # gateway would never finish shutting down (what was not acknowledged is already counted lost).

@@ -106,3 +106,37 @@ async def test_a_topic_that_never_comes_is_lost_at_the_acknowledgement_bound(kaf
         assert not publisher.pending and publisher.queue.empty()
     finally:
         await stopped(publisher, tasks)
+
+
+async def test_a_shutdown_is_bounded_when_a_task_and_the_broker_watch_do_not_end() -> None:
+    """With the broker dead, a task cancelled inside a client call (a producer stopping after a start the broker
+    never answered) or the watch's admin client closing may wait on it: the publisher's stop still returns within
+    its bound a step, so the gateway's shutdown ends (a fresh-clone CI run hung 300 s in such a teardown)."""
+    settings = GatewaySettings(kafka_bootstrap="127.0.0.1:1", generations_topic=f"gen-stop-{uuid.uuid4().hex[:8]}")
+    publisher = Publisher(settings, build_metrics(CollectorRegistry()))
+    closes: list[str] = []
+
+    async def deaf() -> None:  # ends only long after it is cancelled
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            await asyncio.sleep(3600)
+
+    async def close_that_hangs() -> None:
+        closes.append("watch")
+        await asyncio.sleep(3600)
+
+    sender, reaper = asyncio.create_task(deaf()), asyncio.create_task(publisher._reap())
+    publisher._task, publisher._reap_task = sender, reaper
+    publisher.watch.close = close_that_hangs  # type: ignore[method-assign]
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    await asyncio.wait_for(publisher.stop(timeout=0.3), 10)
+    took = loop.time() - t0
+    try:
+        assert took < 2, f"stop took {took:.1f} s"
+        assert closes == ["watch"]
+        assert reaper.cancelled() and not sender.done()  # the reaper ended; the deaf sender was left behind
+    finally:
+        sender.cancel()
+        await asyncio.gather(sender, return_exceptions=True)
