@@ -10,8 +10,8 @@ Two link rules (``scoring.score``) read this:
   ("Callum Rennick is a rugby union player" against "Callum Rennick (rower)" and "(bishop)"), and which supports
   fewer than half of the group's facts, is another person of that name.
 
-- (not kept, RULES.md candidates: ``unplaced-birth-year``, read with :func:`birth_year`) where the store holds
-  namesakes, an answer whose person was born in a year no namesake's page
+- (not kept, RULES.md candidates: ``unplaced-birth-year``; its reader is in the history at 4dbb80d) where the
+  store holds namesakes, an answer whose person was born in a year no namesake's page
   supports ("Cormac Threlfall (1848–1903) was an Irish poet" against a mountaineer born 1979 and an organ builder
   born 1931) is about a third person of the name: a namesake's page that supports fewer than half of the group's
   facts is not theirs.
@@ -138,19 +138,6 @@ def _activity(occupation: str) -> frozenset[str]:
                 break
         out.add(stem(part))
     return frozenset(out)
-
-
-# A birth year stated of the person: "was born in 1848", "born 22 May 2001", "was born in 1974 in Olomouc".
-_BORN_YEAR = re.compile(
-    r"\bborn\b(?:\s+(?:on|in|around|c\.|circa))?(?:\s+\w+){0,3}?\s+(?P<year>1[0-9]{3}|20[0-9]{2})\b"
-)
-
-
-def birth_year(fact: str) -> str | None:
-    """The year a fact says its subject was born in, or None: "X was born in 1848." → "1848"; "X was born in 22 May
-    2001, Zlín." → "2001"; "X won the Born Prize in 1990" → None (no "born" as a verb)."""
-    match = _BORN_YEAR.search(fact)
-    return match.group("year") if match is not None else None
 
 
 def names_activity(texts: Iterable[str], given: Iterable[str]) -> bool:

@@ -14,7 +14,6 @@ from scoring import nlp
 from scoring.config import CheckConfig
 from scoring.decompose import AtomicFact
 from scoring.grouping import Mention, NameCase, PerceivedGroup, group_sentences
-from scoring.namesake_links import birth_year
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.rulebook import STEPS
 from scoring.score import LEAD_AFTER_PEOPLE, lead_after_people, score_groups
@@ -270,21 +269,6 @@ def _group(facts: list[tuple[str, set[str]]], lead: bool = False) -> PlannedGrou
         fact.attribute(0.1)
         planned.append(fact)
     return PlannedGroup(PerceivedGroup("Cormac Brook", sentences=list(range(len(facts))), lead=lead), planned)
-
-
-@pytest.mark.parametrize(
-    ("fact", "year"),
-    [
-        ("Cormac Brook was born in 1848.", "1848"),
-        ("She was born on 3 March 1974 in Olomouc.", "1974"),
-        ("He was born in Sligo in 1850.", "1850"),
-        ("She won the Born Free Prize in 1990.", None),
-        ("He was reborn as a painter in 1990.", None),
-        ("She was born in Brno and moved in 1990.", None),
-    ],
-)
-def test_the_birth_year_a_fact_states(fact: str, year: str | None) -> None:
-    assert birth_year(fact) == year
 
 
 def test_an_unlinked_lead_comes_after_the_people() -> None:
