@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from scoring.records import Reading
 from scoring.rules import rule
-from vocabulary import NUMBER_WORDS
+from vocabulary import MONTHS, NUMBER_WORDS
 
 ANSWER_RELATIVE_YEARS = rule(
     "answer-relative-years",
@@ -49,6 +49,21 @@ SHORT_YEARS = rule(
     "stay as written",
 )
 
+SEASONAL_YEARS = rule(
+    "seasonal-years",
+    "decompose",
+    "'the following summer' (spring, autumn, fall) after a year the answer gives with no month or season is the "
+    "next year's ('title in 2015, fourteenth at the Olympics the following summer' → 2016), and a chain counts on "
+    "from it ('the next year' → 2017); 'the following winter' or 'season' (which may end the same season) and a "
+    "season after a dated month ('in June 2015 … the following summer') stay as written and end the chain",
+)
+# Seasons that may straddle two years: "the following winter" after 2017 may be 2017–18.
+_SEASONS_ACROSS_YEARS = frozenset({"winter", "season"})
+# A month or a season near the year counted from: "in June 2015", "in the spring of 2015".
+_DATED_IN_YEAR = re.compile(
+    rf"\b(?:{'|'.join(m.capitalize() for m in MONTHS)}|spring|summer|autumn|fall|winter)\b(?!\s+(?:Olympics|Games))"
+)
+
 LOOK_BACK = 1  # sentences before a relative date searched for the year it counts from
 
 _UNITS = "|".join(sorted((w for w, n in NUMBER_WORDS.items() if 1 <= n <= 19), key=len)[::-1])
@@ -63,6 +78,7 @@ _COUNTED = (
 # "the following year", "the next year", "the year after", "the same year", "later that year", "the year before".
 _UNCOUNTED = (
     r"(?:the\s+|that\s+)?(?P<next>following|next|subsequent)\s+year"
+    r"|(?:the\s+)?(?:following|next|subsequent)\s+(?P<season>summer|spring|autumn|fall|winter|season)"
     r"|the\s+year\s+(?P<after>after|before)(?=\s*[,.;:)]|\s*$)"
     r"|(?:later\s+)?(?:that\s+same|the\s+same|later\s+that)\s+year"
 )
@@ -96,7 +112,7 @@ def _count(m: re.Match[str]) -> int:
         )
         n *= 10 if m.group("unit").lower().startswith("decade") else 1
         return -n if m.group("dir").lower().startswith(("earlier", "before")) else n
-    if m.group("next"):
+    if m.group("next") or m.group("season"):
         return 1
     if m.group("after"):
         return 1 if m.group("after").lower() == "after" else -1
@@ -122,13 +138,16 @@ def _rewrite(reading: Reading, spans: list[tuple[int, int, str]]) -> Reading:
     return Reading("".join(chars), out, True)
 
 
-def answer_years_read(texts: Sequence[str], readings: Sequence[Reading] | None = None) -> list[Reading]:
+def answer_years_read(
+    texts: Sequence[str], readings: Sequence[Reading] | None = None, rules_off: frozenset[str] = frozenset()
+) -> list[Reading]:
     """The answer's sentences (``readings`` of ``texts`` where given) with each date relative to the answer's own
     last year written as the year it makes ("Three years later" after "in 1925" → "In 1928"), counting on through a
     chain of them; a sentence with none is its reading unchanged."""
     read = list(readings) if readings is not None else [Reading(t, list(range(len(t)))) for t in texts]
     out: list[Reading] = []
     last: list[int | None] = []  # the last year each sentence wrote or made
+    prior: list[str] = []  # the sentences before
     for reading in read:
         text = reading.text
         spans: list[tuple[int, int, str]] = []
@@ -143,6 +162,15 @@ def answer_years_read(texts: Sequence[str], readings: Sequence[Reading] | None =
             cursor = m.end()
             if base is None or _DATED_AFTER.match(text[m.end() :]):
                 continue
+            if m.group("season") and (
+                m.group("season").lower() in _SEASONS_ACROSS_YEARS
+                or SEASONAL_YEARS in rules_off
+                or _DATED_IN_YEAR.search(" ".join([*prior[-LOOK_BACK:], text[: m.start()]]))
+            ):
+                # "the following winter" may be the same season's end; after "in June 2015" even "the following
+                # summer" may be 2015: the date stays as written, and counts as no year for a chain after it
+                base = None
+                continue
             year = base + _count(m)
             # "about a year later" after 2011: "in about 2012"
             said = f"in {m.group('about').lower()} {year}" if m.group("about") else f"in {year}"
@@ -156,6 +184,7 @@ def answer_years_read(texts: Sequence[str], readings: Sequence[Reading] | None =
             # no year in this sentence: the one before stays the anchor only for the next sentence
             last[-1] = None
         out.append(_rewrite(reading, spans) if spans else reading)
+        prior.append(text)
     return out
 
 

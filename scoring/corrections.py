@@ -131,3 +131,83 @@ def corrected(reading: Reading, rules_off: frozenset[str] = frozenset()) -> Read
     """``reading`` as the claim it makes (unchanged when it corrects nothing or the rule is off)."""
     found = run(CORRECTION_RULES, reading, rules_off)
     return found.reading if found is not None else reading
+
+
+NEGATIVE_INVERSION = "negative-inversion"
+
+_INVERTED_AUX = r"did|does|do|was|were|is|are|has|have|had|could|would|will|can|should"
+# "Nor did she ever get behind a wheel", "Neither has he married", "…, nor was he ever selected": a negative
+# that opens a clause and puts its auxiliary before the subject (a pronoun or a capitalised name).
+_INVERTED = re.compile(
+    r"(?:^|(?<=[,;:—–]\s)|(?<=[,;:]))\s*(?P<conj>(?:[Aa]nd\s+)?(?:[Nn]or|[Nn]either))\s+"
+    rf"(?P<aux>{_INVERTED_AUX})\s+"
+    r"(?P<subj>he|she|they|[A-Z][\w'’.-]+(?:\s+[A-Z][\w'’.-]+){0,3})\s+(?=\w)"
+)
+
+
+@dataclass(frozen=True)
+class Uninverted:
+    """A negative-inversion rule's decision: the sentence read in plain order."""
+
+    reading: Reading
+    decided_by: str = ""
+
+    def stamped(self, name: str) -> Uninverted:
+        return replace(self, decided_by=name)
+
+
+def _uninvert(reading: Reading) -> Uninverted | None:
+    """Read in plain order: "Nor did she ever drive" -> "She did not ever drive", ", nor was he selected" ->
+    ", and he was not selected". The subject's words and the verb keep their offsets; "not" (and "and") are
+    inserted."""
+    text = reading.text
+    if len(reading.offsets) != len(text) or not text:
+        return None
+    found = list(_INVERTED.finditer(text))
+    if not found:
+        return None
+    out = _Text(reading)
+    at = 0
+    for m in found:
+        out.copy(at, m.start("conj"))
+        subj = m.group("subj")
+        opening = not text[: m.start("conj")].strip()
+        if not opening:
+            out.insert("and ", m.start("conj"))
+        if subj in ("he", "she", "they") and opening:
+            out.insert(subj[0].upper(), m.start("subj"))
+            out.copy(m.start("subj") + 1, m.end("subj"))
+        else:
+            out.copy(m.start("subj"), m.end("subj"))
+        out.insert(" ", m.end("subj"))
+        out.copy(m.start("aux"), m.end("aux"))
+        out.insert(" not ", m.end("aux"))
+        at = m.end()
+    out.copy(at, len(text))
+    return Uninverted(out.reading())
+
+
+# Applied after the corrections: one sentence may take a value back and go on with "nor".
+INVERSION_RULES: tuple[Rule[Reading, Uninverted], ...] = register(
+    Rule(
+        NEGATIVE_INVERSION,
+        "decompose",
+        "a negative that opens a clause with its auxiliary before the subject is read in plain order: 'Nor did "
+        "she ever get behind a wheel' -> 'She did not ever get behind a wheel' (the parser had read a question, "
+        "'Did she ever get behind a wheel'), '…, nor was he selected' -> '…, and he was not selected'; "
+        "'Neither Anna nor Ben …', 'neither of them' and a clause with no pronoun or name after the auxiliary "
+        "are left as written",
+        (
+            "Nor did she ever get behind a wheel.",
+            "Neither has he remarried since.",
+            "He never married, nor did he have children.",
+        ),
+        _uninvert,
+    ),
+)
+
+
+def uninverted(reading: Reading, rules_off: frozenset[str] = frozenset()) -> Reading:
+    """``reading`` with a negative inversion in plain order (unchanged when it has none or the rule is off)."""
+    found = run(INVERSION_RULES, reading, rules_off)
+    return found.reading if found is not None else reading

@@ -41,6 +41,7 @@ from scoring.parse_rules import (
     LISTED_OCCASIONS,
     PARENTHESISED_PARTICIPLE,
     PREDICATE_NAME_DESCRIPTION,
+    RATHER_THAN,
     TRAILING_PARTICIPLE_DATE,
     reset,
     set_on,
@@ -216,14 +217,44 @@ def _dash_aside_parts(doc: Doc, whole: list[AtomicFact], off: frozenset[str] = f
     return out
 
 
+# Verbs that report or think what a clause before them says ("She was the best, he said"): that clause is theirs.
+_REPORTING = frozenset(
+    "say tell think believe recall remember note add report write explain claim suggest admit insist know guess "
+    "reckon suppose hope feel understand hear read seem appear argue agree recount confirm reply joke".split()
+)
+
+
+def _comma_splice_reading(case: Whole) -> Parts | None:
+    doc = case.doc
+    cuts = []
+    for c in doc:
+        if c.dep_ != "ccomp" or c.i > c.head.i or c.pos_ not in _VERBAL or c.head.pos_ not in _VERBAL:
+            continue
+        if not any(g.dep_ in _SUBJ and g.tag_ not in ("WDT", "WP") for g in c.children):
+            continue
+        if nlp.lemma(c.head) in _REPORTING or not any(g.dep_ in _SUBJ for g in c.head.children):
+            continue
+        comma = c.right_edge.i if c.right_edge.text == "," else c.right_edge.i + 1
+        if comma < c.head.i and doc[comma].text == "," and comma not in paren_ids(doc):
+            cuts.append(comma)
+    if not cuts:
+        return None
+    facts = _semicolon_parts(doc, 0, list(case.facts), case.off, cuts)
+    return Parts(tuple(facts)) if facts is not None else None
+
+
 def _semicolon_parts(
-    doc: Doc, sentence_index: int, whole: list[AtomicFact], off: frozenset[str] = frozenset()
+    doc: Doc,
+    sentence_index: int,
+    whole: list[AtomicFact],
+    off: frozenset[str] = frozenset(),
+    at: list[int] | None = None,
 ) -> list[AtomicFact] | None:
     """The facts of a sentence of clauses joined by semicolons, each clause parsed on its own, where the parse of
     the whole lost one ("…; tickets auto-close after 7 days": the verb read as a noun, the clause as an appositive
     of the first's subject): a clause none of whose words is in a fact, or a fact made of words of two clauses.
     None when the whole sentence's parse kept its clauses apart, or a clause read alone says nothing."""
-    cuts = [t.i for t in doc if t.text == ";" and t.i not in paren_ids(doc)]
+    cuts = at if at is not None else [t.i for t in doc if t.text == ";" and t.i not in paren_ids(doc)]
     if not cuts:
         return None
     bounds = list(zip([0, *(c + 1 for c in cuts)], [*cuts, len(doc)], strict=True))
@@ -322,6 +353,11 @@ def _subject_then_predicate(span: Span) -> bool:
 def _decompose_whole(doc: Doc, sentence_index: int, off: frozenset[str] = frozenset()) -> list[AtomicFact]:
     paren = paren_ids(doc)
     prune = set(paren) | _descriptive_appositions(doc) | {t.i for t in doc if _juxtaposed(t)}
+    if rule_on(RATHER_THAN):
+        # "rather than drive": the words of what was not done stay out of every fact
+        for t in doc:
+            if t.dep_ in ("conj", "advcl") and _set_against(t):
+                prune |= {*range(t.left_edge.i - 2, t.left_edge.i), *(g.i for g in t.subtree)}
     facts: list[tuple[Phrase, Subject]] = []
     facts += parenthetical_facts(doc, paren)
     clauses = _clauses(doc, off)
@@ -844,6 +880,17 @@ def _persons_verbs_in(doc: Doc, ids: set[int], person: Subject | None) -> list[T
     ]
 
 
+def _set_against(verb: Token) -> bool:
+    """A verb that "rather than", "other than" or "instead of" opens ("pedalled to work rather than drive",
+    "chose to walk instead of drive"): the verb says what was not done."""
+    doc = verb.doc
+    at = verb.left_edge.i
+    if at < 2 or verb.pos_ not in _VERBAL:
+        return False
+    two = (doc[at - 2].lower_, doc[at - 1].lower_)
+    return two in (("rather", "than"), ("other", "than"), ("instead", "of"))
+
+
 def _children_clauses(
     doc: Doc, clause: _Clause, is_past: bool, person: Subject | None = None, off: frozenset[str] = frozenset()
 ) -> list[_Clause]:
@@ -871,6 +918,8 @@ def _children_clauses(
         if _juxtaposed(c):
             first_subj = next(g for g in c.children if g.dep_ in _SUBJ)
             out.append(_Clause(c, _subject_of(doc, first_subj), is_past))
+        elif c.dep_ in ("conj", "advcl") and _set_against(c) and rule_on(RATHER_THAN):
+            continue  # "pedalled to work rather than drive": what the subject did not do is no clause of theirs
         elif c.dep_ == "conj" and (
             c.pos_ in _VERBAL or any(g.dep_ in _SUBJ for g in c.children) or _verb_read_as_noun(c)
         ):
@@ -1548,6 +1597,20 @@ PART_READINGS: tuple[Rule[Whole, Parts], ...] = register(
             "Invoices are emailed monthly; unpaid invoices auto-cancel after 30 days.",
         ),
         _semicolon_reading,
+    ),
+    Rule(
+        "comma-splice",
+        "decompose",
+        "clauses each with a subject of their own joined by a bare comma ('her first title came in 2015, she was "
+        "fourteenth at the Olympics in 2016, in 2017 she won the Tour'), which the parser chained as complements of "
+        "the last verb and the whole parse glued into one fact or lost, are parsed one by one; a clause a reporting "
+        "verb takes ('She was the best, he said') and a clause with no subject are left to the whole parse",
+        (
+            "Her first title came in 2015, she was fourteenth at the Olympics in 2016, in 2017 she won the Tour.",
+            "He joined Leeds in 1990, he left in 1994.",
+            "The band formed in 2001, it split up in 2009.",
+        ),
+        _comma_splice_reading,
     ),
     Rule(
         "dash-aside",

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 from scoring.rules import Rule, register
 from vocabulary import SUBJECT_PRONOUNS
+from vocabulary.occupations import OCCUPATIONS
 
 _SUBJECT_PRONOUN = re.compile(r"\b(he|she|they)\b", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"\b(his|her|their)\b", re.IGNORECASE)
@@ -36,16 +37,26 @@ _SINGULAR = {"were": "was", "are": "is", "have": "has"}
 
 
 def decontextualize(
-    fact: str, subject: str, name: str, role: str | None = None, rules_off: frozenset[str] = frozenset()
+    fact: str,
+    subject: str,
+    name: str,
+    role: str | None = None,
+    rules_off: frozenset[str] = frozenset(),
+    context: tuple[str, ...] = (),
 ) -> str:
     """Rewrite ``fact`` so that it names its subject: pronouns, partial names and the role that presented a
-    namesake ("The cellist was born …", ``role="cellist"``) become ``name``. ``rules_off``: the readings of
-    :data:`DECONTEXT_READINGS` switched off."""
+    namesake ("The cellist was born …", ``role="cellist"``) become ``name``; so does a description of the person
+    ("The Glaswegian image-maker learned …") where ``context``, the sentences of the person's group, presents no one
+    else so (:data:`DESCRIBED_SUBJECT`). ``rules_off``: the readings of :data:`DECONTEXT_READINGS` switched off."""
     if not name:
         return fact
     subj = subject.strip()
     if role and subj.lower() == f"the {role}" and fact.lower().startswith(subj.lower()):
         return name + fact[len(subj) :]
+    if context and DESCRIBED_SUBJECT not in rules_off:
+        described = _described(_Described(fact, subj, name, context))
+        if described is not None:
+            return described.text
     first = subj.split()[0].lower() if subj.split() else ""
     if subj.lower() in _PRONOUNS:
         named = _SUBJECT_PRONOUN.sub(lambda _: name, fact, count=1)  # a name is text, not a template
@@ -146,6 +157,93 @@ DECONTEXT_READINGS: tuple[Rule[_Renamed, Respelled], ...] = register(
     ),
 )
 SPELLED_CONTRACTION = DECONTEXT_READINGS[0].name
+
+# Asked by name in :func:`decontextualize` (it needs the group's sentences).
+DESCRIBED_SUBJECT = "described-subject"
+register(
+    Rule(
+        DESCRIBED_SUBJECT,
+        "decompose",
+        "a subject that describes the group's person by occupation ('The chemist won …', 'The Glaswegian "
+        "image-maker learned …', 'The engineer's firm built …') is read with the person's name, unless the group's "
+        "sentences use that word for someone else ('her husband, the chemist', 'the composer Pentti Salo', 'fellow "
+        "engineer', a plural); a subject that says more ('The chemist at Arup') or names no occupation ('The "
+        "handle', 'The man at the stove') is left as written",
+        (
+            "The chemist won the Hale Prize in 2001.",
+            "The Glaswegian image-maker learned her craft in Glasgow.",
+            "The engineer's firm built the bridge in 1999.",
+        ),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class _Described:
+    """A fact whose subject may describe the person of its group: the sentences of the group are its context."""
+
+    fact: str
+    subject: str
+    name: str
+    context: tuple[str, ...]
+
+
+# A description of a person as a subject: "The Glaswegian image maker", "The chemist", "The engineer's" (before
+# "firm"): "the", at most three words that modify, and a head that names a person's occupation, or a maker.
+_DESCRIPTION = re.compile(r"^[Tt]he\s+(?P<mods>(?:[\w-]+\s+){0,3})(?P<head>[a-z][\w-]*)(?:(?P<poss>['’]s)(?=\s)|$)")
+_MODIFIER_STOP = frozenset("of at in on from with who which that and or other another same first last".split())
+
+
+def _person_head(head: str, mods: list[str]) -> bool:
+    last = head.split("-")[-1]
+    # a maker is a person's occupation where a place or people describes it ("The Glaswegian image-maker")
+    placed = any(w[:1].isupper() or w.lower().endswith("-born") for w in mods)
+    return head in OCCUPATIONS or last in OCCUPATIONS or (last == "maker" and placed)
+
+
+def _presents_another(head: str, context: tuple[str, ...], name: str) -> bool:
+    """Whether the group's sentences use ``head`` for someone else: before a name ("the composer Pentti Salo",
+    "chemist, Ada Brook"), after a possessive or "fellow" ("her husband, the chemist", "a fellow engineer"), or
+    in the plural."""
+    h = re.escape(head)
+    own = {w.lower() for w in re.findall(r"[\w'’-]+", name)}
+    for text in context:
+        for m in re.finditer(rf"\b{h}s?\b,?\s+(?P<next>[A-Z][\w'’-]*)", text):
+            if m.group("next").lower() not in own | {"i"}:
+                return True
+        if re.search(rf"\b(?:his|her|their|its|fellow|another|other|[a-z]+['’]s)\s+(?:[\w-]+\s+){{0,2}}{h}\b", text):
+            return True
+        if re.search(rf"\b{h}s\b", text, re.IGNORECASE):
+            return True
+        if re.search(
+            rf"\b(?:husband|wife|partner|father|mother|brother|sister|son|daughter|teacher|mentor|"
+            rf"colleague|friend|rival),?\s+(?:the|a|an)\s+(?:[\w-]+\s+){{0,2}}{h}\b",
+            text,
+        ):
+            return True
+    return False
+
+
+def _described(case: _Described) -> Respelled | None:
+    """The fact with a subject that describes its person ("The Glaswegian image maker learned her craft …") read
+    with the person's name ("Yusra Qadiri-Lamont learned her craft …"; "The engineer's firm" → "Ada Brook's firm")."""
+    m = _DESCRIPTION.match(case.subject)
+    if m is None:
+        return None
+    mods = m.group("mods").split()
+    head = m.group("head").lower()
+    if any(w.lower() in _MODIFIER_STOP for w in mods) or not _person_head(head, mods):
+        return None
+    described = m.group(0)
+    # The fact's words as written may differ in hyphens ("image-maker" read "image maker").
+    pattern = r"\s*[\s-]\s*".join(re.escape(w) for w in re.split(r"[\s-]+", described))
+    at = re.match(pattern, case.fact)
+    if at is None:
+        return None
+    if _presents_another(head, case.context, case.name):
+        return None
+    said = case.name + ("'s" if m.group("poss") else "")
+    return Respelled(said + case.fact[at.end() :])
 
 
 def _capitalise(text: str) -> str:

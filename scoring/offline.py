@@ -19,7 +19,7 @@ from scoring.answer_dates import ANSWER_RELATIVE_YEARS, SHORT_YEARS, answer_year
 from scoring.checker import Run
 from scoring.checkworthy import gate as worthiness_gate
 from scoring.config import CheckConfig
-from scoring.corrections import corrected
+from scoring.corrections import corrected, uninverted
 from scoring.decompose import AtomicFact, decompose_doc
 from scoring.decontext import decontextualize
 from scoring.grouping import PerceivedGroup, group_sentences
@@ -226,10 +226,11 @@ def _read(
         readings[0] = asked(question, sentences[0].text) or readings[0]
     readings = [unlabelled(r, rules_off) for r in readings]  # "A: It launched in 2019." claims what follows "A:"
     readings = [corrected(r, rules_off) for r in readings]  # "not in Oslo but in Bergen" claims Bergen
+    readings = [uninverted(r, rules_off) for r in readings]  # "Nor did she ever drive": "She did not ever drive"
     if SHORT_YEARS not in rules_off:  # "went pro in '28" beside "born in 1909": 1928
         readings = short_years_read([r.text for r in readings], readings)
     if ANSWER_RELATIVE_YEARS not in rules_off:  # "in 1972. Twenty-two years later she …" says 1994
-        readings = answer_years_read([r.text for r in readings], readings)
+        readings = answer_years_read([r.text for r in readings], readings, rules_off)
     hedges = HEDGED_CLAIMS not in rules_off
     unhedged = [strip_hedges(r.text, rules_off) if hedges else (r.text, [], False) for r in readings]
     return readings, unhedged
@@ -331,9 +332,10 @@ def _plan_groups(
     planned: list[PlannedGroup] = []
     for ind in individuals:
         facts: list[PlannedFact] = []
+        context = tuple(sentences[i] for i in ind.sentences)
         for i in ind.sentences:
             for atom in atoms[i]:
-                text = decontextualize(atom.text, atom.subject, ind.name, ind.role, rules_off or frozenset())
+                text = decontextualize(atom.text, atom.subject, ind.name, ind.role, rules_off or frozenset(), context)
                 # What the fact says of its own: its words without the name of whom it is about.
                 bare = _without_name(atom.text, ind.name)
                 step = i < len(steps) and steps[i]

@@ -86,6 +86,13 @@ IMPERATIVE_CONSEQUENCE = rule(
     "subject; before, it took the clause's subject and auxiliary ('Does Orbisync use a computer.') and was checked "
     "as a claim about the thing",
 )
+RATHER_THAN = rule(
+    "rather-than",
+    "decompose",
+    "a verb coordinated by 'rather than', 'other than' or 'instead of' ('pedalled to work rather than drive', "
+    "'walked instead of taking the bus') says what the subject did not do and is no clause of its own; before, it "
+    "made 'She drive.', a claim the negation rules refute",
+)
 
 PARSE_RULES = (
     DESTINATION_FIRST,
@@ -98,6 +105,7 @@ PARSE_RULES = (
     BIRTH_NAME_PARENTHESIS,
     TRAILING_PARTICIPLE_DATE,
     IMPERATIVE_CONSEQUENCE,
+    RATHER_THAN,
 )
 # The rules switched on for the sentence being decomposed; None: every one (outside decompose_doc).
 _ON: ContextVar[dict[str, bool] | None] = ContextVar("decompose_rules_on", default=None)

@@ -46,6 +46,7 @@ STEPS: dict[str, tuple[Rule, ...]] = {  # type: ignore[type-arg]
     "segment-role-units": units.ROLE_UNIT_RULES,
     "group-names": grouping.NO_PERSON_RULES,
     "decompose": corrections.CORRECTION_RULES,
+    "decompose-inversions": corrections.INVERSION_RULES,
     "decompose-parse": decompose.PARSE_READINGS,
     "decompose-parts": decompose.PART_READINGS,
     "decompose-hedges": hedges.HEDGE_READINGS,
