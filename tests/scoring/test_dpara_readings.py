@@ -74,6 +74,7 @@ def test_a_negative_inversion_makes_a_negated_fact_not_a_question() -> None:
         ("She pedalled to the dictionary's offices rather than drive.", ["She pedalled to the dictionary's offices."]),
         ("He walked to the studio every day rather than take the tram.",
          ["He walked to the studio.", "He walked to the studio every day."]),
+        ("He took the night train rather than fly to Oslo.", ["He took the night train."]),
     ],
 )  # fmt: skip
 def test_a_verb_rather_than_opens_is_no_fact(sentence: str, facts: list[str]) -> None:
