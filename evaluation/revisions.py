@@ -5,6 +5,7 @@ Three questions are asked of every revision, by words alone (not by the checker 
 - **keeps a refuted value**: a fact the evidence refutes had a value (a year, a number, a capitalised name)
   that no page of its group holds, and that value is still in the revision (more often than the answer's
   sentences state it in a fact their own group's page supports: a namesake's own "born in Chester" may stay);
+  for a group linked to no page, only where one sentence of the revision still states all the fact's values;
 - **introduces a value of another relation**: a value the revision brings in (not in the answer) stands on
   the pages only in clauses that share no relation word with the revised clause that says it ("teaches at
   Oxford" from a page that says "studied at Oxford");
@@ -79,6 +80,8 @@ def kept_refuted(result: CheckResult, pages: Mapping[str, str]) -> list[str]:
                 continue
             evidence = " ".join([page, *(e.text for e in fact.evidence)])
             names = [group.mention or "", group.entity or ""]
+            if group.entity is None and not _claim_stands(fact.text, names, revised):
+                continue
             for value in values_of(fact.text):
                 if value in evidence or any(value in n for n in names) or len(value) < 2:
                     continue
@@ -88,6 +91,18 @@ def kept_refuted(result: CheckResult, pages: Mapping[str, str]) -> list[str]:
                 if len(said.findall(revised)) > len(_stated_by_their_page(result, said)):
                     out.append(f"{value} ({fact.text})")
     return out
+
+
+def _claim_stands(fact: str, names: list[str], revised: str) -> bool:
+    """Whether some sentence of the revision still states every value of ``fact`` (its names aside): the claim as
+    the answer made it. A group linked to no page has no page to tell which of a refuted fact's values is the wrong
+    one (its evidence may be a namesake's page, which holds the crossed value and lacks the right ones), nor where
+    else a value may rightly stand: a revision that changed the claim ("born in Scranton, in 1952" → "born in
+    Columbus, Ohio, in 1952") keeps no refuted value by words alone; one that left it whole does."""
+    values = [v for v in values_of(fact) if len(v) >= 2 and not any(v in n for n in names if n)]
+    if not values:
+        return True
+    return any(all(re.search(rf"(?<!\w){re.escape(v)}(?!\w)", s) for v in values) for s in _sentences(revised))
 
 
 def _stated_by_their_page(result: CheckResult, said: re.Pattern[str]) -> set[int]:
