@@ -385,7 +385,8 @@ def sentences_of(text: str) -> list[str]:
             and previous.strip()
             and previous.rstrip()[-1:] not in ".!?:;|"
             and not _LIST_LINE.match(line)
-            and not previous.lstrip().startswith(("|", "#"))
+            and not previous.lstrip().startswith(("|", "#", "```", "~~~"))
+            and not _FIELD_LINE.match(line)
         ):
             lines[-1] = f"{lines[-1].rstrip()} {line.strip()}"
         else:
@@ -393,6 +394,7 @@ def sentences_of(text: str) -> list[str]:
     return [p for line in lines for s in _SENTENCE_END.split(line) if (p := _plain(s))]
 
 
+_FIELD_LINE = re.compile(r"^\s*[\w\"' -]{1,40}:(?:\s|$)")
 _LIST_LINE = re.compile(r"^\s*(?:[-*+•–—]\s|[|#]|\d+[.)]\s)")
 
 

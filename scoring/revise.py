@@ -177,11 +177,10 @@ def revise(inp: RevisionInput) -> Revision:
     plain = PLAIN_SEPARATION not in inp.rules_off
     if separated and inp.mode == "separate" and not plain:
         out_sentences = _label_main_subjects(inp, out_sentences)
-    text = None
+    placed = None
     if inp.answer is not None and inp.maps is not None and inp.written and LAYOUT_IN_PLACE not in inp.rules_off:
-        text = in_place(inp.answer, inp.maps, inp.written, bases, out_sentences)
-    if text is None:
-        text = _join(out_sentences, inp.paragraphs or [0] * len(inp.sentences))
+        placed = in_place(inp.answer, inp.maps, inp.written, bases, out_sentences)
+    text = placed if placed is not None else _join(out_sentences, inp.paragraphs or [0] * len(inp.sentences))
     if separated and inp.mode == "separate":
         extra = [
             _in_plain_prose(" ".join(_without_repeats(lines)), inp.entities.get(target))

@@ -84,9 +84,9 @@ def in_place(
         if not changed:
             if found:
                 at = [bisect.bisect_right(starts, o) - 1 for o in found]
-                line = max(set(at), key=at.count)
-                placed.append((line, line, i))
-                previous = line
+                mode = max(set(at), key=at.count)
+                placed.append((mode, mode, i))
+                previous = mode
             continue
         at = [bisect.bisect_right(starts, o) - 1 for o in found]
         spread = sorted(set(at))
@@ -400,6 +400,8 @@ def _tidy_line(line: str, original: str, fenced: bool = False) -> str:
     if not _TABLE_ROW.match(original):
         body = re.sub(r"(?<=\S)[ \t]{2,}", " ", body)
     body = re.sub(r"(?<=\S) +([,.;:!?])(?=\s|$)", r"\1", body)
+    if not re.search(r"\(\s*[,;]?\s*\)", original):
+        body = re.sub(r"\s*\(\s*[,;]?\s*\)", "", body)  # a hedge in parentheses that went: "(2006) ()"
     # emphasis whose words all went: "**Mod note:** merged …" less the note leaves no "** Please …"
     body = re.sub(r"(?:^|(?<=\s))(?:\*\*|__)(?:\s+|$)", "", body).strip(" \t")
     marker = _MARKER.match(body)

@@ -39,7 +39,8 @@ def test_a_table_row_that_went_leaves_the_table_and_its_other_rows_as_written() 
     written = [*ROWS, "She retired in 2022."]
     revised = _revise(TABLE, written, [None, None, written[2], written[3]])
     assert revised == (
-        "| Year | Event | Result |\n|---|---|---|\n| 2017 | World Championships, team sprint | 🥈 |\n\nShe retired in 2022."
+        "| Year | Event | Result |\n|---|---|---|\n"
+        "| 2017 | World Championships, team sprint | 🥈 |\n\nShe retired in 2022."
     )
 
 
@@ -53,14 +54,20 @@ def test_a_medal_given_as_an_emoji_is_corrected_as_an_emoji() -> None:
 
 
 def test_nested_bullets_keep_their_nesting_and_a_label_left_without_items_goes() -> None:
-    answer = "- **Ada Brook** — Danish chemist\n  - Born\n    - Born in Aarhus in 1960.\n  - Award\n    - Won the Lind Prize in 2001.\n"
+    answer = (
+        "- **Ada Brook** — Danish chemist\n  - Born\n    - Born in Aarhus in 1960.\n"
+        "  - Award\n    - Won the Lind Prize in 2001.\n"
+    )
     written = ["Ada Brook — Danish chemist", "Born", "Born in Aarhus in 1960.", "Award", "Won the Lind Prize in 2001."]
     revised = _revise(answer, written, [*written[:4], None])
     assert revised == "- **Ada Brook** — Danish chemist\n  - Born\n    - Born in Aarhus in 1960."
 
 
 def test_a_bold_lead_in_keeps_its_markup_and_a_year_is_replaced_in_place() -> None:
-    answer = "**Ada Brook** is a Danish chemist.\n\n**Born.** She was born in Aarhus in 1961.\n\n**Award.** She won the Lind Prize."
+    answer = (
+        "**Ada Brook** is a Danish chemist.\n\n**Born.** She was born in Aarhus in 1961.\n\n"
+        "**Award.** She won the Lind Prize."
+    )
     written = [
         "Ada Brook is a Danish chemist.",
         "Born.",
