@@ -363,7 +363,7 @@ _FAULTS = {
     # a parenthesis left empty: "born in Oslo ()"
     "empty-parenthesis": re.compile(r"\(\s*[,;]?\s*\)"),
 }
-_MARKUP = re.compile(r"[*_#>|`]|^\s*(?:[-•]|\d+\.)\s+", re.MULTILINE)
+_MARKUP = re.compile(r"[*_#>|`]|^\s*(?:[-•–—+]|\d+[.)])\s+", re.MULTILINE)
 # A sentence ends at . ! ? before a capital, not after an initial or a short abbreviation ("b. 1965", "St. Brendan").
 _SENTENCE_END = re.compile(r"(?<!\b[A-Za-z]\.)(?<!\b[A-Za-z]{2}\.)(?<=[.!?])\s+(?=[\"“A-Z])")
 
@@ -373,8 +373,29 @@ def _plain(text: str) -> str:
 
 
 def sentences_of(text: str) -> list[str]:
-    """The sentences of ``text`` (each line split at sentence ends), markup off."""
-    return [p for line in text.splitlines() for s in _SENTENCE_END.split(line) if (p := _plain(s))]
+    """The sentences of ``text`` (each line split at sentence ends), markup off. A line that goes on with a
+    lower-case word after a line of prose not ended ("In 1988 she won" then "**second prize** at …") continues that
+    line's sentence: prose wrapped over lines, not a sentence of its own."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        plain = _plain(line)
+        previous = lines[-1] if lines else ""
+        if (
+            plain[:1].islower()
+            and previous.strip()
+            and previous.rstrip()[-1:] not in ".!?:;|"
+            and not _LIST_LINE.match(line)
+            and not previous.lstrip().startswith(("|", "#", "```", "~~~"))
+            and not _FIELD_LINE.match(line)
+        ):
+            lines[-1] = f"{lines[-1].rstrip()} {line.strip()}"
+        else:
+            lines.append(line)
+    return [p for line in lines for s in _SENTENCE_END.split(line) if (p := _plain(s))]
+
+
+_FIELD_LINE = re.compile(r"^\s*[\w\"' -]{1,40}:(?:\s|$)")
+_LIST_LINE = re.compile(r"^\s*(?:[-*+•–—]\s|[|#]|\d+[.)]\s)")
 
 
 def changed_sentences(answer: str, revised: str) -> list[str]:

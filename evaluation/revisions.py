@@ -5,9 +5,13 @@ Three questions are asked of every revision, by words alone (not by the checker 
 - **keeps a refuted value**: a fact the evidence refutes had a value (a year, a number, a capitalised name)
   that no page of its group holds, and that value is still in the revision (more often than the answer's
   sentences state it in a fact their own group's page supports: a namesake's own "born in Chester" may stay);
+  for a group linked to no page, only where one sentence of the revision still states all the fact's values;
 - **introduces a value of another relation**: a value the revision brings in (not in the answer) stands on
   the pages only in clauses that share no relation word with the revised clause that says it ("teaches at
   Oxford" from a page that says "studied at Oxford");
+- **loses a layout**: the answer's table, bullets, nesting, headings or bold lead-ins are gone while their words
+  stay, a fenced JSON or YAML profile no longer parses, a medal given as an emoji is written as a word
+  (:func:`lost_layout`);
 - **visible faults** of the sentences it changed (:func:`evaluation.corpus.revision_faults`): fragments, a
   dangling pronoun or comma, an empty parenthesis, doubled words.
 """
@@ -79,6 +83,8 @@ def kept_refuted(result: CheckResult, pages: Mapping[str, str]) -> list[str]:
                 continue
             evidence = " ".join([page, *(e.text for e in fact.evidence)])
             names = [group.mention or "", group.entity or ""]
+            if group.entity is None and not _claim_stands(fact.text, names, revised):
+                continue
             for value in values_of(fact.text):
                 if value in evidence or any(value in n for n in names) or len(value) < 2:
                     continue
@@ -88,6 +94,18 @@ def kept_refuted(result: CheckResult, pages: Mapping[str, str]) -> list[str]:
                 if len(said.findall(revised)) > len(_stated_by_their_page(result, said)):
                     out.append(f"{value} ({fact.text})")
     return out
+
+
+def _claim_stands(fact: str, names: list[str], revised: str) -> bool:
+    """Whether some sentence of the revision still states every value of ``fact`` (its names aside): the claim as
+    the answer made it. A group linked to no page has no page to tell which of a refuted fact's values is the wrong
+    one (its evidence may be a namesake's page, which holds the crossed value and lacks the right ones), nor where
+    else a value may rightly stand: a revision that changed the claim ("born in Scranton, in 1952" → "born in
+    Columbus, Ohio, in 1952") keeps no refuted value by words alone; one that left it whole does."""
+    values = [v for v in values_of(fact) if len(v) >= 2 and not any(v in n for n in names if n)]
+    if not values:
+        return True
+    return any(all(re.search(rf"(?<!\w){re.escape(v)}(?!\w)", s) for v in values) for s in _sentences(revised))
 
 
 def _stated_by_their_page(result: CheckResult, said: re.Pattern[str]) -> set[int]:
@@ -135,6 +153,67 @@ def _page_clauses(text: str) -> list[str]:
     return [c for c in re.split(r"(?<=[.!?])\s+|;|\s(?:and|but|while|whereas)\s(?=[a-z])", text) if c.strip()]
 
 
+_LAYOUTS = {
+    "table": re.compile(r"^\s*\|.*\|\s*$"),
+    "bullets": re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+\S"),
+    "nesting": re.compile(r"^[ \t]{2,}(?:[-*+•]|\d{1,2}[.)])\s+\S"),
+    "headings": re.compile(r"^\s*#{1,6}\s+\S"),
+    "bold": re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__"),
+}
+_FENCE_BLOCK = re.compile(r"^\s*(?:```|~~~)\s*(json|ya?ml)\s*\n(.*?)\n\s*(?:```|~~~)\s*$", re.MULTILINE | re.DOTALL)
+_MEDAL_WORDS = {"🥇": "Gold", "🥈": "Silver", "🥉": "Bronze"}
+
+
+def _words_of(text: str) -> set[str]:
+    return {w.casefold() for w in re.findall(r"[^\W\d_]{4,}", text)}
+
+
+def lost_layout(answer: str, revised: str) -> list[str]:
+    """The layouts of ``answer`` its revision lost, by words alone: a table, bullets, their nesting, headings or bold
+    lead-ins the revision has none of while it still says at least half the words of one such line; a fenced JSON
+    or YAML profile that no longer parses (or whose fence went while its words stayed); a medal the answer gave as
+    an emoji written as a word."""
+    said = _words_of(revised)
+    lines = revised.splitlines()
+    out: list[str] = []
+    for name, pattern in _LAYOUTS.items():
+        marked = [line for line in answer.splitlines() if pattern.search(line)]
+        if not marked or any(pattern.search(line) for line in lines):
+            continue
+        if any(
+            (w := _words_of(pattern.sub(" ", line) if name == "bold" else line)) and len(w & said) * 2 >= len(w)
+            for line in marked
+        ):
+            out.append(name)
+    fences = {m.group(1)[0]: m.group(2) for m in _FENCE_BLOCK.finditer(revised)}
+    for m in _FENCE_BLOCK.finditer(answer):
+        kind, body = m.group(1)[0], m.group(2)
+        if not _parses(body, kind):
+            continue
+        if kind in fences:
+            if not _parses(fences[kind], kind):
+                out.append(f"{m.group(1)}-invalid")
+        elif (w := _words_of(body)) and len(w & said) * 2 >= len(w):
+            out.append(f"{m.group(1)}-fence")
+    for emoji, word in _MEDAL_WORDS.items():
+        if emoji in answer and word not in answer and re.search(rf"\b{word}\b", revised):
+            out.append("medal-emoji")
+            break
+    return out
+
+
+def _parses(text: str, kind: str) -> bool:
+    import json
+
+    import yaml
+
+    try:
+        json.loads(text) if kind == "j" else yaml.safe_load(text)
+    except Exception:
+        return False
+    return True
+
+
 @dataclass
 class RevisionTally:
     """Counts over many answers' revisions."""
@@ -145,6 +224,7 @@ class RevisionTally:
     keeps_refuted: list[dict[str, Any]] = field(default_factory=list)
     introduces_other_relation: list[dict[str, Any]] = field(default_factory=list)
     faults: list[dict[str, Any]] = field(default_factory=list)
+    layouts: list[dict[str, Any]] = field(default_factory=list)
     paths: Counter[str] = field(default_factory=Counter)
 
     def add(self, id_: str, answer: str, result: CheckResult | None, pages: Mapping[str, str]) -> None:
@@ -161,6 +241,8 @@ class RevisionTally:
         self.faults += [{"id": id_, "faults": found, "sentence": s} for s in edited if (found := revision_faults(s))]
         if found := kept_refuted(result, pages):
             self.keeps_refuted.append({"id": id_, "values": found})
+        if found := lost_layout(answer, result.revision.text):
+            self.layouts.append({"id": id_, "lost": found})
         if found := other_relation(answer, result, pages):
             self.introduces_other_relation.append({"id": id_, "values": found})
 
@@ -173,8 +255,11 @@ class RevisionTally:
             "by_fault": dict(Counter(k for f in self.faults for k in f["faults"]).most_common()),
             "keeps_refuted_value": len(self.keeps_refuted),
             "introduces_other_relation": len(self.introduces_other_relation),
+            "loses_layout": len(self.layouts),
+            "by_layout_lost": dict(Counter(k for f in self.layouts for k in f["lost"]).most_common()),
             "edits_by_path": dict(self.paths.most_common()),
             "faulty": self.faults,
             "keeping_refuted": self.keeps_refuted,
             "introducing_other_relation": self.introduces_other_relation,
+            "losing_layout": self.layouts,
         }

@@ -307,6 +307,8 @@ class Checker:
                     paragraphs=[s.paragraph for s in run.sentences],
                     rules_off=run.config.rules_off,
                     whole_on_fragment=True,
+                    answer=run.text,
+                    maps=run.char_maps,
                     wrong_values=wrong,
                 )
             )

@@ -277,6 +277,8 @@ def revise_by_rules(
             paragraphs=[s.paragraph for s in run.sentences],
             confirm=lambda fact, entity: run.evidence.against(fact, entity, run.subject).supported,
             rules_off=run.config.rules_off,
+            answer=run.text,
+            maps=run.char_maps,
         )
     )
 

@@ -35,6 +35,7 @@ from scoring.durations import durations
 from scoring.grouping import name_parts
 from scoring.hedges import strip_hedges
 from scoring.plan import PlannedFact, PlannedGroup
+from scoring.revise_layout import LAYOUT_IN_PLACE, in_place
 from scoring.rules import rule
 from scoring.score import SUPPORTED_BETTER_ELSEWHERE
 from scoring.verify import CONTRADICTED_VALUE, CROSSED_VALUE, EntityVerdict, base_name
@@ -104,6 +105,10 @@ class RevisionInput:
     whole_on_fragment: bool = False
     # Values the re-check found wrong (scoring.recheck): a fact stating one is deleted, however its verdict went.
     wrong_values: frozenset[str] = frozenset()
+    # The answer as written, and where each sentence of ``written`` stands in it (``scoring.spans.align``): the
+    # revision is written on it, its layout kept (``scoring.revise_layout``).
+    answer: str | None = None
+    maps: list[list[int]] | None = None
 
 
 @dataclass
@@ -138,15 +143,21 @@ def revise(inp: RevisionInput) -> Revision:
     # The edited sentences whose years the answer wrote short or relative are given back as written ("born in '87",
     # "Three years later"); each sentence's edit with the years as read, should the revision read them otherwise.
     said: dict[int, str] = {}
+    # What each sentence's revision was edited from: the sentence as written, or as the decomposition read it.
+    bases: list[str] = []
     for si, text in enumerate(inp.sentences):
         found = plans.get(si)
+        as_written = inp.written[si] if inp.written else text
         if found is None or (not found.delete and not found.replacements and found.whole_moved_to is None):
-            out_sentences.append(_unhedged(inp.written[si] if inp.written else text, inp.rules_off))
+            out_sentences.append(_unhedged(as_written, inp.rules_off))
+            bases.append(as_written)
             continue
         if found.whole_moved_to is not None or found.whole_deleted:
             out_sentences.append(None)
+            bases.append(text)
             continue
         written = _replaced_as_written(inp.written[si] if inp.written else None, found)
+        bases.append(as_written if written is not None else text)
         written = _unhedged(written, inp.rules_off) if written is not None else None
         # A record read as prose ("Record: 61–9–3") is edited as its reading, never rewritten from its facts.
         prose = (not inp.written or inp.written[si].strip() == text.strip()) and not _LABEL.match(text)
@@ -166,7 +177,10 @@ def revise(inp: RevisionInput) -> Revision:
     plain = PLAIN_SEPARATION not in inp.rules_off
     if separated and inp.mode == "separate" and not plain:
         out_sentences = _label_main_subjects(inp, out_sentences)
-    text = _join(out_sentences, inp.paragraphs or [0] * len(inp.sentences))
+    placed = None
+    if inp.answer is not None and inp.maps is not None and inp.written and LAYOUT_IN_PLACE not in inp.rules_off:
+        placed = in_place(inp.answer, inp.maps, inp.written, bases, out_sentences)
+    text = placed if placed is not None else _join(out_sentences, inp.paragraphs or [0] * len(inp.sentences))
     if separated and inp.mode == "separate":
         extra = [
             _in_plain_prose(" ".join(_without_repeats(lines)), inp.entities.get(target))

@@ -152,3 +152,68 @@ def test_a_namesakes_own_statement_of_a_crossed_value_is_no_kept_refuted_value()
     kept = "The rower was born in Chester in 1992. The bishop was born in Chester in 1947."
     assert kept_refuted(result(fixed), pages) == []
     assert kept_refuted(result(kept), pages) == ["Chester (Rennick is a bishop, born in Chester in 1947.)"]
+
+
+def _unlinked(revised: str, fact: str, evidence: str) -> CheckResult:
+    """A group linked to no page, its fact refuted against a namesake's page (``evidence``)."""
+    refuted = FactResult(
+        text=fact,
+        verdict=Verdict.NOT_SUPPORTED,
+        stance=Stance.REFUTE,
+        evidence=[Evidence(title="Theo Marsh (boxer)", text=evidence)],
+    )
+    return CheckResult(
+        groups=[FactGroup(mention="Theo Marsh", entity=None, facts=[refuted])],
+        revision=Revision(text=revised, edits=[Edit(kind="replace", original="x")]),
+    )
+
+
+BOXER = "Theo Marsh (1909 – 1971) was a boxer. Born in Scranton, he won the title in 1936."
+
+
+@pytest.mark.parametrize(
+    ("fact", "revised"),
+    [
+        # the crossed place corrected, the right year kept: the namesake's page lacks 1952, yet 1952 is no wrong value
+        (
+            "Theo Marsh is the Ohio politician, born in Scranton in 1952.",
+            "The Ohio politician was born in Columbus in 1952.",
+        ),
+        # the values moved to the sentences where they are right
+        (
+            "Theo Marsh is the boxer, born in Columbus in 1909.",
+            "The boxer was born in Scranton in 1909. The politician was born in Columbus in 1952.",
+        ),
+        # the claim went whole; its year is another sentence's
+        ("Theo Marsh won the Arden Prize in 1990.", "Theo Marsh retired in 1990. He lives in Akron."),
+    ],
+)
+def test_an_unlinked_groups_changed_claim_keeps_no_refuted_value(fact: str, revised: str) -> None:
+    assert kept_refuted(_unlinked(revised, fact, BOXER), {}) == []
+
+
+@pytest.mark.parametrize(
+    ("fact", "revised", "values"),
+    [
+        # left whole: its values not on the page it was judged against are counted
+        ("Theo Marsh won the Arden Prize in 1990.", "Theo Marsh won the Arden Prize in 1990.", ["Arden Prize", "1990"]),
+        # left whole with other words about it
+        (
+            "Theo Marsh is the boxer, born in Columbus in 1909.",
+            "Theo Marsh is the American boxer, born in Columbus, Ohio, in 1909.",
+            ["Columbus"],
+        ),
+        ("Theo Marsh retired in 1948.", "He fought on. Theo Marsh retired in 1948.", ["1948"]),
+    ],
+)
+def test_an_unlinked_groups_claim_left_whole_is_counted(fact: str, revised: str, values: list[str]) -> None:
+    found = kept_refuted(_unlinked(revised, fact, BOXER), {})
+    assert [f.split(" (", 1)[0] for f in found] == values
+
+
+def test_a_linked_groups_value_said_elsewhere_is_still_counted() -> None:
+    refuted = FactResult(
+        text="Ann Berg received the Wexcombe Medal in 2014.", verdict=Verdict.NOT_SUPPORTED, stance=Stance.REFUTE
+    )
+    revised = "Ann Berg received the Corrib Medal in 2001. She retired in 2014."
+    assert kept_refuted(_result(revised, [refuted]), PAGE) == ["2014 (Ann Berg received the Wexcombe Medal in 2014.)"]
