@@ -68,6 +68,7 @@ SWAPPED_ROLE = "swapped-role"
 UNLISTED_AWARD = "unlisted-award"
 ROMAN_NUMERAL_TERMS = "roman-numeral-terms"
 ACRONYM_TERMS = "acronym-terms"
+NUMBERS_AS_CONTENT = "numbers-as-content"
 NUMERAL_READING = "numeral-reading"
 RELATIVE_DATE = "relative-date"
 IDIOM_READING = "idiom-reading"
@@ -394,16 +395,52 @@ def _surname_reading(fact: str, name: str) -> str:
     return fact.replace(name, words[-1], 1)
 
 
+def _content(w: str) -> bool:
+    return len(w) > 2 and w not in _STOP
+
+
 @lru_cache(maxsize=8192)
 def _content_words(text: str) -> frozenset[str]:
-    return frozenset(w for w in re.findall(r"\w+", fold_claim(text)) if len(w) > 2 and w not in _STOP)
+    """The words of ``text`` a fact can be about: words of three letters or more that are not function words
+    ("nine", "1952", "organist")."""
+    return frozenset(w for w in re.findall(r"\w+", fold_claim(text)) if _content(w))
 
 
-def _shares_content(fact: str, name: str, passages: list[Passage]) -> bool:
+@lru_cache(maxsize=8192)
+def _counted(text: str) -> frozenset[tuple[str, str]]:
+    """The numbers of ``text`` in digits, spelled-out ones too ("47", "eleven" as "11", "20.31" as "20" and "31"),
+    each with the content word it counts when one follows it: "nine hours" is ("9", "hour"), "9 losses" is ("9",
+    "losse"); a number with none ("at the age of 11") is (number, "")."""
+    words = re.findall(r"\w+", fold_claim(in_digits(text)))
+    out: set[tuple[str, str]] = set()
+    for i, w in enumerate(words):
+        if w.isdigit():
+            after = words[i + 1] if i + 1 < len(words) else ""
+            noun = after if _content(after) and not after.isdigit() else ""
+            out.add((w, noun[:-1] if noun.endswith("s") else noun))
+    return frozenset(out)
+
+
+def _shares_number(fact: str, name: str, texts: list[str]) -> bool:
+    """Whether a number of the fact (beyond the name's) is a number of the passages counting the same thing: one
+    the fact gives no noun ("aged 18", "a best of 20.31") or the noun a passage gives it ("nine hours" and "9
+    hours", not "9 losses"): a short number alone is on every page."""
+    own = {n for n, _ in _counted(name)}
+    counted = [(n, noun) for n, noun in _counted(fact) if n not in own]
+    if not counted:
+        return False
+    held = set().union(*(_counted(t) for t in texts))
+    numbers = {n for n, _ in held}
+    return any(n in numbers and (not noun or (n, noun) in held) for n, noun in counted)
+
+
+def _shares_content(fact: str, name: str, passages: list[Passage], off: frozenset[str] = frozenset()) -> bool:
     words = _content_words(fact) - _content_words(name)
-    if not words:
+    if not words and not _counted(fact):
         return True
-    return any(words & _content_words(p.text) for p in passages)
+    if words and any(words & _content_words(p.text) for p in passages):
+        return True
+    return NUMBERS_AS_CONTENT not in off and _shares_number(fact, name, [p.text for p in passages])
 
 
 # Capitalised words too common in names of institutions to tell two pages apart.
@@ -657,7 +694,9 @@ VerifyRule = Rule[VerifyCase, EntityVerdict]
 
 def _no_shared_content(c: VerifyCase) -> EntityVerdict | None:
     # No passage shares a content word with the fact (beyond the name): nothing can support it.
-    return None if _shares_content(c.fact, c.name, c.passages) else c.not_enough(with_evidence=False)
+    if _shares_content(c.fact, c.name, c.passages, c.config.rules_off):
+        return None
+    return c.not_enough(with_evidence=False)
 
 
 # A number written in digits: "129.0", "1,250", "4417" of "A-4417", each part of "2026-11-18".
@@ -1209,6 +1248,14 @@ VERIFY_READINGS: tuple[Rule[VerifyCase, _Claim], ...] = register(
 
 # Options of the key-term share (``key-terms-missing``): what counts as a key term and what finds one.
 KEY_TERM_RULES: tuple[Rule[object, EntityVerdict], ...] = register(
+    Rule(
+        NUMBERS_AS_CONTENT,
+        "verify",
+        "for no-shared-content, a number the fact shares with a passage, in digits or spelled out ('aged "
+        "eighteen' and 'at the age of 18', 'a best of 20.31' and '20.31 seconds'), is shared content where it "
+        "counts the same noun there or none ('nine hours' is not '9 losses')",
+        ("aged eighteen", "a best of 20.31", "picked up a bow at eleven"),
+    ),
     Rule(
         ROMAN_NUMERAL_TERMS,
         "verify",
