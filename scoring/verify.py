@@ -42,6 +42,7 @@ from scoring.rules import MODEL, Rule, register, run
 from scoring.subject_forms import in_page_terms
 from vocabulary import FUNCTION_WORDS, PLAIN_WORDS, RANK_PARAPHRASES, RANK_PLAIN, fold_claim
 from vocabulary.fold import UPPERCASE
+from vocabulary.forms import place_keys, word_keys
 
 NO_SHARED_CONTENT = "no-shared-content"
 KEY_TERMS_MISSING = "key-terms-missing"
@@ -69,6 +70,7 @@ UNLISTED_AWARD = "unlisted-award"
 ROMAN_NUMERAL_TERMS = "roman-numeral-terms"
 ACRONYM_TERMS = "acronym-terms"
 NUMBERS_AS_CONTENT = "numbers-as-content"
+WORD_FORMS = "word-forms"
 NUMERAL_READING = "numeral-reading"
 RELATIVE_DATE = "relative-date"
 IDIOM_READING = "idiom-reading"
@@ -434,12 +436,29 @@ def _shares_number(fact: str, name: str, texts: list[str]) -> bool:
     return any(n in numbers and (not noun or (n, noun) in held) for n, noun in counted)
 
 
+def _keys_of(words: Iterable[str], keys: Callable[[str], frozenset[str]] = word_keys) -> frozenset[str]:
+    """The keys of ``words`` (``vocabulary.forms``): a word's plural, its place or people, its field."""
+    return frozenset().union(*(keys(w) for w in words))
+
+
+@lru_cache(maxsize=8192)
+def _text_keys(text: str, places: bool = False) -> frozenset[str]:
+    """The keys of every word of a passage (``_keys_of``; a place's forms alone with ``places``), read once however
+    many facts are checked against it."""
+    return _keys_of(re.findall(r"\w+", fold_claim(text)), place_keys if places else word_keys)
+
+
 def _shares_content(fact: str, name: str, passages: list[Passage], off: frozenset[str] = frozenset()) -> bool:
     words = _content_words(fact) - _content_words(name)
     if not words and not _counted(fact):
         return True
     if words and any(words & _content_words(p.text) for p in passages):
         return True
+    if words and WORD_FORMS not in off:
+        # a place's forms only: a plural shared ("immigrants") lets a wrong nationality reach the model
+        keys = _keys_of(words, place_keys)
+        if any(keys & _text_keys(p.text, True) for p in passages):
+            return True
     return NUMBERS_AS_CONTENT not in off and _shares_number(fact, name, [p.text for p in passages])
 
 
@@ -549,6 +568,9 @@ def _key_terms_found(fact: str, name: str, passages: list[Passage], off: frozens
         return None
     texts = [_folded_passage(p.text) for p in passages]
     found = {t for t in terms if any(f" {t} " in text for text in texts) or _parts_found(t, texts)}
+    if WORD_FORMS not in off and terms - found:
+        keys = frozenset().union(*(_text_keys(p.text) for p in passages))
+        found |= {t for t in terms - found if t.isalpha() and word_keys(t) & keys}
     if ACRONYM_TERMS not in off:
         short = {t for t in terms - found if t.isalpha() and 2 <= len(t) <= 5}
         found |= short & _acronyms(passages) if short else set()
@@ -1248,6 +1270,15 @@ VERIFY_READINGS: tuple[Rule[VerifyCase, _Claim], ...] = register(
 
 # Options of the key-term share (``key-terms-missing``): what counts as a key term and what finds one.
 KEY_TERM_RULES: tuple[Rule[object, EntityVerdict], ...] = register(
+    Rule(
+        WORD_FORMS,
+        "verify",
+        "for key-terms-missing, a key term matches its other forms on the page (vocabulary.forms): a plural "
+        "('Olympic Games' and 'Olympics'), a place and its people or adjective ('East Africa' and 'East African', "
+        "'Norway' and 'Norwegian'); for no-shared-content, a place's forms alone ('came from Russia' and 'her "
+        "Russian mother')",
+        ("nobody in East Africa could beat him", "went to two Olympic Games", "her mum came from Russia"),
+    ),
     Rule(
         NUMBERS_AS_CONTENT,
         "verify",
