@@ -419,7 +419,6 @@ def _bound_elsewhere(fact: str, v: Value, texts: Sequence[str]) -> bool:
     return bool(places) and not any(v.text in p for p in places)
 
 
-@lru_cache(maxsize=2048)
 def _place_form_in(place: str, words: frozenset[str]) -> bool:
     """Whether ``words`` hold a one-word place in another of its forms: "Australian" for "Australia"."""
     folded = fold(place)
@@ -429,6 +428,7 @@ def _place_form_in(place: str, words: frozenset[str]) -> bool:
     return any(keys & place_keys(w) for w in words if w.isalpha())
 
 
+@lru_cache(maxsize=2048)
 def _sentence_terms(text: str) -> tuple[frozenset[str], ...]:
     """For each page sentence of ``text``: its folded words, their stems and its runs of four digits ("1980s",
     "2008–09"), as :func:`contradicted_values` matches a fact's value and words against them. Once per
