@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from vocabulary import MONTHS, NEGATIONS, RETIREMENT_GEAR, ROLE_STOPWORDS
 from vocabulary import fold_ascii as fold
+from vocabulary.forms import place_keys
 
 BORN = "<born>"
 DIED = "<died>"
@@ -369,6 +370,8 @@ def contradicted_values(fact: str, texts: Sequence[str], exclude: Iterable[str] 
         others = anchors - {stem(text)}
         if any(text in words and others & words for words in sentences):
             continue  # a page sentence has the value and a word of the fact: not contradicted
+        if v.kind == "place" and any(_place_form_in(text, words) and others & words for words in sentences):
+            continue  # "labour shortages in Australia" where the page has "labour shortages in Australian farming"
         # A year the page never mentions is key-terms-missing's. A place it mentions elsewhere is often one
         # the fact merely widens or narrows ("schools in Australia" and "educated in Melbourne"); one it never
         # mentions may be spelt otherwise there ("St." for "Saint"), so its rival must stand beside three of
@@ -414,6 +417,15 @@ def _bound_elsewhere(fact: str, v: Value, texts: Sequence[str]) -> bool:
     pattern = re.compile(rf"\b{re.escape(' '.join(name))}\s+in\s+((?:[A-Z][\w'’-]+\s*)+)")
     places = [fold(p.group(1)).split() for t in texts for p in pattern.finditer(t)]
     return bool(places) and not any(v.text in p for p in places)
+
+
+def _place_form_in(place: str, words: frozenset[str]) -> bool:
+    """Whether ``words`` hold a one-word place in another of its forms: "Australian" for "Australia"."""
+    folded = fold(place)
+    if not folded.isalpha():
+        return False
+    keys = place_keys(folded)
+    return any(keys & place_keys(w) for w in words if w.isalpha())
 
 
 @lru_cache(maxsize=2048)

@@ -42,6 +42,7 @@ from scoring.rules import MODEL, Rule, register, run
 from scoring.subject_forms import in_page_terms
 from vocabulary import FUNCTION_WORDS, PLAIN_WORDS, RANK_PARAPHRASES, RANK_PLAIN, fold_claim
 from vocabulary.fold import UPPERCASE
+from vocabulary.forms import place_keys, word_keys
 
 NO_SHARED_CONTENT = "no-shared-content"
 KEY_TERMS_MISSING = "key-terms-missing"
@@ -68,6 +69,8 @@ SWAPPED_ROLE = "swapped-role"
 UNLISTED_AWARD = "unlisted-award"
 ROMAN_NUMERAL_TERMS = "roman-numeral-terms"
 ACRONYM_TERMS = "acronym-terms"
+NUMBERS_AS_CONTENT = "numbers-as-content"
+WORD_FORMS = "word-forms"
 NUMERAL_READING = "numeral-reading"
 RELATIVE_DATE = "relative-date"
 IDIOM_READING = "idiom-reading"
@@ -394,16 +397,69 @@ def _surname_reading(fact: str, name: str) -> str:
     return fact.replace(name, words[-1], 1)
 
 
+def _content(w: str) -> bool:
+    return len(w) > 2 and w not in _STOP
+
+
 @lru_cache(maxsize=8192)
 def _content_words(text: str) -> frozenset[str]:
-    return frozenset(w for w in re.findall(r"\w+", fold_claim(text)) if len(w) > 2 and w not in _STOP)
+    """The words of ``text`` a fact can be about: words of three letters or more that are not function words
+    ("nine", "1952", "organist")."""
+    return frozenset(w for w in re.findall(r"\w+", fold_claim(text)) if _content(w))
 
 
-def _shares_content(fact: str, name: str, passages: list[Passage]) -> bool:
+@lru_cache(maxsize=8192)
+def _counted(text: str) -> frozenset[tuple[str, str]]:
+    """The numbers of ``text`` in digits, spelled-out ones too ("47", "eleven" as "11", "20.31" as "20" and "31"),
+    each with the content word it counts when one follows it: "nine hours" is ("9", "hour"), "9 losses" is ("9",
+    "losse"); a number with none ("at the age of 11") is (number, "")."""
+    words = re.findall(r"\w+", fold_claim(in_digits(text)))
+    out: set[tuple[str, str]] = set()
+    for i, w in enumerate(words):
+        if w.isdigit():
+            after = words[i + 1] if i + 1 < len(words) else ""
+            noun = after if _content(after) and not after.isdigit() else ""
+            out.add((w, noun[:-1] if noun.endswith("s") else noun))
+    return frozenset(out)
+
+
+def _shares_number(fact: str, name: str, texts: list[str]) -> bool:
+    """Whether a number of the fact (beyond the name's) is a number of the passages counting the same thing: one
+    the fact gives no noun ("aged 18", "a best of 20.31") or the noun a passage gives it ("nine hours" and "9
+    hours", not "9 losses"): a short number alone is on every page."""
+    own = {n for n, _ in _counted(name)}
+    counted = [(n, noun) for n, noun in _counted(fact) if n not in own]
+    if not counted:
+        return False
+    held = set().union(*(_counted(t) for t in texts))
+    numbers = {n for n, _ in held}
+    return any(n in numbers and (not noun or (n, noun) in held) for n, noun in counted)
+
+
+def _keys_of(words: Iterable[str], keys: Callable[[str], frozenset[str]] = word_keys) -> frozenset[str]:
+    """The keys of ``words`` (``vocabulary.forms``): a word's plural, its place or people, its field."""
+    return frozenset().union(*(keys(w) for w in words))
+
+
+@lru_cache(maxsize=8192)
+def _text_keys(text: str, places: bool = False) -> frozenset[str]:
+    """The keys of every word of a passage (``_keys_of``; a place's forms alone with ``places``), read once however
+    many facts are checked against it."""
+    return _keys_of(re.findall(r"\w+", fold_claim(text)), place_keys if places else word_keys)
+
+
+def _shares_content(fact: str, name: str, passages: list[Passage], off: frozenset[str] = frozenset()) -> bool:
     words = _content_words(fact) - _content_words(name)
-    if not words:
+    if not words and not _counted(fact):
         return True
-    return any(words & _content_words(p.text) for p in passages)
+    if words and any(words & _content_words(p.text) for p in passages):
+        return True
+    if words and WORD_FORMS not in off:
+        # a place's forms only: a plural shared ("immigrants") lets a wrong nationality reach the model
+        keys = _keys_of(words, place_keys)
+        if any(keys & _text_keys(p.text, True) for p in passages):
+            return True
+    return NUMBERS_AS_CONTENT not in off and _shares_number(fact, name, [p.text for p in passages])
 
 
 # Capitalised words too common in names of institutions to tell two pages apart.
@@ -512,6 +568,9 @@ def _key_terms_found(fact: str, name: str, passages: list[Passage], off: frozens
         return None
     texts = [_folded_passage(p.text) for p in passages]
     found = {t for t in terms if any(f" {t} " in text for text in texts) or _parts_found(t, texts)}
+    if WORD_FORMS not in off and terms - found:
+        keys = frozenset().union(*(_text_keys(p.text) for p in passages))
+        found |= {t for t in terms - found if t.isalpha() and word_keys(t) & keys}
     if ACRONYM_TERMS not in off:
         short = {t for t in terms - found if t.isalpha() and 2 <= len(t) <= 5}
         found |= short & _acronyms(passages) if short else set()
@@ -657,7 +716,9 @@ VerifyRule = Rule[VerifyCase, EntityVerdict]
 
 def _no_shared_content(c: VerifyCase) -> EntityVerdict | None:
     # No passage shares a content word with the fact (beyond the name): nothing can support it.
-    return None if _shares_content(c.fact, c.name, c.passages) else c.not_enough(with_evidence=False)
+    if _shares_content(c.fact, c.name, c.passages, c.config.rules_off):
+        return None
+    return c.not_enough(with_evidence=False)
 
 
 # A number written in digits: "129.0", "1,250", "4417" of "A-4417", each part of "2026-11-18".
@@ -1209,6 +1270,23 @@ VERIFY_READINGS: tuple[Rule[VerifyCase, _Claim], ...] = register(
 
 # Options of the key-term share (``key-terms-missing``): what counts as a key term and what finds one.
 KEY_TERM_RULES: tuple[Rule[object, EntityVerdict], ...] = register(
+    Rule(
+        WORD_FORMS,
+        "verify",
+        "for key-terms-missing, a key term matches its other forms on the page (vocabulary.forms): a plural "
+        "('Olympic Games' and 'Olympics'), a place and its people or adjective ('East Africa' and 'East African', "
+        "'Norway' and 'Norwegian'); for no-shared-content, a place's forms alone ('came from Russia' and 'her "
+        "Russian mother')",
+        ("nobody in East Africa could beat him", "went to two Olympic Games", "her mum came from Russia"),
+    ),
+    Rule(
+        NUMBERS_AS_CONTENT,
+        "verify",
+        "for no-shared-content, a number the fact shares with a passage, in digits or spelled out ('aged "
+        "eighteen' and 'at the age of 18', 'a best of 20.31' and '20.31 seconds'), is shared content where it "
+        "counts the same noun there or none ('nine hours' is not '9 losses')",
+        ("aged eighteen", "a best of 20.31", "picked up a bow at eleven"),
+    ),
     Rule(
         ROMAN_NUMERAL_TERMS,
         "verify",
