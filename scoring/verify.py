@@ -31,12 +31,14 @@ from scoring.counts import count_contradicted, count_dated, count_stated
 from scoring.crossed import crossed_values, fact_stated, own_values
 from scoring.durations import dated_in
 from scoring.hours import hours_bounded
+from scoring.kin import KIN_RULES
 from scoring.meaning import named_awards, negated_value_stated, negation_conflict, rank_conflict, unlisted_awards
 from scoring.measures import measure_contradicted, measure_stated
 from scoring.named_roles import swapped_role
 from scoring.numerals import in_digits
 from scoring.protocols import DocumentGrounded, KnowledgeSource, StanceLike, StanceModel, VerdictCache
 from scoring.relative_dates import resolve
+from scoring.rewordings import REWORDING_RULES
 from scoring.roles import Value, contradicted_values, misplaced_values, rebound_years, stated_in
 from scoring.rules import MODEL, Rule, register, run
 from scoring.subject_forms import in_page_terms
@@ -1018,6 +1020,7 @@ VERIFY_RULES: tuple[VerifyRule, ...] = register(
         ),
         _rank_reading,
     ),
+    *REWORDING_RULES,
     Rule(
         NEGATION_MISMATCH,
         "verify",
@@ -1042,6 +1045,7 @@ VERIFY_RULES: tuple[VerifyRule, ...] = register(
         ),
         _negated_value,
     ),
+    *KIN_RULES,
     Rule(
         CROSSED_VALUE,
         "verify",
