@@ -395,6 +395,8 @@ def sentences_of(text: str) -> list[str]:
 
 
 _FIELD_LINE = re.compile(r"^\s*[\w\"' -]{1,40}:(?:\s|$)")
+# A profile's field as the measure reads it: a key of a word or two (snake_case, quoted) and its value.
+_FIELD_VALUE = re.compile(r"^\s*[\"']?[a-z][a-z0-9_]*(?: [a-z0-9_]+)?[\"']?:\s+(?P<value>\S.*)$")
 _LIST_LINE = re.compile(r"^\s*(?:[-*+•–—]\s|[|#]|\d+[.)]\s)")
 
 
@@ -405,7 +407,21 @@ def changed_sentences(answer: str, revised: str) -> list[str]:
 
 
 def revision_faults(sentence: str) -> list[str]:
-    """The faults a reader sees in a revised sentence (:data:`_FAULTS`, and parentheses that do not pair)."""
+    """The faults a reader sees in a revised sentence (:data:`_FAULTS`, and parentheses that do not pair). A field
+    of a profile kept as fields ("born: \"1982, Vancouver\"", "award: Lakeshore Jazz Award (1999)") is read by its
+    value: a lower-case key is no fragment, a value left opening on a comma (", Cork, Ireland") is one."""
+    field = _FIELD_VALUE.match(sentence)
+    if field is not None:
+        sentence = field.group("value").strip().strip("\"'").strip()
+        if not sentence:
+            return []
+        # A value is a phrase, not a sentence: it may open lower-case ("hedged", "born in 1958").
+        found = [name for name, pattern in _FAULTS.items() if pattern.search(sentence) and name != "fragment"]
+        if re.match(r"[,;:.)\]–—-]", sentence):
+            found.append("fragment")
+        if sentence.count("(") != sentence.count(")"):
+            found.append("unpaired-parenthesis")
+        return found
     found = [name for name, pattern in _FAULTS.items() if pattern.search(sentence)]
     if sentence.count("(") != sentence.count(")"):
         found.append("unpaired-parenthesis")

@@ -26,6 +26,9 @@ from schemas.enums import Stance, Verdict
         ("Another Priya Raghunathan, a cricketer, is a cricketer.", "repeated-phrase"),
         ("Record:, 9 losses, 3 draws.", "stray-punctuation"),
         ("She was was born in Cork.", "repeated-word"),
+        ('born: ", Cork, Ireland"', "fragment"),
+        ("award: (Lakeshore Jazz Award", "unpaired-parenthesis"),
+        ("career: ; Hajnówka Field Station", "fragment"),
     ],
 )
 def test_visible_faults_are_named(sentence: str, fault: str) -> None:
@@ -40,6 +43,10 @@ def test_visible_faults_are_named(sentence: str, fault: str) -> None:
         "He won gold (1956) and silver (1960).",
         "Another Dick Hanley was a swimmer born in 1936.",
         "It was built in 1890.",
+        'born: "1982, Vancouver, Canada"',
+        "award: Lakeshore Jazz Award (1999)",
+        "domestic: Domestic cricket for Hyderabad (from 2011)",
+        'expedition: "Havørn expedition (2018): three new species of deep-sea sponge"',
     ],
 )
 def test_sentences_that_read_well_have_no_fault(sentence: str) -> None:
