@@ -113,6 +113,31 @@ def dash_bullets(text: str) -> Reading | None:
     return Reading(made) if made is not None else None
 
 
+# --- slash-separated fields ---------------------------------------------------------------------------------------
+
+# A spec sheet's line of labelled fields parted by slashes ("Motor: 350 W rear hub / Top speed: 25 km/h / Battery:
+# 468 Wh"): each field is a line of its own. A slash inside a value ("25 km/h", "1/6") has no spaces round it.
+_SLASH_PART = re.compile(r"\s+/\s+")
+_FIELD = re.compile(r"^[ \t]*(?:[-*•][ \t]+)?[A-Z][\w'’()&. -]{0,30}?:[ \t]+\S")
+
+
+def _slash_fields(line: str) -> str | None:
+    parts = _SLASH_PART.split(line)
+    if len(parts) < 2 or not all(_FIELD.match(p) for p in parts):
+        return None
+    indent = re.match(r"^[ \t]*", line)
+    lead = indent.group(0) if indent else ""
+    return "\n".join(lead + p.strip() for p in parts)
+
+
+def slash_fields(text: str) -> Reading | None:
+    lines = text.split("\n")
+    made = [_slash_fields(line) for line in lines]
+    if all(m is None for m in made):
+        return None
+    return Reading("\n".join(m if m is not None else line for m, line in zip(made, lines, strict=True)))
+
+
 # --- grids ---------------------------------------------------------------------------------------------------------
 
 _BOX_BORDER = re.compile(r"^\s*[+┌├└╞╘╒╔╠╚][-=─━═+┬┼┴╪╤╧╦╬╩┐┤┘╡╛╕╗╣╝]+\s*$")
@@ -601,6 +626,19 @@ FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
         "('1997 : First 8,000 m peak : Cho Oyu' → '| 1997 | First 8,000 m peak, Cho Oyu |')",
         ("timeline\n  title Ada\n  1815 : born", "1997 : First peak : Cho Oyu", "section Early\n  1990 : Born"),
         mermaid_timelines,
+    ),
+    Rule(
+        "slash-fields",
+        "segment",
+        "a line of two or more labelled fields parted by ' / ' ('Motor: 350 W / Top speed: 25 km/h / Battery: 468 "
+        "Wh') is read as a line a field; a slash in a value ('25 km/h') or between unlabelled words ('singer / "
+        "songwriter') parts nothing",
+        (
+            "Motor: 350 W / Battery: 468 Wh",
+            "Weight: 16.5 kg / Water: IPX5 / Fold: ~3 s",
+            "Price: €549 / Warranty: 2 years",
+        ),
+        slash_fields,
     ),
     Rule(
         "dash-bullets",
