@@ -358,6 +358,7 @@ def test_each_reading_can_be_switched_off(name: str) -> None:
         "mermaid-timelines": "```mermaid\ntimeline\n  1815 : Born\n```",
         "dash-bullets": "– born 1815\n– died 1852",
         "slash-fields": "Born: 1815 / Died: 1852",
+        "thread-counters": "1/2 Born 1815.\n2/2 Died 1852.",
     }
     text = examples[name]
     assert read_formats(text) != text
@@ -449,3 +450,35 @@ def test_labelled_fields_parted_by_slashes_are_a_line_each(line: str, lines: lis
 )
 def test_a_slash_without_a_label_on_each_side_parts_nothing(line: str) -> None:
     assert read_formats(line) == line
+
+
+# --- thread counters (thread-counters) ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("thread", "read"),
+    [
+        ("1/6 Born in Scranton.\n\n2/6 Died in 1971. /end", "Born in Scranton.\n\nDied in 1971."),
+        ("1/3 She sang.\n2/3 She wrote.\n3/3 She retired.", "She sang.\nShe wrote.\nShe retired."),
+        (
+            "Intro line\n\n4/10 Retired in 1941: 61 wins.\n\n5/10 Coached.",
+            "Intro line\n\nRetired in 1941: 61 wins.\n\nCoached.",
+        ),
+    ],
+)
+def test_a_threads_post_counters_are_no_words_of_its_claims(thread: str, read: str) -> None:
+    assert read_formats(thread) == read
+    assert read_formats(thread, frozenset({"thread-counters"})) == thread
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She won 3/4 of the votes.\n1/2 of the board agreed.",  # fractions inside or with different totals
+        "1/4 cup flour\n3/4 cup sugar",  # not one after another
+        "1/6 Born in Scranton.",  # one line
+        "2/6 Born.\n1/6 Died.",  # counting down
+    ],
+)
+def test_fractions_and_lone_counters_stay(text: str) -> None:
+    assert read_formats(text) == text
