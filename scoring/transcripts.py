@@ -21,9 +21,23 @@ from scoring.records import Reading
 from scoring.rules import Rule, register, run
 
 ANSWER_LABEL = "answer-label"
+SPEAKER_LABEL = "speaker-label"
 
 # "A:", "Answer:", "Ans:" at the start of a sentence, then the answer. Only with a colon: "A. J. Ayer" is a name.
 _LABEL = re.compile(r"^\s*(?:A|Ans|Answer)\s*:\s+(?=\S)")
+
+
+# A speaker's turn in a transcript: a time stamp in brackets ("[00:13]", "(1:02:45)"; "10:30 is when …" is a time)
+# with or without a speaker in capitals ("[00:13] JON:", "[00:00] HOST (IRATI):"), or a speaker named by their role
+# in capitals ("HOST:", "GUEST (ANA):", "INTERVIEWER:"). A label in capitals with no time stamp and no role ("NASA:
+# …") may be the subject: left as it is.
+_STAMP = r"[\[(]\d{1,2}:\d{2}(?::\d{2})?[\])]"
+_SPEAKER = r"[A-Z][A-Z'’.-]+(?: [A-Z][A-Z'’.-]+){0,2}(?:\s*\([^()]{1,30}\))?"
+_ROLE = (
+    r"(?:CO-?)?(?:HOST|GUEST|INTERVIEWER|INTERVIEWEE|PRESENTER|NARRATOR|ANCHOR|MODERATOR|CALLER|REPORTER|"
+    r"SPEAKER(?: \d)?)(?:\s*\([^()]{1,30}\))?"
+)
+_SPEAKER_LABEL = re.compile(rf"^\s*(?:{_STAMP}\s*(?:{_SPEAKER}\s*:\s*)?|{_ROLE}\s*:\s*)(?=\S)")
 
 
 @dataclass(frozen=True)
@@ -45,6 +59,14 @@ def _unlabel(reading: Reading) -> Unlabelled | None:
     return Unlabelled(Reading(text[m.end() :], reading.offsets[m.end() :], True))
 
 
+def _unspeak(reading: Reading) -> Unlabelled | None:
+    text = reading.text
+    m = _SPEAKER_LABEL.match(text)
+    if m is None or len(reading.offsets) != len(text):
+        return None
+    return Unlabelled(Reading(text[m.end() :], reading.offsets[m.end() :], True))
+
+
 LABEL_RULES: tuple[Rule[Reading, Unlabelled], ...] = register(
     Rule(
         ANSWER_LABEL,
@@ -58,6 +80,20 @@ LABEL_RULES: tuple[Rule[Reading, Unlabelled], ...] = register(
             "Ans: The free tier allows two linked accounts.",
         ),
         _unlabel,
+    ),
+    Rule(
+        SPEAKER_LABEL,
+        "decompose",
+        "a transcript's time stamp and speaker at the start of a turn ('[00:13] JON:', '[00:00] HOST (IRATI):', "
+        "'GUEST:') are no words of the claim: the turn is read without them; a label in capitals with no time "
+        "stamp and no role ('NASA: founded in 1958') is left as written",
+        (
+            "[00:13] JON: Born in Tolosa, in Gipuzkoa, in 1981.",
+            "[00:00] HOST (IRATI): Welcome back to the show.",
+            "GUEST: She won the title in 2004.",
+            "(1:02:45) She retired in 2014.",
+        ),
+        _unspeak,
     ),
 )
 

@@ -78,7 +78,12 @@ def pronominalised(sentence: str, page: dict[str, Any]) -> str | None:
 
 
 def load_examples(
-    data: Path, kb: Path | None, chatter: Path, limit: int | None = None, all_texts: bool = False
+    data: Path,
+    kb: Path | None,
+    chatter: Path,
+    limit: int | None = None,
+    all_texts: bool = False,
+    claims: Path | None = None,
 ) -> list[Example]:
     """Every training sentence with no number or name of its own (``all_texts``: every one), deduplicated
     by text (the first source keeps it)."""
@@ -112,6 +117,15 @@ def load_examples(
                         spoken = pronominalised(sentence, page)
                         if spoken is not None:
                             out.append(Example(spoken, CLAIM, f"kb:{page['title']}", "kb-page-pronoun"))
+    if claims is not None and claims.exists():
+        # Hand-written claims shaped like chatter ("Don't confuse him with his brother, who was a painter."): the
+        # counterweight of the chatter file's advice and generalities.
+        section = "start"
+        for line in claims.read_text().splitlines():
+            if line.startswith("#"):
+                section = line.lstrip("# ").strip() or section
+            elif line.strip():
+                out.append(Example(line.strip(), CLAIM, f"claims:{section}", "hand-claim"))
     section = "start"
     n_chatter = 0
     for line in chatter.read_text().splitlines():
@@ -253,6 +267,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--kb", type=Path, default=ROOT / "tests" / "corpus" / "kb")
     parser.add_argument("--chatter", type=Path, default=ROOT / "scripts" / "data" / "worthiness_chatter.txt")
+    parser.add_argument(
+        "--claims",
+        type=Path,
+        default=ROOT / "scripts" / "data" / "worthiness_claims.txt",
+        help="hand-written claims shaped like chatter (skipped when the file is absent)",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "scoring" / "checkworthy" / "weights.json")
     parser.add_argument("--buckets", type=int, default=DEFAULT_BUCKETS)
     parser.add_argument("--l2", type=float, default=1e-4)
@@ -268,7 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dry-run", action="store_true", help="print the CV figures, write nothing")
     args = parser.parse_args(argv)
 
-    examples = load_examples(args.data, args.kb, args.chatter, args.limit, not args.domain_only)
+    examples = load_examples(args.data, args.kb, args.chatter, args.limit, not args.domain_only, args.claims)
     counts: dict[str, int] = {}
     for e in examples:
         counts[e.source] = counts.get(e.source, 0) + 1

@@ -32,6 +32,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
+from itertools import pairwise
 from typing import Any
 from xml.etree import ElementTree
 
@@ -111,6 +112,53 @@ def _dash_bullets(lines: list[str]) -> str | None:
 def dash_bullets(text: str) -> Reading | None:
     made = _rewrite_runs(text, lambda line: bool(_DASH_BULLET.match(line)) or not line.strip(), 2, _dash_bullets)
     return Reading(made) if made is not None else None
+
+
+# --- thread counters ----------------------------------------------------------------------------------------------
+
+# A thread's post counter at the start of a line ("1/6 Thread on …", "4/6 Retired in 1941"): the place of the post,
+# not a word of its claims. Read only when two or more lines count up, one by one, to the same total.
+_COUNTER = re.compile(r"^(?P<indent>[ \t]*)(?P<k>\d{1,2})/(?P<n>\d{1,2})[ \t]+(?=\S)")
+_THREAD_END = re.compile(r"[ \t]+/end[ \t]*$", re.IGNORECASE)
+
+
+def thread_counters(text: str) -> Reading | None:
+    lines = text.split("\n")
+    found = [(i, m) for i, line in enumerate(lines) if (m := _COUNTER.match(line))]
+    totals = {m["n"] for _, m in found}
+    places = [int(m["k"]) for _, m in found]
+    # the posts in order, one after another: "1/4 cup flour" and "3/4 cup sugar" are a recipe's fractions
+    counted = all(b == a + 1 for a, b in pairwise(places))
+    if len(found) < 2 or len(totals) != 1 or not counted or max(places) > int(next(iter(totals))):
+        return None
+    for i, m in found:
+        lines[i] = _THREAD_END.sub("", m["indent"] + lines[i][m.end() :])
+    return Reading("\n".join(lines))
+
+
+# --- slash-separated fields ---------------------------------------------------------------------------------------
+
+# A spec sheet's line of labelled fields parted by slashes ("Motor: 350 W rear hub / Top speed: 25 km/h / Battery:
+# 468 Wh"): each field is a line of its own. A slash inside a value ("25 km/h", "1/6") has no spaces round it.
+_SLASH_PART = re.compile(r"\s+/\s+")
+_FIELD = re.compile(r"^[ \t]*(?:[-*•][ \t]+)?[A-Z][\w'’()&. -]{0,30}?:[ \t]+\S")
+
+
+def _slash_fields(line: str) -> str | None:
+    parts = _SLASH_PART.split(line)
+    if len(parts) < 2 or not all(_FIELD.match(p) for p in parts):
+        return None
+    indent = re.match(r"^[ \t]*", line)
+    lead = indent.group(0) if indent else ""
+    return "\n".join(lead + p.strip() for p in parts)
+
+
+def slash_fields(text: str) -> Reading | None:
+    lines = text.split("\n")
+    made = [_slash_fields(line) for line in lines]
+    if all(m is None for m in made):
+        return None
+    return Reading("\n".join(m if m is not None else line for m, line in zip(made, lines, strict=True)))
 
 
 # --- grids ---------------------------------------------------------------------------------------------------------
@@ -601,6 +649,28 @@ FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
         "('1997 : First 8,000 m peak : Cho Oyu' → '| 1997 | First 8,000 m peak, Cho Oyu |')",
         ("timeline\n  title Ada\n  1815 : born", "1997 : First peak : Cho Oyu", "section Early\n  1990 : Born"),
         mermaid_timelines,
+    ),
+    Rule(
+        "thread-counters",
+        "segment",
+        "a thread's post counters at the start of two or more lines counting up to one total ('1/6 Thread on …', "
+        "'4/6 Retired in 1941: …') and its '/end' are no words of the claims: the lines are read without them; a "
+        "fraction in a line ('won 3/4 of the votes') or one such line is left",
+        ("1/6 Born 1909.\n\n2/6 Died 1971.", "1/3 She sang.\n2/3 She wrote.\n3/3 She retired. /end", "3/10 A\n4/10 B"),
+        thread_counters,
+    ),
+    Rule(
+        "slash-fields",
+        "segment",
+        "a line of two or more labelled fields parted by ' / ' ('Motor: 350 W / Top speed: 25 km/h / Battery: 468 "
+        "Wh') is read as a line a field; a slash in a value ('25 km/h') or between unlabelled words ('singer / "
+        "songwriter') parts nothing",
+        (
+            "Motor: 350 W / Battery: 468 Wh",
+            "Weight: 16.5 kg / Water: IPX5 / Fold: ~3 s",
+            "Price: €549 / Warranty: 2 years",
+        ),
+        slash_fields,
     ),
     Rule(
         "dash-bullets",

@@ -17,6 +17,7 @@ from scoring.pipeline import check
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAINING_FILE = ROOT / "scripts" / "data" / "worthiness_chatter.txt"
+CLAIMS_FILE = ROOT / "scripts" / "data" / "worthiness_claims.txt"
 
 CHATTER = [
     "Every one of these accomplishments would make a career by itself.",
@@ -54,9 +55,40 @@ def model() -> WorthinessModel:
     return WorthinessModel.load()
 
 
+# Advice on writing the piece, generalities about people at large, reactions to figures, a show's talk: not claims.
+ADVICE = [
+    "Don't describe it as a fact about him in the article.",
+    "Don't frame the praise as if it were established.",
+    "Mention the anniversary early; it helps the case.",
+    "Most parents worry more about cost than quality.",
+    "Committees usually like a concrete figure.",
+    "That tally is frankly ridiculous.",
+]
+# Shaped like advice or a generality, but a fact about the subject or its world: still checked.
+ADVICE_LOOKALIKES = [
+    "Don't confuse her with her sister, who was a sculptor.",
+    "He kept the squad apart from the youth team.",
+    "Most of her pupils went on to perform.",
+    "Readers of the newspaper voted him sportsman of the year.",
+    "Teachers at the college went on strike.",
+    "The fight ended in a draw.",
+    "Fans of the team paid for the memorial.",
+]
+
+
 def test_the_phrasings_here_are_not_training_sentences() -> None:
-    trained = {line.strip().lower() for line in TRAINING_FILE.read_text().splitlines()}
-    assert not trained & {t.lower() for t in CHATTER + CLAIMS}
+    trained = {line.strip().lower() for path in (TRAINING_FILE, CLAIMS_FILE) for line in path.read_text().splitlines()}
+    assert not trained & {t.lower() for t in CHATTER + CLAIMS + ADVICE + ADVICE_LOOKALIKES}
+
+
+@pytest.mark.parametrize("text", ADVICE)
+def test_advice_on_the_piece_generalities_and_reactions_are_chatter(model: WorthinessModel, text: str) -> None:
+    assert model.is_chatter(text), model.chatter(text)
+
+
+@pytest.mark.parametrize("text", ADVICE_LOOKALIKES)
+def test_facts_shaped_like_advice_or_generalities_stay_claims(model: WorthinessModel, text: str) -> None:
+    assert not model.is_chatter(text), model.chatter(text)
 
 
 def test_the_packaged_model_loads_with_its_threshold_and_cv_figures(model: WorthinessModel) -> None:

@@ -357,6 +357,8 @@ def test_each_reading_can_be_switched_off(name: str) -> None:
         "csv-rows": "a,b,c\n1,2,3\n4,5,6",
         "mermaid-timelines": "```mermaid\ntimeline\n  1815 : Born\n```",
         "dash-bullets": "– born 1815\n– died 1852",
+        "slash-fields": "Born: 1815 / Died: 1852",
+        "thread-counters": "1/2 Born 1815.\n2/2 Died 1852.",
     }
     text = examples[name]
     assert read_formats(text) != text
@@ -410,4 +412,73 @@ def test_a_lone_dash_line_or_a_dash_inside_a_line_is_not_a_list(answer: str) -> 
 def test_hostile_text_in_a_notation_is_left_as_written_in_linear_time(text: str) -> None:
     # The answer is the model's, and a user can make the model write anything: these once backtracked for
     # seconds to minutes on one answer (a pattern's spaces or scan matched more than one way); each is read once.
+    assert read_formats(text) == text
+
+
+# --- slash-separated fields (slash-fields) --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "lines"),
+    [
+        (
+            "Motor: 350 W rear hub / Top speed: 25 km/h / Battery: 468 Wh",
+            ["Motor: 350 W rear hub", "Top speed: 25 km/h", "Battery: 468 Wh"],
+        ),
+        ("Weight: 16.5 kg / Water: IPX5 / Fold: ~3 s", ["Weight: 16.5 kg", "Water: IPX5", "Fold: ~3 s"]),
+        ("Price at launch: €549 / Warranty: 2 years", ["Price at launch: €549", "Warranty: 2 years"]),
+        ("- Born: 1903 / Died: 1937", ["- Born: 1903", "Died: 1937"]),
+    ],
+)
+def test_labelled_fields_parted_by_slashes_are_a_line_each(line: str, lines: list[str]) -> None:
+    assert read_formats(f"Tessaly Drift S3\n{line}\nMade in Spain.").split("\n") == [
+        "Tessaly Drift S3",
+        *lines,
+        "Made in Spain.",
+    ]
+    assert read_formats(line, frozenset({"slash-fields"})) == line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Top speed: 25 km/h and a range of 45 km/30 mi",  # slashes with no spaces round them
+        "She was a singer / songwriter and a producer.",  # no labels
+        "Roles: singer / songwriter / producer",  # one label, a slash between values
+        "1/6 Thread on a boxer: born 1909 / died 1971",  # the first part is no field
+    ],
+)
+def test_a_slash_without_a_label_on_each_side_parts_nothing(line: str) -> None:
+    assert read_formats(line) == line
+
+
+# --- thread counters (thread-counters) ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("thread", "read"),
+    [
+        ("1/6 Born in Scranton.\n\n2/6 Died in 1971. /end", "Born in Scranton.\n\nDied in 1971."),
+        ("1/3 She sang.\n2/3 She wrote.\n3/3 She retired.", "She sang.\nShe wrote.\nShe retired."),
+        (
+            "Intro line\n\n4/10 Retired in 1941: 61 wins.\n\n5/10 Coached.",
+            "Intro line\n\nRetired in 1941: 61 wins.\n\nCoached.",
+        ),
+    ],
+)
+def test_a_threads_post_counters_are_no_words_of_its_claims(thread: str, read: str) -> None:
+    assert read_formats(thread) == read
+    assert read_formats(thread, frozenset({"thread-counters"})) == thread
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She won 3/4 of the votes.\n1/2 of the board agreed.",  # fractions inside or with different totals
+        "1/4 cup flour\n3/4 cup sugar",  # not one after another
+        "1/6 Born in Scranton.",  # one line
+        "2/6 Born.\n1/6 Died.",  # counting down
+    ],
+)
+def test_fractions_and_lone_counters_stay(text: str) -> None:
     assert read_formats(text) == text

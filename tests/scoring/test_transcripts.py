@@ -5,7 +5,7 @@ import pytest
 from knowledge.store import Store
 from scoring.pipeline import CheckConfig, check
 from scoring.records import unchanged
-from scoring.transcripts import ANSWER_LABEL, LABEL_RULES, unlabelled
+from scoring.transcripts import ANSWER_LABEL, LABEL_RULES, SPEAKER_LABEL, unlabelled
 
 
 @pytest.mark.parametrize(
@@ -44,10 +44,45 @@ def test_what_is_no_answer_label_stays(sentence: str) -> None:
     assert unlabelled(unchanged(sentence)).text == sentence
 
 
-def test_the_rule_object_holds_its_phrasings() -> None:
-    (rule,) = LABEL_RULES
-    assert rule.name == ANSWER_LABEL and len(rule.examples) >= 3
-    assert all(unlabelled(unchanged(e)).text != e for e in rule.examples)
+def test_the_rule_objects_hold_their_phrasings() -> None:
+    assert [r.name for r in LABEL_RULES] == [ANSWER_LABEL, SPEAKER_LABEL]
+    for rule in LABEL_RULES:
+        assert len(rule.examples) >= 3
+        assert all(unlabelled(unchanged(e)).text != e for e in rule.examples)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "read"),
+    [
+        ("[00:13] JON: Born in Tolosa, in Gipuzkoa, in 1981.", "Born in Tolosa, in Gipuzkoa, in 1981."),
+        ("[00:00] HOST (IRATI): Welcome back to the show.", "Welcome back to the show."),
+        ("[1:02:45] She retired as a player in 2014.", "She retired as a player in 2014."),
+        ("(12:30) DR. OKAFOR: The trial ran for six years.", "The trial ran for six years."),
+        ("GUEST: She won the national title in 2004.", "She won the national title in 2004."),
+        ("CO-HOST (ANA): He coached the side until 2019.", "He coached the side until 2019."),
+        ("INTERVIEWER: You joined the club in 1998.", "You joined the club in 1998."),
+    ],
+)
+def test_a_speakers_time_stamp_and_label_are_no_words_of_the_claim(sentence: str, read: str) -> None:
+    reading = unlabelled(unchanged(sentence))
+    assert reading.text == read and reading.rewritten
+    assert all(sentence[o] == c for o, c in zip(reading.offsets, reading.text, strict=True))
+    assert unlabelled(unchanged(sentence), frozenset({SPEAKER_LABEL})).text == sentence
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "NASA: founded in 1958, the agency ran the Apollo programme.",  # capitals with no stamp and no role
+        "Born: 1976, Akureyri, Iceland",  # a field
+        "USA: she moved there in 1990.",
+        "10:30 is when the museum opens.",  # a time as the subject
+        "Ratio 3:2 was the final score.",
+        "HOSTING: the club hosted the final in 2001.",  # a word that starts like a role
+    ],
+)
+def test_what_is_no_speaker_label_stays(sentence: str) -> None:
+    assert unlabelled(unchanged(sentence)).text == sentence
 
 
 PAGES = [
