@@ -229,6 +229,43 @@ def _fenced(text: str, languages: tuple[str, ...], read: Callable[[str], str | N
     return made if changed else None
 
 
+_TABLE_LANGUAGES = {"csv": ",", "tsv": "\t"}
+
+
+def _delimited_fence(info: str, code: str) -> str | None:
+    """A fence of separated rows as a markdown table: labelled ``csv`` or ``tsv`` (a header and one row or more), or
+    unlabelled with every line a CSV line (a header and two rows or more); None for anything else."""
+    lines = [line for line in code.split("\n") if line.strip()]
+    if info:
+        if len(lines) < 2:
+            return None
+        rows = list(csv.reader((line.strip() for line in lines), delimiter=_TABLE_LANGUAGES[info]))
+        if len({len(r) for r in rows}) != 1 or len(rows[0]) < 2 or not all(h.strip() for h in rows[0]):
+            return None
+        return _table(rows)
+    if len(lines) < _CSV_LEAST_ROWS or not all(_csv_line(line) for line in lines):
+        return None
+    return _csv_table(lines)
+
+
+def csv_fences(text: str) -> Reading | None:
+    changed = False
+
+    def one(m: re.Match[str]) -> str:
+        nonlocal changed
+        info = m.group("info").lower()
+        if info not in _TABLE_LANGUAGES and info:
+            return m.group()
+        made = _delimited_fence(info, m.group("code"))
+        if made is None:
+            return m.group()
+        changed = True
+        return made
+
+    made = _FENCE.sub(one, text)
+    return Reading(made) if changed else None
+
+
 def mermaid_timelines(text: str) -> Reading | None:
     made = _fenced(text, ("mermaid", ""), _mermaid_timeline)
     return Reading(made) if made is not None else None
@@ -585,6 +622,15 @@ FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
         "the markdown table it draws",
         ("+---+---+\n| a | b |", "┌───┬───┐\n│ a │ b │", "| Ada Quill | potter |\n+--+--+\n| Born | 1815 |"),
         box_tables,
+    ),
+    Rule(
+        "csv-fences",
+        "segment",
+        "a code fence of comma- or tab-separated rows ('```csv' over 'name,role,born' and its rows, '```tsv', or an "
+        "unlabelled fence whose every line is a CSV line) is read as the markdown table of its rows, not as code; "
+        "a fence of code or prose, or of rows of unequal length, stays a fence",
+        ("```csv\nname,born\nAda,1815\n```", "```tsv\nname\tborn\n…\n```", "```\nyear,event,place\n…\n```"),
+        csv_fences,
     ),
     Rule(
         "csv-rows",

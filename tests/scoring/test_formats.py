@@ -354,6 +354,7 @@ def test_each_reading_can_be_switched_off(name: str) -> None:
         "sql-inserts": "```sql\nINSERT INTO t (name, born) VALUES ('Ada', 1815);\n```",
         "tag-pairs": '[Name "Ada"]\n[Born "1815"]',
         "box-tables": "+---+---+\n| a | b |\n| c | d |\n+---+---+",
+        "csv-fences": "```csv\nname,born\nAda,1815\n```",
         "csv-rows": "a,b,c\n1,2,3\n4,5,6",
         "mermaid-timelines": "```mermaid\ntimeline\n  1815 : Born\n```",
         "dash-bullets": "– born 1815\n– died 1852",
@@ -411,3 +412,39 @@ def test_hostile_text_in_a_notation_is_left_as_written_in_linear_time(text: str)
     # The answer is the model's, and a user can make the model write anything: these once backtracked for
     # seconds to minutes on one answer (a pattern's spaces or scan matched more than one way); each is read once.
     assert read_formats(text) == text
+
+
+# --- CSV fences (csv-fences) --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("```csv\nname,role,born\nAda Quill,potter,1815\nAda Quill,poet,1850\n```", ["| Ada Quill | poet | 1850 |"]),
+        ("Here:\n\n```tsv\nname\tborn\nAda Quill\t1815\n```\n\nDone.", ["| name | born |", "| Ada Quill | 1815 |"]),
+        ("```\nyear,event,place\n1815,born,Leeds\n1852,died,York\n```", ["| 1852 | died | York |"]),
+        ('```CSV\nname,award\n"Quill, Ada","Hale Prize (2001)"\n```', ["| Quill, Ada | Hale Prize (2001) |"]),
+    ],
+)
+def test_a_fence_of_separated_rows_is_a_table(text: str, parts: list[str]) -> None:
+    made = read_formats(text)
+    assert all(p in made for p in parts), made
+    assert "```" not in made
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```python\nx = f(a, b, c)\ny = g(a, b, c)\nz = h(a, b, c)\n```",  # code in a fence of another language
+        "```csv\nname,born\nAda Quill,1815,Leeds\n```",  # rows of unequal length
+        "```\nShe was born in Leeds, in 1815, to a miner.\nShe died in York, in 1852, aged 37.\nOne more, line, here\n```",
+    ],
+)
+def test_a_fence_of_code_or_prose_stays_a_fence(text: str) -> None:
+    assert read_formats(text) == text
+
+
+def test_a_csv_fence_of_namesakes_is_a_row_per_person() -> None:
+    text = "```csv\nname,role,born\nAda Quill,potter,1815\nAda Quill,poet,1850\n```"
+    assert "| Ada Quill | potter | 1815 |" in read_formats(text)
+    assert read_formats(text, frozenset({"csv-fences"})).startswith("```csv")  # off: still a fence
