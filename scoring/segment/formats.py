@@ -173,6 +173,65 @@ def csv_rows(text: str) -> Reading | None:
     return Reading(made) if made is not None else None
 
 
+# A line of tab-separated cells ("1963\tBorn\tÅlesund, Norway"): a table's row pasted as text.
+_TAB_LEAST_ROWS = 3
+
+
+def _tab_line(line: str) -> bool:
+    return "\t" in line.strip() and bool(line.strip())
+
+
+def _tab_table(lines: list[str]) -> str | None:
+    """Tab-separated lines under a header of short names with no digit ("Year(s)\tRole / event\tPlace") as a
+    markdown table; None when the lines split into different numbers of cells or the first is no header."""
+    rows = [[cell.strip() for cell in line.strip().split("\t")] for line in lines]
+    header = rows[0]
+    if len({len(r) for r in rows}) != 1 or len(header) < 2:
+        return None
+    if not all(h and len(h.split()) <= 4 for h in header) or any(ch.isdigit() for h in header for ch in h):
+        return None
+    return _table(rows)
+
+
+def tab_rows(text: str) -> Reading | None:
+    made = _rewrite_runs(text, _tab_line, _TAB_LEAST_ROWS, _tab_table)
+    return Reading(made) if made is not None else None
+
+
+# A timeline's line: a year or a span of years ("1996 → 2004", "2020 → now"), a middle dot or bullet, the event.
+_YEAR_TEXT = r"(?:1[0-9]|20)[0-9]{2}"
+_DOTTED_EVENT = re.compile(
+    rf"^\s*(?P<from>{_YEAR_TEXT})(?:\s*(?:→|->|⟶|–|—|-|to)\s*(?P<to>{_YEAR_TEXT}|now|present|today))?\s*[·•]\s+"
+    r"(?P<what>\S.*)$",
+    re.IGNORECASE,
+)
+_DOTTED_LEAST_ROWS = 3
+
+
+def _dotted_table(lines: list[str]) -> str | None:
+    """Dated lines ("1969 · born in Kumasi", "1996 → 2004 · planning department") as a table of when and what: a
+    span as "1996–2004", an open one as "since 2020"."""
+    rows = [["When", "Event"]]
+    for line in lines:
+        m = _DOTTED_EVENT.match(line)
+        if m is None:
+            return None
+        start, end = m.group("from"), m.group("to")
+        if end is None:
+            when = start
+        elif end.isdigit():
+            when = f"{start}–{end}"
+        else:
+            when = f"since {start}"
+        rows.append([when, m.group("what").strip()])
+    return _table(rows)
+
+
+def dotted_timelines(text: str) -> Reading | None:
+    made = _rewrite_runs(text, lambda line: bool(_DOTTED_EVENT.match(line)), _DOTTED_LEAST_ROWS, _dotted_table)
+    return Reading(made) if made is not None else None
+
+
 _FENCE = re.compile(r"^```[ \t]*(?P<info>[\w+-]*)[^\n]*\n(?P<code>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 _TIMELINE_EVENT = re.compile(r"^\s*(?P<when>[^:]+?)\s*:\s*(?P<what>.+)$")
 
@@ -639,6 +698,24 @@ FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
         "are read as a markdown table; prose with commas (', ' after each) is not",
         ("year,event,result", "name,born,died", '"Quill, Ada",1815,1852'),
         csv_rows,
+    ),
+    Rule(
+        "tab-rows",
+        "segment",
+        "three or more lines of tab-separated cells (a table pasted as text: 'Year(s)<TAB>Role / event<TAB>Place' "
+        "over '1963<TAB>Born<TAB>Ålesund, Norway') under a header of short names with no digit are a markdown "
+        "table; lines of unequal cell counts, or headerless, stay",
+        ("Year\tEvent\tPlace\n1963\tBorn\tÅlesund", "Name\tBorn\n…", "When\tWhat\n2001\tPhD\n2005\tPost"),
+        tab_rows,
+    ),
+    Rule(
+        "dotted-timelines",
+        "segment",
+        "three or more lines of a year or span of years, a middle dot or bullet and an event ('1969 · born in Kumasi', "
+        "'1996 → 2004 · planning department, Dublin City Council', '2020 → now · visiting professor') are a table of "
+        "when and what (the span read '1996–2004', an open one 'since 2020'), as a dated table is read",
+        ("1969 · born in Kumasi", "1996 → 2004 · planning department", "2020 → now · visiting professor"),
+        dotted_timelines,
     ),
     Rule(
         "mermaid-timelines",

@@ -356,6 +356,8 @@ def test_each_reading_can_be_switched_off(name: str) -> None:
         "box-tables": "+---+---+\n| a | b |\n| c | d |\n+---+---+",
         "csv-fences": "```csv\nname,born\nAda,1815\n```",
         "csv-rows": "a,b,c\n1,2,3\n4,5,6",
+        "tab-rows": "Year\tEvent\n1815\tBorn\n1852\tDied",
+        "dotted-timelines": "1815 · born\n1833 · moved\n1852 · died",
         "mermaid-timelines": "```mermaid\ntimeline\n  1815 : Born\n```",
         "dash-bullets": "– born 1815\n– died 1852",
     }
@@ -448,3 +450,72 @@ def test_a_csv_fence_of_namesakes_is_a_row_per_person() -> None:
     text = "```csv\nname,role,born\nAda Quill,potter,1815\nAda Quill,poet,1850\n```"
     assert "| Ada Quill | potter | 1815 |" in read_formats(text)
     assert read_formats(text, frozenset({"csv-fences"})).startswith("```csv")  # off: still a fence
+
+
+# --- tab-separated rows (tab-rows) --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        (
+            "Ada Quill — career\n\nYear(s)\tRole / event\tPlace\n1963\tBorn\tLeeds, England\n—\tStudied law\tYork",
+            ["| Year(s) | Role / event | Place |", "| 1963 | Born | Leeds, England |", "| — | Studied law | York |"],
+        ),
+        (
+            "When\tWhat\n2001\tPhD, Leiden\n2005\tPostdoc, Kyoto",
+            ["| 2001 | PhD, Leiden |", "| 2005 | Postdoc, Kyoto |"],
+        ),
+        ("Name\tBorn\tField\nAda Quill\t1815\tpottery\nAda Quill\t1850\tpoetry\n", ["| Ada Quill | 1850 | poetry |"]),
+    ],
+)
+def test_tab_separated_lines_under_a_header_are_a_table(text: str, parts: list[str]) -> None:
+    made = read_formats(text)
+    assert all(p in made for p in parts), made
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1963\tBorn\tLeeds\n1990\tPhD\tYork\n2001\tChair\tHull",  # no header: the first row is data
+        "Year\tEvent\n1963\tBorn\tLeeds\n1990\tPhD",  # unequal cell counts
+        "She was born.\tThen she left.\n\nShe wrote.\tShe died.",  # two lines, apart
+    ],
+)
+def test_tabbed_lines_that_are_no_table_stay(text: str) -> None:
+    assert read_formats(text) == text
+
+
+# --- dotted timelines (dotted-timelines) --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        (
+            "1969 · born in Leeds\n1996 → 2004 · planning department, York\n2020 → now · visiting professor",
+            ["| 1969 | born in Leeds |", "| 1996–2004 | planning department, York |", "| since 2020 | visiting prof"],
+        ),
+        ("1815 • born\n1833 – 1840 • studied in Paris\n1852 • died in York", ["| 1833–1840 | studied in Paris |"]),
+        (
+            "**Timeline**\n\n2001 -> 2005 · PhD, Leiden\n2006 · postdoc\n2010 to present · chair",
+            ["| since 2010 | chair |"],
+        ),
+    ],
+)
+def test_dotted_dated_lines_are_a_timeline_table(text: str, parts: list[str]) -> None:
+    made = read_formats(text)
+    assert all(p in made for p in parts), made
+    assert read_formats(text, frozenset({"dotted-timelines"})) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1969 · born in Leeds\n1996 · moved to York",  # two lines
+        "Price · £20\nSize · large\nColour · red",  # no years
+        "In 1969 · she was born\nIn 1996 · she moved\nIn 2004 · she left",  # a word before the year
+    ],
+)
+def test_lines_that_are_no_dotted_timeline_stay(text: str) -> None:
+    assert read_formats(text) == text
