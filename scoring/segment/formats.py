@@ -173,7 +173,7 @@ def csv_rows(text: str) -> Reading | None:
     return Reading(made) if made is not None else None
 
 
-# A line of tab-separated cells ("1963\tBorn\tÅlesund, Norway"): a table's row pasted as text.
+# A line of tab-separated cells ("1963\tBorn\tBergen, Norway"): a table's row pasted as text.
 _TAB_LEAST_ROWS = 3
 
 
@@ -209,7 +209,7 @@ _DOTTED_LEAST_ROWS = 3
 
 
 def _dotted_table(lines: list[str]) -> str | None:
-    """Dated lines ("1969 · born in Kumasi", "1996 → 2004 · planning department") as a table of when and what: a
+    """Dated lines ("1969 · born in Leeds", "1996 → 2004 · planning department") as a table of when and what: a
     span as "1996–2004", an open one as "since 2020"."""
     rows = [["When", "Event"]]
     for line in lines:
@@ -703,18 +703,18 @@ FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
         "tab-rows",
         "segment",
         "three or more lines of tab-separated cells (a table pasted as text: 'Year(s)<TAB>Role / event<TAB>Place' "
-        "over '1963<TAB>Born<TAB>Ålesund, Norway') under a header of short names with no digit are a markdown "
+        "over '1963<TAB>Born<TAB>Bergen, Norway') under a header of short names with no digit are a markdown "
         "table; lines of unequal cell counts, or headerless, stay",
-        ("Year\tEvent\tPlace\n1963\tBorn\tÅlesund", "Name\tBorn\n…", "When\tWhat\n2001\tPhD\n2005\tPost"),
+        ("Year\tEvent\tPlace\n1963\tBorn\tBergen", "Name\tBorn\n…", "When\tWhat\n2001\tPhD\n2005\tPost"),
         tab_rows,
     ),
     Rule(
         "dotted-timelines",
         "segment",
-        "three or more lines of a year or span of years, a middle dot or bullet and an event ('1969 · born in Kumasi', "
+        "three or more lines of a year or span of years, a middle dot or bullet and an event ('1969 · born in Leeds', "
         "'1996 → 2004 · planning department, Dublin City Council', '2020 → now · visiting professor') are a table of "
         "when and what (the span read '1996–2004', an open one 'since 2020'), as a dated table is read",
-        ("1969 · born in Kumasi", "1996 → 2004 · planning department", "2020 → now · visiting professor"),
+        ("1969 · born in Leeds", "1996 → 2004 · planning department", "2020 → now · visiting professor"),
         dotted_timelines,
     ),
     Rule(

@@ -439,7 +439,7 @@ def test_a_fence_of_separated_rows_is_a_table(text: str, parts: list[str]) -> No
     [
         "```python\nx = f(a, b, c)\ny = g(a, b, c)\nz = h(a, b, c)\n```",  # code in a fence of another language
         "```csv\nname,born\nAda Quill,1815,Leeds\n```",  # rows of unequal length
-        "```\nShe was born in Leeds, in 1815, to a miner.\nShe died in York, in 1852, aged 37.\nOne more, line, here\n```",
+        "```\nShe was born in Leeds, in 1815.\nShe died in York, in 1852, aged 37.\nOne more, line, here\n```",
     ],
 )
 def test_a_fence_of_code_or_prose_stays_a_fence(text: str) -> None:

@@ -104,12 +104,12 @@ def test_a_label_and_no_dated_role_of_a_person_presents_no_one(lead: str) -> Non
 def test_then_and_now_sections_scope_two_namesakes_apart() -> None:
     text = (
         "There are two Kenji Satos, a century apart.\n\n### THEN — the lighthouse keeper (1884–1959)\n\nBorn in "
-        "Whitby, he was keeper of Gannet Rock from 1912.\n\n### NOW — the comedian (born 1990)\n\nBorn in Leeds, he "
-        "won the Northern Laugh Award in 2019."
+        "Hull, he was keeper of Gull Point from 1912.\n\n### NOW — the comedian (born 1990)\n\nBorn in Leeds, he "
+        "won the Riverside Comedy Award in 2019."
     )
     groups = _groups(text)
-    keeper = [g for g in groups if any("Gannet Rock" in s for s in g)]
-    comedian = [g for g in groups if any("Northern Laugh" in s for s in g)]
+    keeper = [g for g in groups if any("Gull Point" in s for s in g)]
+    comedian = [g for g in groups if any("Riverside Comedy" in s for s in g)]
     assert len(keeper) == 1 and len(comedian) == 1 and keeper != comedian, groups
     assert [s.description for s in scopes(parse(text)).scopes] == ["lighthouse keeper", "comedian"]
     assert scopes(parse(text), frozenset({LABELLED_ROLE_LEADS})).scopes == ()
