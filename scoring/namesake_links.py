@@ -73,15 +73,17 @@ def _occupations(words: list[str]) -> set[str]:
     return out
 
 
-def stated_occupations(fact: str, name: str = "") -> frozenset[str]:
+def stated_occupations(fact: str, name: str = "", definite: bool = False) -> frozenset[str]:
     """The occupations a fact says its subject has: "X is a Scottish rugby union player born in …" → player;
     "X was a Polish cellist and teacher" → cellist, teacher. Empty when the fact says none, or when its subject is
     not ``name`` (given): another form of the name ("Michael J. Aguilar" for "Miguel Aguilar"), or not a name nor a
-    pronoun ("His younger counterpart is a footballer", "Another individual is a coach")."""
+    pronoun ("His younger counterpart is a footballer", "Another individual is a coach"). ``definite``: "X is the
+    Cornish sculptor" (an appositive read as a sentence) states one too."""
     tokens = re.findall(r"[\w'’.-]+|[,;()]", fact)
     words = [fold(w.rstrip(".")) for w in tokens]
     at = next((i for i, w in enumerate(words) if w in _COPULA), None)
-    if at is None or at + 1 >= len(words) or words[at + 1] not in _ARTICLES:
+    articles = _ARTICLES | {"the"} if definite else _ARTICLES
+    if at is None or at + 1 >= len(words) or words[at + 1] not in articles:
         return frozenset()
     if name and not _names(tokens[:at], name):
         return frozenset()
@@ -113,6 +115,21 @@ def page_occupations(disambiguator: str | None, texts: Iterable[str] = ()) -> fr
     for text in (disambiguator or "", *texts):
         out |= _occupations([fold(w) for w in re.findall(r"[\w'’-]+", text)])
     return frozenset(out)
+
+
+# The last word of a title's role that names a person though no listed occupation ("umpire", "lighthouse keeper").
+_TITLE_ROLE = re.compile(r"^(?:[a-z][\w-]*\s+)?(?P<head>[a-z][\w-]{3,})$")
+
+
+def title_role(disambiguator: str | None) -> frozenset[str]:
+    """The role a page's title gives in one or two words of lower case when it is no listed occupation ("(umpire)",
+    "(lighthouse keeper)" → umpire, keeper); empty for anything else ("(born 1962)", "(Ohio)").
+
+    >>> sorted(title_role("umpire")), sorted(title_role("lighthouse keeper")), sorted(title_role("Ohio"))
+    (['umpire'], ['keeper'], [])
+    """
+    m = _TITLE_ROLE.match((disambiguator or "").strip())
+    return frozenset({m.group("head")}) if m is not None else frozenset()
 
 
 def fits(stated: Iterable[str], given: Iterable[str]) -> bool:

@@ -18,6 +18,7 @@ from scoring.namesake_links import (
     other_given_name,
     page_occupations,
     stated_occupations,
+    title_role,
 )
 from scoring.plan import PlannedFact, PlannedGroup, by_sentence
 from scoring.rules import rule
@@ -54,6 +55,14 @@ UNFITTING_NAMESAKE = rule(
     "the bishop's pages)",
 )
 
+DESCRIBED_NAMESAKE = rule(
+    "described-namesake",
+    "link",
+    "for 'unfitting-namesake', the occupation an answer states for its person may be set off by 'the' ('Ada "
+    "Quill, the Cornish sculptor, …' read 'X is the sculptor', in any of the group's facts, a remark's too), and a "
+    "page's title may give a role in one or two words of lower case that is no listed occupation ('(umpire)', "
+    "'(lighthouse keeper)'): a third namesake the answer describes is then linked to neither stored one",
+)
 LEAD_AFTER_PEOPLE = rule(
     "lead-after-people",
     "link",
@@ -193,9 +202,14 @@ def _barred(g: PlannedGroup, candidate: EntityRef, subject: str, config: CheckCo
         return False
     factual = g.factual
     stated = frozenset().union(*(stated_occupations(f.text, g.individual.name) for f in factual))
+    described = config.on(DESCRIBED_NAMESAKE)
+    if described:  # "X, the Cornish sculptor, …": read "X is the sculptor", whatever its worthiness
+        stated |= frozenset().union(*(stated_occupations(f.text, g.individual.name, True) for f in g.facts))
     # The title's "(rower)" says whom the page is about; its passages name other people's occupations too ("His
     # partner is the hockey player …").
     given = page_occupations(candidate.disambiguator, ())
+    if not given and described:
+        given = title_role(candidate.disambiguator)
     if not stated or not given or fits(stated, given):
         return False
     # An answer that says what the page's person does ("competed in rowing" for "(rower)") may be about them.

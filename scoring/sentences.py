@@ -337,7 +337,7 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
     labels it (a bold label that opens a paragraph: "**Book.** He wrote …"), and whether it holds a fenced profile's
     fields. A table or a fenced profile gives its records, a piece for each scope they are in."""
     doc = document.parse(text, rules_off)
-    found = scopes(doc) if STRUCTURE_SCOPES not in rules_off else None
+    found = scopes(doc, rules_off) if STRUCTURE_SCOPES not in rules_off else None
     keys: frozenset[int] = frozenset()
     if found is not None and not found.scopes and EMOJI_KEYS not in rules_off:
         # no lead presents people: a key of emoji may ("🧪 = the chemist · 📰 = the journalist", emoji-keys)

@@ -221,6 +221,65 @@ def csv_rows(text: str) -> Reading | None:
     return Reading(made) if made is not None else None
 
 
+# A line of tab-separated cells ("1963\tBorn\tBergen, Norway"): a table's row pasted as text.
+_TAB_LEAST_ROWS = 3
+
+
+def _tab_line(line: str) -> bool:
+    return "\t" in line.strip() and bool(line.strip())
+
+
+def _tab_table(lines: list[str]) -> str | None:
+    """Tab-separated lines under a header of short names with no digit ("Year(s)\tRole / event\tPlace") as a
+    markdown table; None when the lines split into different numbers of cells or the first is no header."""
+    rows = [[cell.strip() for cell in line.strip().split("\t")] for line in lines]
+    header = rows[0]
+    if len({len(r) for r in rows}) != 1 or len(header) < 2:
+        return None
+    if not all(h and len(h.split()) <= 4 for h in header) or any(ch.isdigit() for h in header for ch in h):
+        return None
+    return _table(rows)
+
+
+def tab_rows(text: str) -> Reading | None:
+    made = _rewrite_runs(text, _tab_line, _TAB_LEAST_ROWS, _tab_table)
+    return Reading(made) if made is not None else None
+
+
+# A timeline's line: a year or a span of years ("1996 → 2004", "2020 → now"), a middle dot or bullet, the event.
+_YEAR_TEXT = r"(?:1[0-9]|20)[0-9]{2}"
+_DOTTED_EVENT = re.compile(
+    rf"^\s*(?P<from>{_YEAR_TEXT})(?:\s*(?:→|->|⟶|–|—|-|to)\s*(?P<to>{_YEAR_TEXT}|now|present|today))?\s*[·•]\s+"
+    r"(?P<what>\S.*)$",
+    re.IGNORECASE,
+)
+_DOTTED_LEAST_ROWS = 3
+
+
+def _dotted_table(lines: list[str]) -> str | None:
+    """Dated lines ("1969 · born in Leeds", "1996 → 2004 · planning department") as a table of when and what: a
+    span as "1996–2004", an open one as "since 2020"."""
+    rows = [["When", "Event"]]
+    for line in lines:
+        m = _DOTTED_EVENT.match(line)
+        if m is None:
+            return None
+        start, end = m.group("from"), m.group("to")
+        if end is None:
+            when = start
+        elif end.isdigit():
+            when = f"{start}–{end}"
+        else:
+            when = f"since {start}"
+        rows.append([when, m.group("what").strip()])
+    return _table(rows)
+
+
+def dotted_timelines(text: str) -> Reading | None:
+    made = _rewrite_runs(text, lambda line: bool(_DOTTED_EVENT.match(line)), _DOTTED_LEAST_ROWS, _dotted_table)
+    return Reading(made) if made is not None else None
+
+
 _FENCE = re.compile(r"^```[ \t]*(?P<info>[\w+-]*)[^\n]*\n(?P<code>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 _TIMELINE_EVENT = re.compile(r"^\s*(?P<when>[^:]+?)\s*:\s*(?P<what>.+)$")
 
@@ -275,6 +334,43 @@ def _fenced(text: str, languages: tuple[str, ...], read: Callable[[str], str | N
 
     made = _FENCE.sub(one, text)
     return made if changed else None
+
+
+_TABLE_LANGUAGES = {"csv": ",", "tsv": "\t"}
+
+
+def _delimited_fence(info: str, code: str) -> str | None:
+    """A fence of separated rows as a markdown table: labelled ``csv`` or ``tsv`` (a header and one row or more), or
+    unlabelled with every line a CSV line (a header and two rows or more); None for anything else."""
+    lines = [line for line in code.split("\n") if line.strip()]
+    if info:
+        if len(lines) < 2:
+            return None
+        rows = list(csv.reader((line.strip() for line in lines), delimiter=_TABLE_LANGUAGES[info]))
+        if len({len(r) for r in rows}) != 1 or len(rows[0]) < 2 or not all(h.strip() for h in rows[0]):
+            return None
+        return _table(rows)
+    if len(lines) < _CSV_LEAST_ROWS or not all(_csv_line(line) for line in lines):
+        return None
+    return _csv_table(lines)
+
+
+def csv_fences(text: str) -> Reading | None:
+    changed = False
+
+    def one(m: re.Match[str]) -> str:
+        nonlocal changed
+        info = m.group("info").lower()
+        if info not in _TABLE_LANGUAGES and info:
+            return m.group()
+        made = _delimited_fence(info, m.group("code"))
+        if made is None:
+            return m.group()
+        changed = True
+        return made
+
+    made = _FENCE.sub(one, text)
+    return Reading(made) if changed else None
 
 
 def mermaid_timelines(text: str) -> Reading | None:
@@ -635,12 +731,39 @@ FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
         box_tables,
     ),
     Rule(
+        "csv-fences",
+        "segment",
+        "a code fence of comma- or tab-separated rows ('```csv' over 'name,role,born' and its rows, '```tsv', or an "
+        "unlabelled fence whose every line is a CSV line) is read as the markdown table of its rows, not as code; "
+        "a fence of code or prose, or of rows of unequal length, stays a fence",
+        ("```csv\nname,born\nAda,1815\n```", "```tsv\nname\tborn\n…\n```", "```\nyear,event,place\n…\n```"),
+        csv_fences,
+    ),
+    Rule(
         "csv-rows",
         "segment",
         "three or more CSV lines under a header of short names ('year,event,result,notes', '1993,born,,Shrewsbury') "
         "are read as a markdown table; prose with commas (', ' after each) is not",
         ("year,event,result", "name,born,died", '"Quill, Ada",1815,1852'),
         csv_rows,
+    ),
+    Rule(
+        "tab-rows",
+        "segment",
+        "three or more lines of tab-separated cells (a table pasted as text: 'Year(s)<TAB>Role / event<TAB>Place' "
+        "over '1963<TAB>Born<TAB>Bergen, Norway') under a header of short names with no digit are a markdown "
+        "table; lines of unequal cell counts, or headerless, stay",
+        ("Year\tEvent\tPlace\n1963\tBorn\tBergen", "Name\tBorn\n…", "When\tWhat\n2001\tPhD\n2005\tPost"),
+        tab_rows,
+    ),
+    Rule(
+        "dotted-timelines",
+        "segment",
+        "three or more lines of a year or span of years, a middle dot or bullet and an event ('1969 · born in Leeds', "
+        "'1996 → 2004 · planning department, Dublin City Council', '2020 → now · visiting professor') are a table of "
+        "when and what (the span read '1996–2004', an open one 'since 2020'), as a dated table is read",
+        ("1969 · born in Leeds", "1996 → 2004 · planning department", "2020 → now · visiting professor"),
+        dotted_timelines,
     ),
     Rule(
         "mermaid-timelines",

@@ -26,6 +26,7 @@ from scoring.parentheticals import ORG_WORDS
 from scoring.rules import rule
 from scoring.segment.document import HEADING, PARAGRAPH, Block, Document, label_of
 from vocabulary.document import PART_LABELS, SOURCE_LABELS
+from vocabulary.occupations import OCCUPATIONS
 
 STRUCTURE_SCOPES = rule(
     "structure-scopes",
@@ -33,6 +34,21 @@ STRUCTURE_SCOPES = rule(
     "headings, bold lead-ins, list items, table rows or columns and fenced profiles that present two or more "
     "people ('### Kenji Sato, potter' … '### Kenji Sato, sprinter') scope them: facts under different leads are "
     "different individuals, facts under one lead one individual",
+)
+
+COUNTED_LEADS = rule(
+    "counted-leads",
+    "segment",
+    "a lead opened by a counted label before a dash or colon ('Card 1 — Kenji Sato, potter (b. 1951)', 'Option 2: "
+    "Kenji Sato, sprinter', 'Profile 3 – …') presents the person after the label, as '1. Kenji Sato, potter' does "
+    "(a label with no name after it, 'Chapter 1 — Early life', presents no one)",
+)
+LABELLED_ROLE_LEADS = rule(
+    "labelled-role-leads",
+    "segment",
+    "a lead of one label word, a dash and a dated role ('THEN — the lighthouse keeper (1884–1959)', 'Elder — the "
+    "potter, b. 1951') presents the subject by that role, as 'The potter (b. 1951)' does; the role must name a "
+    "person ('Career — the early years (1980–1990)' presents no one)",
 )
 
 # Words a name may hold in lower case ("Ludwig van Beethoven", "Ibn al-Haytham").
@@ -75,11 +91,39 @@ def _unmark(text: str) -> str:
     return text.replace("**", "").replace("__", "").replace("*", "").replace("`", "").strip()
 
 
-def person_lead(text: str) -> Lead | None:
+# A counted label before a lead's name: "Card 1 — ", "Option 2: ", "Profile 3 – ", "Person #2 - ".
+_COUNTED_LABEL = re.compile(r"^[A-Z][a-z]{2,12}\s+#?\d{1,2}\s*(?:[—–:]|-\s)\s*(?=\S)")
+# A role as a label's dash presents it: "the lighthouse keeper", "a potter" (up to three words in lower case).
+_LABELLED_ROLE = re.compile(r"(?:the|a|an)\s+((?:[a-z][\w-]*\s+){0,2}([a-z][\w-]*))")
+# How the last word of a role for a person ends when the word is no listed occupation ("keeper", "violist").
+_AGENT_ENDINGS = ("ist", "ian", "er", "or", "ess")
+_NOT_AGENTS = frozenset(
+    "winter summer chapter quarter border order number member matter corner other year error floor door "
+    "colour color river water letter paper power center centre".split()
+)
+
+
+def _person_role(role: str) -> bool:
+    """Whether a role in lower case names a person: a listed occupation, or an agent noun ("keeper", "curator")."""
+    head = role.split()[-1]
+    if head in OCCUPATIONS:
+        return True
+    return len(head) > 4 and head.endswith(_AGENT_ENDINGS) and head not in _NOT_AGENTS
+
+
+def person_lead(text: str, off: frozenset[str] = frozenset()) -> Lead | None:
     """The person a lead presents ("Kenji Sato, potter (b. 1951)", "Kenji Sato (sprinter)", "Kenji Sato — potter",
     "The potter (b. 1951)"), or None for a label or anything else. Whether the name is a person's is asked of the
-    names together (:func:`scopes`)."""
+    names together (:func:`scopes`). ``off``: rules switched off.
+
+    >>> person_lead("Card 2 — Kenji Sato, potter (born 1951)").name
+    'Kenji Sato'
+    >>> (lead := person_lead("NOW — the comedian (born 1990)")).name, lead.description, lead.dates
+    (None, 'comedian', 'born 1990')
+    """
     clean = _OPENING_MARKS.sub("", _unmark(text)).rstrip(" .:")
+    if COUNTED_LEADS not in off:
+        clean = _COUNTED_LABEL.sub("", clean, count=1)
     if not clean or label_of(clean) in PART_LABELS or label_of(clean) in SOURCE_LABELS or len(clean) > 120:
         return None
     cut = min((p for p in (clean.find(s) for s in (",", " (", " — ", " – ", " - ", ":")) if p > 0), default=len(clean))
@@ -100,6 +144,11 @@ def person_lead(text: str) -> Lead | None:
     words = name.split()
     if words and words[0] == "The" and 2 <= len(words) <= 3 and all(w.islower() for w in words[1:]):
         return Lead(None, " ".join(words[1:]), dates)  # "The potter (b. 1951)": the subject, by role
+    if len(words) == 1 and dates and LABELLED_ROLE_LEADS not in off and clean[cut:].lstrip()[:1] in ("—", "–"):
+        # "THEN — the lighthouse keeper (1884–1959)": a label, then the subject by a dated role
+        role = _LABELLED_ROLE.fullmatch(description)
+        if role is not None and _person_role(role.group(1)):
+            return Lead(None, role.group(1), dates)
     if len(words) == 1 and words[0][:1].isupper() and role_in_parentheses is not None:
         # "Komponisten (the composer), 1912–1988": a role named in a word of another language, glossed
         return Lead(None, role_in_parentheses.group(1), dates)
@@ -192,29 +241,29 @@ class Scopes:
     by_block: tuple[int, ...]
 
 
-def scopes(doc: Document) -> Scopes:
+def scopes(doc: Document, off: frozenset[str] = frozenset()) -> Scopes:
     """The person scopes of ``doc``'s headings, bold lead-ins and list items (tables and fences key their own
-    records: :func:`keyed_scope`)."""
-    return _scopes(doc)
+    records: :func:`keyed_scope`). ``off``: rules switched off."""
+    return _scopes(doc, off)
 
 
 @lru_cache(maxsize=256)
-def _scopes(doc: Document) -> Scopes:
+def _scopes(doc: Document, off: frozenset[str] = frozenset()) -> Scopes:
     blocks = doc.blocks
     found: list[tuple[int, str, Lead]] = []  # block index, kind of lead, lead
     for i, b in enumerate(blocks):
         if b.kind == HEADING:
-            lead = person_lead(b.text)
+            lead = person_lead(b.text, off)
             kind = f"heading:{b.level}"
         elif b.kind == PARAGRAPH and b.item:
             text = item_lead(b.text)
-            lead = person_lead(text) if text is not None else None
+            lead = person_lead(text, off) if text is not None else None
             kind = f"item:{b.depth}"
         elif b.kind == PARAGRAPH and not b.depth:
             text = bold_lead(b.text)
             if text is None and _introduces_list(blocks, i):
                 text = b.text  # "Rafael Oduya, the sprinter:" then a list: the line presents whom the list is about
-            lead = person_lead(text) if text is not None else None
+            lead = person_lead(text, off) if text is not None else None
             kind = "lead-in"
         else:
             continue

@@ -354,7 +354,10 @@ def test_each_reading_can_be_switched_off(name: str) -> None:
         "sql-inserts": "```sql\nINSERT INTO t (name, born) VALUES ('Ada', 1815);\n```",
         "tag-pairs": '[Name "Ada"]\n[Born "1815"]',
         "box-tables": "+---+---+\n| a | b |\n| c | d |\n+---+---+",
+        "csv-fences": "```csv\nname,born\nAda,1815\n```",
         "csv-rows": "a,b,c\n1,2,3\n4,5,6",
+        "tab-rows": "Year\tEvent\n1815\tBorn\n1852\tDied",
+        "dotted-timelines": "1815 · born\n1833 · moved\n1852 · died",
         "mermaid-timelines": "```mermaid\ntimeline\n  1815 : Born\n```",
         "dash-bullets": "– born 1815\n– died 1852",
         "slash-fields": "Born: 1815 / Died: 1852",
@@ -415,6 +418,111 @@ def test_hostile_text_in_a_notation_is_left_as_written_in_linear_time(text: str)
     assert read_formats(text) == text
 
 
+# --- CSV fences (csv-fences) --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("```csv\nname,role,born\nAda Quill,potter,1815\nAda Quill,poet,1850\n```", ["| Ada Quill | poet | 1850 |"]),
+        ("Here:\n\n```tsv\nname\tborn\nAda Quill\t1815\n```\n\nDone.", ["| name | born |", "| Ada Quill | 1815 |"]),
+        ("```\nyear,event,place\n1815,born,Leeds\n1852,died,York\n```", ["| 1852 | died | York |"]),
+        ('```CSV\nname,award\n"Quill, Ada","Hale Prize (2001)"\n```', ["| Quill, Ada | Hale Prize (2001) |"]),
+    ],
+)
+def test_a_fence_of_separated_rows_is_a_table(text: str, parts: list[str]) -> None:
+    made = read_formats(text)
+    assert all(p in made for p in parts), made
+    assert "```" not in made
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```python\nx = f(a, b, c)\ny = g(a, b, c)\nz = h(a, b, c)\n```",  # code in a fence of another language
+        "```csv\nname,born\nAda Quill,1815,Leeds\n```",  # rows of unequal length
+        "```\nShe was born in Leeds, in 1815.\nShe died in York, in 1852, aged 37.\nOne more, line, here\n```",
+    ],
+)
+def test_a_fence_of_code_or_prose_stays_a_fence(text: str) -> None:
+    assert read_formats(text) == text
+
+
+def test_a_csv_fence_of_namesakes_is_a_row_per_person() -> None:
+    text = "```csv\nname,role,born\nAda Quill,potter,1815\nAda Quill,poet,1850\n```"
+    assert "| Ada Quill | potter | 1815 |" in read_formats(text)
+    assert read_formats(text, frozenset({"csv-fences"})).startswith("```csv")  # off: still a fence
+
+
+# --- tab-separated rows (tab-rows) --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        (
+            "Ada Quill — career\n\nYear(s)\tRole / event\tPlace\n1963\tBorn\tLeeds, England\n—\tStudied law\tYork",
+            ["| Year(s) | Role / event | Place |", "| 1963 | Born | Leeds, England |", "| — | Studied law | York |"],
+        ),
+        (
+            "When\tWhat\n2001\tPhD, Leiden\n2005\tPostdoc, Kyoto",
+            ["| 2001 | PhD, Leiden |", "| 2005 | Postdoc, Kyoto |"],
+        ),
+        ("Name\tBorn\tField\nAda Quill\t1815\tpottery\nAda Quill\t1850\tpoetry\n", ["| Ada Quill | 1850 | poetry |"]),
+    ],
+)
+def test_tab_separated_lines_under_a_header_are_a_table(text: str, parts: list[str]) -> None:
+    made = read_formats(text)
+    assert all(p in made for p in parts), made
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1963\tBorn\tLeeds\n1990\tPhD\tYork\n2001\tChair\tHull",  # no header: the first row is data
+        "Year\tEvent\n1963\tBorn\tLeeds\n1990\tPhD",  # unequal cell counts
+        "She was born.\tThen she left.\n\nShe wrote.\tShe died.",  # two lines, apart
+    ],
+)
+def test_tabbed_lines_that_are_no_table_stay(text: str) -> None:
+    assert read_formats(text) == text
+
+
+# --- dotted timelines (dotted-timelines) --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        (
+            "1969 · born in Leeds\n1996 → 2004 · planning department, York\n2020 → now · visiting professor",
+            ["| 1969 | born in Leeds |", "| 1996–2004 | planning department, York |", "| since 2020 | visiting prof"],
+        ),
+        ("1815 • born\n1833 – 1840 • studied in Paris\n1852 • died in York", ["| 1833–1840 | studied in Paris |"]),
+        (
+            "**Timeline**\n\n2001 -> 2005 · PhD, Leiden\n2006 · postdoc\n2010 to present · chair",
+            ["| since 2010 | chair |"],
+        ),
+    ],
+)
+def test_dotted_dated_lines_are_a_timeline_table(text: str, parts: list[str]) -> None:
+    made = read_formats(text)
+    assert all(p in made for p in parts), made
+    assert read_formats(text, frozenset({"dotted-timelines"})) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1969 · born in Leeds\n1996 · moved to York",  # two lines
+        "Price · £20\nSize · large\nColour · red",  # no years
+        "In 1969 · she was born\nIn 1996 · she moved\nIn 2004 · she left",  # a word before the year
+    ],
+)
+def test_lines_that_are_no_dotted_timeline_stay(text: str) -> None:
+    assert read_formats(text) == text
+
+
 # --- slash-separated fields (slash-fields) --------------------------------------------------------------------------
 
 
@@ -469,16 +577,3 @@ def test_a_slash_without_a_label_on_each_side_parts_nothing(line: str) -> None:
 def test_a_threads_post_counters_are_no_words_of_its_claims(thread: str, read: str) -> None:
     assert read_formats(thread) == read
     assert read_formats(thread, frozenset({"thread-counters"})) == thread
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "She won 3/4 of the votes.\n1/2 of the board agreed.",  # fractions inside or with different totals
-        "1/4 cup flour\n3/4 cup sugar",  # not one after another
-        "1/6 Born in Scranton.",  # one line
-        "2/6 Born.\n1/6 Died.",  # counting down
-    ],
-)
-def test_fractions_and_lone_counters_stay(text: str) -> None:
-    assert read_formats(text) == text

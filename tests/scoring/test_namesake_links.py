@@ -228,3 +228,82 @@ def test_the_link_candidates_may_leave_familiar_forms_out() -> None:
     assert not given_names_agree("bill", "william", familiar=False)
     assert not _shares_name("Bill Hale", "William Hale", familiar=False)
     assert _shares_name("Bill Hale", "William Hale") and not other_given_name("Bill Hale", "William Hale")
+
+
+# --- described-namesake -------------------------------------------------------------------------------------------
+
+UMPIRE, PIANIST = "Callum Rennick (umpire)", "Callum Rennick (pianist)"
+ROLE_NAMESAKES = [
+    EntityRef(title=UMPIRE, base_name="Callum Rennick", disambiguator="umpire"),
+    EntityRef(title=PIANIST, base_name="Callum Rennick", disambiguator="pianist"),
+]
+
+
+def _role_group(facts: list[tuple[str, set[str], Worthiness]]) -> PlannedGroup:
+    planned = []
+    for i, (text, by, worthiness) in enumerate(facts):
+        fact = PlannedFact(AtomicFact(text, i, tokens=frozenset({i})), text, worthiness)
+        for ref in ROLE_NAMESAKES:
+            yes = ref.title in by
+            fact.verdicts[ref.title] = EntityVerdict(
+                ref.title, Stance.SUPPORT if yes else Stance.IRRELEVANT, 0.9 if yes else 0.1, 0.0
+            )
+        fact.attribute(0.1)
+        planned.append(fact)
+    return PlannedGroup(PerceivedGroup("Callum Rennick", sentences=list(range(len(facts)))), planned)
+
+
+F, R = Worthiness.FACTUAL, Worthiness.NOT_A_CLAIM
+
+
+@pytest.mark.parametrize(
+    "described",
+    [
+        ("Callum Rennick is the sculptor.", set(), R),  # an appositive read as a remark
+        ("Callum Rennick is the Cornish sculptor.", set(), F),
+        ("He was the celebrated novelist.", set(), F),
+    ],
+)
+def test_a_third_namesake_described_by_the_is_linked_to_no_page(described: tuple[str, set[str], Worthiness]) -> None:
+    facts = [described, ("Callum Rennick trained in Falmouth.", set(), F), ("Callum Rennick lives in Truro.", set(), F)]
+    result = score_groups([_role_group(facts)], ROLE_NAMESAKES, CheckConfig())
+    assert result.unverifiable and result.groups[0].entity is None
+    off = score_groups([_role_group(facts)], ROLE_NAMESAKES, CheckConfig().without(["described-namesake"]))
+    assert not off.unverifiable
+
+
+@pytest.mark.parametrize(
+    ("facts", "entity"),
+    [
+        # The role the answer gives is the title's, though no listed occupation.
+        ([("Callum Rennick is the umpire.", set(), F), ("Callum Rennick stood in 2009.", {UMPIRE}, F)], UMPIRE),
+        # Another role, but the answer says what the title's person does ("umpired").
+        (
+            [
+                ("Callum Rennick is the sculptor.", set(), F),
+                ("Callum Rennick umpired a first-class match.", {UMPIRE}, F),
+                ("Callum Rennick lives in Truro.", set(), F),
+            ],
+            UMPIRE,
+        ),
+        # Another role, but most facts are the page's.
+        (
+            [
+                ("Callum Rennick is the composer.", set(), F),
+                ("Callum Rennick led a trio from 1986.", {PIANIST}, F),
+                ("Callum Rennick won the Marigny Award.", {PIANIST}, F),
+            ],
+            PIANIST,
+        ),
+        # "the" before a relative's role: the person's own is not stated.
+        (
+            [("Callum Rennick is the son of a sculptor.", set(), F), ("Callum Rennick stood in 2009.", {UMPIRE}, F)],
+            UMPIRE,
+        ),
+    ],
+)
+def test_a_namesake_the_answer_describes_by_the_page_s_role_is_linked(
+    facts: list[tuple[str, set[str], Worthiness]], entity: str
+) -> None:
+    result = score_groups([_role_group(facts)], ROLE_NAMESAKES, CheckConfig())
+    assert not result.unverifiable and result.groups[0].entity == entity
