@@ -24,6 +24,8 @@ _HEDGE = (
     r"if (?:i )?(?:recall|remember) (?:correctly|right(?:ly)?)|if memory serves(?: me)?(?: (?:right|correctly|well))?|"
     r"as far as i (?:know|recall|remember|can tell)|from memory|from what i (?:recall|remember|know)|"
     r"as i (?:recall|remember)|if i['’]?m not mistaken|if i have the right person|"
+    r"my (?:understanding|recollection|impression) is(?: that)?|to (?:the best of )?my (?:knowledge|understanding)|"
+    r"as i understand it|"
     r"i['’]?m (?:fairly|pretty|reasonably|quite|almost|not (?:entirely|completely|100%)) "
     r"(?:sure|certain|confident)(?: that| about this)?|"
     r"i (?:may|might|could) be (?:wrong|misremembering|mistaken)(?: (?:about )?(?:this|that))?,? but|"
