@@ -382,7 +382,7 @@ def _cut(region: str, s: int, e: int) -> str:
     spaced = b != before or a != after
     if b.endswith(",") and a[:1] in (".", ";", ")", "|", ",", "(", ""):
         b = b[:-1].rstrip(" \t")
-    elif a.startswith(",") and (not b or b[-1:] in ",(:;|—–"):
+    elif a.startswith(",") and (not b or b[-1:] in ",(:;|—–\"'[{"):
         a = a[1:].lstrip(" \t")
     if b.endswith("(") and a.startswith(")"):
         b, a = b[:-1].rstrip(" \t"), a[1:]
@@ -402,6 +402,8 @@ def _tidy_line(line: str, original: str, fenced: bool = False) -> str:
     body = re.sub(r"(?<=\S) +([,.;:!?])(?=\s|$)", r"\1", body)
     if not re.search(r"\(\s*[,;]?\s*\)", original):
         body = re.sub(r"\s*\(\s*[,;]?\s*\)", "", body)  # a hedge in parentheses that went: "(2006) ()"
+    if _TABLE_ROW.match(original):
+        body = _emptied_cells(body)
     # emphasis whose words all went: "**Mod note:** merged …" less the note leaves no "** Please …"
     body = re.sub(r"(?:^|(?<=\s))(?:\*\*|__)(?:\s+|$)", "", body).strip(" \t")
     marker = _MARKER.match(body)
@@ -414,6 +416,24 @@ def _tidy_line(line: str, original: str, fenced: bool = False) -> str:
         if first[:1].islower() and first.islower() and rest != original.strip()[len(prefix) :]:
             rest = rest[:1].upper() + rest[1:]
     return lead + prefix + rest
+
+
+def _emptied_cells(row: str) -> str:
+    """A table row whose cells lost all their words keeps no bare punctuation in them ("| Coaching | ) |" after
+    "Head coach (since 2020)" went): such a cell is written as the table's empty cell, "—"."""
+    cells = row.split("|")
+    if len(cells) < 3 or re.fullmatch(r"[\s|:-]*", row):  # a header's rule ("|---|:--:|") is no row of values
+        return row
+    inner = [
+        f" {EMPTY_CELL} "
+        if c.strip() and not re.search(r"\w|[\U0001f000-\U0001faff]", c) and c.strip() not in "—–-"
+        else c
+        for c in cells[1:-1]
+    ]
+    return "|".join([cells[0], *inner, cells[-1]])
+
+
+EMPTY_CELL = "—"
 
 
 # A line that only labels what follows it: a bold lead-in ("**Olympics.**"), a short item without a verb's

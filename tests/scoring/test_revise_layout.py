@@ -13,7 +13,7 @@ import yaml
 from evaluation.corpus import load
 from evaluation.engines import Engine
 from evaluation.revisions import lost_layout
-from scoring.revise_layout import _in_notation, in_place
+from scoring.revise_layout import _cut, _emptied_cells, _in_notation, in_place
 from scoring.spans import align
 
 
@@ -210,3 +210,34 @@ def test_a_year_the_reading_put_a_word_before_goes_from_its_cell() -> None:
     bases = ["She made Kite Season in 2017.", "She made Monsoon Ledger in 2008."]
     revised = in_place(answer, align(answer, written), written, bases, ["She made Kite Season.", written[1]])
     assert revised == "| Film | Year |\n|---|---|\n| Kite Season | |\n| Monsoon Ledger | 2008 |"
+
+
+@pytest.mark.parametrize(
+    ("region", "value", "left"),
+    [
+        ('born: "1931, Cork, Ireland"', "1931", 'born: "Cork, Ireland"'),  # a YAML value in quotes
+        ('  "born": "1909, Wichita, Kansas",', "1909", '  "born": "Wichita, Kansas",'),  # a JSON field
+        ("born: [1931, Cork]", "1931", "born: [Cork]"),  # a YAML flow list
+        ("born: 1931, Cork", "Cork", "born: 1931"),  # look-alikes: a value that closes the field
+        ("| 1931, Cork |", "1931", "| Cork |"),
+        ("She was born in Cork (1931, Ireland).", "1931", "She was born in Cork (Ireland)."),
+    ],
+)
+def test_a_value_cut_from_the_front_of_a_quoted_field_leaves_no_comma(region: str, value: str, left: str) -> None:
+    start = region.index(value)
+    assert _cut(region, start, start + len(value)) == left
+
+
+@pytest.mark.parametrize(
+    ("row", "left"),
+    [
+        ("| Coaching | ) | — |", "| Coaching | — | — |"),  # a cell whose words went
+        ("| Born | (, ) | 1986 |", "| Born | — | 1986 |"),
+        ("| Award | ; | Gold |", "| Award | — | Gold |"),
+        ("| Medal | 🥈 | 1998 |", "| Medal | 🥈 | 1998 |"),  # look-alikes: an emoji, a number, the table's rules
+        ("| Time | 3.5 | — |", "| Time | 3.5 | — |"),
+        ("|---|:--:|", "|---|:--:|"),
+    ],
+)
+def test_a_table_cell_left_without_words_is_the_tables_empty_cell(row: str, left: str) -> None:
+    assert _emptied_cells(row) == left
