@@ -415,14 +415,13 @@ def revision_faults(sentence: str) -> list[str]:
         sentence = field.group("value").strip().strip("\"'").strip()
         if not sentence:
             return []
-        # A value is a phrase, not a sentence: it may open lower-case ("hedged", "born in 1958").
-        found = [name for name, pattern in _FAULTS.items() if pattern.search(sentence) and name != "fragment"]
-        if re.match(r"[,;:.)\]–—-]", sentence):
-            found.append("fragment")
-        if sentence.count("(") != sentence.count(")"):
-            found.append("unpaired-parenthesis")
-        return found
-    found = [name for name, pattern in _FAULTS.items() if pattern.search(sentence)]
+    # A field's value is a phrase, not a sentence: it may open lower-case ("hedged", "born in 1958"), not on
+    # punctuation.
+    found = [
+        name for name, pattern in _FAULTS.items() if pattern.search(sentence) and (field is None or name != "fragment")
+    ]
+    if field is not None and re.match(r"[,;:.)\]–—-]", sentence):
+        found.append("fragment")
     if sentence.count("(") != sentence.count(")"):
         found.append("unpaired-parenthesis")
     return found
