@@ -178,6 +178,13 @@ class Rotator:
                     log.info("%s", line)
             except Exception as e:  # the broker may be restarting: try again next round
                 log.warning("topic rotation: %s", e)
+            except asyncio.CancelledError:
+                # A client of a broker killed under it can let a CancelledError out of its own waits; only a
+                # cancel of this task stops the rotation (else it would end silently and memory grow unbounded).
+                task = asyncio.current_task()
+                if task is None or task.cancelling():
+                    raise
+                log.warning("topic rotation: a client's wait was cancelled (broker restarting?); next round")
             await asyncio.sleep(self.interval_s)
 
     async def ensure_first(self) -> list[str]:

@@ -207,7 +207,9 @@ class Stack:
         if self._rotation is not None:
             thread, loop, task = self._rotation
             self._rotation = None
-            loop.call_soon_threadsafe(task.cancel)
+            # The thread closes its loop when the task ends; a loop already closed has nothing left to cancel.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(task.cancel)
             thread.join(10)
 
     def supervise(self) -> list[str]:

@@ -8,6 +8,9 @@ producer still writes to; workers must follow the generations; and the broker's 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
+from pathlib import Path
 from typing import Any
 
 import psutil
@@ -26,6 +29,7 @@ from bus.rotation import (
 )
 from bus.settings import BusSettings
 from factsentry import embedded
+from factsentry.stack import Stack
 from tests.workers.conftest import MakeSettings
 from tests.workers.helpers import generation, produce, read_until
 from workers import run_worker
@@ -314,3 +318,56 @@ async def test_replay_reads_every_kept_generation_and_nothing_deleted_comes_back
     await asyncio.sleep(1)
     assert f"{base}.g1" not in await topics(kafka_bootstrap)
     assert await rotator.step() == [] and rotator.recreated == []
+
+
+class FlakyRotator(Rotator):
+    """A rotator whose first round meets a CancelledError let out by a client of a broker killed under it."""
+
+    def __init__(self) -> None:
+        super().__init__(BusSettings(kafka_bootstrap="127.0.0.1:1"), {"t": 1}, {}, interval_s=0.01)
+        self.rounds = 0
+
+    async def step(self) -> list[str]:
+        self.rounds += 1
+        if self.rounds == 1:
+            raise asyncio.CancelledError
+        return []
+
+
+async def test_a_cancelled_wait_inside_a_round_does_not_end_the_rotation() -> None:
+    rotator = FlakyRotator()
+    task = asyncio.create_task(rotator.run())
+    for _ in range(200):
+        if rotator.rounds >= 3:
+            break
+        await asyncio.sleep(0.01)
+    assert not task.done()  # the first round's CancelledError did not end it
+    assert rotator.rounds >= 3
+    task.cancel()  # its own cancel still stops it
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    assert task.cancelled()
+
+
+def test_stopping_a_stack_whose_rotation_thread_has_ended_does_not_raise(tmp_path: Path) -> None:
+    """The rotation thread closes its loop when its task ends; stop() must not fail on the closed loop (it did,
+    after a broker was killed under a running `up`, and `up` exited 1 on Ctrl-C)."""
+    loop = asyncio.new_event_loop()
+
+    async def ended() -> None:
+        return None
+
+    task = loop.create_task(ended())
+
+    def run() -> None:
+        loop.run_until_complete(task)
+        loop.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(10)
+    assert loop.is_closed()
+    stack = Stack(kb_path=tmp_path / "kb.sqlite", models_file=tmp_path / "models.yaml", log_dir=tmp_path)
+    stack._rotation = (thread, loop, task)
+    stack.stop()
+    assert stack._rotation is None
