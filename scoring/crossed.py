@@ -291,6 +291,44 @@ def crossed_values(fact: str, texts: Sequence[str], namesakes: Iterable[Sequence
     return out
 
 
+def unheard_values(fact: str, texts: Sequence[str], name: str = "") -> list[Stated]:
+    """The fact's values for a relation one person has one value of (born or died in a year or a place, a
+    nationality, a spouse, an award's year) that the page (``texts``) gives another value for and never writes
+    at all: no word of the value (a place's town, a spouse's names, the year) is anywhere on the page, so no
+    other spelling or reading of the page can hold it ("born in Tampere, Finland" where the page has "born 1949
+    in Oulu, Finland" and no Tampere). A value the page writes elsewhere is left to the model and the role
+    rules.
+
+    >>> page = ["Aila Rinne (born 1949 in Oulu, Finland) is a Finnish author."]
+    >>> [v.text for v in unheard_values("Aila Rinne was born in Tampere, Finland.", page, "Aila Rinne")]
+    ['Tampere']
+    >>> unheard_values("Aila Rinne was born in Oulu.", page, "Aila Rinne")
+    []
+    """
+    claims = fact_stated(fact)
+    words = _folded(re.sub(r"\s*\(.*$", "", name)).split()
+    if words and not any(_about(fact, w) for w in words):
+        claims = [c for c in claims if c.relation != NATIONALITY]
+    if not claims:
+        return []
+    own = page_stated(texts, name)
+    heard = set(_folded(" ".join(texts)).split())
+    out: list[Stated] = []
+    for claim in claims:
+        given = [g for g in own if _gives(claim, g)]
+        if not given or any(_same(claim, g) for g in given):
+            continue  # the page says nothing of it, or says it too
+        value = claim.key[0].split()
+        if claim.relation == NATIONALITY:
+            value = [value[0][:5]]  # "Finnish", "Finland", "Finn": the stem is enough to be heard
+            if any(w.startswith(value[0]) for w in heard):
+                continue
+        if any(w in heard for w in value if len(w) > 2 or w.isdigit()):
+            continue
+        out.append(claim)
+    return out
+
+
 def own_values(claim: Stated, texts: Sequence[str], name: str = "") -> list[str]:
     """The values the page gives for the claim's relation, as written (the replacement of a crossed value)."""
     return list(dict.fromkeys(g.text for g in page_stated(texts, name) if _gives(claim, g)))

@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -196,6 +197,32 @@ def measure_stated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ())
     )
 
 
+def _in_unit(page: Measure, m: Measure) -> float | None:
+    """The page's measure in ``m``'s unit: its number where the unit is the same; a time given in a finer unit
+    than ``m``'s ("9 hours and 47 minutes", 587 minutes, against "11 hours") converted; else None (a coarser
+    page unit may be a rounding of the fact's: "about 2 hours" for "130 minutes")."""
+    if page.unit == m.unit:
+        return page.number
+    if page.unit in _SECONDS and m.unit in _SECONDS and _SECONDS[page.unit] < _SECONDS[m.unit]:
+        return page.number * _SECONDS[page.unit] / _SECONDS[m.unit]
+    return None
+
+
+def _same_measure(page: Measure, m: Measure) -> bool:
+    """Whether the page's measure is ``m``, or, a time in a finer unit, one ``m`` rounds ("10 hours" or "9 hours"
+    for "9 hours and 47 minutes")."""
+    value = _in_unit(page, m)
+    if value is None:
+        return False
+    return m.number == value if page.unit == m.unit else math.floor(value) <= m.number <= math.ceil(value)
+
+
+def _rival(page: Measure, m: Measure) -> bool:
+    """Whether the page's measure gives ``m``'s unit another value: another number in the same unit, or a time in a
+    finer unit that ``m`` is no rounding of ("9 hours and 47 minutes" against "11 hours")."""
+    return _in_unit(page, m) is not None and not _same_measure(page, m)
+
+
 def measure_contradicted(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> list[Measure]:
     """Measures of ``fact`` that no page sentence gives, while one gives their unit another number beside a word
     of the fact (the fact's number nowhere in it)."""
@@ -206,11 +233,11 @@ def measure_contradicted(fact: str, texts: Sequence[str], exclude: Iterable[str]
     sentences = _page_measures(texts)
     out: list[Measure] = []
     for m in found:
-        if any(p.number == m.number and p.unit == m.unit for _, page in sentences for p in page):
+        if any(_same_measure(p, m) for _, page in sentences for p in page):
             continue
         for sentence, page in sentences:
-            rivals = [p for p in page if p.unit == m.unit and p.number != m.number]
-            if not rivals or any(p.number == m.number for p in page):
+            rivals = [p for p in page if _rival(p, m)]
+            if not rivals or any(_same_measure(p, m) for p in page):
                 continue
             if _shares_a_word(fact, sentence, exclude, found):
                 out.append(m)

@@ -28,7 +28,7 @@ from schemas.check import Evidence
 from schemas.enums import Stance
 from schemas.knowledge import Passage
 from scoring.counts import count_contradicted, count_dated, count_stated
-from scoring.crossed import crossed_values, fact_stated, own_values
+from scoring.crossed import crossed_values, fact_stated, own_values, unheard_values
 from scoring.durations import dated_in
 from scoring.hours import hours_bounded
 from scoring.kin import KIN_RULES
@@ -55,6 +55,7 @@ REBOUND_YEAR = "rebound-year"
 CONTRADICTED_COUNT = "contradicted-count"
 CONTRADICTED_MEASURE = "contradicted-measure"
 CONTRADICTED_HOURS = "contradicted-hours"
+UNHEARD_VALUE = "unheard-value"
 UNMATCHED_NUMBER = "unmatched-number"
 STATED_OUTRIGHT = "stated-outright"
 STATED_COUNT = "stated-count"
@@ -843,6 +844,27 @@ def _crossed_value(c: VerifyCase) -> EntityVerdict | None:
     return EntityVerdict(c.entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, c.keys)
 
 
+def _unheard_value(c: VerifyCase) -> EntityVerdict | None:
+    # "born in Tampere, Finland" where the page has "born 1949 in Oulu, Finland" and no Tampere anywhere: the
+    # region the two share let the model support it. The page's own value leads the evidence.
+    if c.exact or not fact_stated(c.fact):
+        return None
+    base = base_name(c.entity)
+    page = c.verifier.whole_page(c.entity)
+    texts = [p.text for p in page]
+    found = unheard_values(c.fact, texts, base)
+    if not found:
+        return None
+    values = [value for claim in found for value in own_values(claim, texts, base)]
+    held = [p for p in page if any(value in p.text for value in values)]
+    ordered = held + [p for p in c.passages if p not in held]
+    evidence = tuple(
+        Evidence(title=p.title, text=p.text, stance=Stance.REFUTE, score=_MISPLACED)
+        for p in ordered[: c.config.evidence_k]
+    )
+    return EntityVerdict(c.entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, c.keys)
+
+
 def _negated_value(c: VerifyCase) -> EntityVerdict | None:
     # "was not born in Bergen" where the page says "born 1961 in Oslo": the page gives another value.
     at = negated_value_stated(c.fact, c.texts, c.names)
@@ -1180,6 +1202,20 @@ VERIFY_RULES: tuple[VerifyRule, ...] = register(
         "Friday'), no page saying every hour or day: refuted",
         ("answers calls around the clock", "is open 24/7", "answers calls seven days a week"),
         _conflicting(lambda fact, texts, names: hours_bounded(fact, texts)),
+    ),
+    Rule(
+        UNHEARD_VALUE,
+        "verify",
+        "the fact gives a relation that holds one value per person (born or died in a year or a place, a "
+        "nationality, a spouse, the year of a named award) a value the page never writes (no word of it anywhere "
+        "on the page) while giving the relation another ('born in Tampere, Finland' where the page has 'born 1949 "
+        "in Oulu, Finland'): refuted, the model not asked; a value the page writes elsewhere is left to the model",
+        (
+            "was born in Tampere, Finland",
+            "died in Lyon, France, in 1990",
+            "is married to the painter Ilse Brandt",
+        ),
+        _unheard_value,
     ),
     Rule(
         STATED_OUTRIGHT,

@@ -108,6 +108,7 @@ def test_the_verify_rules_keep_their_precedence() -> None:
         "contradicted-count",
         "contradicted-measure",
         "contradicted-hours",
+        "unheard-value",
         "stated-outright",
         "stated-count",
         "counted-dates",
