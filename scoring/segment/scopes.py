@@ -50,6 +50,16 @@ LABELLED_ROLE_LEADS = rule(
     "potter, b. 1951') presents the subject by that role, as 'The potter (b. 1951)' does; the role must name a "
     "person ('Career — the early years (1980–1990)' presents no one)",
 )
+QUOTED_NICKNAME_LEADS = rule(
+    "quoted-nickname-leads",
+    "segment",
+    "a nickname in quotes inside a lead's name ('### Theodore \"Ironhand\" Vance (1909–1971)', 'Robert \"Bob\" "
+    "Hale, potter', 'Ada “Dot” Brook — cellist') is no word of the name: the lead presents 'Theodore Vance' as the "
+    "grouping reads the name in a sentence; a lead that is all quotes ('\"Ironhand\"'), a quoted title after the "
+    "name ('Ada Brook, \"Sea Songs\"') and a name without quotes are read as before",
+)
+# A nickname in quotes between a name's words: 'Theodore "Ironhand" Vance', 'Ada “Dot” Brook'.
+_NICKNAME = re.compile(r"(?<=\w)\s+[\"“‘'][^\"“”‘’']{1,30}[\"”’']\s+(?=[A-Z])")
 
 # Words a name may hold in lower case ("Ludwig van Beethoven", "Ibn al-Haytham").
 _PARTICLES = frozenset("de del della der di da das do dos du van von ten ter la le bin ibn al el y e".split())
@@ -126,6 +136,8 @@ def person_lead(text: str, off: frozenset[str] = frozenset()) -> Lead | None:
         clean = _COUNTED_LABEL.sub("", clean, count=1)
     if not clean or label_of(clean) in PART_LABELS or label_of(clean) in SOURCE_LABELS or len(clean) > 120:
         return None
+    if QUOTED_NICKNAME_LEADS not in off:
+        clean = _NICKNAME.sub(" ", clean)
     cut = min((p for p in (clean.find(s) for s in (",", " (", " — ", " – ", " - ", ":")) if p > 0), default=len(clean))
     name, rest = clean[:cut].strip(), clean[cut:]
     inside, outside = _parentheses(rest)
