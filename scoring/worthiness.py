@@ -218,8 +218,12 @@ _COMPARED = re.compile(
 )
 
 
+# "Only one of them writes about food": which namesake does it is said elsewhere, or not at all.
+_ONLY_ONE = re.compile(r"^\W*(?:only|just)\s+one\s+of\s+(?:them|the two|these two|the pair)\b", re.IGNORECASE)
+
+
 def _compared(st: Statement) -> bool:
-    return bool(_COMPARED.match(st.text))
+    return bool(_COMPARED.match(st.text) or _ONLY_ONE.match(st.text))
 
 
 # A label a retrieval answer gives its sources, as the subject of what it says they say: "Passage 1 is a Welsh
@@ -351,8 +355,9 @@ WORTHINESS_RULES: tuple[Rule[Statement, Classified], ...] = register(
         NAMESAKE_COMPARISON,
         "worthiness",
         "a fact that only compares its person with someone it does not name ('X is more than twenty years "
-        "younger', 'X is the younger man', 'In short, X was same name, different generations') sets two namesakes "
-        "side by side: no one page can hold it, and each one's dates are checked where they are given: 'other'. A "
+        "younger', 'X is the younger man', 'In short, X was same name, different generations', 'Only one of them "
+        "writes about food') sets two namesakes side by side: no one page can hold it, and each one's dates are "
+        "checked where they are given: 'other'. A "
         "comparison with its second term ('younger than his brother'), a relation ('the younger brother of …') or "
         "a value of its own ('was in different bands') stays a claim",
         (

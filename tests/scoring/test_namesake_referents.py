@@ -50,6 +50,7 @@ def test_look_alikes_of_a_pointing_subject_are_left_as_written(fact: str, subjec
         "Ada Brook is the younger man.",
         "In short Ada Brook was same name.",
         "Ada Brook was entirely different fields.",
+        "Only one of them writes about food.",
     ],
 )
 def test_a_comparison_of_namesakes_is_no_claim_of_one_page(fact: str) -> None:
@@ -66,6 +67,7 @@ def test_a_comparison_of_namesakes_is_no_claim_of_one_page(fact: str) -> None:
         "Ada Brook played for different clubs.",
         "Ada Brook was a different person after the war.",
         "Ada Brook was the elder statesman of the party.",
+        "One of them won the Ferrier Prize in 2018.",
     ],
 )
 def test_look_alikes_of_a_comparison_stay_claims(fact: str) -> None:
