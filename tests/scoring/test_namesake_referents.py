@@ -76,7 +76,11 @@ def test_look_alikes_of_a_comparison_stay_claims(fact: str) -> None:
 
 @pytest.mark.parametrize(
     "fact",
-    ["Passage 1 is a Welsh software engineer.", "[Source 2] describes an organist.", "Document 3 says he was born in 1921."],
+    [
+        "Passage 1 is a Welsh software engineer.",
+        "[Source 2] describes an organist.",
+        "Document 3 says he was born in 1921.",
+    ],
 )
 def test_a_statement_on_a_numbered_source_is_about_the_sources(fact: str) -> None:
     assert classify_by_rule(fact, fact) == (Worthiness.OTHER, SOURCE_LABEL)
@@ -121,7 +125,5 @@ def test_a_pointing_subject_is_checked_with_its_namesakes_name_and_a_wrong_value
     wrong = check(ANSWER.format(year=1991), kb=store, name="Ada Brook")
     said = _said(wrong, "in 1991")
     assert said and all(f.verdict_linked is not None and f.verdict_linked.value == "not_supported" for f in said)
-    off = check(
-        ANSWER.format(year=1984), kb=store, name="Ada Brook", config=CheckConfig().without([NAMESAKE_REFERENT])
-    )
+    off = check(ANSWER.format(year=1984), kb=store, name="Ada Brook", config=CheckConfig().without([NAMESAKE_REFERENT]))
     assert not _said(off, "Ada Brook recorded the Bach cello suites")
