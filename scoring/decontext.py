@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 from scoring.rules import Rule, register
 from vocabulary import SUBJECT_PRONOUNS
+from vocabulary.english import NAMESAKE_REFERENTS
 from vocabulary.occupations import OCCUPATIONS
 
 _SUBJECT_PRONOUN = re.compile(r"\b(he|she|they)\b", re.IGNORECASE)
@@ -43,15 +44,20 @@ def decontextualize(
     role: str | None = None,
     rules_off: frozenset[str] = frozenset(),
     context: tuple[str, ...] = (),
+    namesakes: bool = False,
 ) -> str:
     """Rewrite ``fact`` so that it names its subject: pronouns, partial names and the role that presented a
     namesake ("The cellist was born …", ``role="cellist"``) become ``name``; so does a description of the person
     ("The Glaswegian image-maker learned …") where ``context``, the sentences of the person's group, presents no one
-    else so (:data:`DESCRIBED_SUBJECT`). ``rules_off``: the readings of :data:`DECONTEXT_READINGS` switched off."""
+    else so (:data:`DESCRIBED_SUBJECT`). ``namesakes``: the answer presents several individuals, so "The one", "The
+    elder", "The latter" point at the group's person (:data:`NAMESAKE_REFERENT`). ``rules_off``: the readings of
+    :data:`DECONTEXT_READINGS` switched off."""
     if not name:
         return fact
     subj = subject.strip()
     if role and subj.lower() == f"the {role}" and fact.lower().startswith(subj.lower()):
+        return name + fact[len(subj) :]
+    if namesakes and NAMESAKE_REFERENT not in rules_off and _referent(subj) and fact.lower().startswith(subj.lower()):
         return name + fact[len(subj) :]
     if context and DESCRIBED_SUBJECT not in rules_off:
         described = _described(_Described(fact, subj, name, context))
@@ -176,6 +182,32 @@ register(
         ),
     ),
 )
+
+
+# Asked by name in :func:`decontextualize` (it needs to know the answer presents several individuals).
+NAMESAKE_REFERENT = "namesake-referent"
+register(
+    Rule(
+        NAMESAKE_REFERENT,
+        "decompose",
+        "in an answer that presents several namesakes, a subject that points at one of them without a name or a role "
+        "('The one who founded Quayline is the software engineer', 'The elder trained in Vienna', 'The latter "
+        "won …') is read with the name of the group the grouping gave its sentence; in an answer about one person "
+        "('The one he built in 1990 still stands') and for a subject that says more ('The elder son', 'The one-time "
+        "mayor') it is left as written",
+        (
+            "The one who founded Quayline is the software engineer.",
+            "The elder trained at the Vienna Conservatory.",
+            "The latter won the Ashes in 2001.",
+        ),
+    ),
+)
+
+
+def _referent(subject: str) -> bool:
+    """Whether ``subject`` is "the" and a word that points at one of several namesakes ("The one", "The elder")."""
+    words = subject.lower().split()
+    return len(words) == 2 and words[0] == "the" and words[1] in NAMESAKE_REFERENTS
 
 
 @dataclass(frozen=True)

@@ -332,12 +332,16 @@ def _plan_groups(
 ) -> list[PlannedGroup]:
     """``steps``: the sentences that are steps of a how-to answer, whose imperatives are claims."""
     planned: list[PlannedGroup] = []
+    # The answer presents several people (a preamble on them all is none of them): "The one …" points at one.
+    namesakes = sum(1 for ind in individuals if not ind.lead) > 1
     for ind in individuals:
         facts: list[PlannedFact] = []
         context = tuple(sentences[i] for i in ind.sentences)
         for i in ind.sentences:
             for atom in atoms[i]:
-                text = decontextualize(atom.text, atom.subject, ind.name, ind.role, rules_off or frozenset(), context)
+                text = decontextualize(
+                    atom.text, atom.subject, ind.name, ind.role, rules_off or frozenset(), context, namesakes
+                )
                 # What the fact says of its own: its words without the name of whom it is about.
                 bare = _without_name(atom.text, ind.name)
                 step = i < len(steps) and steps[i]

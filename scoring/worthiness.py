@@ -18,6 +18,7 @@ from functools import lru_cache
 from schemas.enums import Worthiness
 from scoring.hedges import hedged_statement
 from scoring.rules import Rule, register, run
+from vocabulary.english import AGE_COMPARATIVES, CONTRAST_ADJECTIVES
 
 QUESTION = "question"
 CHATTER = "assistant-chatter"
@@ -30,6 +31,8 @@ TALK_RESIDUE = "talk-residue"
 TALK_CLAUSE = "talk-clause"
 RETRACTED = "retracted"
 ABOUT_THE_USER = "about-the-user"
+NAMESAKE_COMPARISON = "namesake-comparison"
+SOURCE_LABEL = "source-label"
 
 _NOT_A_CLAIM = re.compile(
     r"\b(?:i hope|hope this helps|let me know|feel free|here is|here's|here are|as an ai|language model|"
@@ -193,6 +196,45 @@ _NAMESAKES_COUNTED = re.compile(
 )
 
 
+def _words(words: frozenset[str]) -> str:
+    return "|".join(sorted(words, key=len, reverse=True))
+
+
+# A fact whose predicate only says how its subject (a few words: a name, a pronoun, "The ceramic artist by
+# contrast") compares with someone the fact does not name: an age with no second term ("is more than twenty years
+# younger", "is the younger man"), or what people share or do not ("was same name", "was entirely different
+# fields"). A discourse word may open it ("By contrast", "In short").
+_COMPARED = re.compile(
+    r"^\W*(?:(?:in short|in sum|in brief|by contrast|in contrast|so|meanwhile|and)\W+)?"
+    r"(?:[\w'’-]+,?\s+){0,5}?(?:is|was|are|were)\s+(?:"
+    rf"(?:(?:much|far|a bit|slightly|considerably)\s+)?"
+    rf"(?:(?:more|less)\s+than\s+|at least\s+|almost\s+|nearly\s+|about\s+|some\s+|roughly\s+|around\s+)?"
+    rf"(?:(?:[\w-]+|a)\s+(?:years?|decades?|generations?)\s+)?(?:{_words(AGE_COMPARATIVES)})"
+    rf"|the\s+(?:{_words(AGE_COMPARATIVES)})(?:\s+(?:man|woman|one|person|of the two))?"
+    rf"|(?:(?:entirely|completely|totally|quite|very|wholly)\s+)?(?:the\s+)?(?:{_words(CONTRAST_ADJECTIVES)})"
+    r"\s+[a-z]+"
+    r")\W*$",
+    re.IGNORECASE,
+)
+
+
+# "Only one of them writes about food": which namesake does it is said elsewhere, or not at all.
+_ONLY_ONE = re.compile(r"^\W*(?:only|just)\s+one\s+of\s+(?:them|the two|these two|the pair)\b", re.IGNORECASE)
+
+
+def _compared(st: Statement) -> bool:
+    return bool(_COMPARED.match(st.text) or _ONLY_ONE.match(st.text))
+
+
+# A label a retrieval answer gives its sources, as the subject of what it says they say: "Passage 1 is a Welsh
+# software engineer", "[Source 2] describes an organist", "Document 3 says …".
+_SOURCE_LABEL = re.compile(
+    r"^\W*(?:passage|source|document|snippet|excerpt|doc|chunk)\s*#?\d+\b\W*"
+    r"(?:is|was|are|were|says?|said|describes?|mentions?|calls?|reads?|notes?|gives?|has)\b",
+    re.IGNORECASE,
+)
+
+
 def _about_user(st: Statement) -> bool:
     # A quoted question put to the person ("“You've been teaching at Liffey University since 2020 — what …?”", an
     # interview opener) is about them, not the user.
@@ -294,6 +336,36 @@ WORTHINESS_RULES: tuple[Rule[Statement, Classified], ...] = register(
             "There are at least two notable Americans named Harlan Beckwith.",
         ),
         _when(_existence, Worthiness.OTHER),
+    ),
+    Rule(
+        SOURCE_LABEL,
+        "worthiness",
+        "a statement whose subject is the label of a retrieved source ('Passage 1 is a Welsh software engineer', "
+        "'[Source 2] describes an organist', 'Document 3 says he was born in 1921') reports what the source says: "
+        "'other', as the answer's statements on its sources are; a name or a thing numbered so ('Route 66 is a "
+        "highway', 'Apollo 11 landed in 1969', 'Passage 1 of the report') is left alone",
+        (
+            "Passage 1 is a Welsh software engineer.",
+            "[Source 2] describes an organist.",
+            "Document 3 says he was born in 1921.",
+        ),
+        _when(lambda st: bool(_SOURCE_LABEL.match(st.text) or _SOURCE_LABEL.match(st.sentence)), Worthiness.OTHER),
+    ),
+    Rule(
+        NAMESAKE_COMPARISON,
+        "worthiness",
+        "a fact that only compares its person with someone it does not name ('X is more than twenty years "
+        "younger', 'X is the younger man', 'In short, X was same name, different generations', 'Only one of them "
+        "writes about food') sets two namesakes side by side: no one page can hold it, and each one's dates are "
+        "checked where they are given: 'other'. A "
+        "comparison with its second term ('younger than his brother'), a relation ('the younger brother of …') or "
+        "a value of its own ('was in different bands') stays a claim",
+        (
+            "Ada Brook is more than twenty years younger.",
+            "Ada Brook is the younger man.",
+            "In short Ada Brook was entirely different fields.",
+        ),
+        _when(_compared, Worthiness.OTHER),
     ),
     Rule(
         OPINION_WORDS,

@@ -60,6 +60,15 @@ ANSWER_WORDS = frozenset(
     "hola bonjour salut ciao servus moin hej ola merci danke gracias grazie obrigado obrigada dziekuje kiitos".split()
 )
 
+# Words that point at one of several namesakes without naming them ("The one who founded Quayline is …", "The
+# elder trained in …", "the latter"): a subject of one of these is that namesake (``namesake-referent``).
+NAMESAKE_REFERENTS = frozenset("one elder younger older eldest youngest former latter".split())
+# Comparatives of age that set one namesake against the other with no second term ("… is twenty years younger",
+# "The rower is the younger man"): a comparison, not a claim one page can hold (``namesake-comparison``).
+AGE_COMPARATIVES = frozenset("younger older elder youngest oldest eldest".split())
+# Words that say what several people share or do not ("same name, different generations, different cities").
+CONTRAST_ADJECTIVES = frozenset("same different separate distinct".split())
+
 THING_NAME_WORDS = frozenset(
     "prize prizes medal medals award awards trophy cup fellowship honour honor order knighthood "
     "games olympics olympiad championship championships tournament marathon regatta festival biennale expo "

@@ -50,6 +50,26 @@ LABELLED_ROLE_LEADS = rule(
     "potter, b. 1951') presents the subject by that role, as 'The potter (b. 1951)' does; the role must name a "
     "person ('Career — the early years (1980–1990)' presents no one)",
 )
+QUOTED_NICKNAME_LEADS = rule(
+    "quoted-nickname-leads",
+    "segment",
+    "a nickname in quotes inside a lead's name ('### Theodore \"Ironhand\" Vance (1909–1971)', 'Robert \"Bob\" "
+    "Hale, potter', 'Ada “Dot” Brook — cellist') is no word of the name: the lead presents 'Theodore Vance' as the "
+    "grouping reads the name in a sentence; a lead that is all quotes ('\"Ironhand\"'), a quoted title after the "
+    "name ('Ada Brook, \"Sea Songs\"') and a name without quotes are read as before",
+)
+BOLD_LEAD_DATES = rule(
+    "bold-lead-dates",
+    "segment",
+    "a bold name followed by dates in parentheses and an entry too long for a lead ('- **Phạm Quốc Bảo "
+    "(cinematographer)** (born 1976), Vietnamese director of photography from Huế; shot … and won …', a "
+    "disambiguation page's line) leads with the name and its dates; the rest is the entry's text. The full stop of "
+    "dates in parentheses ('(b. 1950)') ends no lead; a short description after the dates ('**Ada Brook** (b. "
+    "1950), cellist: …') is read with them",
+)
+_LONGEST_LEAD = 120
+# A nickname in quotes between a name's words: 'Theodore "Ironhand" Vance', 'Ada “Dot” Brook'.
+_NICKNAME = re.compile(r"(?<=\w)\s+[\"“‘'][^\"“”‘’']{1,30}[\"”’']\s+(?=[A-Z])")
 
 # Words a name may hold in lower case ("Ludwig van Beethoven", "Ibn al-Haytham").
 _PARTICLES = frozenset("de del della der di da das do dos du van von ten ter la le bin ibn al el y e".split())
@@ -124,8 +144,10 @@ def person_lead(text: str, off: frozenset[str] = frozenset()) -> Lead | None:
     clean = _OPENING_MARKS.sub("", _unmark(text)).rstrip(" .:")
     if COUNTED_LEADS not in off:
         clean = _COUNTED_LABEL.sub("", clean, count=1)
-    if not clean or label_of(clean) in PART_LABELS or label_of(clean) in SOURCE_LABELS or len(clean) > 120:
+    if not clean or label_of(clean) in PART_LABELS or label_of(clean) in SOURCE_LABELS or len(clean) > _LONGEST_LEAD:
         return None
+    if QUOTED_NICKNAME_LEADS not in off:
+        clean = _NICKNAME.sub(" ", clean)
     cut = min((p for p in (clean.find(s) for s in (",", " (", " — ", " – ", " - ", ":")) if p > 0), default=len(clean))
     name, rest = clean[:cut].strip(), clean[cut:]
     inside, outside = _parentheses(rest)
@@ -198,7 +220,7 @@ def _parentheses(text: str) -> tuple[str, str]:
 _LEADING_SYMBOLS = re.compile(r"^[^\w\s*_\"“'‘(\[<]+\s+")
 
 
-def bold_lead(text: str) -> str | None:
+def bold_lead(text: str, off: frozenset[str] = frozenset()) -> str | None:
     """The lead of a paragraph that opens in bold ("**Kenji Sato, potter (b. 1951).** He …"), with what follows the
     bold up to a colon or full stop when the bold is only the name ("**Kenji Sato**, potter: …"); emoji before the
     bold are decoration ("🎹 **Emrys Valdane — organist**")."""
@@ -211,14 +233,18 @@ def bold_lead(text: str) -> str | None:
     lead = text[2:end]
     after = text[end + 2 :]
     if after[:1] in (",", "(") or after.startswith(" ("):
-        stop = min((p for p in (after.find(": "), after.find(". "), after.find("\n")) if p >= 0), default=len(after))
-        lead += after[:stop]
+        dated = BOLD_LEAD_DATES not in off and after.lstrip().startswith("(") and ")" in after
+        closed = after.find(")") + 1 if dated else 0  # "(b. 1950)": its full stop ends no lead
+        stops = (after.find(": ", closed), after.find(". ", closed), after.find("\n", closed))
+        stop = min((p for p in stops if p >= 0), default=len(after))
+        # "**X (cinematographer)** (born 1976), Vietnamese director …; shot …": the dates, not the whole entry
+        lead += after[:closed] if dated and len(lead) + stop > _LONGEST_LEAD else after[:stop]
     return lead
 
 
-def item_lead(text: str) -> str | None:
+def item_lead(text: str, off: frozenset[str] = frozenset()) -> str | None:
     """The lead of a list item: its bold opening, or what comes before a colon in its first words."""
-    bold = bold_lead(text)
+    bold = bold_lead(text, off)
     if bold is not None:
         return bold
     head, colon, _ = text.partition(":")
@@ -256,11 +282,11 @@ def _scopes(doc: Document, off: frozenset[str] = frozenset()) -> Scopes:
             lead = person_lead(b.text, off)
             kind = f"heading:{b.level}"
         elif b.kind == PARAGRAPH and b.item:
-            text = item_lead(b.text)
+            text = item_lead(b.text, off)
             lead = person_lead(text, off) if text is not None else None
             kind = f"item:{b.depth}"
         elif b.kind == PARAGRAPH and not b.depth:
-            text = bold_lead(b.text)
+            text = bold_lead(b.text, off)
             if text is None and _introduces_list(blocks, i):
                 text = b.text  # "Rafael Oduya, the sprinter:" then a list: the line presents whom the list is about
             lead = person_lead(text, off) if text is not None else None
