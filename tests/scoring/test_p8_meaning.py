@@ -22,7 +22,7 @@ from scoring.parse_rules import (
 )
 from scoring.roles import rebound_years
 from scoring.rulebook import rule_names
-from scoring.verify import plain_reading
+from scoring.idioms import plain_reading
 from scoring.worthiness import ABOUT_THE_USER, classify_by_rule
 
 
