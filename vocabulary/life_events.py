@@ -94,7 +94,7 @@ LIFE_IDIOMS: tuple[LifeIdiom, ...] = (
     LifeIdiom("born", "<own> (life|journey|story) (began|begins|started|starts)", _BORN, value=True),
     LifeIdiom("born", "having (first )?(seen|glimpsed) the light of day", _BORN, subject=True),
     LifeIdiom("born", "(first )?(saw|glimpsed) the light of day", _BORN, subject=True),
-    LifeIdiom("born", "(came|arrived|entered) (into|in) (the|this) world", _BORN, subject=True, pages=True),
+    LifeIdiom("born", "(came|arrived|entered) (into|in) (the|this) world", _BORN, pages=True),
     LifeIdiom("born", "(came|arrived) into being", _BORN, subject=True, value=True),
     LifeIdiom("born", "(is|was) a native of", ("was born in",), subject=True),
     # died
