@@ -322,7 +322,10 @@ def values_in_role(fact: str, words: Iterable[str], texts: Sequence[str], exclud
     (an event's words: "retired", "retirement"): "retired in 1961" is not where 1961 is only the year of a title
     in "won the title in 1961 and retired in 1972"."""
     wanted = {stem(fold(w)) for w in words}
-    return all(any(wanted & w for w in value_windows(texts, v.text)) for v in _event_values(fact, tuple(exclude)))
+    return all(
+        any(wanted & w for w in value_windows(texts, re.sub(r"['’]s$", "", v.text)))
+        for v in _event_values(fact, tuple(exclude))
+    )
 
 
 _TO_PLACE = re.compile(r"\bto\s+([A-Z][\w'’-]+)")
@@ -338,7 +341,7 @@ def _event_values(fact: str, exclude: tuple[str, ...]) -> list[Value]:
 
 def role_rivals(fact: str, words: Iterable[str], texts: Sequence[str], exclude: Iterable[str] = ()) -> list[str]:
     """Years and places of ``texts`` other than ``fact``'s that stand beside one of an event's ``words``, for each
-    year or place of the fact that stands beside none: "retired in 1961" where the page has "won the title in 1961
+    year of the fact, or place the page has in another role, that stands beside none: "retired in 1961" where the page has "won the title in 1961
     and retired in 1972" has the rival 1972. Empty where every value of the fact stands in the event's role."""
     exclude = tuple(exclude)
     wanted = {stem(fold(w)) for w in words}
@@ -346,14 +349,19 @@ def role_rivals(fact: str, words: Iterable[str], texts: Sequence[str], exclude: 
     own = {v.text for v in values}
     out: list[str] = []
     for v in values:
-        if any(wanted & w for w in value_windows(texts, v.text)):
+        text = re.sub(r"['’]s$", "", v.text)  # "at England's Kingsmere University"
+        windows = value_windows(texts, text)
+        if any(wanted & w for w in windows):
             continue
         if v.kind == "year":
             candidates = [y for t in texts for y in re.findall(r"(?<![\w.,])\d{4}(?![\w.,]\d)", t)]
+        elif windows:  # a place the page spells as the fact does, in another role
+            candidates = [fold(m.group(1)) for t in texts for m in re.finditer(r"\b(?:in|at|to)\s+([A-Z][\w'’-]+)", t)]
+            candidates = [c for c in candidates if c not in _MONTHS and c not in _STOP]
         else:
-            candidates = [fold(m.group(1)) for t in texts for m in re.finditer(r"\b(?:in|at)\s+([A-Z][\w'’-]+)", t)]
+            continue
         for c in dict.fromkeys(candidates):
-            if c not in own and c not in _MONTHS and any(wanted & w for w in value_windows(texts, c)):
+            if c not in own and any(wanted & w for w in value_windows(texts, c)):
                 out.append(c)
     return out
 

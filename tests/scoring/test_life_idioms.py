@@ -129,16 +129,23 @@ def test_an_idiom_is_supported(store: Store, verifier: OfflineVerifier, fact: st
 @pytest.mark.parametrize(
     "fact",
     [
+        # the same idioms with a wrong year or place: refuted (the plain reading's year or place stands beside no
+        # word of the event, and another one does)
         "Orla Penwarden passed in 1938.",
         "Orla Penwarden passed in 2014.",
+        "Orla Penwarden passed in Truro.",
         "Orla Penwarden's journey began in Cardiff.",
         "Orla Penwarden called it a day in 1961.",
         "Orla Penwarden upped sticks to Truro in 1990.",
+        "Orla Penwarden tied the knot with Tom Hale in 1975.",
+        "Orla Penwarden earned a PhD in 1975.",
+        "Orla Penwarden set up her own gym in Truro.",
+        "Orla Penwarden took the national title in 1972.",
     ],
 )
-def test_the_idiom_with_a_wrong_value_is_not_supported(store: Store, verifier: OfflineVerifier, fact: str) -> None:
+def test_the_idiom_with_a_wrong_value_stays_refuted(store: Store, verifier: OfflineVerifier, fact: str) -> None:
     verdict = EvidenceVerifier(store, verifier).against(fact, TITLE, TITLE)
-    assert verdict.stance is not Stance.SUPPORT
+    assert verdict.stance is Stance.REFUTE
 
 
 def test_the_role_reading_can_be_switched_off(store: Store, verifier: OfflineVerifier) -> None:
