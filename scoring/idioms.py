@@ -26,7 +26,9 @@ from vocabulary import fold_ascii as fold
 from vocabulary.life_events import LIFE_IDIOMS, LifeIdiom, notation
 
 # Words that may stand between the subject and the idiom ("Ashby, having first seen …", "she has sadly passed").
-_BETWEEN = frozenset("having has had have was is who which first finally eventually sadly peacefully quietly later then".split())
+_BETWEEN = frozenset(
+    "having has had have was is who which first finally eventually sadly peacefully quietly later then".split()
+)
 _PRONOUNS = frozenset({"he", "she", "they"})
 _OWN_PRONOUN = {"his": "he", "her": "she", "their": "they"}
 _OWN = r"(?:(?P<own>\b(?:his|her|their|[^\W\d_][\w.-]*['’]s))\s+|(?P<start>^))"

@@ -291,9 +291,7 @@ def value_windows(texts: Sequence[str], value: str) -> list[frozenset[str]]:
 _LIVED_SPAN = re.compile(r"\blived\s+(?:from\s+)?\d{3,4}\s*(?:to|until|till|through|–|—|-)\s*\d{3,4}\b")
 
 
-def misplaced_values(
-    fact: str, texts: Sequence[str], exclude: Iterable[str] = (), idioms: bool = True
-) -> list[Value]:
+def misplaced_values(fact: str, texts: Sequence[str], exclude: Iterable[str] = (), idioms: bool = True) -> list[Value]:
     """Values of ``fact`` the texts mention, but never in the fact's role (born vs died, drafted vs born); with
     ``idioms`` (``idiom-role``), a life's event told in an idiom takes its plain words' role."""
     exclude = tuple(exclude)
@@ -341,8 +339,9 @@ def _event_values(fact: str, exclude: tuple[str, ...]) -> list[Value]:
 
 def role_rivals(fact: str, words: Iterable[str], texts: Sequence[str], exclude: Iterable[str] = ()) -> list[str]:
     """Years and places of ``texts`` other than ``fact``'s that stand beside one of an event's ``words``, for each
-    year of the fact, or place the page has in another role, that stands beside none: "retired in 1961" where the page has "won the title in 1961
-    and retired in 1972" has the rival 1972. Empty where every value of the fact stands in the event's role."""
+    year of the fact, or place the page has in another role, that stands beside none: "retired in 1961" where the
+    page has "won the title in 1961 and retired in 1972" has the rival 1972. Empty where every value of the fact
+    stands in the event's role."""
     exclude = tuple(exclude)
     wanted = {stem(fold(w)) for w in words}
     values = _event_values(fact, exclude)

@@ -186,4 +186,3 @@ RANK_PLAIN: dict[tuple[int, str], tuple[str, ...]] = {
     (0, "verb"): ("reached the semi-finals",),
     (2, "place"): ("in second place", "as runner-up"),
 }
-

@@ -11,8 +11,9 @@ takes the first one whose words a page has) and the guards that keep look-alikes
   not "left us in the lurch");
 - ``pages``: the idiom is read in page text too (an unambiguous one: "passed away", "hung up her boots").
 
-Notation: words as written, ``a|b`` alternatives between parentheses, ``<poss>`` his, her or their, ``<own>`` the
-subject's possessive (his, her, their or a name's "'s"), ``<gear>`` a sport's gear (:data:`RETIREMENT_GEAR`),
+Notation: a regular-expression fragment (words as written, ``(a|b)`` alternatives, ``(?=…)`` what must follow
+unread) with placeholders: ``<poss>`` his, her or their, ``<own>`` the subject's possessive (his, her, their or
+"'s" after a word of the subject's name), ``<gear>`` a sport's gear (:data:`RETIREMENT_GEAR`),
 ``<venture>`` a kind of venture one founds (:data:`VENTURES`), ``<prize>`` a thing one wins (:data:`PRIZES`).
 An ``<own>`` idiom also reads at a sentence's start without it ("Life ended in 2020."). The order is the
 precedence: a longer idiom of an event comes before a shorter one it holds ("passed away" before "passed").
@@ -113,7 +114,9 @@ LIFE_IDIOMS: tuple[LifeIdiom, ...] = (
     LifeIdiom("retired", "(hung|hangs|hang|hanging) up (his|her|their|the) <gear>", _RETIRED, pages=True),
     LifeIdiom("retired", "called time on <poss> ((playing|racing|riding|sporting|competitive) )?career", _RETIRED),
     LifeIdiom("retired", "called it a day", _RETIRED, subject=True),
-    LifeIdiom("retired", "(stepped|walked) away from (competition|competitive \\w+|the sport|the game|racing)", ("retired",)),
+    LifeIdiom(
+        "retired", "(stepped|walked) away from (competition|competitive \\w+|the sport|the game|racing)", ("retired",)
+    ),
     LifeIdiom("retired", "bowed out of (competition|competitive \\w+|the sport|the game|racing)", _RETIRED),
     # married
     LifeIdiom("married", "tied the knot with", ("married",), pages=True),
@@ -132,7 +135,9 @@ LIFE_IDIOMS: tuple[LifeIdiom, ...] = (
         _DOCTORATE,
     ),
     # founded
-    LifeIdiom("founded", "(set up|started up|started|launched|established)(?= (<poss> own|a|an) (\\w+ )?<venture>)", _FOUNDED),
+    LifeIdiom(
+        "founded", "(set up|started up|started|launched|established)(?= (<poss> own|a|an) (\\w+ )?<venture>)", _FOUNDED
+    ),
     # moved
     LifeIdiom("moved", "(upped|up) sticks (and moved |and went )?(to|for)", _MOVED),
     LifeIdiom("moved", "pulled up stakes (and moved |and went )?(to|for)", _MOVED),
