@@ -20,7 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from vocabulary import MONTHS, NEGATIONS, RETIREMENT_GEAR, ROLE_STOPWORDS
+from scoring.idioms import plain_reading
+from scoring.rules import rule
+from vocabulary import MONTHS, NEGATIONS, ROLE_STOPWORDS
 from vocabulary import fold_ascii as fold
 from vocabulary.forms import place_keys
 
@@ -83,20 +85,10 @@ _WINDOW_BEFORE = 6
 _WINDOW_AFTER = 4
 
 
-# Death said in two words: read as "died" on either side, so "passed away in 2004" takes the death year of a page
-# that says "died … in 2004" (and the other way round), and "passed" alone ("passed the bar") stays its own word.
-_PASSED_AWAY = re.compile(r"\bpass(?:ed|es|ing)?\s+away\b", re.IGNORECASE)
-
-
-# Retiring said as hanging up one's gear: "hung up her goggles in 2017" is "retired in 2017".
-_HUNG_UP = re.compile(
-    rf"\b(?:hung|hangs|hang|hanging)\s+up\s+(?:his|her|their|the)\s+(?:{'|'.join(sorted(RETIREMENT_GEAR))})\b",
-    re.IGNORECASE,
-)
-
-
 def _idioms(text: str) -> str:
-    return _HUNG_UP.sub("retired", _PASSED_AWAY.sub("died", text))
+    """A page's text with the idioms of a life's events that are safe in any text ("passed away", "hung up her
+    boots") in plain words (``vocabulary.LIFE_IDIOMS``)."""
+    return plain_reading(text, pages=True)
 
 
 @lru_cache(maxsize=16384)
@@ -107,17 +99,29 @@ def stem(word: str) -> str:
     return _SYNONYMS.get(word, word[:5])
 
 
-def role_words(fact: str, exclude: Iterable[str] = ()) -> frozenset[str]:
-    """Stems of the fact's predicate words: content words other than names, values and ``exclude``."""
-    return _role_words(fact, tuple(exclude))
+IDIOM_ROLE = rule(
+    "idiom-role",
+    "verify",
+    "a fact's role is read from the plain words of a life's event it tells in an idiom ('Vance passed in 1971', "
+    "'her journey began in Graz', 'first saw the light of day at Leiden', 'called it a day in 2019': died, born, "
+    "retired; vocabulary.LIFE_IDIOMS), so misplaced-value finds the value in the page's birth or death role",
+)
+
+
+def role_words(fact: str, exclude: Iterable[str] = (), idioms: bool = True) -> frozenset[str]:
+    """Stems of the fact's predicate words: content words other than names, values and ``exclude``; with
+    ``idioms``, a life's event told in an idiom is read in its plain words (``exclude`` holds the subject's names,
+    which a guarded idiom must follow)."""
+    return _role_words(fact, tuple(exclude), idioms)
 
 
 @lru_cache(maxsize=8192)
-def _role_words(fact: str, exclude: tuple[str, ...]) -> frozenset[str]:
+def _role_words(fact: str, exclude: tuple[str, ...], idioms: bool = True) -> frozenset[str]:
     """:func:`role_words`, once per fact and exclusions: a fact is checked against every candidate page."""
     skip = {fold(w) for text in exclude for w in re.findall(r"\w+", text)}
     out: set[str] = set()
-    for w in re.findall(r"[^\W\d_]+", _idioms(fact)):
+    read = plain_reading(fact, exclude) if idioms else fact
+    for w in re.findall(r"[^\W\d_]+", _idioms(read)):
         folded = fold(w)
         if folded in skip or folded in _STOP or len(folded) < 3:
             continue
@@ -287,21 +291,22 @@ def value_windows(texts: Sequence[str], value: str) -> list[frozenset[str]]:
 _LIVED_SPAN = re.compile(r"\blived\s+(?:from\s+)?\d{3,4}\s*(?:to|until|till|through|–|—|-)\s*\d{3,4}\b")
 
 
-def misplaced_values(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> list[Value]:
-    """Values of ``fact`` the texts mention, but never in the fact's role (born vs died, drafted vs born)."""
+def misplaced_values(fact: str, texts: Sequence[str], exclude: Iterable[str] = (), idioms: bool = True) -> list[Value]:
+    """Values of ``fact`` the texts mention, but never in the fact's role (born vs died, drafted vs born); with
+    ``idioms`` (``idiom-role``), a life's event told in an idiom takes its plain words' role."""
     exclude = tuple(exclude)
     values = fact_values(fact, exclude)
     if not values:
         return []
     skip = tuple(exclude) + tuple(v.text for v in values)
-    roles = role_words(fact, skip)
+    roles = role_words(fact, skip, idioms)
     if not roles or _attested_together(fact, values, texts, skip):
         return []
     if _LIVED_SPAN.search(fact):
         roles |= _LIFE  # "lived from 1949 to 2019" gives the birth and the death years (the page's "(1949 – 2019)")
     out: list[Value] = []
     for v in values:
-        own = _local_roles(fact, v, skip) or roles
+        own = _local_roles(fact, v, skip, idioms) or roles
         if v.prep == "from" and not (roles & _LIFE and own & _LIFE):
             continue  # "a rally driver from Madrid" is what "born in Madrid" says
         windows = value_windows(texts, v.text)
@@ -310,7 +315,57 @@ def misplaced_values(fact: str, texts: Sequence[str], exclude: Iterable[str] = (
     return out
 
 
-def _local_roles(fact: str, value: Value, skip: tuple[str, ...]) -> frozenset[str]:
+def values_in_role(fact: str, words: Iterable[str], texts: Sequence[str], exclude: Iterable[str] = ()) -> bool:
+    """Whether every year and place of ``fact`` stands, somewhere in ``texts``, in a clause beside one of ``words``
+    (an event's words: "retired", "retirement"): "retired in 1961" is not where 1961 is only the year of a title
+    in "won the title in 1961 and retired in 1972"."""
+    wanted = {stem(fold(w)) for w in words}
+    return all(
+        any(wanted & w for w in value_windows(texts, re.sub(r"['’]s$", "", v.text)))
+        for v in _event_values(fact, tuple(exclude))
+    )
+
+
+_TO_PLACE = re.compile(r"\bto\s+([A-Z][\w'’-]+)")
+
+
+def _event_values(fact: str, exclude: tuple[str, ...]) -> list[Value]:
+    """The fact's years and places, with a place it went to ("moved to Cardiff")."""
+    values = fact_values(fact, exclude)
+    skip = _folded_words(exclude)
+    gone = [fold(m.group(1)) for m in _TO_PLACE.finditer(fact)]
+    return values + [Value(p, "place", "to") for p in gone if p not in skip and p not in _MONTHS and p not in _STOP]
+
+
+def role_rivals(fact: str, words: Iterable[str], texts: Sequence[str], exclude: Iterable[str] = ()) -> list[str]:
+    """Years and places of ``texts`` other than ``fact``'s that stand beside one of an event's ``words``, for each
+    year of the fact, or place the page has in another role, that stands beside none: "retired in 1961" where the
+    page has "won the title in 1961 and retired in 1972" has the rival 1972. Empty where every value of the fact
+    stands in the event's role."""
+    exclude = tuple(exclude)
+    wanted = {stem(fold(w)) for w in words}
+    values = _event_values(fact, exclude)
+    own = {v.text for v in values}
+    out: list[str] = []
+    for v in values:
+        text = re.sub(r"['’]s$", "", v.text)  # "at England's Kingsmere University"
+        windows = value_windows(texts, text)
+        if any(wanted & w for w in windows):
+            continue
+        if v.kind == "year":
+            candidates = [y for t in texts for y in re.findall(r"(?<![\w.,])\d{4}(?![\w.,]\d)", t)]
+        elif windows:  # a place the page spells as the fact does, in another role
+            candidates = [fold(m.group(1)) for t in texts for m in re.finditer(r"\b(?:in|at|to)\s+([A-Z][\w'’-]+)", t)]
+            candidates = [c for c in candidates if c not in _MONTHS and c not in _STOP]
+        else:
+            continue
+        for c in dict.fromkeys(candidates):
+            if c not in own and any(wanted & w for w in value_windows(texts, c)):
+                out.append(c)
+    return out
+
+
+def _local_roles(fact: str, value: Value, skip: tuple[str, ...], idioms: bool = True) -> frozenset[str]:
     """The predicate words of the part of ``fact`` that holds ``value``, where the fact strings several
     predicates together ("born 1984 in Lagos, raised in Seville": Seville is where she was raised, not born);
     empty when the value's part has none of its own."""
@@ -318,7 +373,7 @@ def _local_roles(fact: str, value: Value, skip: tuple[str, ...]) -> frozenset[st
     if len(parts) < 2:
         return frozenset()
     holding = [p for p in parts if value.text in re.findall(r"\w+", fold(p))]
-    return role_words(holding[0], skip) if len(holding) == 1 else frozenset()
+    return role_words(holding[0], skip, idioms) if len(holding) == 1 else frozenset()
 
 
 def _attested_together(fact: str, values: list[Value], texts: Sequence[str], skip: Iterable[str]) -> bool:

@@ -31,6 +31,7 @@ from scoring.counts import count_contradicted, count_dated, count_stated
 from scoring.crossed import crossed_values, fact_stated, own_values, unheard_values
 from scoring.durations import dated_in
 from scoring.hours import hours_bounded
+from scoring.idioms import read_events
 from scoring.kin import KIN_RULES
 from scoring.meaning import named_awards, negated_value_stated, negation_conflict, rank_conflict, unlisted_awards
 from scoring.measures import measure_contradicted, measure_stated
@@ -39,12 +40,22 @@ from scoring.numerals import in_digits
 from scoring.protocols import DocumentGrounded, KnowledgeSource, StanceLike, StanceModel, VerdictCache
 from scoring.relative_dates import resolve
 from scoring.rewordings import REWORDING_RULES
-from scoring.roles import Value, contradicted_values, misplaced_values, rebound_years, stated_in
+from scoring.roles import (
+    IDIOM_ROLE,
+    Value,
+    contradicted_values,
+    misplaced_values,
+    rebound_years,
+    role_rivals,
+    stated_in,
+    values_in_role,
+)
 from scoring.rules import MODEL, Rule, register, run
 from scoring.subject_forms import in_page_terms
-from vocabulary import FUNCTION_WORDS, PLAIN_WORDS, RANK_PARAPHRASES, RANK_PLAIN, fold_claim
+from vocabulary import FUNCTION_WORDS, RANK_PARAPHRASES, RANK_PLAIN, fold_claim
 from vocabulary.fold import UPPERCASE
 from vocabulary.forms import place_keys, word_keys
+from vocabulary.life_events import EVENT_WORDS
 
 NO_SHARED_CONTENT = "no-shared-content"
 KEY_TERMS_MISSING = "key-terms-missing"
@@ -768,13 +779,17 @@ def _name_missing_rule(c: VerifyCase) -> EntityVerdict | None:
 
 
 def _refuting_values(
-    find: Callable[[str, list[str], tuple[str, str]], list[Value]],
+    find: Callable[..., list[Value]], idioms: str = ""
 ) -> Callable[[VerifyCase], EntityVerdict | None]:
     """A rule that refutes the fact when ``find`` returns the fact's values the page gives another role or
-    another value; the passages holding them come first as evidence."""
+    another value; the passages holding them come first as evidence. ``idioms`` names the rule that reads a life's
+    event told in an idiom in its plain words' role (``find`` is told whether it is on)."""
 
     def apply(c: VerifyCase) -> EntityVerdict | None:
-        found = find(c.fact, c.texts, c.names)
+        if idioms:
+            found = find(c.fact, c.texts, c.names, c.config.on(idioms))
+        else:
+            found = find(c.fact, c.texts, c.names)
         if not found:
             return None
         values = [v.text for v in found]
@@ -902,23 +917,6 @@ def _numeral_reading(c: VerifyCase) -> EntityVerdict | None:
     return _read_as(c, digits, refuted_by_model=False)
 
 
-_IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(r"\b" + re.escape(idiom).replace("<poss>", "(?:his|her|their)") + r"\b", re.IGNORECASE), plain)
-    for idiom, plain in PLAIN_WORDS
-)
-
-
-def plain_reading(fact: str) -> str:
-    """``fact`` with the idioms of a life's events in the plain words a page writes (``vocabulary.PLAIN_WORDS``).
-
-    >>> plain_reading("Philippa Nantwich left us in 2015, in Scarborough.")
-    'Philippa Nantwich died in 2015, in Scarborough.'
-    """
-    for pattern, plain in _IDIOMS:
-        fact = pattern.sub(plain, fact)
-    return fact
-
-
 def _read_as(c: VerifyCase, reading: str, *, refuted_by_model: bool) -> EntityVerdict | None:
     """The verdict of ``c``'s fact read as ``reading`` (digits for spelled numbers, plain words for an idiom, a year
     for a relative date), by every verify rule and then the model, where it supports the fact or refutes it (by the
@@ -935,9 +933,16 @@ def _read_as(c: VerifyCase, reading: str, *, refuted_by_model: bool) -> EntityVe
 def _idiom_reading(c: VerifyCase) -> EntityVerdict | None:
     # "left us in 2015" read as "died in 2015": a rule that reads "left" as a move (misplaced-value) decides the
     # idiom wrongly; the plain reading's verdict counts where it is supported or a rule refutes it.
-    plain = plain_reading(c.fact)
+    plain, events = read_events(c.fact, c.names, c.texts)
     if plain == c.fact:
         return None
+    # The stance model supports "retired in 1961" where the page's sentence has "won the title in 1961 and retired
+    # in 1972": the reading's support counts only where each of its years and places stands beside the event, and
+    # a year or place of the event's on the page where the fact's stands beside none refutes it.
+    words = [w for e in events for w in EVENT_WORDS[e]]
+    if not values_in_role(plain, words, c.texts, c.names):
+        rivals = role_rivals(plain, words, c.texts, c.names)
+        return c.refuted(lambda t: any(r in _folded_passage(t) for r in rivals)) if rivals else None
     return _read_as(c, plain, refuted_by_model=False)
 
 
@@ -1158,7 +1163,7 @@ VERIFY_RULES: tuple[VerifyRule, ...] = register(
         "the page holds the fact's year or place only in another role (born 1852 where 1852 is the death "
         "year): refuted",
         ("born in 1852 (died 1852)", "joined the club in 1958 (born 1958)", "born in Oslo (died in Oslo)"),
-        _refuting_values(misplaced_values),
+        _refuting_values(misplaced_values, IDIOM_ROLE),
     ),
     Rule(
         CONTRADICTED_VALUE,

@@ -195,24 +195,3 @@ RANK_PLAIN: dict[tuple[int, str], tuple[str, ...]] = {
     (0, "verb"): ("reached the semi-finals",),
     (2, "place"): ("in second place", "as runner-up"),
 }
-
-# Idioms of a life's events and the plain words a page writes for them ("left us in 2015" is "died in 2015"); "<poss>"
-# stands for his, her or their. Read by the verify rule ``idiom-reading`` (scoring/verify.py).
-PLAIN_WORDS: tuple[tuple[str, str], ...] = (
-    ("left us", "died"),
-    ("passed away", "died"),
-    ("breathed <poss> last", "died"),
-    ("lost <poss> life", "died"),
-    ("came into the world", "was born"),
-    ("first saw the light of day", "was born"),
-    ("saw the light of day", "was born"),
-    ("tied the knot with", "married"),
-    ("walked down the aisle with", "married"),
-    ("shares <poss> life with", "is married to"),
-    ("shares life with", "is married to"),
-    ("shared <poss> life with", "was married to"),
-    ("shared life with", "was married to"),
-    ("hung up <poss> boots", "retired"),
-    ("called time on <poss> career", "retired"),
-    ("hung up <poss> gloves", "retired"),
-)

@@ -7,8 +7,9 @@ import pytest
 
 from knowledge.store import Store
 from schemas.enums import Stance
+from scoring.idioms import plain_reading
 from scoring.verifier import OfflineVerifier
-from scoring.verify import IDIOM_READING, EvidenceVerifier, VerifyConfig, plain_reading
+from scoring.verify import IDIOM_READING, EvidenceVerifier, VerifyConfig
 
 TITLE = "Maren Oakhurst"
 TEXT = (

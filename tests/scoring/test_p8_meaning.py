@@ -12,6 +12,7 @@ from scoring import nlp
 from scoring.answer_dates import SHORT_YEARS, answer_years_read, short_years_read
 from scoring.decompose import decompose_doc, decompose_sentence
 from scoring.hedges import strip_hedges
+from scoring.idioms import plain_reading
 from scoring.parse_rules import (
     DESTINATION_FIRST,
     JOINT_SUBJECT_RELATIVE,
@@ -22,7 +23,6 @@ from scoring.parse_rules import (
 )
 from scoring.roles import rebound_years
 from scoring.rulebook import rule_names
-from scoring.verify import plain_reading
 from scoring.worthiness import ABOUT_THE_USER, classify_by_rule
 
 
