@@ -261,6 +261,8 @@ def _date_of(dates: dict[str, str]) -> str:
     end = dates.get("to") or dates.get("until") or dates.get("end") or dates.get("ended")
     if start and end:
         return f"{start}–{end}"
+    if dates.get("from") and not end:
+        return f"from {start}"  # {"from": 1968}: the word the answer wrote, where its span is found
     if start or dates.get("since"):
         return f"since {start or dates['since']}"
     if end:
