@@ -15,7 +15,7 @@ spouse, awards, education, nationality…), or a name and one such field. A prog
 ``{ port: 8080, debug: true }``) says nothing of anyone and stays a fence of code.
 
 >>> load(Fence('[person]\\nname = "Ada Quill"\\nborn = 1815\\nspouse = "W. King"', "toml")).data
-{'person': {'name': 'Ada Quill', 'born': 1815, 'spouse': 'W. King'}}
+{'name': 'Ada Quill', 'born': 1815, 'spouse': 'W. King'}
 >>> load(Fence("[server]\\nhost = 0.0.0.0\\nport = 8080", "ini")) is None
 True
 """
