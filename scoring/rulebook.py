@@ -32,7 +32,7 @@ from scoring import (
 )
 from scoring.config import CheckConfig
 from scoring.rules import Rule, known_names
-from scoring.segment import formats, sections, turns, units
+from scoring.segment import fence_formats, formats, sections, turns, units
 
 _ = (checker, offline, recheck, revise, score)  # registered by name, asked where their step runs
 
@@ -41,6 +41,7 @@ STEPS: dict[str, tuple[Rule, ...]] = {  # type: ignore[type-arg]
     "segment": abstain.ABSTAIN_RULES,
     "segment-split": sentences.SPLIT_RULES,
     "segment-formats": formats.FORMAT_RULES,
+    "segment-fences": fence_formats.FENCE_READINGS,
     "segment-turns": turns.TURN_RULES,
     "segment-labels": sections.LABEL_ITEM_RULES,
     "segment-role-units": units.ROLE_UNIT_RULES,

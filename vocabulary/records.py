@@ -42,4 +42,6 @@ RECORD_PREDICATES: dict[str, str] = {
     **dict.fromkeys(("employer", "institution", "post", "posts", "hospital", "teaching", "affiliation"), "worked at"),
     **dict.fromkeys(("ensemble", "band", "group"), "played with"),
     **dict.fromkeys(("hometown", "origin", "from"), "came from"),
+    **dict.fromkeys(("nickname", "also known as", "alias"), "was known as"),
+    **dict.fromkeys(("field", "discipline", "specialty", "speciality"), "worked in"),
 }

@@ -31,7 +31,9 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from scoring import nlp
 from scoring.rules import rule
+from scoring.segment.fence_formats import Fence, Note, load
 from scoring.segment.scopes import person_lead
 from scoring.segment.tables import Record
 from vocabulary.records import RECORD_PREDICATES
@@ -56,6 +58,26 @@ FENCED_DATES = rule(
     "(2012)', '(since 2020)') is read as the value's time ('from 2019 to 2023', 'in 2012', 'since 2020'), not as the "
     "lifespan of the name before it",
 )
+API_ENVELOPES = rule(
+    "api-envelopes",
+    "segment",
+    'a profile or a list of profiles under an API response\'s "data" (\'{"data": {"people": [...]}, "extensions": '
+    "{…}}', a GraphQL or REST reply) is read as those profiles; the envelope's other keys (extensions, meta, errors) "
+    "are the API's, no fields of anyone",
+)
+BOOLEAN_FIELDS = rule(
+    "boolean-fields",
+    "segment",
+    "a field whose value is true or false says its key as a claim ('reads_music = false' → 'does not read music', "
+    "'stillTeaching: true' → 'still teaching', 'spokenWords: false' → 'no spoken words'), not nothing",
+)
+PHRASE_KEYS = rule(
+    "phrase-keys",
+    "segment",
+    "a key that is a noun and its participle with a count ('productionsDirected: 46', 'countries_toured = 23') is "
+    "read as the phrase it abbreviates ('directed 46 productions'), a key that ends in a preposition ('lives_in: "
+    "Sežana', 'renamedTo') as the phrase with its value ('lives in Sežana')",
+)
 FENCED_PEOPLE = rule(
     "fenced-people",
     "segment",
@@ -67,7 +89,9 @@ FENCED_PEOPLE = rule(
 # Keys that name the profile's subject rather than say something of it.
 _NAME_KEYS = frozenset(("name", "full name", "person", "subject", "who"))
 # Keys whose value tells the profile's person apart from namesakes (read as its scope's description).
-_DESCRIPTION_KEYS = frozenset(("description", "occupation", "profession", "role", "known as", "known for", "job"))
+_DESCRIPTION_KEYS = frozenset(
+    ("description", "occupation", "profession", "role", "known as", "known for", "job", "field", "discipline")
+)
 # Keys that only hold profiles: {"people": [...]}, {"profile": {...}}.
 _CONTAINER_KEYS = frozenset(
     "people persons person profile profiles individuals namesakes results entries records data subjects".split()
@@ -86,9 +110,11 @@ _CLOSING = re.compile(r"\s*\((?P<date>[^()]*)\)\s*$")
 
 def profile_records(code: str, language: str, rules_off: frozenset[str] = frozenset()) -> list[Record] | None:
     """The records of a profile fence, or None when the fence holds no profile."""
-    if language not in _LANGUAGES:
-        return None
-    people = _people(_load(code, language), rules_off)
+    people = _people(_load(code, language), rules_off) if language in _LANGUAGES else []
+    if not people:
+        # a profile in a config or code notation (TOML, INI, an object literal, GEDCOM, …): its own reading
+        loaded = load(Fence(code, language), rules_off)
+        people = _people(loaded.data, rules_off) if loaded is not None else []
     if not people:
         return None
     out: list[Record] = []
@@ -103,6 +129,12 @@ def _people(data: Any, rules_off: frozenset[str]) -> list[tuple[str | None, dict
         return [(None, x) for x in data if isinstance(x, dict) and x] if data and all(_mapping(x) for x in data) else []
     if not isinstance(data, dict) or not data:
         return []
+    if API_ENVELOPES not in rules_off and len(data) >= 2:
+        held = [k for k, v in data.items() if _key_words(str(k)) in _CONTAINER_KEYS and (_mapping(v) or _profiles(v))]
+        rest = [k for k in data if k not in held]
+        if len(held) == 1 and not any(_field_key(str(k)) for k in rest):
+            # {"data": {...}, "extensions": {...}}: the profiles are under "data", the rest is the API's
+            return _people(data[held[0]], rules_off)
     if len(data) == 1:
         key, only = next(iter(data.items()))
         if isinstance(only, list) and only and all(_mapping(x) for x in only):  # {"people": [...]}
@@ -127,6 +159,10 @@ def _presents(key: str, profile: dict[Any, Any]) -> bool:
         return True
     lead = person_lead(key)
     return lead is not None and lead.name is not None
+
+
+def _profiles(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(_mapping(x) for x in value)
 
 
 def _mapping(value: Any) -> bool:
@@ -225,6 +261,8 @@ def _date_of(dates: dict[str, str]) -> str:
     end = dates.get("to") or dates.get("until") or dates.get("end") or dates.get("ended")
     if start and end:
         return f"{start}–{end}"
+    if dates.get("from") and not end:
+        return f"from {start}"  # {"from": 1968}: the word the answer wrote, where its span is found
     if start or dates.get("since"):
         return f"since {start or dates['since']}"
     if end:
@@ -291,6 +329,98 @@ def _says_itself(text: str) -> bool:
     return len(words) >= 2
 
 
+def _note_lines(note: str) -> list[str]:
+    """A note's lines as list items, each said of the profile's person (a bullet of its own dropped)."""
+    out = []
+    for line in note.split("\n"):
+        text = re.sub(r"^\s*(?:[-*•·▸]|\d{1,2}[.)])\s+", "", line).strip()
+        if text:
+            out.append(f"- {text}")
+    return out
+
+
+# Words that open a key as a verb of its own ("is_active", "has_children", "can_drive").
+_AUXILIARIES = frozenset("is was are were has have had can could will does did".split())
+_NEGATED = {"can": "cannot", "will": "will not", "does": "does not", "did": "did not"}
+# Irregular past participles a key may end in ("puppets_made", "titles_won", "books_written").
+_PARTICIPLES = frozenset("made won written built taught held sold given run drawn shown grown sung seen led".split())
+_PREPOSITIONS = frozenset("in to at from by for with of on as into".split())
+
+
+def _participle(word: str) -> bool:
+    return word in _PARTICIPLES or (len(word) > 4 and word.endswith("ed"))
+
+
+def _boolean_line(key: str, value: bool) -> str | None:
+    """A true or false field as its claim: "reads_music" false → "did not read music", "still_teaching" true →
+    "still teaching", "spokenWords" false → "uses no spoken words"."""
+    words = _key_words(key).split()
+    if not words:
+        return None
+    if value:
+        return "- " + " ".join(words)
+    first, rest = words[0], words[1:]
+    if first in _AUXILIARIES:
+        said = "has no" if first in ("has", "have", "had") else _NEGATED.get(first, f"{first} not")
+        return "- " + " ".join([said, *rest])
+    doc = nlp.parse_one(f"She {' '.join(words)}.")
+    verb = doc[1] if len(doc) > 1 else None
+    if verb is not None and verb.tag_ == "VBZ":
+        return "- " + " ".join(["did not", nlp.lemma(verb), *rest])  # "did": right whatever the pronoun
+    head = doc[len(words)] if len(doc) > len(words) else None
+    if head is not None and head.pos_ in ("NOUN", "PROPN"):
+        return "- " + " ".join(["uses no", *words])
+    return "- " + " ".join(["not", *words])
+
+
+def _verb_first(words: list[str]) -> bool:
+    """Whether a key's words open with a verb ("lives in", "moved to", "renamed to"), by a parse of them as a
+    sentence's predicate."""
+    doc = nlp.parse_one(f"She {' '.join(words)} it.")
+    return len(doc) > 1 and doc[1].tag_ in ("VBZ", "VBD", "VBN", "VBP")
+
+
+def _phrase_line(key: str, value: Any, parent: str = "") -> str | None:
+    """A key that abbreviates a phrase, with its value: "productionsDirected" 46 → "directed 46 productions",
+    "lives_in" "Sežana" → "lives in Sežana", "renamed_in" 1994 under "company" → "the company was renamed in 1994"."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float) or not str(value).strip():
+        return None
+    words = _key_words(key).split()
+    text = str(value).strip()
+    if len(words) >= 2 and _participle(words[-1]) and re.fullmatch(r"[\d,.]+\+?", text):
+        return f"- {words[-1]} {text} {' '.join(words[:-1])}"  # "productions directed" 46
+    if parent and _participle(words[0]):
+        tail = " ".join(words[1:]) or ("in" if _year_in(text) == text else "")
+        return f"- the {parent} was {' '.join(filter(None, [words[0], tail, text]))}"
+    if len(words) >= 2 and words[-1] in _PREPOSITIONS and not parent and _verb_first(words):
+        return f"- {' '.join(words)} {text}"  # "lives in Sežana", not "first pans from oil drums"
+    return None
+
+
+def _phrased(data: dict[Any, Any], parent: str) -> list[str] | None:
+    """A nested mapping with a phrase key ("company": {"founded": 1981, "renamedTo": …}) as its lines: each phrase
+    key a line, the other fields one value under the parent's label; None when no key is such a phrase."""
+    lines = {k: _phrase_line(str(k), v, parent.lower()) for k, v in data.items()}
+    if not any(lines.values()):
+        return None
+    rest = {k: v for k, v in data.items() if lines[k] is None and not isinstance(v, bool)}
+    out = [line for line in lines.values() if line]
+    booleans = [line for k, v in data.items() if isinstance(v, bool) and (line := _boolean_line(str(k), v))]
+    kept = _compound(rest) if rest else ""
+    return ([f"{parent}: {kept}"] if kept else []) + out + booleans
+
+
+# Keys of a nested mapping's parts that make it one value, not a section: {"title": …, "year": …}, {"from": …}.
+_VALUE_PARTS = _DATE_KEYS | {"title", "name"}
+
+
+def _section(value: dict[Any, Any], rules_off: frozenset[str] = frozenset()) -> bool:
+    """Whether a nested mapping is a section of the profile ({"born": …, "education": …}), not one value."""
+    if PHRASE_KEYS in rules_off:
+        return any(_field_key(str(k)) for k in value)
+    return any(_field_key(str(k)) and _key_words(str(k)) not in _VALUE_PARTS for k in value)
+
+
 def _fields(data: dict[Any, Any], rules_off: frozenset[str]) -> list[str]:
     """The record lines of a profile's fields (its name's left out)."""
     out: list[str] = []
@@ -298,9 +428,33 @@ def _fields(data: dict[Any, Any], rules_off: frozenset[str]) -> list[str]:
         label = _label(str(f))
         if label.lower() in _NAME_KEYS:
             continue
+        if isinstance(v, Note):
+            out.extend(_note_lines(v))  # a comment, a note, a description: lines of their own
+            continue
+        if isinstance(v, list) and v and all(isinstance(x, Note) for x in v):
+            out.extend(line for x in v for line in _note_lines(x))
+            continue
+        if isinstance(v, bool) and BOOLEAN_FIELDS not in rules_off:
+            line = _boolean_line(str(f), v)
+            if line:
+                out.append(line)
+            continue
+        if PHRASE_KEYS not in rules_off:
+            line = _phrase_line(str(f), v) if not _known(str(f)) else None
+            if line is None and isinstance(v, dict) and v and not _section(v):
+                lines = _phrased(v, label)
+                if lines is not None:
+                    out.extend(_read(x, rules_off) for x in lines)
+                    continue
+            if line is not None:
+                out.append(line)
+                continue
         known = _known(str(f))
         label = known or label
-        if not known and isinstance(v, dict) and v and any(_field_key(str(k)) for k in v):
+        written = PHRASE_KEYS not in rules_off and FENCED_KEYS not in rules_off
+        if written and not known and str(f)[:1].islower() and re.search(r"_|[a-z][A-Z]", str(f)):
+            label = label[:1].lower() + label[1:]  # "panorama_wins" → "panorama wins": the key's letters as written
+        if not known and isinstance(v, dict) and v and _section(v, rules_off):
             out.extend(_fields(v, rules_off))  # {"early_life": {"born": …, "education": …}}: a section
             continue
         elements = v if isinstance(v, list) else [v]
@@ -312,6 +466,9 @@ def _fields(data: dict[Any, Any], rules_off: frozenset[str]) -> list[str]:
                 out.extend(f"{label}: {t}" for t in texts)  # "Golden Bow Prize, Polish Recording Guild in 2005"
             else:
                 out.append(f"{label}: {', '.join(texts)}")
+            continue
+        if len(texts) > 1 and not any(_says_itself(t) for t in texts) and PHRASE_KEYS not in rules_off:
+            out.append(f"{label}: {', '.join(texts)}")  # "panorama_wins": [1971, 1974]: the values on one line
             continue
         for t in texts:
             out.append(f"- {t}" if _says_itself(t) else f"{label}: {t}")
