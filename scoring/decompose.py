@@ -35,8 +35,10 @@ from scoring.parentheticals import (
     work_year_facts,
 )
 from scoring.parse_rules import (
+    ADVERBIAL_SUBJECT,
     DESTINATION_FIRST,
     IMPERATIVE_CONSEQUENCE,
+    INTERVAL_CLAUSE,
     JOINT_SUBJECT_RELATIVE,
     LISTED_OCCASIONS,
     PARENTHESISED_PARTICIPLE,
@@ -225,7 +227,31 @@ _REPORTING = frozenset(
 
 
 def _comma_splice_reading(case: Whole) -> Parts | None:
+    cuts = _spliced_at(case.doc, (",",))
+    if not cuts:
+        return None
+    facts = _semicolon_parts(case.doc, 0, list(case.facts), case.off, cuts)
+    return Parts(tuple(facts)) if facts is not None else None
+
+
+def _colon_splice_reading(case: Whole) -> Parts | None:
     doc = case.doc
+    dashes = [t.i for t in doc if t.text in _DASHES and t.i not in paren_ids(doc)]
+    # a pair of dashes sets off an aside (dash-aside); one dash or a colon joins two clauses
+    cuts = _spliced_at(doc, (":", *(_DASHES if len(dashes) == 1 else ())))
+    if not cuts:
+        return None
+    facts = _semicolon_parts(doc, 0, list(case.facts), case.off, cuts)
+    return Parts(tuple(facts)) if facts is not None else None
+
+
+_DASHES = ("—", "–", "--")
+
+
+def _spliced_at(doc: Doc, marks: tuple[str, ...]) -> list[int]:
+    """Where a clause with a subject of its own ends at one of ``marks`` before a verb with a subject of its own that
+    the parser made it a complement of ("he left Leeds, he joined …", "the workshop outlived his career: it passed
+    …"); a clause a reporting verb takes ("She was the best, he said") is none."""
     cuts = []
     for c in doc:
         if c.dep_ != "ccomp" or c.i > c.head.i or c.pos_ not in _VERBAL or c.head.pos_ not in _VERBAL:
@@ -234,13 +260,10 @@ def _comma_splice_reading(case: Whole) -> Parts | None:
             continue
         if nlp.lemma(c.head) in _REPORTING or not any(g.dep_ in _SUBJ for g in c.head.children):
             continue
-        comma = c.right_edge.i if c.right_edge.text == "," else c.right_edge.i + 1
-        if comma < c.head.i and doc[comma].text == "," and comma not in paren_ids(doc):
-            cuts.append(comma)
-    if not cuts:
-        return None
-    facts = _semicolon_parts(doc, 0, list(case.facts), case.off, cuts)
-    return Parts(tuple(facts)) if facts is not None else None
+        mark = c.right_edge.i if c.right_edge.text in marks else c.right_edge.i + 1
+        if mark < c.head.i and doc[mark].text in marks and mark not in paren_ids(doc):
+            cuts.append(mark)
+    return cuts
 
 
 def _semicolon_parts(
@@ -939,8 +962,16 @@ def _children_clauses(
                 own, inherited = person, ""
             out.append(_Clause(c, own, is_past, inherited_aux=inherited))
         elif c.dep_ == "advcl" and not any(g.dep_ == "aux" and g.lower_ == "to" for g in c.children):
-            has_subj = any(g.dep_ in _SUBJ for g in c.children)
-            out.append(_Clause(c, subject, is_past, participle=not has_subj and c.tag_ in ("VBN", "VBG")))
+            adv_subj = next((g for g in c.children if g.dep_ in _SUBJ), None)
+            own = subject
+            if adv_subj is not None and adv_subj.tag_ not in ("WDT", "WP") and rule_on(ADVERBIAL_SUBJECT):
+                if adv_subj.pos_ != "PRON" or adv_subj.lower_ in _PERSON_WORDS - {"they"}:
+                    # "While her brother studied law in Paris, she trained …": the clause is its own subject's
+                    own = _named_subject(doc, _subject_of(doc, adv_subj), off)
+                else:
+                    # "… once they have gone 7 days": "they" stands for the clause's subject, written in its place
+                    own = Subject(subject.text, set(), subject.head)
+            out.append(_Clause(c, own, is_past, participle=adv_subj is None and c.tag_ in ("VBN", "VBG")))
         elif c.dep_ == "parataxis" and any(g.dep_ in _SUBJ for g in c.children):
             out.append(_Clause(c, subject, is_past))
         elif (
@@ -1140,6 +1171,8 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int], off: frozenset[str
             continue
         if c.i in prune or (c.dep_ in _MODS and c.i > cut_at and c.head.i == p.i):
             continue
+        if rule_on(INTERVAL_CLAUSE) and _interval_mark(c) is not None:
+            continue  # "two years" of "two years before he left": read with the clause it measures to
         ids = subtree_ids(c, prune, _SPAWN) - prune
         if _title_word(c):
             titles.append(c.i)
@@ -1157,6 +1190,11 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int], off: frozenset[str
             mods.append(ids)
         elif c.dep_ == "advcl" and any(g.dep_ == "aux" and g.lower_ == "to" for g in c.children):
             mods.append(ids)
+        elif c.dep_ == "advcl" and rule_on(INTERVAL_CLAUSE):
+            interval = next((g for g in (*p.children, *c.children) if _interval_mark(g) in c.children), None)
+            if interval is not None:
+                # "It opened two years before he left": the interval is counted to the clause's event, one date
+                mods.append((subtree_ids(interval) | subtree_ids(c)) - prune)
     for t in titles:
         # "appeared in Knives Out": the capitalised "particle" ends the title the preposition names.
         for m in mods:
@@ -1215,6 +1253,24 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int], off: frozenset[str
         for mv in each:
             facts.append(base[0].merge(mv))
     return facts
+
+
+def _interval_mark(tok: Token) -> Token | None:
+    """The "before"/"after" that opens a clause right after ``tok``, a span of time ("two years before he left",
+    "three years after she graduated"): the clause it counts from."""
+    if tok.dep_ != "npadvmod" or nlp.lemma(tok) not in _TIME_UNITS:
+        return None
+    doc = tok.doc
+    at = tok.right_edge.i + 1
+    if at >= len(doc) or doc[at].lower_ not in ("before", "after") or doc[at].dep_ != "mark":
+        return None
+    verb = doc[at].head
+    if verb.dep_ != "advcl" or verb not in (tok.head, *tok.head.children):
+        return None
+    return doc[at]
+
+
+_TIME_UNITS = frozenset("year month week day decade century hour minute season".split())
 
 
 def _trailing_dates(doc: Doc, p: Token) -> list[Token]:
@@ -1611,6 +1667,19 @@ PART_READINGS: tuple[Rule[Whole, Parts], ...] = register(
             "The band formed in 2001, it split up in 2009.",
         ),
         _comma_splice_reading,
+    ),
+    Rule(
+        "colon-splice",
+        "decompose",
+        "a clause with a subject of its own before a colon or a single dash, which the parser made a complement of "
+        "the verb after it ('the workshop outlived his career: it passed to his daughter in 1948') and the whole "
+        "parse glued into that verb's facts, is parsed apart from the clause after the mark",
+        (
+            "Notably, the workshop outlived his active career: it passed in 1948 to his daughter.",
+            "Both women have stepped back from front-line work: the pianist stopped touring in 2018.",
+            "The band outlived its founder — it toured until 2015.",
+        ),
+        _colon_splice_reading,
     ),
     Rule(
         "dash-aside",
