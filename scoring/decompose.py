@@ -242,10 +242,63 @@ def _colon_splice_reading(case: Whole) -> Parts | None:
     if not cuts:
         return None
     facts = _semicolon_parts(doc, 0, list(case.facts), case.off, cuts)
-    return Parts(tuple(facts)) if facts is not None else None
+    if facts is None:
+        return None
+    # "Norland Systems liked what it saw: it paid £310m …": the "it" after the mark is the clause's subject before it
+    before = next((f for f in facts if f.tokens and max(f.tokens) < cuts[0] and f.subject), None)
+    named = set(before.subject.split()) if before is not None else set()
+    person = any(
+        doc[i].ent_type_ == "PERSON" for i in (before.tokens if before is not None else ()) if doc[i].text in named
+    )
+    if before is not None and before.subject.lower() not in _PRONOUNS and not person:
+        facts = [
+            replace(f, text=before.subject + f.text[2:], subject=before.subject)
+            if f.subject in ("It", "it") and f.text.startswith(f.subject + " ") and min(f.tokens, default=0) > cuts[0]
+            else f
+            for f in facts
+        ]
+    return Parts(tuple(facts))
 
 
 _DASHES = ("—", "–", "--")
+
+
+def _verbless_tail_reading(case: Whole) -> Parts | None:
+    """A clause, one colon or dash, then words with no verb that the parser hung on the clause's verb ("He hung up
+    the gloves in 1941 — sixty-one wins, nine losses, three draws", "She won the title in 2001: her first") where
+    the whole parse glued them into the verb's facts ("He hung up the gloves sixty-one wins."): the clause read
+    alone, and the sentence kept whole as one fact (the tail says something of the clause, but not what its verb
+    did)."""
+    doc = case.doc
+    marks = [t.i for t in doc if (t.text in _DASHES or t.text == ":") and t.i not in paren_ids(doc)]
+    if len(marks) != 1 or marks[0] < 3:
+        return None
+    k = marks[0]
+    end = len(doc) - 1 if doc[-1].is_punct else len(doc)
+    tail = set(range(k + 1, end))
+    if len(tail) < 2 or any(doc[i].pos_ in _VERBAL for i in tail):
+        return None
+    heads = {doc[i].head for i in tail if doc[i].head.i not in tail}
+    if len(heads) != 1 or (verb := next(iter(heads))).i > k or verb.pos_ not in _VERBAL:
+        return None
+    roots = [doc[i] for i in tail if doc[i].head.i not in tail]
+    if any(r.pos_ not in ("NOUN", "PROPN", "NUM", "PRON", "ADJ") for r in roots):
+        return None  # "— with her husband": a modifier of the verb's, read as one by the whole parse
+    objects_before = any(c.dep_ in _CORE and c.i < k for c in verb.children)
+    if any(r.dep_ in _CORE for r in roots) and not objects_before:
+        return None  # the verb's own object after the colon: "Her honours include: the Hale Medal, …"
+    if not any(f.tokens & tail and any(i < k and not doc[i].is_punct for i in f.tokens) for f in case.facts):
+        return None
+    words = doc[:k].text.strip()
+    alone = nlp.parse_one(words[:1].upper() + words[1:] + ".", case.off)
+    if [t.lower_ for t in alone][:k] != [t.lower_ for t in doc[:k]]:
+        return None
+    facts = [f for f in _decompose_whole(alone, 0, case.off) if any(i < k for i in f.tokens)]
+    if not facts:
+        return None
+    out = [replace(f, tokens=frozenset(i for i in f.tokens if i < k)) for f in facts]
+    whole = AtomicFact(nlp.text(doc).strip(), 0, facts[0].subject, facts[0].about_person, frozenset(range(len(doc))))
+    return Parts((*out, whole))
 
 
 def _spliced_at(doc: Doc, marks: tuple[str, ...]) -> list[int]:
@@ -875,6 +928,8 @@ def _plainly_thing(subject: Subject) -> bool:
 
 
 _PERSON_WORDS = frozenset({"he", "she", "i", "we", "they", "who", "whom"})
+# Words that open a condition: a clause they open claims nothing ("if you're unsure, …").
+_CONDITIONAL = frozenset({"if", "unless"})
 
 
 def _persons_own(verb: Token) -> bool:
@@ -963,9 +1018,17 @@ def _children_clauses(
             out.append(_Clause(c, own, is_past, inherited_aux=inherited))
         elif c.dep_ == "advcl" and not any(g.dep_ == "aux" and g.lower_ == "to" for g in c.children):
             adv_subj = next((g for g in c.children if g.dep_ in _SUBJ), None)
+            mark = next((g for g in c.children if g.dep_ == "mark" or (g.dep_ == "advmod" and g.tag_ == "WRB")), None)
             own = subject
-            if adv_subj is not None and adv_subj.tag_ not in ("WDT", "WP") and rule_on(ADVERBIAL_SUBJECT):
-                if adv_subj.pos_ != "PRON" or adv_subj.lower_ in _PERSON_WORDS - {"they"}:
+            if (
+                adv_subj is not None
+                and adv_subj.tag_ not in ("WDT", "WP")
+                and mark is not None
+                and rule_on(ADVERBIAL_SUBJECT)
+            ):
+                if mark.lower_ in _CONDITIONAL:
+                    continue  # "if the reset doesn't help, …", "If you're unsure, …": a condition, not a claim
+                if adv_subj.pos_ != "PRON" or adv_subj.lower_ in _PERSON_WORDS - {"they"} | {"you"}:
                     # "While her brother studied law in Paris, she trained …": the clause is its own subject's
                     own = _named_subject(doc, _subject_of(doc, adv_subj), off)
                 else:
@@ -1680,6 +1743,20 @@ PART_READINGS: tuple[Rule[Whole, Parts], ...] = register(
             "The band outlived its founder — it toured until 2015.",
         ),
         _colon_splice_reading,
+    ),
+    Rule(
+        "verbless-tail",
+        "decompose",
+        "words with no verb after one colon or dash, which the parser hung on the verb before the mark ('He hung up "
+        "the gloves in 1941 — sixty-one wins, nine losses', 'She won the title in 2001: her first') and the whole "
+        "parse glued into its facts, are no object of that verb: the clause is read alone and the sentence kept "
+        "whole",
+        (
+            "He hung up the gloves in 1941 — sixty-one wins, nine losses, three draws.",
+            "She won the title in 2001: her first.",
+            "He joined Leeds in 1990 — a club record fee.",
+        ),
+        _verbless_tail_reading,
     ),
     Rule(
         "dash-aside",

@@ -35,7 +35,7 @@ def _prose(text: str, off: frozenset[str] = frozenset()) -> str:
 
 
 def test_the_rules_are_registered() -> None:
-    names = {"colon-splice", ADVERBIAL_SUBJECT, INTERVAL_CLAUSE, COMPARED_FRAGMENTS, TOLD_PAST_ITEMS}
+    names = {"colon-splice", "verbless-tail", ADVERBIAL_SUBJECT, INTERVAL_CLAUSE, COMPARED_FRAGMENTS, TOLD_PAST_ITEMS}
     assert rule_names(sorted(names)) == names
     assert "colon-splice" in [r.name for r in PART_READINGS]
 
@@ -47,10 +47,10 @@ def test_the_rules_are_registered() -> None:
     ("sentence", "fact"),
     [
         ("Notably, the workshop outlived his active career: it passed in 1948 to his daughter.",
-         "It passed to his daughter."),
+         "The workshop passed to his daughter."),
         ("Both women have stepped back from front-line work: the pianist stopped touring in 2018.",
          "The pianist stopped touring in 2018."),
-        ("The band outlived its founder — it toured until 2015.", "It toured until 2015."),
+        ("The band outlived its founder — it toured until 2015.", "The band toured until 2015."),
         ("Her reasoning was simple: she wanted to stay in Oslo.", "She wanted to stay in Oslo."),
     ],
 )  # fmt: skip
@@ -59,6 +59,13 @@ def test_clauses_joined_by_a_colon_or_a_dash_are_facts_of_their_own(sentence: st
     assert fact in facts
     off = _facts(sentence, frozenset({"colon-splice"}))
     assert off != facts and fact not in off
+
+
+def test_it_after_the_mark_is_the_subject_before_it_unless_that_is_a_person() -> None:
+    assert "Norland Systems paid £310m for the company." in _facts(
+        "Norland Systems liked what it saw: it paid £310m for the company in 2022."
+    )
+    assert "It split up in 2003." in _facts("Ada Brook left the band in 2001: it split up in 2003.")
 
 
 @pytest.mark.parametrize(
@@ -106,6 +113,18 @@ def test_an_adverbial_clause_is_said_of_its_own_subject(sentence: str, fact: str
 def test_a_clause_without_a_subject_of_its_own_keeps_the_sentences(sentence: str, fact: str) -> None:
     assert fact in _facts(sentence)
     assert _facts(sentence) == _facts(sentence, frozenset({ADVERBIAL_SUBJECT}))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "condition"),
+    [
+        ("It carries a two-year warranty, so if the reset doesn't help you can contact support.", "reset"),
+        ("If she's committed to proper lessons, the P5 is the kind of instrument teachers like.", "committed"),
+        ("Unless the club folds, he will stay.", "folds"),
+    ],
+)
+def test_a_condition_with_a_subject_of_its_own_claims_nothing(sentence: str, condition: str) -> None:
+    assert not any(condition in f for f in _facts(sentence))
 
 
 def test_a_brothers_deed_is_no_longer_said_of_her() -> None:
@@ -208,3 +227,44 @@ def test_an_item_told_in_a_past_like_its_base_gets_the_pronoun(item: str, read: 
 )
 def test_an_order_stays_as_written(item: str) -> None:
     assert _prose(item) == item
+
+
+# --- verbless-tail -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "clause"),
+    [
+        ("He hung up the gloves in 1941 — sixty-one wins, nine losses, three draws.", "He hung up the gloves in 1941."),
+        ("She won the title in 2001: her first.", "She won the title in 2001."),
+        ("He joined Leeds in 1990 — a club record fee.", "He joined Leeds in 1990."),
+    ],
+)
+def test_a_verbless_tail_is_no_object_of_the_verb_before_it(sentence: str, clause: str) -> None:
+    facts = _facts(sentence)
+    assert clause in facts and sentence in facts  # the clause alone, the sentence whole
+    tail = sentence.split(" — ")[-1].split(": ")[-1].rstrip(".")
+    assert not any(tail in f and f != sentence for f in facts)  # no fact glues the tail to the verb
+    assert _facts(sentence, frozenset({"verbless-tail"})) != facts
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # look-alikes: the verb's own object after the colon, a list naming the noun before it, a modifier of the verb
+        "Her honours include: the Hale Medal (1999), the Orton Prize (2004).",
+        "He speaks three languages: English, French and Polish.",
+        "She moved to Oslo in 1990 — with her husband.",
+    ],
+)
+def test_a_tail_the_verb_takes_is_left_to_the_whole_parse(sentence: str) -> None:
+    assert _facts(sentence) == _facts(sentence, frozenset({"verbless-tail"}))
+
+
+def test_a_wrong_year_before_a_tail_stays_unsupported(store: Store, verifier: OfflineVerifier) -> None:
+    # fails safe: the clause read alone keeps its year, and the page's 1921 does not support 1931
+    facts = _facts("Tobiah Quenneville founded the Quenneville Bell Works in 1931 — his first and only foundry.")
+    dated = [f for f in facts if "1931" in f]
+    assert dated
+    for fact in dated:
+        assert EvidenceVerifier(store, verifier).against(fact, TITLE, TITLE).stance is not Stance.SUPPORT
