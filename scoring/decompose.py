@@ -36,6 +36,7 @@ from scoring.parentheticals import (
 )
 from scoring.parse_rules import (
     ADVERBIAL_SUBJECT,
+    COMPARED_PREDICATE,
     DESTINATION_FIRST,
     IMPERATIVE_CONSEQUENCE,
     INTERVAL_CLAUSE,
@@ -54,6 +55,7 @@ from scoring.parse_rules import on as rule_on
 from scoring.phrases import Phrase, Subject, subtree_ids
 from scoring.rules import Rule, register, run
 from vocabulary import PERSON_VERBS, PERSONAL_PRONOUNS
+from vocabulary.english import COMPARING_WORDS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
@@ -150,7 +152,26 @@ def _decompose(doc: Doc, off: frozenset[str]) -> list[AtomicFact]:
         return []
     whole = _decompose_whole(doc, 0, off)
     parts = run(PART_READINGS, Whole(doc, tuple(whole), off), off)
-    return list(parts.facts) if parts is not None else whole
+    facts = list(parts.facts) if parts is not None else whole
+    if rule_on(COMPARED_PREDICATE):
+        facts = [f for f in facts if not _compared_predicate(f)]
+    return facts
+
+
+_BE = frozenset("is are was were".split())
+_DEGREE_WORDS = frozenset("the all quite very entirely completely totally much so rather somewhat".split())
+
+
+def _compared_predicate(fact: AtomicFact) -> bool:
+    """A fact that says only that its subject is the same, different or similar ("The core is the same."), with
+    nothing it is compared with ("the same as …", "different from …") and no value."""
+    if not fact.subject or not fact.text.startswith(fact.subject + " "):
+        return False
+    words = fact.text[len(fact.subject) :].strip(" .").lower().split()
+    if len(words) < 2 or words[0] not in _BE:
+        return False
+    rest = [w for w in words[1:] if w not in _DEGREE_WORDS and w != "not"]
+    return bool(rest) and all(w in COMPARING_WORDS or w == "alike" for w in rest)
 
 
 @dataclass(frozen=True)
@@ -1254,7 +1275,7 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int], off: frozenset[str
         elif c.dep_ == "advcl" and any(g.dep_ == "aux" and g.lower_ == "to" for g in c.children):
             mods.append(ids)
         elif c.dep_ == "advcl" and rule_on(INTERVAL_CLAUSE):
-            interval = next((g for g in (*p.children, *c.children) if _interval_mark(g) in c.children), None)
+            interval = next((g for g in (*p.children, *c.children) if _marks_clause(g, c)), None)
             if interval is not None:
                 # "It opened two years before he left": the interval is counted to the clause's event, one date
                 mods.append((subtree_ids(interval) | subtree_ids(c)) - prune)
@@ -1331,6 +1352,12 @@ def _interval_mark(tok: Token) -> Token | None:
     if verb.dep_ != "advcl" or verb not in (tok.head, *tok.head.children):
         return None
     return doc[at]
+
+
+def _marks_clause(tok: Token, clause: Token) -> bool:
+    """Whether ``tok`` is a span of time counted to ``clause`` (:func:`_interval_mark`)."""
+    mark = _interval_mark(tok)
+    return mark is not None and mark.head.i == clause.i
 
 
 _TIME_UNITS = frozenset("year month week day decade century hour minute season".split())

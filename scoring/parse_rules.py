@@ -107,6 +107,13 @@ INTERVAL_CLAUSE = rule(
     "him three years after she graduated') dates the verb by that clause's event, one modifier: before, the span "
     "was read alone ('It opened two years.') or with the clause ('Three years she graduated.')",
 )
+COMPARED_PREDICATE = rule(
+    "compared-predicate",
+    "decompose",
+    "a fact that only says its subject is the same, different or similar ('The core is the same.', 'Their styles "
+    "were entirely different.'), with nothing it is compared with, is no claim a page could hold and is not kept; "
+    "before, it was checked and unsupported",
+)
 
 PARSE_RULES = (
     DESTINATION_FIRST,
@@ -122,6 +129,7 @@ PARSE_RULES = (
     RATHER_THAN,
     ADVERBIAL_SUBJECT,
     INTERVAL_CLAUSE,
+    COMPARED_PREDICATE,
 )
 # The rules switched on for the sentence being decomposed; None: every one (outside decompose_doc).
 _ON: ContextVar[dict[str, bool] | None] = ContextVar("decompose_rules_on", default=None)

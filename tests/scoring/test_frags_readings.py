@@ -12,7 +12,7 @@ from knowledge.store import Store
 from schemas.enums import Stance
 from scoring import nlp
 from scoring.decompose import PART_READINGS, decompose_doc
-from scoring.parse_rules import ADVERBIAL_SUBJECT, INTERVAL_CLAUSE
+from scoring.parse_rules import ADVERBIAL_SUBJECT, COMPARED_PREDICATE, INTERVAL_CLAUSE
 from scoring.records import COMPARED_FRAGMENTS, TOLD_PAST_ITEMS, prose
 from scoring.rulebook import rule_names
 from scoring.verifier import OfflineVerifier
@@ -268,3 +268,30 @@ def test_a_wrong_year_before_a_tail_stays_unsupported(store: Store, verifier: Of
     assert dated
     for fact in dated:
         assert EvidenceVerifier(store, verifier).against(fact, TITLE, TITLE).stance is not Stance.SUPPORT
+
+
+# --- compared-predicate ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["The core is the same.", "Their styles were entirely different.", "The twins are alike."],
+)
+def test_a_comparison_with_nothing_compared_is_no_fact(sentence: str) -> None:
+    assert _facts(sentence) == []
+    assert _facts(sentence, frozenset({COMPARED_PREDICATE})) != []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # look-alikes: what it is compared with, a respect it differs in, a value
+        "Her birthplace is the same as her mother's.",
+        "The two clubs are different in size.",
+        "The results were similar in 2001 and 2003.",
+    ],
+)
+def test_a_comparison_that_says_with_what_is_kept(sentence: str) -> None:
+    kept = _facts(sentence)
+    assert kept and set(kept) <= set(_facts(sentence, frozenset({COMPARED_PREDICATE})))
+    assert any(" as " in f or " in " in f for f in kept)
