@@ -35,8 +35,11 @@ from scoring.parentheticals import (
     work_year_facts,
 )
 from scoring.parse_rules import (
+    ADVERBIAL_SUBJECT,
+    COMPARED_PREDICATE,
     DESTINATION_FIRST,
     IMPERATIVE_CONSEQUENCE,
+    INTERVAL_CLAUSE,
     JOINT_SUBJECT_RELATIVE,
     LISTED_OCCASIONS,
     PARENTHESISED_PARTICIPLE,
@@ -52,6 +55,7 @@ from scoring.parse_rules import on as rule_on
 from scoring.phrases import Phrase, Subject, subtree_ids
 from scoring.rules import Rule, register, run
 from vocabulary import PERSON_VERBS, PERSONAL_PRONOUNS
+from vocabulary.english import COMPARING_WORDS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
@@ -148,7 +152,26 @@ def _decompose(doc: Doc, off: frozenset[str]) -> list[AtomicFact]:
         return []
     whole = _decompose_whole(doc, 0, off)
     parts = run(PART_READINGS, Whole(doc, tuple(whole), off), off)
-    return list(parts.facts) if parts is not None else whole
+    facts = list(parts.facts) if parts is not None else whole
+    if rule_on(COMPARED_PREDICATE):
+        facts = [f for f in facts if not _compared_predicate(f)]
+    return facts
+
+
+_BE = frozenset("is are was were".split())
+_DEGREE_WORDS = frozenset("the all quite very entirely completely totally much so rather somewhat".split())
+
+
+def _compared_predicate(fact: AtomicFact) -> bool:
+    """A fact that says only that its subject is the same, different or similar ("The core is the same."), with
+    nothing it is compared with ("the same as …", "different from …") and no value."""
+    if not fact.subject or not fact.text.startswith(fact.subject + " "):
+        return False
+    words = fact.text[len(fact.subject) :].strip(" .").lower().split()
+    if len(words) < 2 or words[0] not in _BE:
+        return False
+    rest = [w for w in words[1:] if w not in _DEGREE_WORDS and w != "not"]
+    return bool(rest) and all(w in COMPARING_WORDS or w == "alike" for w in rest)
 
 
 @dataclass(frozen=True)
@@ -225,7 +248,84 @@ _REPORTING = frozenset(
 
 
 def _comma_splice_reading(case: Whole) -> Parts | None:
+    cuts = _spliced_at(case.doc, (",",))
+    if not cuts:
+        return None
+    facts = _semicolon_parts(case.doc, 0, list(case.facts), case.off, cuts)
+    return Parts(tuple(facts)) if facts is not None else None
+
+
+def _colon_splice_reading(case: Whole) -> Parts | None:
     doc = case.doc
+    dashes = [t.i for t in doc if t.text in _DASHES and t.i not in paren_ids(doc)]
+    # a pair of dashes sets off an aside (dash-aside); one dash or a colon joins two clauses
+    cuts = _spliced_at(doc, (":", *(_DASHES if len(dashes) == 1 else ())))
+    if not cuts:
+        return None
+    facts = _semicolon_parts(doc, 0, list(case.facts), case.off, cuts)
+    if facts is None:
+        return None
+    # "Norland Systems liked what it saw: it paid £310m …": the "it" after the mark is the clause's subject before it
+    before = next((f for f in facts if f.tokens and max(f.tokens) < cuts[0] and f.subject), None)
+    named = set(before.subject.split()) if before is not None else set()
+    person = any(
+        doc[i].ent_type_ == "PERSON" for i in (before.tokens if before is not None else ()) if doc[i].text in named
+    )
+    if before is not None and before.subject.lower() not in _PRONOUNS and not person:
+        facts = [
+            replace(f, text=before.subject + f.text[2:], subject=before.subject)
+            if f.subject in ("It", "it") and f.text.startswith(f.subject + " ") and min(f.tokens, default=0) > cuts[0]
+            else f
+            for f in facts
+        ]
+    return Parts(tuple(facts))
+
+
+_DASHES = ("—", "–", "--")
+
+
+def _verbless_tail_reading(case: Whole) -> Parts | None:
+    """A clause, one colon or dash, then words with no verb that the parser hung on the clause's verb ("He hung up
+    the gloves in 1941 — sixty-one wins, nine losses, three draws", "She won the title in 2001: her first") where
+    the whole parse glued them into the verb's facts ("He hung up the gloves sixty-one wins."): the clause read
+    alone, and the sentence kept whole as one fact (the tail says something of the clause, but not what its verb
+    did)."""
+    doc = case.doc
+    marks = [t.i for t in doc if (t.text in _DASHES or t.text == ":") and t.i not in paren_ids(doc)]
+    if len(marks) != 1 or marks[0] < 3:
+        return None
+    k = marks[0]
+    end = len(doc) - 1 if doc[-1].is_punct else len(doc)
+    tail = set(range(k + 1, end))
+    if len(tail) < 2 or any(doc[i].pos_ in _VERBAL for i in tail):
+        return None
+    heads = {doc[i].head for i in tail if doc[i].head.i not in tail}
+    if len(heads) != 1 or (verb := next(iter(heads))).i > k or verb.pos_ not in _VERBAL:
+        return None
+    roots = [doc[i] for i in tail if doc[i].head.i not in tail]
+    if any(r.pos_ not in ("NOUN", "PROPN", "NUM", "PRON", "ADJ") for r in roots):
+        return None  # "— with her husband": a modifier of the verb's, read as one by the whole parse
+    objects_before = any(c.dep_ in _CORE and c.i < k for c in verb.children)
+    if any(r.dep_ in _CORE for r in roots) and not objects_before:
+        return None  # the verb's own object after the colon: "Her honours include: the Hale Medal, …"
+    if not any(f.tokens & tail and any(i < k and not doc[i].is_punct for i in f.tokens) for f in case.facts):
+        return None
+    words = doc[:k].text.strip()
+    alone = nlp.parse_one(words[:1].upper() + words[1:] + ".", case.off)
+    if [t.lower_ for t in alone][:k] != [t.lower_ for t in doc[:k]]:
+        return None
+    facts = [f for f in _decompose_whole(alone, 0, case.off) if any(i < k for i in f.tokens)]
+    if not facts:
+        return None
+    out = [replace(f, tokens=frozenset(i for i in f.tokens if i < k)) for f in facts]
+    whole = AtomicFact(nlp.text(doc).strip(), 0, facts[0].subject, facts[0].about_person, frozenset(range(len(doc))))
+    return Parts((*out, whole))
+
+
+def _spliced_at(doc: Doc, marks: tuple[str, ...]) -> list[int]:
+    """Where a clause with a subject of its own ends at one of ``marks`` before a verb with a subject of its own that
+    the parser made it a complement of ("he left Leeds, he joined …", "the workshop outlived his career: it passed
+    …"); a clause a reporting verb takes ("She was the best, he said") is none."""
     cuts = []
     for c in doc:
         if c.dep_ != "ccomp" or c.i > c.head.i or c.pos_ not in _VERBAL or c.head.pos_ not in _VERBAL:
@@ -234,13 +334,10 @@ def _comma_splice_reading(case: Whole) -> Parts | None:
             continue
         if nlp.lemma(c.head) in _REPORTING or not any(g.dep_ in _SUBJ for g in c.head.children):
             continue
-        comma = c.right_edge.i if c.right_edge.text == "," else c.right_edge.i + 1
-        if comma < c.head.i and doc[comma].text == "," and comma not in paren_ids(doc):
-            cuts.append(comma)
-    if not cuts:
-        return None
-    facts = _semicolon_parts(doc, 0, list(case.facts), case.off, cuts)
-    return Parts(tuple(facts)) if facts is not None else None
+        mark = c.right_edge.i if c.right_edge.text in marks else c.right_edge.i + 1
+        if mark < c.head.i and doc[mark].text in marks and mark not in paren_ids(doc):
+            cuts.append(mark)
+    return cuts
 
 
 def _semicolon_parts(
@@ -852,6 +949,8 @@ def _plainly_thing(subject: Subject) -> bool:
 
 
 _PERSON_WORDS = frozenset({"he", "she", "i", "we", "they", "who", "whom"})
+# Words that open a condition: a clause they open claims nothing ("if you're unsure, …").
+_CONDITIONAL = frozenset({"if", "unless"})
 
 
 def _persons_own(verb: Token) -> bool:
@@ -939,8 +1038,24 @@ def _children_clauses(
                 own, inherited = person, ""
             out.append(_Clause(c, own, is_past, inherited_aux=inherited))
         elif c.dep_ == "advcl" and not any(g.dep_ == "aux" and g.lower_ == "to" for g in c.children):
-            has_subj = any(g.dep_ in _SUBJ for g in c.children)
-            out.append(_Clause(c, subject, is_past, participle=not has_subj and c.tag_ in ("VBN", "VBG")))
+            adv_subj = next((g for g in c.children if g.dep_ in _SUBJ), None)
+            mark = next((g for g in c.children if g.dep_ == "mark" or (g.dep_ == "advmod" and g.tag_ == "WRB")), None)
+            own = subject
+            if (
+                adv_subj is not None
+                and adv_subj.tag_ not in ("WDT", "WP")
+                and mark is not None
+                and rule_on(ADVERBIAL_SUBJECT)
+            ):
+                if mark.lower_ in _CONDITIONAL:
+                    continue  # "if the reset doesn't help, …", "If you're unsure, …": a condition, not a claim
+                if adv_subj.pos_ != "PRON" or adv_subj.lower_ in _PERSON_WORDS - {"they"} | {"you"}:
+                    # "While her brother studied law in Paris, she trained …": the clause is its own subject's
+                    own = _named_subject(doc, _subject_of(doc, adv_subj), off)
+                else:
+                    # "… once they have gone 7 days": "they" stands for the clause's subject, written in its place
+                    own = Subject(subject.text, set(), subject.head)
+            out.append(_Clause(c, own, is_past, participle=adv_subj is None and c.tag_ in ("VBN", "VBG")))
         elif c.dep_ == "parataxis" and any(g.dep_ in _SUBJ for g in c.children):
             out.append(_Clause(c, subject, is_past))
         elif (
@@ -1140,6 +1255,8 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int], off: frozenset[str
             continue
         if c.i in prune or (c.dep_ in _MODS and c.i > cut_at and c.head.i == p.i):
             continue
+        if rule_on(INTERVAL_CLAUSE) and _interval_mark(c) is not None:
+            continue  # "two years" of "two years before he left": read with the clause it measures to
         ids = subtree_ids(c, prune, _SPAWN) - prune
         if _title_word(c):
             titles.append(c.i)
@@ -1157,6 +1274,11 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int], off: frozenset[str
             mods.append(ids)
         elif c.dep_ == "advcl" and any(g.dep_ == "aux" and g.lower_ == "to" for g in c.children):
             mods.append(ids)
+        elif c.dep_ == "advcl" and rule_on(INTERVAL_CLAUSE):
+            interval = next((g for g in (*p.children, *c.children) if _marks_clause(g, c)), None)
+            if interval is not None:
+                # "It opened two years before he left": the interval is counted to the clause's event, one date
+                mods.append((subtree_ids(interval) | subtree_ids(c)) - prune)
     for t in titles:
         # "appeared in Knives Out": the capitalised "particle" ends the title the preposition names.
         for m in mods:
@@ -1215,6 +1337,30 @@ def _clause_facts(doc: Doc, clause: _Clause, prune: set[int], off: frozenset[str
         for mv in each:
             facts.append(base[0].merge(mv))
     return facts
+
+
+def _interval_mark(tok: Token) -> Token | None:
+    """The "before"/"after" that opens a clause right after ``tok``, a span of time ("two years before he left",
+    "three years after she graduated"): the clause it counts from."""
+    if tok.dep_ != "npadvmod" or nlp.lemma(tok) not in _TIME_UNITS:
+        return None
+    doc = tok.doc
+    at = tok.right_edge.i + 1
+    if at >= len(doc) or doc[at].lower_ not in ("before", "after") or doc[at].dep_ != "mark":
+        return None
+    verb = doc[at].head
+    if verb.dep_ != "advcl" or verb not in (tok.head, *tok.head.children):
+        return None
+    return doc[at]
+
+
+def _marks_clause(tok: Token, clause: Token) -> bool:
+    """Whether ``tok`` is a span of time counted to ``clause`` (:func:`_interval_mark`)."""
+    mark = _interval_mark(tok)
+    return mark is not None and mark.head.i == clause.i
+
+
+_TIME_UNITS = frozenset("year month week day decade century hour minute season".split())
 
 
 def _trailing_dates(doc: Doc, p: Token) -> list[Token]:
@@ -1611,6 +1757,33 @@ PART_READINGS: tuple[Rule[Whole, Parts], ...] = register(
             "The band formed in 2001, it split up in 2009.",
         ),
         _comma_splice_reading,
+    ),
+    Rule(
+        "colon-splice",
+        "decompose",
+        "a clause with a subject of its own before a colon or a single dash, which the parser made a complement of "
+        "the verb after it ('the workshop outlived his career: it passed to his daughter in 1948') and the whole "
+        "parse glued into that verb's facts, is parsed apart from the clause after the mark",
+        (
+            "Notably, the workshop outlived his active career: it passed in 1948 to his daughter.",
+            "Both women have stepped back from front-line work: the pianist stopped touring in 2018.",
+            "The band outlived its founder — it toured until 2015.",
+        ),
+        _colon_splice_reading,
+    ),
+    Rule(
+        "verbless-tail",
+        "decompose",
+        "words with no verb after one colon or dash, which the parser hung on the verb before the mark ('He hung up "
+        "the gloves in 1941 — sixty-one wins, nine losses', 'She won the title in 2001: her first') and the whole "
+        "parse glued into its facts, are no object of that verb: the clause is read alone and the sentence kept "
+        "whole",
+        (
+            "He hung up the gloves in 1941 — sixty-one wins, nine losses, three draws.",
+            "She won the title in 2001: her first.",
+            "He joined Leeds in 1990 — a club record fee.",
+        ),
+        _verbless_tail_reading,
     ),
     Rule(
         "dash-aside",

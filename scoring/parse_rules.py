@@ -93,6 +93,27 @@ RATHER_THAN = rule(
     "'walked instead of taking the bus') says what the subject did not do and is no clause of its own; before, it "
     "made 'She drive.', a claim the negation rules refute",
 )
+ADVERBIAL_SUBJECT = rule(
+    "adverbial-subject",
+    "decompose",
+    "an adverbial clause with a subject of its own ('While her brother studied law in Paris, she trained …', 'After "
+    "the war ended, he …', 'Where the astronomer's career was built around an observatory, hers …') is said of "
+    "that subject; before, it took the main clause's ('Studied law in Paris she.'), a claim about the wrong one",
+)
+INTERVAL_CLAUSE = rule(
+    "interval-clause",
+    "decompose",
+    "a span of time before 'before' or 'after' and a clause ('It opened two years before he left', 'She married "
+    "him three years after she graduated') dates the verb by that clause's event, one modifier: before, the span "
+    "was read alone ('It opened two years.') or with the clause ('Three years she graduated.')",
+)
+COMPARED_PREDICATE = rule(
+    "compared-predicate",
+    "decompose",
+    "a fact that only says its subject is the same, different or similar ('The core is the same.', 'Their styles "
+    "were entirely different.'), with nothing it is compared with, is no claim a page could hold and is not kept; "
+    "before, it was checked and unsupported",
+)
 
 PARSE_RULES = (
     DESTINATION_FIRST,
@@ -106,6 +127,9 @@ PARSE_RULES = (
     TRAILING_PARTICIPLE_DATE,
     IMPERATIVE_CONSEQUENCE,
     RATHER_THAN,
+    ADVERBIAL_SUBJECT,
+    INTERVAL_CLAUSE,
+    COMPARED_PREDICATE,
 )
 # The rules switched on for the sentence being decomposed; None: every one (outside decompose_doc).
 _ON: ContextVar[dict[str, bool] | None] = ContextVar("decompose_rules_on", default=None)

@@ -31,7 +31,7 @@ from scoring.inflect import past, present
 from scoring.parentheticals import ORG_WORDS
 from scoring.rules import Rule, register, rule, run
 from vocabulary import NOT_NAMES, fold_words
-from vocabulary.english import THING_NAME_WORDS
+from vocabulary.english import COMPARING_WORDS, THING_NAME_WORDS
 from vocabulary.records import RECORD_PREDICATES
 
 if TYPE_CHECKING:
@@ -79,6 +79,21 @@ TOPIC_LABEL_ITEMS = rule(
     "(2018): …') before a verb phrase without a subject is no part of the claim: the verb phrase is read with the "
     "answer's pronoun, dated by the label's years ('From 2005 to 2009, he broke through at Tromsvik IL.', 'Since "
     "2020, he …', 'In 2018, he …'); a label before a noun phrase stays as context (subjectless-items)",
+)
+COMPARED_FRAGMENTS = rule(
+    "compared-fragments",
+    "decompose",
+    "a fragment of noun phrases that only compare ('same name, different generations, different cities', "
+    "'In short: same field, different decades.') has no predicate to give the answer's person: it is read as "
+    "written, no subject put before it ('She was same name.' before)",
+)
+TOLD_PAST_ITEMS = rule(
+    "told-past-items",
+    "decompose",
+    "an item without a subject that opens with a verb whose past is its base form ('Set up his own shop in Dublin', "
+    "'Put her savings into a studio', 'Cut his first record in 1961'), about the person's own things (his, her, "
+    "their), is the past of a life told and read with the answer's pronoun ('He set up …'); 'Set up your account' "
+    "stays an order",
 )
 DATED_LINES = "dated-lines"
 TITLED_ITEMS = rule(
@@ -246,6 +261,8 @@ def prose(
             offsets = inner.offsets[: len(body)] + list(range(cut, cut + len(tail)))
             return Reading(f"{body}{tail}.", [*offsets, len(text) - 1], True)
     end = len(text.rstrip(" .;"))
+    if COMPARED_FRAGMENTS not in rules_off and compared_only(text[:end]):
+        return unchanged(text)
     dated = run(DATED_RULES, Line(text, end, pronoun, list_item, rules_off), rules_off)
     if dated is not None:
         return dated.reading
@@ -271,7 +288,7 @@ def prose(
     opens_with_verb = not list_item and _verb_phrase_sentence(text, rules_off)
     if list_item or _fragment(text) or _award_line(text) or opens_with_verb:
         # a sentence that opens with its verb needs only its subject, however long it is
-        verb = "" if opens_with_verb else _verb_for(_without_asides(text[:end]), persons=not record)
+        verb = "" if opens_with_verb else _verb_for(_without_asides(text[:end]), persons=not record, off=rules_off)
         if verb is None:
             return _presented(text, end)
         if verb is not None:
@@ -499,6 +516,34 @@ def _award_line(text: str) -> bool:
     return not any(t.pos_ in ("VERB", "AUX") for t in nlp.parse_one(text))
 
 
+def compared_only(text: str) -> bool:
+    """Whether ``text`` (after a label, if it has one: "In short: …") is only noun phrases each opened by a word that
+    compares ("same name, different generations and entirely different fields"): no verb, no number, no name, and
+    nothing it is compared with ("the same birthplace as her mother" says where she was born)."""
+    m = _LABEL.match(text)
+    value = m.group("value") if m is not None else text
+    doc = nlp.parse_one(value)
+    phrases: list[list[Token]] = [[]]
+    for t in doc:
+        if t.is_punct or t.pos_ == "CCONJ":
+            if t.text not in (".", "!") and phrases[-1]:
+                phrases.append([])
+            continue
+        if t.pos_ in ("VERB", "AUX", "NUM", "PROPN", "ADP", "PRON") or t.like_num:
+            return False  # a verb, a value, or what it is compared with ("same birthplace as her mother")
+        phrases[-1].append(t)
+    phrases = [p for p in phrases if p]
+    if not phrases:
+        return False
+    for words in phrases:
+        first = next((t for t in words if t.pos_ not in ("DET", "ADV")), None)
+        if first is None or first.lower_ not in COMPARING_WORDS or len(words) > 5:
+            return False
+        if not any(t.pos_ == "NOUN" and t.i > first.i for t in words):
+            return False
+    return True
+
+
 def _fragment(text: str) -> bool:
     """A sentence without a verb that describes rather than heads ("Norwegian composer and organist from
     Tromsø."): four words or more, a full stop, and a phrase that places or qualifies its noun (a preposition
@@ -660,7 +705,7 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
         if ";" in text[start:end]:
             # "Sport: Right-arm leg-spinner; 48 ODIs for India women": each part is an item of its own.
             return _items_after_label(out, text, start, end, pronoun)
-        verb = _verb_for(text[start:end], persons=False)
+        verb = _verb_for(text[start:end], persons=False, off=rules_off)
         if verb is None and AMOUNT_RECORDS not in rules_off and amount_value(text[start:end]):
             # "Price: £4.99 / month" → "Their price is £4.99 / month.": a bare amount is the value of what the label
             # names, of the subject's.
@@ -693,7 +738,7 @@ def _label_record(text: str, end: int, pronoun: str, rules_off: frozenset[str]) 
         if SUBJECTLESS_ITEMS in rules_off:
             return None
         items = _split_items(text, start, end, ";")
-        verbs = [_verb_for(text[a:b]) for a, b in items]
+        verbs = [_verb_for(text[a:b], off=rules_off) for a, b in items]
         if verbs[0] is None:
             return None
         out.copy(0, m.end("label"))
@@ -1006,7 +1051,7 @@ def _years_read(out: _Builder, a: int, b: int) -> None:
     out.copy(a, b)
 
 
-def _verb_for(item: str, persons: bool = True) -> str | None:
+def _verb_for(item: str, persons: bool = True, off: frozenset[str] = frozenset()) -> str | None:
     """What a subjectless item needs after its subject to be a sentence ("was ", "won ", "" for a verb
     phrase), or None when it has a subject of its own or is no statement about one. ``persons``: an item that
     opens with a person's name presents that person (not so after a label: "TV: Gus en Cuisine, 2002")."""
@@ -1040,6 +1085,8 @@ def _verb_for(item: str, persons: bool = True) -> str | None:
         return "was "
     if first.tag_ in ("VBD", "VBN", "VBZ", "MD") and first.pos_ in ("VERB", "AUX"):  # "Is the author …", "Can read …"
         return ""
+    if TOLD_PAST_ITEMS not in off and _told_past(first, doc):  # "Set up his own shop in Dublin": no order to the reader
+        return ""
     if first.i == 0 and len(doc) > 1 and doc[1].pos_ == "ADP" and _present_verb(item):  # "Plays for …", "Works at …"
         return ""
     if _DEGREE.match(item):
@@ -1053,6 +1100,17 @@ def _verb_for(item: str, persons: bool = True) -> str | None:
     if first.pos_ in ("NOUN", "PROPN", "ADJ", "DET", "ADP"):
         return "was "
     return None
+
+
+def _told_past(verb: Token, doc: Any) -> bool:
+    """A verb whose past is written as its base ("set", "put", "cut"), tagged a base form, that opens an
+    item telling of the person's own things ("Set up his own shop", "Put her savings into a studio"): the past of
+    a life told, not an order to the reader ("Set up your account", "Put the kettle on")."""
+    if verb.tag_ != "VB" or verb.pos_ != "VERB" or verb.i > 1:
+        return False
+    if past(nlp.lemma(verb) or verb.lower_) != verb.lower_:
+        return False
+    return any(t.lower_ in ("his", "her", "their") and t.tag_ == "PRP$" for t in doc)
 
 
 def _persons_own_thing(head: Token) -> bool:

@@ -23,6 +23,9 @@ NUMBER_WORDS: dict[str, int] = {
 }
 NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80})
 NUMBER_WORDS.update({"ninety": 90, "hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 10**9})
+# Words that compare two things without saying anything of either ("same name, different generations"): a phrase
+# of nouns they qualify and no verb is a comparison, not a statement about the answer's person.
+COMPARING_WORDS = frozenset("same different similar identical distinct separate unrelated contrasting opposite".split())
 # Dates relative to another event ("five years before his death", "the year after leaving Accra"): words before
 # the event's noun that name no event, the words for leaving or finishing something (dated by the end of a range
 # of years), and event nouns with the verbs a page dates them with.

@@ -40,7 +40,14 @@ def test_each_reading_is_a_registered_object_in_its_steps_ordered_tuple(step: st
 
 def test_the_order_of_the_readings_is_their_precedence() -> None:
     assert [r.name for r in PARSE_READINGS] == ["spelled-number-tokens", "role-name", "named-relation"]
-    assert [r.name for r in PART_READINGS] == ["semicolon-clauses", "comma-splice", "dash-aside", "gapped-object"]
+    assert [r.name for r in PART_READINGS] == [
+        "semicolon-clauses",
+        "comma-splice",
+        "colon-splice",
+        "verbless-tail",
+        "dash-aside",
+        "gapped-object",
+    ]
     assert [r.name for r in HEDGE_READINGS] == ["credence-labels", "hedge-after-dash", "hearsay-hedges"]
 
 
