@@ -522,6 +522,8 @@ def compared_only(text: str) -> bool:
     nothing it is compared with ("the same birthplace as her mother" says where she was born)."""
     m = _LABEL.match(text)
     value = m.group("value") if m is not None else text
+    if not COMPARING_WORDS.intersection(re.findall(r"[a-z]+", value.lower())):
+        return False  # no word that compares: not parsed (every line of every answer comes here)
     doc = nlp.parse_one(value)
     phrases: list[list[Token]] = [[]]
     for t in doc:
