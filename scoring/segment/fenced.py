@@ -353,7 +353,7 @@ def _participle(word: str) -> bool:
 
 def _boolean_line(key: str, value: bool) -> str | None:
     """A true or false field as its claim: "reads_music" false → "did not read music", "still_teaching" true →
-    "still teaching", "spokenWords" false → "uses no spoken words"."""
+    "still teaching"; a noun's false ("spokenWords") is no claim."""
     words = _key_words(key).split()
     if not words:
         return None
@@ -369,7 +369,9 @@ def _boolean_line(key: str, value: bool) -> str | None:
         return "- " + " ".join(["did not", nlp.lemma(verb), *rest])  # "did": right whatever the pronoun
     head = doc[len(words)] if len(doc) > len(words) else None
     if head is not None and head.pos_ in ("NOUN", "PROPN"):
-        return "- " + " ".join(["uses no", *words])
+        # "spokenWords: false", "driving_licence: false": no verb says what the false is of (uses none? holds
+        # none?); a guessed one is a claim the answer did not make. Its comment, if any, is read as written.
+        return None
     return "- " + " ".join(["not", *words])
 
 
