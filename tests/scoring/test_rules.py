@@ -75,7 +75,8 @@ def test_verify_rules_record_their_names_and_step_aside_when_off(demo_kb: Store,
     wrong_year = against("Dick Hanley died in 1952.")  # a year the page never mentions
     assert (wrong_year.stance, wrong_year.decided_by) == (Stance.IRRELEVANT, KEY_TERMS_MISSING)
     asked = against("Dick Hanley died in 1952.", KEY_TERMS_MISSING)
-    assert asked.decided_by in (MODEL, MISPLACED_VALUE, STATED_OUTRIGHT, "subject-respelling")
+    # with key-terms-missing off a later rule decides: the page gives the death year 1970 and never 1952
+    assert asked.decided_by in (MODEL, MISPLACED_VALUE, STATED_OUTRIGHT, "subject-respelling", "unheard-value")
 
     true = against("Dick Hanley died in 1970.")
     assert true.supported and true.decided_by in (MODEL, STATED_OUTRIGHT)
