@@ -57,6 +57,16 @@ _LEXICON: tuple[_Compiled, ...] = tuple(_compile(i) for i in LIFE_IDIOMS)
 _PAGE_LEXICON: tuple[_Compiled, ...] = tuple(c for c in _LEXICON if c.idiom.pages)
 
 
+def _any(lexicon: tuple[_Compiled, ...]) -> re.Pattern[str]:
+    """One pattern that finds any idiom of ``lexicon`` (their groups unnamed): a text it does not match is read
+    as it is without running each idiom's pattern (every fact against every candidate page comes here)."""
+    parts = [re.sub(r"\(\?P<\w+>", "(?:", c.pattern.pattern) for c in lexicon]
+    return re.compile("|".join(f"(?:{p})" for p in parts), re.IGNORECASE)
+
+
+_ANY = {False: _any(_LEXICON), True: _any(_PAGE_LEXICON)}
+
+
 def _name_words(names: Iterable[str]) -> frozenset[str]:
     return frozenset(w for n in names for w in re.findall(r"\w+", fold(n).lower()) if len(w) > 1)
 
@@ -118,6 +128,8 @@ def read_events(
     writes; given the page's ``texts``, in the wording they use. ``names`` are the subject's (a guarded idiom must
     follow one of their words or a personal pronoun); ``pages`` reads only the idioms safe in page text; ``off``
     names events not to read. Returns the reading and the events it read."""
+    if _ANY[pages].search(text) is None:
+        return text, ()
     lexicon = _PAGE_LEXICON if pages else _LEXICON
     name_words = _name_words(names)
     page_words = _page_words(tuple(texts))
