@@ -266,15 +266,21 @@ def _namesake_gives(claim: Stated, given: Stated) -> bool:
     return _same(claim, given)
 
 
-def crossed_values(fact: str, texts: Sequence[str], namesakes: Iterable[Sequence[str]], name: str = "") -> list[Stated]:
-    """The fact's values the page (``texts``) gives another value for, in a relation one person has one value
-    of, and a namesake's page (each of ``namesakes``) gives as theirs: values crossed from the namesake."""
+def _claims_of(fact: str, name: str) -> list[Stated]:
+    """What the fact states in a relation one person has one value of. A nationality is the person's where the fact
+    is about them, as on the page: "Languages: English, Cantonese, German" read as "English Cantonese, Mandarin was
+    German." claims no nationality of hers."""
     claims = fact_stated(fact)
     words = _folded(re.sub(r"\s*\(.*$", "", name)).split()
     if words and not any(_about(fact, w) for w in words):
-        # A nationality is the person's where the fact is about them, as on the page: "Languages: English,
-        # Cantonese, German" read as "English Cantonese, Mandarin was German." claims no nationality of hers.
         claims = [c for c in claims if c.relation != NATIONALITY]
+    return claims
+
+
+def crossed_values(fact: str, texts: Sequence[str], namesakes: Iterable[Sequence[str]], name: str = "") -> list[Stated]:
+    """The fact's values the page (``texts``) gives another value for, in a relation one person has one value
+    of, and a namesake's page (each of ``namesakes``) gives as theirs: values crossed from the namesake."""
+    claims = _claims_of(fact, name)
     if not claims:
         return []
     own = page_stated(texts, name)
@@ -305,10 +311,7 @@ def unheard_values(fact: str, texts: Sequence[str], name: str = "") -> list[Stat
     >>> unheard_values("Aila Rinne was born in Oulu.", page, "Aila Rinne")
     []
     """
-    claims = fact_stated(fact)
-    words = _folded(re.sub(r"\s*\(.*$", "", name)).split()
-    if words and not any(_about(fact, w) for w in words):
-        claims = [c for c in claims if c.relation != NATIONALITY]
+    claims = _claims_of(fact, name)
     if not claims:
         return []
     own = page_stated(texts, name)

@@ -28,7 +28,7 @@ from schemas.check import Evidence
 from schemas.enums import Stance
 from schemas.knowledge import Passage
 from scoring.counts import count_contradicted, count_dated, count_stated
-from scoring.crossed import crossed_values, fact_stated, own_values, unheard_values
+from scoring.crossed import Stated, crossed_values, fact_stated, own_values, unheard_values
 from scoring.durations import dated_in
 from scoring.hours import hours_bounded
 from scoring.idioms import read_events
@@ -849,6 +849,13 @@ def _crossed_value(c: VerifyCase) -> EntityVerdict | None:
     found = crossed_values(c.fact, texts, [[p.text for p in v.whole_page(t)] for t in titles], base)
     if not found:
         return None
+    return _refuted_by_own_values(c, found, page, texts, base)
+
+
+def _refuted_by_own_values(
+    c: VerifyCase, found: list[Stated], page: list[Passage], texts: list[str], base: str
+) -> EntityVerdict:
+    """Refuted, the page's passages holding its own values of the claims ``found`` leading the evidence."""
     values = [value for claim in found for value in own_values(claim, texts, base)]
     held = [p for p in page if any(value in p.text for value in values)]
     ordered = held + [p for p in c.passages if p not in held]
@@ -870,14 +877,7 @@ def _unheard_value(c: VerifyCase) -> EntityVerdict | None:
     found = unheard_values(c.fact, texts, base)
     if not found:
         return None
-    values = [value for claim in found for value in own_values(claim, texts, base)]
-    held = [p for p in page if any(value in p.text for value in values)]
-    ordered = held + [p for p in c.passages if p not in held]
-    evidence = tuple(
-        Evidence(title=p.title, text=p.text, stance=Stance.REFUTE, score=_MISPLACED)
-        for p in ordered[: c.config.evidence_k]
-    )
-    return EntityVerdict(c.entity, Stance.REFUTE, 0.0, _MISPLACED, evidence, c.keys)
+    return _refuted_by_own_values(c, found, page, texts, base)
 
 
 def _negated_value(c: VerifyCase) -> EntityVerdict | None:
