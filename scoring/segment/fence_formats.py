@@ -26,11 +26,10 @@ import ast
 import configparser
 import re
 import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scoring.rules import Rule, register
+from scoring.rules import Rule, register, run
 from vocabulary.records import RECORD_PREDICATES
 
 
@@ -708,15 +707,7 @@ FENCE_READINGS: tuple[Rule[Fence, Loaded], ...] = register(
     ),
 )
 
-_Read = Callable[[Fence], Loaded | None]
-
 
 def load(fence: Fence, rules_off: frozenset[str] = frozenset()) -> Loaded | None:
     """The data of a fence in a notation one of ``FENCE_READINGS`` knows (the first that reads it), or None."""
-    for r in FENCE_READINGS:
-        if r.name in rules_off or r.apply is None:
-            continue
-        made = r.apply(fence)
-        if made is not None:
-            return made.stamped(r.name)
-    return None
+    return run(FENCE_READINGS, fence, rules_off)
