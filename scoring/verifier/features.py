@@ -9,6 +9,7 @@ every word weighs the same.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
@@ -84,7 +85,27 @@ def _windows(text: str) -> tuple[Analysis, ...]:
     sentences = split_sentences(text) or [text]
     windows = [analyse(s) for s in sentences]
     windows += [analyse_pair(a, b) for a, b in pairwise(sentences)]
+    # A negated sentence's clauses are windows too: "She worked only from living plants and never painted from
+    # photographs" denies the photographs, not the plants, and the best window of a claim about the plants
+    # should not carry the other clause's "never".
+    for sentence, window in zip(sentences, windows, strict=False):
+        if window.negated:
+            windows += [analyse(clause) for clause in _clauses(sentence)]
     return tuple(windows)
+
+
+# Where a sentence's clauses meet: a semicolon, a conjunction after a comma, a bare "and"/"but" between words, and
+# a full stop the sentence splitter kept (after initials: "catalogued under her initials, M. L.-B. She received").
+_CLAUSE_BREAK = re.compile(
+    r";\s*|,\s*(?:and|but|while|whereas|though|although|yet)\s+|\s+(?:and|but)\s+|(?<=\.)\s+(?=(?:She|He|They|It|Her|His)\b)"
+)
+
+
+def _clauses(sentence: str) -> list[str]:
+    """The clauses of ``sentence`` (none when it has one)."""
+    parts = [part.strip() for part in _CLAUSE_BREAK.split(sentence)]
+    parts = [part for part in parts if part]
+    return parts if len(parts) > 1 else []
 
 
 _COLUMN = {name: i for i, name in enumerate(FEATURE_NAMES)}
@@ -124,22 +145,36 @@ def _pair_rows(claim: str, passages: Sequence[str], predicate: bool) -> NDArray[
     said = (c.content - c.subject) or c.content
     for i, (text, p) in enumerate(zip(passages, full, strict=True)):
         windows = _windows(text)
-        best = max(windows, key=lambda s: (_weighted(c.content, s.content, idf, total), -len(s.content)))
+        # A page goes on about its subject as "she" once it has named her: the claim's subject, where the passage
+        # opens by naming it, is read into every window, so the best sentence of "X never married" is "She never
+        # married." and not the opening sentence that has X's whole name (whose missing "never" read as a
+        # contradiction). A passage that opens otherwise (a later chunk of a long page) carries nothing.
+        carried = c.subject if c.subject and c.subject <= windows[0].content else frozenset()
+        # Among windows that hold as much of the claim, one that agrees with it on negation is its reading.
+        best = max(
+            windows,
+            key=lambda s: (
+                _weighted(c.content, s.content | carried, idf, total),
+                s.negated == c.negated,
+                -len(s.content),
+            ),
+        )
+        best_content = best.content | carried
         missing = c.content - p.content
-        name_best = _share(len(c.names & best.content), len(c.names))
-        cov_best = _share(len(c.content & best.content), n_content)
+        name_best = _share(len(c.names & best_content), len(c.names))
+        cov_best = _share(len(c.content & best_content), n_content)
         rows[i, :_BASE] = (
             _share(len(c.content & p.content), n_content),
             cov_best,
             _weighted(c.content, p.content, idf, total),
-            _weighted(c.content, best.content, idf, total),
+            _weighted(c.content, best_content, idf, total),
             _share(len(c.names & p.content), len(c.names)) if c.names else 1.0,
             name_best if c.names else 1.0,
             float(not c.names),
             _share(len(claim_bigrams & p.bigrams), len(claim_bigrams)),
             _share(len(claim_bigrams & best.bigrams), len(claim_bigrams)),
             max((idf[w] for w in missing), default=0.0),
-            _share(len(c.content & best.content), len(best.content)),
+            _share(len(c.content & best_content), len(best_content)),
             float(bool(c.numbers)),
             _share(len(c.numbers & p.numbers), len(c.numbers)),
             float(bool(c.numbers) and bool(best.numbers) and not (c.numbers & best.numbers)),
@@ -151,7 +186,7 @@ def _pair_rows(claim: str, passages: Sequence[str], predicate: bool) -> NDArray[
             math.log1p(len(best.names - c.content)),
             float(bool(c.numbers) and bool(best.numbers - c.numbers) and not c.numbers <= best.numbers),
             float(c.superlative),
-            float(any(opposite.get(w, frozenset()) & best.content for w in c.content - best.content)),
+            float(any(opposite.get(w, frozenset()) & best.content for w in c.content - best_content)),
             math.log1p(len(p.tokens)),
             math.log1p(len(c.tokens)),
         )

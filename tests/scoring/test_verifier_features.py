@@ -309,3 +309,53 @@ def test_a_dozen_is_twelve_to_the_number_features() -> None:
     assert analyse("Two dozen dawn canvases made his name.").numbers == frozenset({"24"})
     assert analyse("a dozen novels").numbers == frozenset({"12"})
     assert analyse("dozens of novels").numbers == frozenset()
+
+
+_PAGE = (
+    "Agnes Thornbury-Vale (1902 – 1990) was a Welsh weaver. Born in Bala to a farming family, she did not go to "
+    "school and learned to weave from her aunt. She worked only with undyed wool and never used a power loom. "
+    "She received the Guild Medal in 1961. She never married."
+)
+
+
+def _column(claim: str, passage: str, name: str) -> float:
+    return float(pair_features(claim, [passage], (name,))[0, 0])
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Agnes Thornbury-Vale never married.",
+        "Agnes Thornbury-Vale received the Guild Medal in 1961.",
+        "Agnes Thornbury-Vale worked only with undyed wool.",
+        "Agnes Thornbury-Vale learned to weave from her aunt.",
+    ],
+)
+def test_a_page_sentence_about_she_is_the_best_reading_of_a_claim_naming_her(claim: str) -> None:
+    # The opening sentence has the whole name; the sentence (or clause) that says what the claim says has "she".
+    assert _column(claim, _PAGE, "negation_mismatch") == 0.0
+    assert _column(claim, _PAGE, "coverage_best") == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Agnes Thornbury-Vale married.",
+        "Agnes Thornbury-Vale used a power loom.",
+        "Agnes Thornbury-Vale went to school.",
+    ],
+)
+def test_a_claim_the_page_denies_still_meets_the_denial(claim: str) -> None:
+    assert _column(claim, _PAGE, "negation_mismatch") == 1.0
+
+
+def test_a_passage_that_does_not_open_with_the_subject_carries_nothing() -> None:
+    # A later chunk of a long page ("She never married." with no name before it) reads as it did: the claim's
+    # name is not found in its best window.
+    chunk = "In 1961 the Guild gave her its medal. She never married."
+    assert _column("Agnes Thornbury-Vale never married.", chunk, "name_coverage_best") == 0.0
+
+
+
+def test_a_year_the_page_does_not_give_still_conflicts_in_the_sentence_about_she() -> None:
+    assert _column("Agnes Thornbury-Vale received the Guild Medal in 1975.", _PAGE, "number_conflict") == 1.0
