@@ -21,11 +21,14 @@ import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from scoring.inflect import past, present
 from scoring.rules import MODEL, Rule
+from vocabulary import NEGATIVE_INVERSIONS
 
 NEGATION_READING = "negation-reading"
 FIRST_READING = "first-reading"
 RANK_COUNT_READING = "rank-count-reading"
+INVERTED_NEGATION = "inverted-negation"
 
 
 def _compile(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[re.Pattern[str], str], ...]:
@@ -126,6 +129,40 @@ _FIRST_UNTIMED = re.compile(
 _TIME_WORD = re.compile(r"\b(?:before|since|after|until|till|again|yet|then|by\s+\d{4}|in\s+\d{4})\b", re.IGNORECASE)
 
 
+# "Not once did she take …", "At no point was he …", "Nor did she ever get …": a negation said first, the clause
+# inverted (the cues: vocabulary.NEGATIVE_INVERSIONS), read with "never" after the subject.
+_INVERTED = re.compile(
+    r"^\s*(?i:" + "|".join(re.escape(c).replace("\\ ", r"\s+") for c in NEGATIVE_INVERSIONS) + r"),?\s+"
+    r"(?P<aux>(?i:did|does|do|had|has|have|was|were|is|are|could|would))\s+"
+    r"(?P<subject>he|she|they|(?:[A-Z][\w'’.-]*)(?:\s+[A-Z][\w'’.-]*){0,3})\s+(?:ever\s+)?(?P<verb>[a-z]+)\b"
+)
+
+
+def uninverted(fact: str) -> str:
+    """``fact`` with a negation said first and its clause inverted read with "never" after the subject.
+
+    >>> uninverted("Not once did she take a world title.")
+    'She never took a world title.'
+    >>> uninverted("At no point was Vance a member of the party.")
+    'Vance was never a member of the party.'
+    """
+    m = _INVERTED.match(fact)
+    if m is None:
+        return fact
+    aux, subject, verb = m.group("aux").lower(), m.group("subject"), m.group("verb")
+    if subject.lower() in _PRONOUNS.values():
+        subject = subject.capitalize()
+    if aux == "did":
+        said = f"{subject} never {past(verb)}"
+    elif aux == "does":
+        said = f"{subject} never {present(verb)}"
+    elif aux == "do":
+        said = f"{subject} never {verb}"
+    else:
+        said = f"{subject} {aux} never {verb}"
+    return said + fact[m.end() :]
+
+
 def negation_reading(fact: str) -> str:
     """``fact`` with a negation or a refusal said in other words in the plain words a page writes."""
     for pattern, plain in _NEGATIONS:
@@ -190,6 +227,10 @@ def _reading_verdict(c: _Case, reading: str) -> Any:
 
 def _negation(c: _Case) -> Any:
     return _reading_verdict(c, negation_reading(c.fact))
+
+
+def _inverted(c: _Case) -> Any:
+    return _reading_verdict(c, uninverted(c.fact))
 
 
 def _first(c: _Case) -> Any:
@@ -290,5 +331,24 @@ REWORDING_RULES: tuple[Rule[_Case, Any], ...] = (
             "was the first man outside the medals",
         ),
         _rank_count,
+    ),
+)
+
+# Read before the idioms (scoring/verify.py): "Not once did she take a world title" is not "take … a title" read
+# as a win, but a negation.
+INVERSION_RULES: tuple[Rule[_Case, Any], ...] = (
+    Rule(
+        INVERTED_NEGATION,
+        "verify",
+        "a negation said first and its clause inverted ('Not once did he sit in front of a microphone', 'At no "
+        "point was she a member', 'Nor did she ever get behind a wheel'; vocabulary.NEGATIVE_INVERSIONS) is read "
+        "with 'never' after the subject ('He never sat in front of a microphone'); that reading's verdict counts "
+        "where it is supported, or refuted by a rule",
+        (
+            "Not once did he sit in front of a microphone",
+            "At no point was she a member of the party",
+            "Nor did she ever get behind a wheel",
+        ),
+        _inverted,
     ),
 )

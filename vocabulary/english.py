@@ -86,6 +86,9 @@ NEGATIONS = frozenset(
     "didn't don't hasn't haven't hadn't won't wouldn't couldn't shouldn't can't unable lack lacks lacked "
     "false incorrect deny denies denied".split()
 )
+# A negation said first and the clause inverted ("Not once did she take a world title", "At no point was he a
+# member"): the clause is read with "never" after its subject (scoring/rewordings.py, ``negation-reading``).
+NEGATIVE_INVERSIONS = ("not once", "never once", "at no point", "at no time", "not ever", "never", "nor ever", "nor")
 # Negations that deny a noun phrase, not the sentence: "closed after 7 days without activity" says the tickets
 # are closed. Before a verb's -ing form they deny that verb ("left without graduating"), and read as negations.
 PRIVATIVES = frozenset({"without"})
