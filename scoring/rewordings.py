@@ -21,13 +21,15 @@ import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from scoring.inflect import past, present
+from scoring.inflect import article, past, present
 from scoring.rules import MODEL, Rule
 from vocabulary import NEGATIVE_INVERSIONS
+from vocabulary.occupations import PLAIN_OCCUPATIONS
 
 NEGATION_READING = "negation-reading"
 FIRST_READING = "first-reading"
 RANK_COUNT_READING = "rank-count-reading"
+OCCUPATION_READING = "occupation-reading"
 INVERTED_NEGATION = "inverted-negation"
 
 
@@ -229,6 +231,51 @@ def _negation(c: _Case) -> Any:
     return _reading_verdict(c, negation_reading(c.fact))
 
 
+# Any plain wording of an occupation, longest first ("double bass player" before "bass player"), with the article
+# before it ("a", "an") to put right.
+_PLAIN_OCCUPATION = re.compile(
+    r"(?:\b(?P<article>an?)\s+(?P<between>(?:[\w'’-]+\s+){0,2}?))?\b(?P<plain>"
+    + "|".join(re.escape(p).replace("\\ ", r"\s+") for p in sorted(PLAIN_OCCUPATIONS, key=len, reverse=True))
+    + r")(?![\w'’-])",
+    re.IGNORECASE,
+)
+
+
+def occupation_reading(fact: str, texts: Sequence[str] = ()) -> str:
+    """``fact`` with an occupation in plain words ("a volcano scientist", "a fossil hunter", "a piano player";
+    vocabulary.PLAIN_OCCUPATIONS) in the occupation's word the page's ``texts`` hold ("a volcanologist"); as written
+    where they hold none (the first word where no texts are given).
+
+    >>> occupation_reading("She is a fossil hunter.", ["She is a Brazilian palaeontologist."])
+    'She is a palaeontologist.'
+    >>> occupation_reading("He is an old-school piano player.")
+    'He is an old-school pianist.'
+    """
+    m = _PLAIN_OCCUPATION.search(fact)
+    if m is None:
+        return fact
+    words = PLAIN_OCCUPATIONS[re.sub(r"\s+", " ", m.group("plain").lower())]
+    if texts:
+        said = [w for w in words if any(re.search(rf"\b{re.escape(w)}\b", t, re.IGNORECASE) for t in texts)]
+        if not said:
+            return fact
+        word = said[0]
+    else:
+        word = words[0]
+    start = m.start("plain")
+    if m.group("article"):
+        between = m.group("between") or ""
+        lead = article(between or word)
+        if m.group("article")[0].isupper():
+            lead = lead.capitalize()
+        return fact[: m.start()] + f"{lead} {between}{word}" + fact[m.end() :]
+    return fact[:start] + word + fact[m.end() :]
+
+
+def _occupation(c: _Case) -> Any:
+    return _reading_verdict(c, occupation_reading(c.fact, c.texts))
+
+
 def _inverted(c: _Case) -> Any:
     return _reading_verdict(c, uninverted(c.fact))
 
@@ -317,6 +364,16 @@ REWORDING_RULES: tuple[Rule[_Case, Any], ...] = (
         "reading's verdict counts where it is supported, or refuted by a rule",
         ("never took a wife", "never set foot abroad", "said no thank you", "turned down a knighthood"),
         _negation,
+    ),
+    Rule(
+        OCCUPATION_READING,
+        "verify",
+        "an occupation in plain words ('a volcano scientist', 'a fossil hunter', 'a piano player', 'a mapmaker'; "
+        "vocabulary.PLAIN_OCCUPATIONS) is read as the occupation's word the page holds ('a volcanologist', 'a "
+        "palaeontologist', 'a pianist', 'a cartographer'); that reading's verdict counts where it is supported, "
+        "or refuted by a rule",
+        ("is a volcano scientist", "is a fossil hunter", "an old-school piano player", "a Bilbao-born mapmaker"),
+        _occupation,
     ),
     Rule(
         RANK_COUNT_READING,

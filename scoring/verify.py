@@ -978,7 +978,10 @@ def rank_readings(fact: str) -> tuple[str, ...]:
     for pattern, level, kind in _RANK_PARAPHRASES:
         m = pattern.search(fact)
         if m is not None:
-            return tuple(fact[: m.start()] + plain + fact[m.end() :] for plain in RANK_PLAIN[(level, kind)])
+            said = m.group(0).lower()
+            return tuple(
+                fact[: m.start()] + plain + fact[m.end() :] for plain in RANK_PLAIN[(level, kind)] if plain != said
+            )
     return ()
 
 
