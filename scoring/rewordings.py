@@ -314,6 +314,15 @@ def _rank_of(m: re.Match[str]) -> int:
     return 2
 
 
+def rank_anchors(reading: str, exclude: Sequence[str] = ()) -> frozenset[str]:
+    """The capitalised words and years of ``reading`` that place its rank (but the subject's ``exclude``), each cut
+    to its first five letters."""
+    names = {w.lower() for e in exclude for w in re.findall(r"\w+", e)}
+    return frozenset(
+        a[:5].lower() for a in _ANCHOR.findall(reading) if a.lower() not in names and a.lower() not in _PRONOUNS
+    )
+
+
 def rank_placed(reading: str, texts: Sequence[str], exclude: Sequence[str] = ()) -> bool:
     """Whether a page clause (a sentence cut at ", and" or a semicolon) holding every name and year of ``reading``
     (but the subject's) gives the reading's rank nearest them ("…, and at the 2000 Games in Sydney he was fifth"
@@ -323,8 +332,7 @@ def rank_placed(reading: str, texts: Sequence[str], exclude: Sequence[str] = ())
     if len(wanted) != 1:
         return False
     rank = _rank_of(wanted[0])
-    names = {w.lower() for e in exclude for w in re.findall(r"\w+", e)}
-    anchors = {a[:5].lower() for a in _ANCHOR.findall(reading) if a.lower() not in names and a.lower() not in _PRONOUNS}
+    anchors = rank_anchors(reading, exclude)
     if not anchors:
         return False
     for text in texts:
