@@ -241,6 +241,9 @@ _PLAIN_OCCUPATION = re.compile(
 )
 
 
+_PLAIN_OCCUPATIONS = {plain.lower(): words for plain, words in PLAIN_OCCUPATIONS.items()}
+
+
 def occupation_reading(fact: str, texts: Sequence[str] = ()) -> str:
     """``fact`` with an occupation in plain words ("a volcano scientist", "a fossil hunter", "a piano player";
     vocabulary.PLAIN_OCCUPATIONS) in the occupation's word the page's ``texts`` hold ("a volcanologist"); as written
@@ -254,7 +257,7 @@ def occupation_reading(fact: str, texts: Sequence[str] = ()) -> str:
     m = _PLAIN_OCCUPATION.search(fact)
     if m is None:
         return fact
-    words = PLAIN_OCCUPATIONS[re.sub(r"\s+", " ", m.group("plain").lower())]
+    words = _PLAIN_OCCUPATIONS[re.sub(r"\s+", " ", m.group("plain").lower())]
     if texts:
         said = [w for w in words if any(re.search(rf"\b{re.escape(w)}\b", t, re.IGNORECASE) for t in texts)]
         if not said:
