@@ -317,6 +317,12 @@ def _rank_of(m: re.Match[str]) -> int:
     return 2
 
 
+def rank_placeable(reading: str, exclude: Sequence[str] = ()) -> bool:
+    """Whether ``reading`` gives one rank (an ordinal, a medal, runner-up; not a round such as the semi-finals) and
+    names or years to place it by (:func:`rank_placed` can tell)."""
+    return len(_RANK_AT.findall(reading)) == 1 and bool(rank_anchors(reading, exclude))
+
+
 def rank_anchors(reading: str, exclude: Sequence[str] = ()) -> frozenset[str]:
     """The capitalised words and years of ``reading`` that place its rank (but the subject's ``exclude``), each cut
     to its first five letters."""

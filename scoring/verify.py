@@ -46,7 +46,7 @@ from scoring.named_roles import swapped_role
 from scoring.numerals import in_digits
 from scoring.protocols import DocumentGrounded, KnowledgeSource, StanceLike, StanceModel, VerdictCache
 from scoring.relative_dates import resolve
-from scoring.rewordings import INVERSION_RULES, REWORDING_RULES, rank_anchors, rank_placed
+from scoring.rewordings import INVERSION_RULES, REWORDING_RULES, rank_placeable, rank_placed
 from scoring.roles import (
     IDIOM_ROLE,
     Value,
@@ -998,7 +998,7 @@ def _rank_reading(c: VerifyCase) -> EntityVerdict | None:
             # The stance model supports "in 1950 she won second prize at the Connacht Championship" where the page
             # has second prize at another event that year: a reading with names or years to place its rank by
             # counts only where a page clause gives the rank nearest them.
-            if rank_anchors(reading, c.names) and not rank_placed(reading, c.texts, c.names):
+            if rank_placeable(reading, c.names) and not rank_placed(reading, c.texts, c.names):
                 continue
             return verdict
         refuted = refuted or verdict
