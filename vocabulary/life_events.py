@@ -1,8 +1,8 @@
 """Idioms of a life's events and the plain words a page writes for them, as one ordered lexicon.
 
 Each :class:`LifeIdiom` names the event it tells (born, died, retired, married, doctorate, founded, moved, debut,
-graduated, resigned, won), the idiom in a small notation, the plain wordings a page may use for it (the first is the default; a reader
-takes the first one whose words a page has) and the guards that keep look-alikes out:
+graduated, resigned, won), the idiom in a small notation, the plain wordings a page may use for it (the first is the
+default; a reader takes the first one whose words a page has) and the guards that keep look-alikes out:
 
 - ``subject``: the idiom must follow the subject (a name word or a personal pronoun, with auxiliaries such as
   "having" or "has" between): "Vance passed in 1971" is a death, "the law passed in 1971" is not;
@@ -155,8 +155,13 @@ LIFE_IDIOMS: tuple[LifeIdiom, ...] = (
     LifeIdiom("debut", "(put out|brought out)(?= (by|on|through|via) )", ("released",)),
     LifeIdiom("debut", "(?<=\\w )imprint", ("label",)),
     LifeIdiom("debut", "first lined up", _DEBUTED, subject=True, value=True),
-    LifeIdiom("debut", "(took|take|takes) (the|to the) (field|ice|court|pitch|track) for the first time", _DEBUTED,
-              subject=True, value=True),
+    LifeIdiom(
+        "debut",
+        "(took|take|takes) (the|to the) (field|ice|court|pitch|track) for the first time",
+        _DEBUTED,
+        subject=True,
+        value=True,
+    ),
     # graduated
     LifeIdiom("graduated", "left (with )?<poss> (diploma|degree) in hand", _GRADUATED, subject=True),
     LifeIdiom("graduated", "(came|walked) away with (a|<poss>) (diploma|degree)", _GRADUATED, subject=True),
