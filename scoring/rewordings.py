@@ -21,15 +21,17 @@ import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from scoring.durations import dated_in
 from scoring.inflect import article, past, present
 from scoring.rules import MODEL, Rule
-from vocabulary import NEGATIVE_INVERSIONS
+from vocabulary import NEGATIVE_INVERSIONS, TENURE_VERBS
 from vocabulary.occupations import PLAIN_OCCUPATIONS
 
 NEGATION_READING = "negation-reading"
 FIRST_READING = "first-reading"
 RANK_COUNT_READING = "rank-count-reading"
 OCCUPATION_READING = "occupation-reading"
+TENURE_READING = "tenure-reading"
 INVERTED_NEGATION = "inverted-negation"
 
 
@@ -279,6 +281,40 @@ def _occupation(c: _Case) -> Any:
     return _reading_verdict(c, occupation_reading(c.fact, c.texts))
 
 
+# "put in six years shipping code at Kestrelsoft": a verb of time served (vocabulary.TENURE_VERBS), a length of
+# time, what was done ("shipping code", "of coaching"), then where, or the clause's end.
+_TENURE = re.compile(
+    r"\b(?:" + "|".join(re.escape(v).replace("\\ ", r"\s+") for v in TENURE_VERBS) + r")\s+"
+    r"(?P<length>(?:(?:a|an|some|nearly|almost|over|about|around|roughly|more\s+than|just\s+over|the\s+best\s+part"
+    r"\s+of)\s+)?(?:[\w-]+\s+)?(?:years?|decades?|seasons?|months?))"
+    r"(?:\s+(?:of\s+)?[a-z]+ing\b(?:\s+(?!at\b|with\b|for\b|in\b|on\b)[a-z]+){0,2})?"
+    r"(?=\s+(?:at|with|for|in|on)\s+(?:the\s+)?[A-Z]|\s*[.,;]|\s*$)"
+)
+
+
+def tenure_reading(fact: str) -> str:
+    """``fact`` with a time served told by a verb of tallying ("put in six years shipping code at Kestrelsoft",
+    "clocked up a decade of coaching with the Lions") as "worked for six years at Kestrelsoft".
+
+    >>> tenure_reading("He put in six years shipping code at Kestrelsoft.")
+    'He worked for six years at Kestrelsoft.'
+    """
+    m = _TENURE.search(fact)
+    if m is None:
+        return fact
+    return fact[: m.start()] + f"worked for {m.group('length')}" + fact[m.end() :]
+
+
+def _tenure(c: _Case) -> Any:
+    reading = tenure_reading(c.fact)
+    verdict = _reading_verdict(c, reading)
+    if verdict is None or getattr(verdict.stance, "name", "") != "SUPPORT":
+        return verdict
+    # The stance model reads "for five years" no better than "for six": the support counts only where a page
+    # sentence dates the work with a range of that length (``dated-duration``'s test).
+    return verdict if dated_in(reading, c.texts, (c.name, c.entity)) else None
+
+
 def _inverted(c: _Case) -> Any:
     return _reading_verdict(c, uninverted(c.fact))
 
@@ -391,6 +427,20 @@ REWORDING_RULES: tuple[Rule[_Case, Any], ...] = (
         "or refuted by a rule",
         ("is a volcano scientist", "is a fossil hunter", "an old-school piano player", "a Bilbao-born mapmaker"),
         _occupation,
+    ),
+    Rule(
+        TENURE_READING,
+        "verify",
+        "a time served told by a verb of tallying ('put in six years shipping code at Kestrelsoft', 'clocked up a "
+        "decade of coaching with the Lions'; vocabulary.TENURE_VERBS) is read as 'worked for six years at "
+        "Kestrelsoft'; that reading's support counts only where a page sentence dates the work with a range of "
+        "that length (as dated-duration), or a rule refutes it",
+        (
+            "put in six years shipping code at Kestrelsoft",
+            "clocked up a decade of coaching with the Lions",
+            "logged twelve years at the Met Office",
+        ),
+        _tenure,
     ),
     Rule(
         RANK_COUNT_READING,

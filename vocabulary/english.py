@@ -86,6 +86,9 @@ NEGATIONS = frozenset(
     "didn't don't hasn't haven't hadn't won't wouldn't couldn't shouldn't can't unable lack lacks lacked "
     "false incorrect deny denies denied".split()
 )
+# Verbs that tell a time served ("put in six years shipping code at Kestrelsoft", "clocked up a decade at the club"):
+# read as "worked for six years at Kestrelsoft" (scoring/rewordings.py, ``tenure-reading``).
+TENURE_VERBS = ("put in", "clocked up", "clocked", "logged", "racked up", "notched up", "chalked up", "banked")
 # A negation said first and the clause inverted ("Not once did she take a world title", "At no point was he a
 # member"): the clause is read with "never" after its subject (scoring/rewordings.py, ``negation-reading``).
 NEGATIVE_INVERSIONS = ("not once", "never once", "at no point", "at no time", "not ever", "never", "nor ever", "nor")

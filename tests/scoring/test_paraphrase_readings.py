@@ -11,7 +11,14 @@ from knowledge.store import Store
 from schemas.enums import Stance
 from scoring.idioms import plain_reading
 from scoring.meaning import negation_stated
-from scoring.rewordings import INVERTED_NEGATION, OCCUPATION_READING, occupation_reading, uninverted
+from scoring.rewordings import (
+    INVERTED_NEGATION,
+    OCCUPATION_READING,
+    TENURE_READING,
+    occupation_reading,
+    tenure_reading,
+    uninverted,
+)
 from scoring.verifier import OfflineVerifier
 from scoring.verify import NEGATION_STATED, RANK_READING, EvidenceVerifier, VerifyConfig, rank_readings
 
@@ -211,3 +218,45 @@ def test_an_office_by_its_initials_is_read_as_the_page_spells_it(fact: str, read
 )
 def test_life_idioms_of_degrees_debuts_and_offices(fact: str, reading: str) -> None:
     assert plain_reading(fact, (TITLE, "Brennagh")) == reading
+
+
+@pytest.mark.parametrize(
+    ("fact", "reading"),
+    [
+        ("He put in six years shipping code at Kestrelsoft.", "He worked for six years at Kestrelsoft."),
+        ("He clocked up a decade of coaching with the Lions.", "He worked for a decade with the Lions."),
+        ("She logged twelve years at the Met Office.", "She worked for twelve years at the Met Office."),
+        # look-alikes: no time served
+        ("He put in a good word for her.", "He put in a good word for her."),
+        ("She logged 300 flights.", "She logged 300 flights."),
+        ("She clocked up 5,000 miles in Norway.", "She clocked up 5,000 miles in Norway."),
+    ],
+)
+def test_a_time_served_is_read_as_work(fact: str, reading: str) -> None:
+    assert tenure_reading(fact) == reading
+
+
+@pytest.mark.parametrize(
+    ("fact", "stance"),
+    [
+        ("Orla Brennagh put in six years teaching at Trinity College Dublin.", Stance.SUPPORT),
+        # look-alikes: a length the page's range does not give, a place it does not date
+        ("Orla Brennagh put in twenty years teaching at Trinity College Dublin.", None),
+        ("Orla Brennagh put in six years teaching at Galway University.", None),
+    ],
+)
+def test_a_time_served_counts_where_the_page_dates_it(
+    tenure_store: Store, verifier: OfflineVerifier, fact: str, stance: Stance | None
+) -> None:
+    verdict = EvidenceVerifier(tenure_store, verifier).against(fact, TITLE, TITLE)
+    if stance is None:
+        assert verdict.stance is not Stance.SUPPORT
+    else:
+        assert (verdict.stance, verdict.decided_by) == (stance, TENURE_READING)
+
+
+@pytest.fixture(scope="module")
+def tenure_store() -> Store:
+    kb = Store.in_memory()
+    kb.add_pages([(TITLE, TEXT + " From 1955 to 1961 she taught geology at Trinity College Dublin.", [])])
+    return kb
