@@ -233,12 +233,4 @@ PLAIN_OCCUPATIONS: dict[str, tuple[str, ...]] = {
     "fire fighter": ("firefighter",),
     "code writer": ("software engineer", "programmer", "software developer"),
     "coder": ("software engineer", "programmer", "software developer"),
-    # an office by its initials ("has been its CTO since"), where the page spells it out
-    "CEO": ("chief executive officer", "chief executive"),
-    "CTO": ("chief technology officer", "chief technical officer"),
-    "CFO": ("chief financial officer",),
-    "COO": ("chief operating officer",),
-    "CIO": ("chief information officer",),
-    "CMO": ("chief marketing officer",),
-    "CSO": ("chief scientific officer", "chief science officer"),
 }

@@ -193,19 +193,6 @@ def test_the_rules_can_be_switched_off(store: Store, verifier: OfflineVerifier) 
 @pytest.mark.parametrize(
     ("fact", "reading"),
     [
-        ("He has been its CTO ever since.", "He has been its chief technology officer ever since."),
-        # look-alikes: an office the page does not spell out, an acronym of no office
-        ("He has been its CEO ever since.", "He has been its CEO ever since."),
-        ("He joined the CTU in 2004.", "He joined the CTU in 2004."),
-    ],
-)
-def test_an_office_by_its_initials_is_read_as_the_page_spells_it(fact: str, reading: str) -> None:
-    assert occupation_reading(fact, ["has been its chief technology officer since 2016"]) == reading
-
-
-@pytest.mark.parametrize(
-    ("fact", "reading"),
-    [
         ("Orla Brennagh left with her diploma in hand.", "Orla Brennagh graduated."),
         ("In 2012 she came away with a degree.", "In 2012 she graduated."),
         ("Brennagh first lined up in 1948.", "Brennagh made a debut in 1948."),
