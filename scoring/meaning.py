@@ -218,6 +218,78 @@ def _negation_conflict(fact: str, texts: tuple[str, ...], exclude: tuple[str, ..
     return None if same else other
 
 
+# A clause that times its negation says when, not whether: "did not marry until 1960", "never again raced".
+_WHEN = frozenset("until till before after again yet then since".split())
+# Who a negated page clause is about where it names nobody: a personal pronoun in its sentence.
+_PERSONAL = frozenset("he she they his her their".split())
+
+
+def negation_stated(fact: str, texts: Sequence[str], exclude: Iterable[str] = ()) -> int | None:
+    """The index of the text holding a clause that says a negated fact's predicate negated too, about the subject
+    (named or a personal pronoun in its sentence), and no clause with the other polarity; None otherwise.
+
+    Every predicate stem of the fact must be in the clause, and its numbers and names; "remained unmarried" is the
+    negation of "married" on either side. A clause that times its negation ("did not marry until 1960") says
+    nothing of whether.
+
+    >>> negation_stated("Quill never married.", ["She never owned a car and never married."], ("Quill",))
+    0
+    >>> negation_stated("Quill never married.", ["She did not marry until 1960."], ("Quill",)) is None
+    True
+    """
+    return _negation_stated(fact, tuple(texts), tuple(exclude))
+
+
+def _alternatives(words: Sequence[str], wanted: Iterable[str]) -> set[str]:
+    """The stems of ``words`` that stand beside one of ``wanted`` across "or"/"nor" ("Olympic or world": olymp
+    where world is wanted)."""
+    wanted = set(wanted)
+    out: set[str] = set()
+    for i, w in enumerate(words):
+        if w in ("or", "nor") and 0 < i < len(words) - 1:
+            left, right = stem(words[i - 1]), stem(words[i + 1])
+            if left in wanted:
+                out.add(right)
+            if right in wanted:
+                out.add(left)
+    return out
+
+
+@lru_cache(maxsize=8192)
+def _negation_stated(fact: str, texts: tuple[str, ...], exclude: tuple[str, ...]) -> int | None:
+    side = _fact_side(fact, exclude)
+    if side is None:
+        return None
+    fact_polarity = side.negated != any(side.stems[s] for s in side.predicate)
+    if not fact_polarity or _WHEN & set(_words(fact)):
+        return None
+    same: int | None = None
+    for ti, text in enumerate(texts):
+        for sentence in page_sentences(text):
+            sentence_words = set(_words(sentence))
+            about = bool(side.subject & sentence_words or _PERSONAL & sentence_words)
+            for clause in _clauses(sentence):
+                present = clause.present
+                if not side.numbers <= present or not side.names <= clause.stems.keys():
+                    continue
+                found = [s for s in side.predicate if s in clause.stems]
+                if not found or len(found) < len(side.predicate) - 1:
+                    continue
+                page_polarity = bool(clause.negated.intersection(found)) != any(clause.stems[s] for s in found)
+                if not page_polarity:
+                    if about or len(found) == len(side.predicate):
+                        return None  # a clause says it with the other polarity
+                    continue
+                if len(found) < len(side.predicate) or not about or _WHEN & present or same is not None:
+                    continue
+                # A negation is said of the narrower thing only: "never won an Olympic gold medal" is not "never
+                # won an Olympic medal"; an alternative of the fact's word ("an Olympic or world title") is.
+                extra = set(clause.stems) - set(side.stems) - {stem(w) for w in side.subject}
+                if extra <= _alternatives(clause.words, side.stems.keys()):
+                    same = ti
+    return same
+
+
 # Ranks: the level a word gives ("gold" and "first prize" are 1, "silver", "runner-up" and "finalist" 2).
 _ORDINALS = {
     "first": 1,

@@ -21,11 +21,18 @@ import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from scoring.durations import dated_in
+from scoring.inflect import article, past, present
 from scoring.rules import MODEL, Rule
+from vocabulary import NEGATIVE_INVERSIONS, TENURE_VERBS
+from vocabulary.occupations import PLAIN_OCCUPATIONS
 
 NEGATION_READING = "negation-reading"
 FIRST_READING = "first-reading"
 RANK_COUNT_READING = "rank-count-reading"
+OCCUPATION_READING = "occupation-reading"
+TENURE_READING = "tenure-reading"
+INVERTED_NEGATION = "inverted-negation"
 
 
 def _compile(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[re.Pattern[str], str], ...]:
@@ -126,6 +133,40 @@ _FIRST_UNTIMED = re.compile(
 _TIME_WORD = re.compile(r"\b(?:before|since|after|until|till|again|yet|then|by\s+\d{4}|in\s+\d{4})\b", re.IGNORECASE)
 
 
+# "Not once did she take …", "At no point was he …", "Nor did she ever get …": a negation said first, the clause
+# inverted (the cues: vocabulary.NEGATIVE_INVERSIONS), read with "never" after the subject.
+_INVERTED = re.compile(
+    r"^\s*(?i:" + "|".join(re.escape(c).replace("\\ ", r"\s+") for c in NEGATIVE_INVERSIONS) + r"),?\s+"
+    r"(?P<aux>(?i:did|does|do|had|has|have|was|were|is|are|could|would))\s+"
+    r"(?P<subject>he|she|they|(?:[A-Z][\w'’.-]*)(?:\s+[A-Z][\w'’.-]*){0,3})\s+(?:ever\s+)?(?P<verb>[a-z]+)\b"
+)
+
+
+def uninverted(fact: str) -> str:
+    """``fact`` with a negation said first and its clause inverted read with "never" after the subject.
+
+    >>> uninverted("Not once did she take a world title.")
+    'She never took a world title.'
+    >>> uninverted("At no point was Vance a member of the party.")
+    'Vance was never a member of the party.'
+    """
+    m = _INVERTED.match(fact)
+    if m is None:
+        return fact
+    aux, subject, verb = m.group("aux").lower(), m.group("subject"), m.group("verb")
+    if subject.lower() in _PRONOUNS.values():
+        subject = subject.capitalize()
+    if aux == "did":
+        said = f"{subject} never {past(verb)}"
+    elif aux == "does":
+        said = f"{subject} never {present(verb)}"
+    elif aux == "do":
+        said = f"{subject} never {verb}"
+    else:
+        said = f"{subject} {aux} never {verb}"
+    return said + fact[m.end() :]
+
+
 def negation_reading(fact: str) -> str:
     """``fact`` with a negation or a refusal said in other words in the plain words a page writes."""
     for pattern, plain in _NEGATIONS:
@@ -192,6 +233,92 @@ def _negation(c: _Case) -> Any:
     return _reading_verdict(c, negation_reading(c.fact))
 
 
+# Any plain wording of an occupation, longest first ("double bass player" before "bass player"), with the article
+# before it ("a", "an") to put right.
+_PLAIN_OCCUPATION = re.compile(
+    r"(?:\b(?P<article>an?)\s+(?P<between>(?:[\w'’-]+\s+){0,2}?))?\b(?P<plain>"
+    + "|".join(re.escape(p).replace("\\ ", r"\s+") for p in sorted(PLAIN_OCCUPATIONS, key=len, reverse=True))
+    + r")(?![\w'’-])",
+    re.IGNORECASE,
+)
+
+
+_PLAIN_OCCUPATIONS = {plain.lower(): words for plain, words in PLAIN_OCCUPATIONS.items()}
+
+
+def occupation_reading(fact: str, texts: Sequence[str] = ()) -> str:
+    """``fact`` with an occupation in plain words ("a volcano scientist", "a fossil hunter", "a piano player";
+    vocabulary.PLAIN_OCCUPATIONS) in the occupation's word the page's ``texts`` hold ("a volcanologist"); as written
+    where they hold none (the first word where no texts are given).
+
+    >>> occupation_reading("She is a fossil hunter.", ["She is a Brazilian palaeontologist."])
+    'She is a palaeontologist.'
+    >>> occupation_reading("He is an old-school piano player.")
+    'He is an old-school pianist.'
+    """
+    m = _PLAIN_OCCUPATION.search(fact)
+    if m is None:
+        return fact
+    words = _PLAIN_OCCUPATIONS[re.sub(r"\s+", " ", m.group("plain").lower())]
+    if texts:
+        said = [w for w in words if any(re.search(rf"\b{re.escape(w)}\b", t, re.IGNORECASE) for t in texts)]
+        if not said:
+            return fact
+        word = said[0]
+    else:
+        word = words[0]
+    start = m.start("plain")
+    if m.group("article"):
+        between = m.group("between") or ""
+        lead = article(between or word)
+        if m.group("article")[0].isupper():
+            lead = lead.capitalize()
+        return fact[: m.start()] + f"{lead} {between}{word}" + fact[m.end() :]
+    return fact[:start] + word + fact[m.end() :]
+
+
+def _occupation(c: _Case) -> Any:
+    return _reading_verdict(c, occupation_reading(c.fact, c.texts))
+
+
+# "put in six years shipping code at Kestrelsoft": a verb of time served (vocabulary.TENURE_VERBS), a length of
+# time, what was done ("shipping code", "of coaching"), then where, or the clause's end.
+_TENURE = re.compile(
+    r"\b(?:" + "|".join(re.escape(v).replace("\\ ", r"\s+") for v in TENURE_VERBS) + r")\s+"
+    r"(?P<length>(?:(?:a|an|some|nearly|almost|over|about|around|roughly|more\s+than|just\s+over|the\s+best\s+part"
+    r"\s+of)\s+)?(?:[\w-]+\s+)?(?:years?|decades?|seasons?|months?))"
+    r"(?:\s+(?:of\s+)?[a-z]+ing\b(?:\s+(?!at\b|with\b|for\b|in\b|on\b)[a-z]+){0,2})?"
+    r"(?=\s+(?:at|with|for|in|on)\s+(?:the\s+)?[A-Z]|\s*[.,;]|\s*$)"
+)
+
+
+def tenure_reading(fact: str) -> str:
+    """``fact`` with a time served told by a verb of tallying ("put in six years shipping code at Kestrelsoft",
+    "clocked up a decade of coaching with the Lions") as "worked for six years at Kestrelsoft".
+
+    >>> tenure_reading("He put in six years shipping code at Kestrelsoft.")
+    'He worked for six years at Kestrelsoft.'
+    """
+    m = _TENURE.search(fact)
+    if m is None:
+        return fact
+    return fact[: m.start()] + f"worked for {m.group('length')}" + fact[m.end() :]
+
+
+def _tenure(c: _Case) -> Any:
+    reading = tenure_reading(c.fact)
+    verdict = _reading_verdict(c, reading)
+    if verdict is None or getattr(verdict.stance, "name", "") != "SUPPORT":
+        return verdict
+    # The stance model reads "for five years" no better than "for six": the support counts only where a page
+    # sentence dates the work with a range of that length (``dated-duration``'s test).
+    return verdict if dated_in(reading, c.texts, (c.name, c.entity)) else None
+
+
+def _inverted(c: _Case) -> Any:
+    return _reading_verdict(c, uninverted(c.fact))
+
+
 def _first(c: _Case) -> Any:
     return _reading_verdict(c, first_reading(c.fact, c.texts, c.name))
 
@@ -226,6 +353,21 @@ def _rank_of(m: re.Match[str]) -> int:
     return 2
 
 
+def rank_placeable(reading: str, exclude: Sequence[str] = ()) -> bool:
+    """Whether ``reading`` gives one rank (an ordinal, a medal, runner-up; not a round such as the semi-finals) and
+    names or years to place it by (:func:`rank_placed` can tell)."""
+    return len(_RANK_AT.findall(reading)) == 1 and bool(rank_anchors(reading, exclude))
+
+
+def rank_anchors(reading: str, exclude: Sequence[str] = ()) -> frozenset[str]:
+    """The capitalised words and years of ``reading`` that place its rank (but the subject's ``exclude``), each cut
+    to its first five letters."""
+    names = {w.lower() for e in exclude for w in re.findall(r"\w+", e)}
+    return frozenset(
+        a[:5].lower() for a in _ANCHOR.findall(reading) if a.lower() not in names and a.lower() not in _PRONOUNS
+    )
+
+
 def rank_placed(reading: str, texts: Sequence[str], exclude: Sequence[str] = ()) -> bool:
     """Whether a page clause (a sentence cut at ", and" or a semicolon) holding every name and year of ``reading``
     (but the subject's) gives the reading's rank nearest them ("…, and at the 2000 Games in Sydney he was fifth"
@@ -235,8 +377,7 @@ def rank_placed(reading: str, texts: Sequence[str], exclude: Sequence[str] = ())
     if len(wanted) != 1:
         return False
     rank = _rank_of(wanted[0])
-    names = {w.lower() for e in exclude for w in re.findall(r"\w+", e)}
-    anchors = {a[:5].lower() for a in _ANCHOR.findall(reading) if a.lower() not in names and a.lower() not in _PRONOUNS}
+    anchors = rank_anchors(reading, exclude)
     if not anchors:
         return False
     for text in texts:
@@ -278,6 +419,30 @@ REWORDING_RULES: tuple[Rule[_Case, Any], ...] = (
         _negation,
     ),
     Rule(
+        OCCUPATION_READING,
+        "verify",
+        "an occupation in plain words ('a volcano scientist', 'a fossil hunter', 'a piano player', 'a mapmaker'; "
+        "vocabulary.PLAIN_OCCUPATIONS) is read as the occupation's word the page holds ('a volcanologist', 'a "
+        "palaeontologist', 'a pianist', 'a cartographer'); that reading's verdict counts where it is supported, "
+        "or refuted by a rule",
+        ("is a volcano scientist", "is a fossil hunter", "an old-school piano player", "a Bilbao-born mapmaker"),
+        _occupation,
+    ),
+    Rule(
+        TENURE_READING,
+        "verify",
+        "a time served told by a verb of tallying ('put in six years shipping code at Kestrelsoft', 'clocked up a "
+        "decade of coaching with the Lions'; vocabulary.TENURE_VERBS) is read as 'worked for six years at "
+        "Kestrelsoft'; that reading's support counts only where a page sentence dates the work with a range of "
+        "that length (as dated-duration), or a rule refutes it",
+        (
+            "put in six years shipping code at Kestrelsoft",
+            "clocked up a decade of coaching with the Lions",
+            "logged twelve years at the Met Office",
+        ),
+        _tenure,
+    ),
+    Rule(
         RANK_COUNT_READING,
         "verify",
         "a rank told by how many finished ahead ('only one jumper went further than him', 'five men finished "
@@ -290,5 +455,24 @@ REWORDING_RULES: tuple[Rule[_Case, Any], ...] = (
             "was the first man outside the medals",
         ),
         _rank_count,
+    ),
+)
+
+# Read before the idioms (scoring/verify.py): "Not once did she take a world title" is not "take … a title" read
+# as a win, but a negation.
+INVERSION_RULES: tuple[Rule[_Case, Any], ...] = (
+    Rule(
+        INVERTED_NEGATION,
+        "verify",
+        "a negation said first and its clause inverted ('Not once did he sit in front of a microphone', 'At no "
+        "point was she a member', 'Nor did she ever get behind a wheel'; vocabulary.NEGATIVE_INVERSIONS) is read "
+        "with 'never' after the subject ('He never sat in front of a microphone'); that reading's verdict counts "
+        "where it is supported, or refuted by a rule",
+        (
+            "Not once did he sit in front of a microphone",
+            "At no point was she a member of the party",
+            "Nor did she ever get behind a wheel",
+        ),
+        _inverted,
     ),
 )

@@ -33,13 +33,20 @@ from scoring.durations import dated_in
 from scoring.hours import hours_bounded
 from scoring.idioms import read_events
 from scoring.kin import KIN_RULES
-from scoring.meaning import named_awards, negated_value_stated, negation_conflict, rank_conflict, unlisted_awards
+from scoring.meaning import (
+    named_awards,
+    negated_value_stated,
+    negation_conflict,
+    negation_stated,
+    rank_conflict,
+    unlisted_awards,
+)
 from scoring.measures import measure_contradicted, measure_stated
 from scoring.named_roles import swapped_role
 from scoring.numerals import in_digits
 from scoring.protocols import DocumentGrounded, KnowledgeSource, StanceLike, StanceModel, VerdictCache
 from scoring.relative_dates import resolve
-from scoring.rewordings import REWORDING_RULES
+from scoring.rewordings import INVERSION_RULES, REWORDING_RULES, rank_placeable, rank_placed
 from scoring.roles import (
     IDIOM_ROLE,
     Value,
@@ -78,6 +85,7 @@ SURNAME_READING = "surname-reading"
 SUBJECT_RESPELLING = "subject-respelling"
 NEGATION_MISMATCH = "negation-mismatch"
 NEGATED_VALUE = "negated-value"
+NEGATION_STATED = "negation-stated"
 RANK_MISMATCH = "rank-mismatch"
 SWAPPED_ROLE = "swapped-role"
 UNLISTED_AWARD = "unlisted-award"
@@ -886,6 +894,13 @@ def _negated_value(c: VerifyCase) -> EntityVerdict | None:
     return c.stated_by(at) if at is not None else None
 
 
+def _negation_stated(c: VerifyCase) -> EntityVerdict | None:
+    # "never married" where the page says "She never owned a car and never married": the stance model reads two
+    # negations no better than one; a page clause about the subject that negates every predicate word says it.
+    at = negation_stated(c.fact, c.texts, c.names)
+    return c.stated_by(at) if at is not None else None
+
+
 def _stated_by(test: Callable[[str, list[str], tuple[str, str]], bool]) -> Callable[[VerifyCase], EntityVerdict | None]:
     """A rule that supports the fact the model did not fully support when ``test`` finds a page sentence that
     states it; the first such sentence leads the evidence."""
@@ -963,7 +978,10 @@ def rank_readings(fact: str) -> tuple[str, ...]:
     for pattern, level, kind in _RANK_PARAPHRASES:
         m = pattern.search(fact)
         if m is not None:
-            return tuple(fact[: m.start()] + plain + fact[m.end() :] for plain in RANK_PLAIN[(level, kind)])
+            said = m.group(0).lower()
+            return tuple(
+                fact[: m.start()] + plain + fact[m.end() :] for plain in RANK_PLAIN[(level, kind)] if plain != said
+            )
     return ()
 
 
@@ -977,6 +995,11 @@ def _rank_reading(c: VerifyCase) -> EntityVerdict | None:
         if verdict is None:
             continue
         if verdict.stance is Stance.SUPPORT:
+            # The stance model supports "in 1950 she won second prize at the Connacht Championship" where the page
+            # has second prize at another event that year: a reading with names or years to place its rank by
+            # counts only where a page clause gives the rank nearest them.
+            if rank_placeable(reading, c.names) and not rank_placed(reading, c.texts, c.names):
+                continue
             return verdict
         refuted = refuted or verdict
     return refuted
@@ -1023,6 +1046,7 @@ VERIFY_RULES: tuple[VerifyRule, ...] = register(
         ("five years before his death", "two years after the strike", "a couple of years after finishing"),
         _relative_date,
     ),
+    *INVERSION_RULES,
     Rule(
         IDIOM_READING,
         "verify",
@@ -1071,6 +1095,16 @@ VERIFY_RULES: tuple[VerifyRule, ...] = register(
             "did not receive the Lindeman Prize in 2001",
         ),
         _negated_value,
+    ),
+    Rule(
+        NEGATION_STATED,
+        "verify",
+        "a negated fact ('never married', 'did not travel outside England', 'remained unmarried') where a page "
+        "clause about the subject (named, or a personal pronoun in its sentence) negates every predicate word and "
+        "the fact's names and numbers ('She never owned a car and never married'), no clause says it with the "
+        "other polarity and none times the negation ('did not marry until 1960'): supported, the model not asked",
+        ("never married", "did not travel outside England", "remained unmarried", "never gave an interview"),
+        _negation_stated,
     ),
     *KIN_RULES,
     Rule(

@@ -86,6 +86,12 @@ NEGATIONS = frozenset(
     "didn't don't hasn't haven't hadn't won't wouldn't couldn't shouldn't can't unable lack lacks lacked "
     "false incorrect deny denies denied".split()
 )
+# Verbs that tell a time served ("put in six years shipping code at Kestrelsoft", "clocked up a decade at the club"):
+# read as "worked for six years at Kestrelsoft" (scoring/rewordings.py, ``tenure-reading``).
+TENURE_VERBS = ("put in", "clocked up", "clocked", "logged", "racked up", "notched up", "chalked up", "banked")
+# A negation said first and the clause inverted ("Not once did she take a world title", "At no point was he a
+# member"): the clause is read with "never" after its subject (scoring/rewordings.py, ``negation-reading``).
+NEGATIVE_INVERSIONS = ("not once", "never once", "at no point", "at no time", "not ever", "never", "nor ever", "nor")
 # Negations that deny a noun phrase, not the sentence: "closed after 7 days without activity" says the tickets
 # are closed. Before a verb's -ing form they deny that verb ("left without graduating"), and read as negations.
 PRIVATIVES = frozenset({"without"})
@@ -189,12 +195,22 @@ RANK_PARAPHRASES: tuple[tuple[str, int, str], ...] = (
      r"(?:round|step|race|match|game|stage|heat)\s+short\s+of\s+the\s+final", 0, "verb"),
     (r"(?:went\s+out|was\s+(?:knocked\s+out|eliminated)|bowed\s+out|lost)\s+(?:in|at)\s+the\s+semi[- ]?finals?"
      r"(?:\s+stage)?", 0, "verb"),
+    # "was runner-up", "finished as runner-up", "ended up the runner-up": second
+    (r"(?:was|finished(?:\s+as)?|ended(?:\s+up)?(?:\s+as)?|came\s+in\s+as|placed\s+as)\s+(?:the\s+)?"
+     r"(?:overall\s+)?runner[- ]up", 2, "verb"),
+    # "stood on the podium's bottom step"
+    (_ON_PODIUM + r"(?:up\s+)?on(?:to)?\s+the\s+podium['’]s\s+(?:lowest|bottom|third)\s+(?:step|rung|tier|spot)",
+     3, "verb"),
+    # "finished just off the podium", "came just outside the medals": fourth (not "outside the medals": any rank)
+    (r"(?:finished|came(?:\s+in|\s+home)?|ended(?:\s+up)?|placed|was)\s+(?:just|agonisingly|agonizingly)\s+"
+     r"(?:off|outside)\s+the\s+(?:podium|medals|medal\s+places)", 4, "verb"),
 )  # fmt: skip
 # The plain words a page writes for each rank, tried in this order ("verb": a verb phrase, "place": a modifier).
 RANK_PLAIN: dict[tuple[int, str], tuple[str, ...]] = {
     (1, "verb"): ("won the gold medal", "won first prize"),
     (2, "verb"): ("finished second", "was runner-up", "won second prize", "won the silver medal"),
     (3, "verb"): ("finished third", "won the bronze medal", "won third prize"),
+    (4, "verb"): ("finished fourth", "placed fourth"),
     (0, "verb"): ("reached the semi-finals",),
     (2, "place"): ("in second place", "as runner-up"),
 }

@@ -1,8 +1,8 @@
 """Idioms of a life's events and the plain words a page writes for them, as one ordered lexicon.
 
 Each :class:`LifeIdiom` names the event it tells (born, died, retired, married, doctorate, founded, moved, debut,
-won), the idiom in a small notation, the plain wordings a page may use for it (the first is the default; a reader
-takes the first one whose words a page has) and the guards that keep look-alikes out:
+graduated, resigned, won), the idiom in a small notation, the plain wordings a page may use for it (the first is the
+default; a reader takes the first one whose words a page has) and the guards that keep look-alikes out:
 
 - ``subject``: the idiom must follow the subject (a name word or a personal pronoun, with auxiliaries such as
   "having" or "has" between): "Vance passed in 1971" is a death, "the law passed in 1971" is not;
@@ -39,6 +39,8 @@ EVENT_WORDS: dict[str, tuple[str, ...]] = {
     "moved": ("moved", "relocated", "emigrated", "settled", "move"),
     "debut": ("debut", "first", "released"),
     "won": ("won", "received", "awarded", "claimed"),
+    "graduated": ("graduated", "graduating", "graduation", "degree", "diploma"),
+    "resigned": ("resigned", "resignation", "retired", "retirement", "stepped", "left"),
 }
 
 # What one founds ("set up his own practice", "started her own label").
@@ -89,6 +91,10 @@ _FOUNDED = ("founded", "established", "set up", "started", "co-founded")
 _MOVED = ("moved to", "relocated to", "emigrated to", "settled in")
 _DEBUT = ("debut album", "first album", "debut record", "first record", "debut LP", "first LP")
 _WON = ("won", "received", "was awarded", "claimed")
+
+_GRADUATED = ("graduated",)
+_DEBUTED = ("made a debut", "made her debut", "made his debut", "debuted")
+_RESIGNED = ("resigned as", "retired as")
 
 LIFE_IDIOMS: tuple[LifeIdiom, ...] = (
     # born
@@ -148,6 +154,20 @@ LIFE_IDIOMS: tuple[LifeIdiom, ...] = (
     LifeIdiom("debut", "(first|debut|maiden) (long[- ]player|LP|full[- ]length( record| album)?|record)", _DEBUT),
     LifeIdiom("debut", "(put out|brought out)(?= (by|on|through|via) )", ("released",)),
     LifeIdiom("debut", "(?<=\\w )imprint", ("label",)),
+    LifeIdiom("debut", "first lined up", _DEBUTED, subject=True, value=True),
+    LifeIdiom(
+        "debut",
+        "(took|take|takes) (the|to the) (field|ice|court|pitch|track) for the first time",
+        _DEBUTED,
+        subject=True,
+        value=True,
+    ),
+    # graduated
+    LifeIdiom("graduated", "left (with )?<poss> (diploma|degree) in hand", _GRADUATED, subject=True),
+    LifeIdiom("graduated", "(came|walked) away with (a|<poss>) (diploma|degree)", _GRADUATED, subject=True),
+    LifeIdiom("graduated", "collected <poss> (diploma|degree)", _GRADUATED, subject=True),
+    # resigned
+    LifeIdiom("resigned", "stepped down as", _RESIGNED, subject=True),
     # won
     LifeIdiom(
         "won",

@@ -149,3 +149,88 @@ def broader(role: str) -> frozenset[str]:
     """The words that name a field or kind the role belongs to ("violinist": instrumentalist, musician, artist,
     performer)."""
     return _BROADER.get(role, frozenset())
+
+
+# An occupation in plain words ("a volcano scientist", "a fossil hunter", "a piano player") and the words a page
+# writes for it (the occupation's own word first). Read by the verify rule ``occupation-reading``
+# (scoring/rewordings.py): the fact is read with the first of the words the page holds. General English only.
+PLAIN_OCCUPATIONS: dict[str, tuple[str, ...]] = {
+    **{
+        f"{thing} {who}": words
+        for things, words in (
+            (("volcano",), ("volcanologist", "vulcanologist")),
+            (("fossil", "dinosaur"), ("palaeontologist", "paleontologist")),
+            (("bird",), ("ornithologist",)),
+            (("insect", "bug", "beetle"), ("entomologist",)),
+            (("plant",), ("botanist",)),
+            (("rock",), ("geologist",)),
+            (("weather",), ("meteorologist",)),
+            (("climate",), ("climatologist", "climate scientist")),
+            (("ocean", "sea"), ("oceanographer", "marine scientist")),
+            (("star",), ("astronomer", "astrophysicist")),
+            (("virus",), ("virologist",)),
+            (("brain",), ("neuroscientist",)),
+            (("language",), ("linguist",)),
+            (("gene", "dna"), ("geneticist",)),
+            (("germ", "microbe", "bacteria"), ("microbiologist",)),
+            (("earthquake",), ("seismologist",)),
+            (("ice", "glacier"), ("glaciologist",)),
+        )
+        for thing in things
+        for who in ("scientist", "expert", "hunter", "researcher", "specialist")
+        if not (who == "hunter" and thing not in ("fossil", "dinosaur", "virus", "germ", "microbe"))
+    },
+    **{
+        f"{instrument} {who}": words
+        for instrument, words in (
+            ("piano", ("pianist",)),
+            ("violin", ("violinist", "fiddler")),
+            ("viola", ("violist",)),
+            ("cello", ("cellist",)),
+            ("double bass", ("double-bassist", "bassist")),
+            ("bass", ("bassist",)),
+            ("guitar", ("guitarist",)),
+            ("harp", ("harpist",)),
+            ("harpsichord", ("harpsichordist",)),
+            ("organ", ("organist",)),
+            ("flute", ("flautist", "flutist")),
+            ("oboe", ("oboist",)),
+            ("clarinet", ("clarinettist", "clarinetist")),
+            ("bassoon", ("bassoonist",)),
+            ("saxophone", ("saxophonist",)),
+            ("sax", ("saxophonist",)),
+            ("trumpet", ("trumpeter",)),
+            ("trombone", ("trombonist",)),
+            ("drum", ("drummer", "percussionist")),
+            ("accordion", ("accordionist",)),
+            ("lute", ("lutenist",)),
+            ("banjo", ("banjoist",)),
+            ("mandolin", ("mandolinist",)),
+            ("bagpipe", ("piper", "bagpiper")),
+        )
+        for who in ("player",)
+    },
+    "mapmaker": ("cartographer",),
+    "map-maker": ("cartographer",),
+    "map maker": ("cartographer",),
+    "heart doctor": ("cardiologist",),
+    "heart surgeon": ("cardiac surgeon", "cardiothoracic surgeon"),
+    "eye doctor": ("ophthalmologist",),
+    "skin doctor": ("dermatologist",),
+    "children's doctor": ("paediatrician", "pediatrician"),
+    "kids' doctor": ("paediatrician", "pediatrician"),
+    "cancer doctor": ("oncologist",),
+    "animal doctor": ("veterinarian", "vet"),
+    "tooth doctor": ("dentist",),
+    "baby doctor": ("obstetrician", "paediatrician", "pediatrician"),
+    "song writer": ("songwriter",),
+    "songsmith": ("songwriter",),
+    "violin maker": ("luthier", "violin-maker"),
+    "guitar maker": ("luthier",),
+    "word detective": ("lexicographer",),
+    "dictionary maker": ("lexicographer",),
+    "bee keeper": ("beekeeper",),
+    "fire fighter": ("firefighter",),
+    "code writer": ("software engineer", "programmer", "software developer"),
+    "coder": ("software engineer", "programmer", "software developer"),
+}
