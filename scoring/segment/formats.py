@@ -37,6 +37,8 @@ from typing import Any
 from xml.etree import ElementTree
 
 from scoring.rules import Rule, register
+from scoring.segment.drawings import drawn_timelines, drawn_trees
+from scoring.segment.lines import rewrite_runs as _rewrite_runs
 from scoring.segment.tables import a_name
 
 
@@ -65,34 +67,6 @@ def _table(rows: list[list[str]]) -> str:
         if k == 0:
             lines.append("| " + " | ".join(["---"] * width) + " |")
     return "\n".join(lines)
-
-
-def _rewrite_runs(
-    text: str, line_of: Callable[[str], bool], least: int, rewrite: Callable[[list[str]], str | None]
-) -> str | None:
-    """``text`` with each run of ``least`` or more consecutive lines for which ``line_of`` holds replaced by what
-    ``rewrite`` makes of them (a run it makes nothing of stays); None when no run was rewritten."""
-    lines = text.split("\n")
-    out: list[str] = []
-    changed = False
-    k = 0
-    while k < len(lines):
-        if not line_of(lines[k]):
-            out.append(lines[k])
-            k += 1
-            continue
-        end = k
-        while end < len(lines) and line_of(lines[end]):
-            end += 1
-        run = lines[k:end]
-        made = rewrite(run) if len(run) >= least else None
-        if made is None:
-            out.extend(run)
-        else:
-            out.append(made)
-            changed = True
-        k = end
-    return "\n".join(out) if changed else None
 
 
 # --- dash bullets --------------------------------------------------------------------------------------------------
@@ -159,6 +133,38 @@ def slash_fields(text: str) -> Reading | None:
     if all(m is None for m in made):
         return None
     return Reading("\n".join(m if m is not None else line for m, line in zip(made, lines, strict=True)))
+
+
+# --- words broken at a line's end ---------------------------------------------------------------------------------
+
+# A word a hard-wrapped text (a scan's OCR, a typescript) breaks at a line's end with a hyphen ("Ever-" over "ton
+# Ashby-Clarke", "na-" over "tional"): the letters before the hyphen, and the next line opening with a small letter.
+_BROKEN = re.compile(r"(?<![\w-])(?P<head>[^\W\d_]+)-[ \t]*$")
+_CONTINUED = re.compile(r"^(?P<indent>[ \t]*)(?P<tail>[a-z][^\W\d_]*[^\s]*)(?P<rest>.*)$")
+_LEAST_BREAKS = 2
+
+
+def broken_words(text: str) -> Reading | None:
+    """Words broken over two lines by a hyphen, joined ("Ever-" / "ton …" → "Everton …"), where the text breaks
+    two words or more so (a hard-wrapped text's; one "well-" over "known" may be a compound's hyphen)."""
+    lines = text.split("\n")
+    breaks = [
+        k
+        for k in range(len(lines) - 1)
+        if _BROKEN.search(lines[k]) and _CONTINUED.match(lines[k + 1]) and not lines[k].lstrip().startswith("```")
+    ]
+    if len(breaks) < _LEAST_BREAKS:
+        return None
+    for k in breaks:
+        m = _CONTINUED.match(lines[k + 1])
+        broken = _BROKEN.search(lines[k])
+        if m is None or broken is None:  # an earlier join took the line's word already
+            continue
+        lines[k] = lines[k][: broken.start()] + broken.group("head") + m.group("tail")
+        rest = m.group("rest").lstrip(" \t")
+        # the rest of the line stays where it was; a line that held only the word's end is gone
+        lines[k + 1] = m.group("indent") + rest if rest else "\0"
+    return Reading("\n".join(line for line in lines if line != "\0"))
 
 
 # --- grids ---------------------------------------------------------------------------------------------------------
@@ -723,6 +729,25 @@ FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
         tag_pairs,
     ),
     Rule(
+        "drawn-trees",
+        "segment",
+        "a tree drawn with branch characters ('├── speleobiologist · b. 1970', '│   └── Kras Medal, 2016', '|-- PhD "
+        "2004', two branches or more) is read as a nested list, a branch an item under its parent, not as text with "
+        "the drawing's strokes in it; a table's rows ('| a | b |') are no branches",
+        ("Ada\n├── potter\n└── poet", "│   ├── PhD 2004\n│   └── Kras Medal", "root\n|-- born 1951\n`-- died 2011"),
+        lambda text: _reading(drawn_trees(text)),
+    ),
+    Rule(
+        "drawn-timelines",
+        "segment",
+        "a timeline drawn as rows of markers and bars against an axis ('1871 ───── 1944', 'marries Edith Trevaskis   "
+        "▲ 1899', 'Keeper of herbarium   ██████ 1902–1931', three rows or more, dates after two markers or an axis) "
+        "is read as dated list items ('1899 – marries Edith Trevaskis'), the axis dropped and an indented line "
+        "joined to its row; a list of '●' bullets dates nothing and stays",
+        ("1871 ──── 1944\nborn ▲\nwed   ▲ 1899", "Yunnan trips ▲ 1906 ▲ 1910 ▲ 1913", "studies  ████ 1902–1931"),
+        lambda text: _reading(drawn_timelines(text)),
+    ),
+    Rule(
         "box-tables",
         "segment",
         "a table drawn with ASCII or box-drawing borders ('+------+------+', '| Born | 1985 |', '│ … │') is read as "
@@ -803,7 +828,20 @@ FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
         ("– born 1961\n– died 2011", "— harpsichordist\n\n— saxophonist", "  – Poznań\n  – Łódź"),
         dash_bullets,
     ),
+    Rule(
+        "broken-words",
+        "segment",
+        "words a hard-wrapped text breaks at a line's end with a hyphen ('Ever-' over 'ton Ashby-Clarke', 'na-' over "
+        "'tional'; two such breaks or more) are joined ('Everton', 'national'); one break ('well-' over 'known'), a "
+        "dash set off by spaces, a number's range ('1961-' over '1999') stay",
+        ("Born in Leeds, Ever-\nton was a pot-\nter.", "the na-\ntional prize, fin-\nished second", "ar-\nranger"),
+        broken_words,
+    ),
 )
+
+
+def _reading(made: str | None) -> Reading | None:
+    return Reading(made) if made is not None else None
 
 
 def read_formats(text: str, rules_off: frozenset[str] = frozenset()) -> str:

@@ -362,6 +362,9 @@ def test_each_reading_can_be_switched_off(name: str) -> None:
         "dash-bullets": "– born 1815\n– died 1852",
         "slash-fields": "Born: 1815 / Died: 1852",
         "thread-counters": "1/2 Born 1815.\n2/2 Died 1852.",
+        "drawn-trees": "Ada\n├── potter\n└── poet",
+        "drawn-timelines": "1815 ──── 1852\nborn ▲\nmarried   ▲ 1835\nNotes   ▲ 1843",
+        "broken-words": "Born in Leeds, Ada was a pot-\nter and a paint-\ner.",
     }
     text = examples[name]
     assert read_formats(text) != text
