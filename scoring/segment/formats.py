@@ -39,6 +39,7 @@ from xml.etree import ElementTree
 from scoring.rules import Rule, register
 from scoring.segment.drawings import drawn_timelines, drawn_trees
 from scoring.segment.lines import rewrite_runs as _rewrite_runs
+from scoring.segment.markup import html_markup
 from scoring.segment.tables import a_name
 
 
@@ -165,6 +166,18 @@ def broken_words(text: str) -> Reading | None:
         # the rest of the line stays where it was; a line that held only the word's end is gone
         lines[k + 1] = m.group("indent") + rest if rest else "\0"
     return Reading("\n".join(line for line in lines if line != "\0"))
+
+
+# --- rules drawn between parts ------------------------------------------------------------------------------------
+
+# A line of box-drawing strokes and nothing else: a leaflet's rule between its parts.
+_DRAWN_RULE = re.compile(r"^[ \t]*[─━═▬][─━═▬ \t]{2,}$", re.MULTILINE)
+
+
+def drawn_rules(text: str) -> Reading | None:
+    """Lines of box-drawing strokes only, as blank lines (a break between paragraphs)."""
+    made = _DRAWN_RULE.sub("", text)
+    return Reading(made) if made != text else None
 
 
 # --- grids ---------------------------------------------------------------------------------------------------------
@@ -698,6 +711,15 @@ FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
         wikitext,
     ),
     Rule(
+        "html-markup",
+        "segment",
+        "an answer (or an 'html' fence) written in HTML, two of its tags or more ('<p>', '<ul><li>…</li>', "
+        "'<strong>', '<h2>', '<br>'), is read as the markdown it stands for: paragraphs, headings, list items, bold "
+        "and italics, other tags gone; prose that names a tag ('the <p> tag') stays",
+        ("<p><strong>Ada</strong> was a potter.</p>", "<ul>\n<li>born 1951</li>\n</ul>", "<h2>Career</h2><p>…</p>"),
+        lambda text: _reading(html_markup(text)),
+    ),
+    Rule(
         "xml-records",
         "segment",
         'an answer (or a fence) that is an XML document (\'<person><name>…</name><born year="1966" place="…"/>\') is '
@@ -746,6 +768,15 @@ FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
         "joined to its row; a list of '●' bullets dates nothing and stays",
         ("1871 ──── 1944\nborn ▲\nwed   ▲ 1899", "Yunnan trips ▲ 1906 ▲ 1910 ▲ 1913", "studies  ████ 1902–1931"),
         lambda text: _reading(drawn_timelines(text)),
+    ),
+    Rule(
+        "drawn-rules",
+        "segment",
+        "a line of box-drawing strokes only ('━━━━━━━━━━', '──────', '════') is a rule between parts, read as a "
+        "break between paragraphs, not as words of the heading or line it was drawn against; a table's border "
+        "('┌───┐', '+---+'), a timeline's axis ('1871 ───── 1944') and a line with words stay",
+        ("━━━━━━━━━━\n**① BEFORE YOU START**\n━━━━━━━━━━", "Ada\n──────\nborn 1951", "═══════"),
+        drawn_rules,
     ),
     Rule(
         "box-tables",

@@ -164,3 +164,76 @@ def test_words_broken_at_line_ends_are_joined(text: str, joined: list[str]) -> N
 )
 def test_hyphens_that_break_no_word_stay(text: str) -> None:
     assert read_formats(text) == text
+
+
+# --- rules drawn between parts (drawn-rules) -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("━━━━━━━━━━\n**① BEFORE YOU START**\n━━━━━━━━━━\n• Maximum slope: 35 %", "① BEFORE YOU START"),
+        ("Ada Quill\n──────────\nborn 1951 in Leeds", "born 1951 in Leeds"),
+        ("Career\n═══════\nShe taught in York.\n▬▬▬▬▬▬", "She taught in York."),
+    ],
+)
+def test_a_drawn_rule_parts_paragraphs(text: str, kept: str) -> None:
+    texts = _texts(text)
+    assert kept in texts, texts
+    assert not any(ch in t for t in texts for ch in "━─═▬"), texts
+    assert read_formats(text, frozenset({"drawn-rules"})) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "┌──────┬──────┐\n│ Born │ 1951 │\n└──────┴──────┘",  # a table's borders have corners
+        "She wrote ── and then stopped.",  # strokes inside a line of words
+        "+------+\n| Born |\n+------+",  # ASCII borders
+        "Score: 3 ━━ 1",  # strokes between values
+    ],
+)
+def test_strokes_that_are_no_rule_between_parts_stay(text: str) -> None:
+    made = read_formats(text, frozenset({"box-tables"}))
+    assert made == text
+
+
+# --- HTML (html-markup) ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        (
+            "<p><strong>Ada Quill</strong> is a potter, born in Leeds in 1951.</p>\n<ul>\n<li>Kiln Group, "
+            "1977</li>\n<li>Hamada Prize, appointed 1988</li>\n</ul>",
+            ["Ada Quill is a potter, born in Leeds in 1951.", "Kiln Group, 1977", "Hamada Prize, appointed 1988"],
+        ),
+        (
+            "Here is the HTML:\n\n```html\n<h2>Ada Quill</h2>\n<p>Potter.<br>Born 1951 in Leeds.</p>\n```",
+            ["Ada Quill", "Potter.", "Born 1951 in Leeds."],
+        ),
+        (
+            "<div><h3>Career</h3><ol><li>Studied in York &amp; Leeds</li><li><em>Blue Jar</em> (1980)</li></ol></div>",
+            ["Career", "Studied in York & Leeds", "Blue Jar (1980)"],
+        ),
+    ],
+)
+def test_an_answer_in_html_is_read_as_its_markdown(text: str, sentences: list[str]) -> None:
+    texts = _texts(text)
+    assert all(s in texts for s in sentences), texts
+    assert not any("<" in t or ">" in t for t in texts), texts
+    assert read_formats(text, frozenset({"html-markup"})) != read_formats(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wrap each paragraph in a <p> tag.",  # names one tag
+        "She scored 3 < 5 and 7 > 2 in the two rounds.",  # angle brackets of comparison
+        "```xml\n<person><name>Ada</name></person>\n```",  # a fence of XML, no HTML's
+        "Use <strong> for bold and </em> closes italics.",  # tags named, none paired
+    ],
+)
+def test_text_that_is_no_html_stays(text: str) -> None:
+    assert read_formats(text, frozenset({"xml-records"})) == text

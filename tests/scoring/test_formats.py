@@ -365,6 +365,8 @@ def test_each_reading_can_be_switched_off(name: str) -> None:
         "drawn-trees": "Ada\n├── potter\n└── poet",
         "drawn-timelines": "1815 ──── 1852\nborn ▲\nmarried   ▲ 1835\nNotes   ▲ 1843",
         "broken-words": "Born in Leeds, Ada was a pot-\nter and a paint-\ner.",
+        "drawn-rules": "Ada\n━━━━━━━━\nborn 1815",
+        "html-markup": "<p><strong>Ada</strong> was born in 1815.</p>\n<p>She died in 1852.</p>",
     }
     text = examples[name]
     assert read_formats(text) != text
