@@ -37,9 +37,11 @@ from typing import Any
 from xml.etree import ElementTree
 
 from scoring.rules import Rule, register
+from scoring.segment.diffs import diff_edits
 from scoring.segment.drawings import drawn_timelines, drawn_trees
 from scoring.segment.lines import rewrite_runs as _rewrite_runs
 from scoring.segment.markup import html_markup
+from scoring.segment.org import org_outline
 from scoring.segment.tables import a_name
 
 
@@ -718,6 +720,24 @@ FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
         "and italics, other tags gone; prose that names a tag ('the <p> tag') stays",
         ("<p><strong>Ada</strong> was a potter.</p>", "<ul>\n<li>born 1951</li>\n</ul>", "<h2>Career</h2><p>…</p>"),
         lambda text: _reading(html_markup(text)),
+    ),
+    Rule(
+        "org-outline",
+        "segment",
+        "an Org-mode outline (an 'org' fence, or '#+TITLE:' over two headlines or more: '* Career', '** DONE Head of "
+        "unit <2001>--<2019>', '- Born :: 1963') is read as its markdown: headlines as headings without their "
+        "TODO/DONE keywords and tags, timestamps as dates, description items as labels; '#+' keywords and drawers go",
+        ("```org\n* Career\n** DONE Head <2001>--<2019>\n```", "#+TITLE: Ada\n* Profile\n* Career", "- Born :: 1963"),
+        lambda text: _reading(org_outline(text)),
+    ),
+    Rule(
+        "diff-edits",
+        "segment",
+        "a unified diff in a 'diff' or 'patch' fence (or an unlabelled one of a hunk header and '+', '-', ' ' lines) "
+        "is read as the text it leaves, its added and unchanged lines: a removed line ('-He came back at the end.') "
+        "is what the answer takes back, not a claim, and the headers ('--- a.md', '@@ -1,10 +1,12 @@') say nothing",
+        ("```diff\n@@ -1 +1 @@\n-born 1816\n+born 1815\n```", "```patch\n--- a\n+++ b\n@@ -1 +1 @@\n …", " unchanged"),
+        lambda text: _reading(diff_edits(text)),
     ),
     Rule(
         "xml-records",
