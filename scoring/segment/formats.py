@@ -36,6 +36,7 @@ from itertools import pairwise
 from typing import Any
 from xml.etree import ElementTree
 
+from scoring.numerals import in_digits
 from scoring.rules import Rule, register
 from scoring.segment.diffs import diff_edits
 from scoring.segment.drawings import drawn_timelines, drawn_trees
@@ -168,6 +169,31 @@ def broken_words(text: str) -> Reading | None:
         # the rest of the line stays where it was; a line that held only the word's end is gone
         lines[k + 1] = m.group("indent") + rest if rest else "\0"
     return Reading("\n".join(line for line in lines if line != "\0"))
+
+
+# --- telegrams ----------------------------------------------------------------------------------------------------
+
+# A telegram's "STOP", where its sentences end: the word in capitals, set apart, no number after it ("STOP 6" is a
+# walking tour's sixth stop).
+_STOP = re.compile(r"[ \t]+STOP\b\.?(?![ \t]*\d)")
+_LEAST_STOPS = 2
+_CAPITALS = 0.8  # the share of a telegram's letters in capitals
+
+
+def telegram_stops(text: str) -> Reading | None:
+    """A telegram's "STOP"s as full stops and its spelled-out numbers in digits, in a paragraph written in capitals
+    with two "STOP"s or more."""
+    changed = False
+    out: list[str] = []
+    for paragraph in text.split("\n\n"):
+        letters = [ch for ch in paragraph if ch.isalpha()]
+        upper = sum(ch.isupper() for ch in letters) / len(letters) if letters else 0.0
+        if upper >= _CAPITALS and len(_STOP.findall(paragraph)) >= _LEAST_STOPS:
+            # its numbers are spelled out, there being no digits on a telegraph form: "NINETEEN SIXTY ONE" is 1961
+            paragraph = in_digits(_STOP.sub(".", paragraph))
+            changed = True
+        out.append(paragraph)
+    return Reading("\n\n".join(out)) if changed else None
 
 
 # --- rules drawn between parts ------------------------------------------------------------------------------------
@@ -887,6 +913,15 @@ FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
         "dash set off by spaces, a number's range ('1961-' over '1999') stay",
         ("Born in Leeds, Ever-\nton was a pot-\nter.", "the na-\ntional prize, fin-\nished second", "ar-\nranger"),
         broken_words,
+    ),
+    Rule(
+        "telegram-stops",
+        "segment",
+        "in a paragraph written in capitals, two or more 'STOP's set apart ('POZNAN NATIVE BORN NINETEEN SIXTY ONE "
+        "STOP TOOK TOP HONOURS …') end its sentences, as full stops; a 'STOP' before a number ('STOP 6 — THE "
+        "LIFEBOAT STATION'), one STOP, 'stop' in prose stay",
+        ("ADA BORN LEEDS STOP WED YORK STOP", "POTTER STOP KILN GROUP NINETEEN SEVENTY STOP.", "A STOP B STOP C"),
+        telegram_stops,
     ),
 )
 

@@ -369,6 +369,7 @@ def test_each_reading_can_be_switched_off(name: str) -> None:
         "html-markup": "<p><strong>Ada</strong> was born in 1815.</p>\n<p>She died in 1852.</p>",
         "org-outline": "```org\n* Career\n** DONE Head <1840>--<1852>\n```",
         "diff-edits": "```diff\n@@ -1 +1 @@\n-born 1816\n+born 1815\n```",
+        "telegram-stops": "ADA POET STOP BORN 1815 STOP",
     }
     text = examples[name]
     assert read_formats(text) != text

@@ -110,3 +110,42 @@ def test_a_diff_is_read_as_the_text_it_leaves(text: str, kept: list[str], gone: 
 )
 def test_what_is_no_unified_diff_stays(text: str) -> None:
     assert read_formats(text) == text
+
+
+# --- telegrams (telegram-stops) ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        (
+            "ADA QUILL POTTER STOP BORN LEEDS NINETEEN FIFTY ONE STOP WED KENJI SATO STOP",
+            ["ADA QUILL POTTER.", "BORN LEEDS 1951.", "WED KENJI SATO."],
+        ),
+        (
+            "KENJI SATO STOP.\nFOUNDED KILN GROUP NINETEEN SEVENTY SEVEN STOP HAMADA PRIZE TWO THOUSAND AND EIGHT STOP",
+            ["KENJI SATO.", "FOUNDED KILN GROUP 1977.", "HAMADA PRIZE 2008."],
+        ),
+        (
+            "Here it is as a telegram:\n\nLINA BERG SINGER STOP OSLO STOP TWELVE ALBUMS STOP",
+            ["LINA BERG SINGER.", "OSLO.", "12 ALBUMS."],
+        ),
+    ],
+)
+def test_a_telegrams_stops_end_its_sentences(text: str, sentences: list[str]) -> None:
+    texts = _texts(text)
+    assert all(s in texts for s in sentences), texts
+    assert read_formats(text, frozenset({"telegram-stops"})) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**STOP 6 — THE LIFEBOAT STATION**\n\nSTOP 7 — THE PIER",  # a tour's numbered stops
+        "ADA QUILL POTTER STOP BORN LEEDS 1951",  # one STOP
+        "She told the band to stop. Then STOP came the sign, and STOP it said.",  # prose, not in capitals
+        "WARNING: DO NOT STOP THE ENGINE WHILE THE PUMP RUNS",  # one stop, no telegram
+    ],
+)
+def test_what_is_no_telegram_stays(text: str) -> None:
+    assert read_formats(text) == text
