@@ -97,11 +97,16 @@ class _Markdown(HTMLParser):
 
 
 def _markup(text: str) -> bool:
-    """Whether ``text`` is written in HTML: two of HTML's tags or more, each opened and closed, or a line break."""
+    """Whether ``text`` is written in HTML: two of HTML's tags or more, each opened and closed (or a line break), one
+    of them a block's (a paragraph, a list, a heading), and no markdown table beside them."""
     opened = {m.group("name").lower() for m in _TAG.finditer(text) if not m.group().startswith("</")}
     closed = {m.group("name").lower() for m in _TAG.finditer(text) if m.group().startswith("</")}
     paired = (opened & closed & _KNOWN) | ({"br"} & opened)
-    return len(paired) >= _LEAST_TAGS
+    # a block of HTML's, not a markdown answer with inline tags ("<b>Born</b>", a table cell's "1990<br>1995"),
+    # whose tables and lists the reading would run together
+    blocks = paired & (_BLOCKS | _HEADINGS.keys() | _LISTS | {"li", "blockquote"})
+    markdown_table = any(line.lstrip().startswith("|") for line in text.split("\n"))
+    return len(paired) >= _LEAST_TAGS and bool(blocks) and not markdown_table
 
 
 def _read(code: str) -> str:

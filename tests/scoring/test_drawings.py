@@ -233,6 +233,8 @@ def test_an_answer_in_html_is_read_as_its_markdown(text: str, sentences: list[st
         "She scored 3 < 5 and 7 > 2 in the two rounds.",  # angle brackets of comparison
         "```xml\n<person><name>Ada</name></person>\n```",  # a fence of XML, no HTML's
         "Use <strong> for bold and </em> closes italics.",  # tags named, none paired
+        "| Year | Event |\n|---|---|\n| 1990<br>1995 | <b>Born</b> in <i>Leeds</i> |",  # a table cell's tags
+        "- <b>Born</b> 1951\n- <i>Blue Jar</i> (1980)",  # inline tags in a markdown list: no block of HTML's
     ],
 )
 def test_text_that_is_no_html_stays(text: str) -> None:
