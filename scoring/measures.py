@@ -67,8 +67,19 @@ _UNITS = {
     "v": "v volt volts",
     "mah": "mah",
     "deg": "° degree degrees",
+    "m2": "m² m2 sqm",
+    "km2": "km² km2",
+    "ha": "ha hectare hectares",
+    "acre": "acre acres",
+}
+# Spellings of more than one word: areas said in words.
+_PHRASES = {
+    "m2": ("square metres", "square meters", "square metre", "square meter", "sq m", "sq. m"),
+    "km2": ("square kilometres", "square kilometers", "square kilometre", "square kilometer", "sq km"),
+    "ft2": ("square feet", "square foot", "sq ft", "sq. ft"),
 }
 _UNIT_OF = {spelling: key for key, spellings in _UNITS.items() for spelling in spellings.split()}
+_UNIT_OF |= {spelling: key for key, spellings in _PHRASES.items() for spelling in spellings}
 _SPELLINGS = "|".join(sorted((re.escape(s) for s in _UNIT_OF), key=len, reverse=True))
 _WORDS = "|".join(sorted((w for w in NUMBER_WORDS if w != "zero"), key=len, reverse=True))
 _MEASURE = re.compile(

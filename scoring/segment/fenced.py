@@ -33,7 +33,7 @@ from typing import Any
 
 from scoring import nlp
 from scoring.rules import rule
-from scoring.segment.fence_formats import Fence, Note, load
+from scoring.segment.fence_formats import Fence, Note, key_words, load
 from scoring.segment.scopes import person_lead
 from scoring.segment.tables import Record
 from vocabulary.records import RECORD_PREDICATES
@@ -130,7 +130,7 @@ def _people(data: Any, rules_off: frozenset[str]) -> list[tuple[str | None, dict
     if not isinstance(data, dict) or not data:
         return []
     if API_ENVELOPES not in rules_off and len(data) >= 2:
-        held = [k for k, v in data.items() if _key_words(str(k)) in _CONTAINER_KEYS and (_mapping(v) or _profiles(v))]
+        held = [k for k, v in data.items() if key_words(str(k)) in _CONTAINER_KEYS and (_mapping(v) or _profiles(v))]
         rest = [k for k in data if k not in held]
         if len(held) == 1 and not any(_field_key(str(k)) for k in rest):
             # {"data": {...}, "extensions": {...}}: the profiles are under "data", the rest is the API's
@@ -139,7 +139,7 @@ def _people(data: Any, rules_off: frozenset[str]) -> list[tuple[str | None, dict
         key, only = next(iter(data.items()))
         if isinstance(only, list) and only and all(_mapping(x) for x in only):  # {"people": [...]}
             return [(None, x) for x in only]
-        container = _key_words(str(key)) in _CONTAINER_KEYS
+        container = key_words(str(key)) in _CONTAINER_KEYS
         if _mapping(only) and (container or not _field_key(str(key))):
             # {"person": {...}}, {"Kenji Sato": {...}}: a key that is no container names the profile's person
             return [(None if container or FENCED_PEOPLE in rules_off else str(key), only)]
@@ -155,7 +155,7 @@ def _presents(key: str, profile: dict[Any, Any]) -> bool:
     or the key is a name ("Kenji Sato (potter)"); "early_life", "Achievements" are parts of one profile."""
     if _field_key(key):
         return False
-    if any(_key_words(str(k)) in _NAME_KEYS for k in profile):
+    if any(key_words(str(k)) in _NAME_KEYS for k in profile):
         return True
     lead = person_lead(key)
     return lead is not None and lead.name is not None
@@ -169,13 +169,9 @@ def _mapping(value: Any) -> bool:
     return isinstance(value, dict) and bool(value)
 
 
-def _key_words(key: str) -> str:
-    return _label(key).lower()
-
-
 def _field_key(key: str) -> bool:
     """Whether a key says what its value is of a person ("born", "awards", "date_of_birth", "name")."""
-    return _key_words(key) in _NAME_KEYS or _known(key) is not None
+    return key_words(key) in _NAME_KEYS or _known(key) is not None
 
 
 # Words that make a key a life record's whatever else it says ("birth_place", "deathDate", "spouse_name").
@@ -185,7 +181,7 @@ _LIFE_KEYS = {"birth": "Born", "born": "Born", "death": "Died", "died": "Died", 
 def _known(key: str) -> str | None:
     """The label the records vocabulary knows a key by ("Birth place" → "Born", "Awards", "Alma mater"), or None."""
     label = _label(key)
-    words = label.lower()
+    words = key_words(key)
     for form in (words, words.rstrip("s"), words.replace(" ", "")):
         if form in RECORD_PREDICATES:
             return label if form != words.replace(" ", "") or form == words else form.capitalize()
@@ -215,10 +211,10 @@ def _load(code: str, language: str) -> Any:
 
 
 def _label(key: str) -> str:
-    """ "date_of_birth" → "Date of birth", "notableWorks" → "Notable works"."""
-    spaced = "".join(" " + c.lower() if c.isupper() and i else c for i, c in enumerate(key.replace("_", " ")))
-    words = spaced.replace("-", " ").split()
-    return " ".join(words)[:1].upper() + " ".join(words)[1:]
+    """A key's words as a record's label: "date_of_birth" → "Date of birth", "notableWorks" → "Notable works",
+    "DOB" → "Dob" (the words :func:`key_words` reads, the first capitalised)."""
+    words = key_words(key)
+    return words[:1].upper() + words[1:]
 
 
 def _scalar(value: Any) -> str:
@@ -245,7 +241,7 @@ def _compound(value: dict[Any, Any]) -> str:
         text = _value(v)
         if not text:
             continue
-        key = _key_words(str(k))
+        key = key_words(str(k))
         if key in _DATE_KEYS:
             dates[key] = text
         else:
@@ -354,7 +350,7 @@ def _participle(word: str) -> bool:
 def _boolean_line(key: str, value: bool) -> str | None:
     """A true or false field as its claim: "reads_music" false → "did not read music", "still_teaching" true →
     "still teaching"; a noun's false ("spokenWords") is no claim."""
-    words = _key_words(key).split()
+    words = key_words(key).split()
     if not words:
         return None
     if value:
@@ -387,7 +383,7 @@ def _phrase_line(key: str, value: Any, parent: str = "") -> str | None:
     "lives_in" "Sežana" → "lives in Sežana", "renamed_in" 1994 under "company" → "the company was renamed in 1994"."""
     if isinstance(value, bool) or not isinstance(value, str | int | float) or not str(value).strip():
         return None
-    words = _key_words(key).split()
+    words = key_words(key).split()
     text = str(value).strip()
     if len(words) >= 2 and _participle(words[-1]) and re.fullmatch(r"[\d,.]+\+?", text):
         return f"- {words[-1]} {text} {' '.join(words[:-1])}"  # "productions directed" 46
@@ -420,7 +416,7 @@ def _section(value: dict[Any, Any], rules_off: frozenset[str] = frozenset()) -> 
     """Whether a nested mapping is a section of the profile ({"born": …, "education": …}), not one value."""
     if PHRASE_KEYS in rules_off:
         return any(_field_key(str(k)) for k in value)
-    return any(_field_key(str(k)) and _key_words(str(k)) not in _VALUE_PARTS for k in value)
+    return any(_field_key(str(k)) and key_words(str(k)) not in _VALUE_PARTS for k in value)
 
 
 def _fields(data: dict[Any, Any], rules_off: frozenset[str]) -> list[str]:
@@ -496,7 +492,7 @@ def fence_records(fences: dict[int, tuple[str, str]], rules_off: frozenset[str])
 
 
 def _profile(data: dict[Any, Any], key: str, hint: str | None, rules_off: frozenset[str]) -> list[Record]:
-    named = {_key_words(str(f)): _value(v) for f, v in data.items() if not isinstance(v, dict | list)}
+    named = {key_words(str(f)): _value(v) for f, v in data.items() if not isinstance(v, dict | list)}
     name = next((named[k] for k in ("name", "full name", "person", "subject", "who") if named.get(k)), None) or hint
     description = next((named[k] for k in _DESCRIPTION_KEYS if named.get(k)), None)
     if description is None and hint is not None and name != hint:

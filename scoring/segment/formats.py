@@ -36,7 +36,13 @@ from itertools import pairwise
 from typing import Any
 from xml.etree import ElementTree
 
+from scoring.numerals import in_digits
 from scoring.rules import Rule, register
+from scoring.segment.diffs import diff_edits
+from scoring.segment.drawings import drawn_timelines, drawn_trees
+from scoring.segment.lines import rewrite_runs as _rewrite_runs
+from scoring.segment.markup import html_markup
+from scoring.segment.org import org_outline
 from scoring.segment.tables import a_name
 
 
@@ -65,34 +71,6 @@ def _table(rows: list[list[str]]) -> str:
         if k == 0:
             lines.append("| " + " | ".join(["---"] * width) + " |")
     return "\n".join(lines)
-
-
-def _rewrite_runs(
-    text: str, line_of: Callable[[str], bool], least: int, rewrite: Callable[[list[str]], str | None]
-) -> str | None:
-    """``text`` with each run of ``least`` or more consecutive lines for which ``line_of`` holds replaced by what
-    ``rewrite`` makes of them (a run it makes nothing of stays); None when no run was rewritten."""
-    lines = text.split("\n")
-    out: list[str] = []
-    changed = False
-    k = 0
-    while k < len(lines):
-        if not line_of(lines[k]):
-            out.append(lines[k])
-            k += 1
-            continue
-        end = k
-        while end < len(lines) and line_of(lines[end]):
-            end += 1
-        run = lines[k:end]
-        made = rewrite(run) if len(run) >= least else None
-        if made is None:
-            out.extend(run)
-        else:
-            out.append(made)
-            changed = True
-        k = end
-    return "\n".join(out) if changed else None
 
 
 # --- dash bullets --------------------------------------------------------------------------------------------------
@@ -159,6 +137,75 @@ def slash_fields(text: str) -> Reading | None:
     if all(m is None for m in made):
         return None
     return Reading("\n".join(m if m is not None else line for m, line in zip(made, lines, strict=True)))
+
+
+# --- words broken at a line's end ---------------------------------------------------------------------------------
+
+# A word a hard-wrapped text (a scan's OCR, a typescript) breaks at a line's end with a hyphen ("Ever-" over "ton
+# Ashby-Clarke", "na-" over "tional"): the letters before the hyphen, and the next line opening with a small letter.
+_BROKEN = re.compile(r"(?<![\w-])(?P<head>[^\W\d_]+)-[ \t]*$")
+_CONTINUED = re.compile(r"^(?P<indent>[ \t]*)(?P<tail>[a-z][^\W\d_]*[^\s]*)(?P<rest>.*)$")
+_LEAST_BREAKS = 2
+
+
+def broken_words(text: str) -> Reading | None:
+    """Words broken over two lines by a hyphen, joined ("Ever-" / "ton …" → "Everton …"), where the text breaks
+    two words or more so (a hard-wrapped text's; one "well-" over "known" may be a compound's hyphen)."""
+    lines = text.split("\n")
+    breaks = [
+        k
+        for k in range(len(lines) - 1)
+        if _BROKEN.search(lines[k]) and _CONTINUED.match(lines[k + 1]) and not lines[k].lstrip().startswith("```")
+    ]
+    if len(breaks) < _LEAST_BREAKS:
+        return None
+    for k in breaks:
+        m = _CONTINUED.match(lines[k + 1])
+        broken = _BROKEN.search(lines[k])
+        if m is None or broken is None:  # an earlier join took the line's word already
+            continue
+        lines[k] = lines[k][: broken.start()] + broken.group("head") + m.group("tail")
+        rest = m.group("rest").lstrip(" \t")
+        # the rest of the line stays where it was; a line that held only the word's end is gone
+        lines[k + 1] = m.group("indent") + rest if rest else "\0"
+    return Reading("\n".join(line for line in lines if line != "\0"))
+
+
+# --- telegrams ----------------------------------------------------------------------------------------------------
+
+# A telegram's "STOP", where its sentences end: the word in capitals, set apart, no number after it ("STOP 6" is a
+# walking tour's sixth stop).
+_STOP = re.compile(r"[ \t]+STOP\b\.?(?![ \t]*\d)")
+_LEAST_STOPS = 2
+_CAPITALS = 0.8  # the share of a telegram's letters in capitals
+
+
+def telegram_stops(text: str) -> Reading | None:
+    """A telegram's "STOP"s as full stops and its spelled-out numbers in digits, in a paragraph written in capitals
+    with two "STOP"s or more."""
+    changed = False
+    out: list[str] = []
+    for paragraph in text.split("\n\n"):
+        letters = [ch for ch in paragraph if ch.isalpha()]
+        upper = sum(ch.isupper() for ch in letters) / len(letters) if letters else 0.0
+        if upper >= _CAPITALS and len(_STOP.findall(paragraph)) >= _LEAST_STOPS:
+            # its numbers are spelled out, there being no digits on a telegraph form: "NINETEEN SIXTY ONE" is 1961
+            paragraph = in_digits(_STOP.sub(".", paragraph))
+            changed = True
+        out.append(paragraph)
+    return Reading("\n\n".join(out)) if changed else None
+
+
+# --- rules drawn between parts ------------------------------------------------------------------------------------
+
+# A line of box-drawing strokes and nothing else: a leaflet's rule between its parts.
+_DRAWN_RULE = re.compile(r"^[ \t]*[─━═▬][─━═▬ \t]{2,}$", re.MULTILINE)
+
+
+def drawn_rules(text: str) -> Reading | None:
+    """Lines of box-drawing strokes only, as blank lines (a break between paragraphs)."""
+    made = _DRAWN_RULE.sub("", text)
+    return Reading(made) if made != text else None
 
 
 # --- grids ---------------------------------------------------------------------------------------------------------
@@ -692,6 +739,33 @@ FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
         wikitext,
     ),
     Rule(
+        "html-markup",
+        "segment",
+        "an answer (or an 'html' fence) written in HTML, two of its tags or more ('<p>', '<ul><li>…</li>', "
+        "'<strong>', '<h2>', '<br>'), is read as the markdown it stands for: paragraphs, headings, list items, bold "
+        "and italics, other tags gone; prose that names a tag ('the <p> tag') stays",
+        ("<p><strong>Ada</strong> was a potter.</p>", "<ul>\n<li>born 1951</li>\n</ul>", "<h2>Career</h2><p>…</p>"),
+        lambda text: _reading(html_markup(text)),
+    ),
+    Rule(
+        "org-outline",
+        "segment",
+        "an Org-mode outline (an 'org' fence, or '#+TITLE:' over two headlines or more: '* Career', '** DONE Head of "
+        "unit <2001>--<2019>', '- Born :: 1963') is read as its markdown: headlines as headings without their "
+        "TODO/DONE keywords and tags, timestamps as dates, description items as labels; '#+' keywords and drawers go",
+        ("```org\n* Career\n** DONE Head <2001>--<2019>\n```", "#+TITLE: Ada\n* Profile\n* Career", "- Born :: 1963"),
+        lambda text: _reading(org_outline(text)),
+    ),
+    Rule(
+        "diff-edits",
+        "segment",
+        "a unified diff in a 'diff' or 'patch' fence (or an unlabelled one of a hunk header and '+', '-', ' ' lines) "
+        "is read as the text it leaves, its added and unchanged lines: a removed line ('-He came back at the end.') "
+        "is what the answer takes back, not a claim, and the headers ('--- a.md', '@@ -1,10 +1,12 @@') say nothing",
+        ("```diff\n@@ -1 +1 @@\n-born 1816\n+born 1815\n```", "```patch\n--- a\n+++ b\n@@ -1 +1 @@\n …", " unchanged"),
+        lambda text: _reading(diff_edits(text)),
+    ),
+    Rule(
         "xml-records",
         "segment",
         'an answer (or a fence) that is an XML document (\'<person><name>…</name><born year="1966" place="…"/>\') is '
@@ -721,6 +795,34 @@ FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
         "read as a profile, a tag a field",
         ('[Player "Quill, Ada"]', '[Born "1815"]', '[PeakRating "2698 (March 2016)"]'),
         tag_pairs,
+    ),
+    Rule(
+        "drawn-trees",
+        "segment",
+        "a tree drawn with branch characters ('├── speleobiologist · b. 1970', '│   └── Kras Medal, 2016', '|-- PhD "
+        "2004', two branches or more) is read as a nested list, a branch an item under its parent, not as text with "
+        "the drawing's strokes in it; a table's rows ('| a | b |') are no branches",
+        ("Ada\n├── potter\n└── poet", "│   ├── PhD 2004\n│   └── Kras Medal", "root\n|-- born 1951\n`-- died 2011"),
+        lambda text: _reading(drawn_trees(text)),
+    ),
+    Rule(
+        "drawn-timelines",
+        "segment",
+        "a timeline drawn as rows of markers and bars against an axis ('1871 ───── 1944', 'marries Edith Trevaskis   "
+        "▲ 1899', 'Keeper of herbarium   ██████ 1902–1931', three rows or more, dates after two markers or an axis) "
+        "is read as dated list items ('1899 – marries Edith Trevaskis'), the axis dropped and an indented line "
+        "joined to its row; a list of '●' bullets dates nothing and stays",
+        ("1871 ──── 1944\nborn ▲\nwed   ▲ 1899", "Yunnan trips ▲ 1906 ▲ 1910 ▲ 1913", "studies  ████ 1902–1931"),
+        lambda text: _reading(drawn_timelines(text)),
+    ),
+    Rule(
+        "drawn-rules",
+        "segment",
+        "a line of box-drawing strokes only ('━━━━━━━━━━', '──────', '════') is a rule between parts, read as a "
+        "break between paragraphs, not as words of the heading or line it was drawn against; a table's border "
+        "('┌───┐', '+---+'), a timeline's axis ('1871 ───── 1944') and a line with words stay",
+        ("━━━━━━━━━━\n**① BEFORE YOU START**\n━━━━━━━━━━", "Ada\n──────\nborn 1951", "═══════"),
+        drawn_rules,
     ),
     Rule(
         "box-tables",
@@ -803,7 +905,29 @@ FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
         ("– born 1961\n– died 2011", "— harpsichordist\n\n— saxophonist", "  – Poznań\n  – Łódź"),
         dash_bullets,
     ),
+    Rule(
+        "broken-words",
+        "segment",
+        "words a hard-wrapped text breaks at a line's end with a hyphen ('Ever-' over 'ton Ashby-Clarke', 'na-' over "
+        "'tional'; two such breaks or more) are joined ('Everton', 'national'); one break ('well-' over 'known'), a "
+        "dash set off by spaces, a number's range ('1961-' over '1999') stay",
+        ("Born in Leeds, Ever-\nton was a pot-\nter.", "the na-\ntional prize, fin-\nished second", "ar-\nranger"),
+        broken_words,
+    ),
+    Rule(
+        "telegram-stops",
+        "segment",
+        "in a paragraph written in capitals, two or more 'STOP's set apart ('POZNAN NATIVE BORN NINETEEN SIXTY ONE "
+        "STOP TOOK TOP HONOURS …') end its sentences, as full stops; a 'STOP' before a number ('STOP 6 — THE "
+        "LIFEBOAT STATION'), one STOP, 'stop' in prose stay",
+        ("ADA BORN LEEDS STOP WED YORK STOP", "POTTER STOP KILN GROUP NINETEEN SEVENTY STOP.", "A STOP B STOP C"),
+        telegram_stops,
+    ),
 )
+
+
+def _reading(made: str | None) -> Reading | None:
+    return Reading(made) if made is not None else None
 
 
 def read_formats(text: str, rules_off: frozenset[str] = frozenset()) -> str:

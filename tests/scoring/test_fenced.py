@@ -7,6 +7,7 @@ import pytest
 
 from knowledge.store import Store
 from scoring.pipeline import check, default_config
+from scoring.segment.fence_formats import key_words
 from scoring.segment.fenced import FENCED_DATES, FENCED_KEYS, FENCED_PEOPLE, dated, profile_records
 from scoring.sentences import split_sentences
 from tests.scoring.test_document import _groups
@@ -298,3 +299,24 @@ def test_a_field_that_names_the_profiles_person_opens_no_second_biography(kb: St
 def test_a_list_item_that_names_someone_outside_a_profile_still_opens_a_biography() -> None:
     text = "Two people share the name:\n\n- Ingrid Halvorsen is a footballer.\n- Ingrid Halvorsen is a composer."
     assert len(_groups(text, "Ingrid Halvorsen")) >= 2
+
+
+# --- one reading of a key's words (fence_formats.key_words, used by the fenced profiles too) ----------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "words"),
+    [
+        ("date_of_birth", "date of birth"),
+        ("productionsDirected", "productions directed"),
+        ("full-name", "full name"),
+        ("DOB", "dob"),  # a run of capitals is one word, not "d o b"
+        ("birthYearUS", "birth year us"),
+        ("PeakRating", "peak rating"),
+    ],
+)
+def test_a_key_is_read_as_the_same_words_by_both_fence_readings(key: str, words: str) -> None:
+    assert key_words(key) == words
+    answer = f'```json\n{{"name": "Ada Quill", "{key}": "Leeds"}}\n```'
+    texts = [s.text for s in split_sentences(answer)]
+    assert not any(" o b" in t or " u s" in t for t in texts), texts

@@ -362,6 +362,14 @@ def test_each_reading_can_be_switched_off(name: str) -> None:
         "dash-bullets": "– born 1815\n– died 1852",
         "slash-fields": "Born: 1815 / Died: 1852",
         "thread-counters": "1/2 Born 1815.\n2/2 Died 1852.",
+        "drawn-trees": "Ada\n├── potter\n└── poet",
+        "drawn-timelines": "1815 ──── 1852\nborn ▲\nmarried   ▲ 1835\nNotes   ▲ 1843",
+        "broken-words": "Born in Leeds, Ada was a pot-\nter and a paint-\ner.",
+        "drawn-rules": "Ada\n━━━━━━━━\nborn 1815",
+        "html-markup": "<p><strong>Ada</strong> was born in 1815.</p>\n<p>She died in 1852.</p>",
+        "org-outline": "```org\n* Career\n** DONE Head <1840>--<1852>\n```",
+        "diff-edits": "```diff\n@@ -1 +1 @@\n-born 1816\n+born 1815\n```",
+        "telegram-stops": "ADA POET STOP BORN 1815 STOP",
     }
     text = examples[name]
     assert read_formats(text) != text

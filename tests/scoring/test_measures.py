@@ -15,7 +15,8 @@ TITLE = "Ingrid Solvang"
 TEXT = (
     "Ingrid Solvang (born 1971 in Tromsø) is a Norwegian glaciologist and distance runner. From 1996 to 1999 she "
     "led the drilling campaign on the Holtbreen glacier, which recovered a core 412 metres long. She ran the "
-    "marathon in 2 hours 31 minutes in 2004. In 2010 she skied across the Hardangervidda in 9 days."
+    "marathon in 2 hours 31 minutes in 2004. In 2010 she skied across the Hardangervidda in 9 days. The Holtbreen "
+    "campaign site covered 600 square metres."
 )
 NAME = (TITLE,)
 
@@ -36,6 +37,15 @@ NAME = (TITLE,)
         ("for 33 years", []),
         ("it costs £4.99 a month", []),
         ("he scored 11 in 2009", []),
+        # areas, in signs and in words, one unit however written
+        ("Maximum lawn area: 900 m²", [(900.0, "m2")]),
+        ("lawns of up to 450 square metres", [(450.0, "m2")]),
+        ("a 12-hectare estate of 3,000 sq ft", [(12.0, "ha"), (3000.0, "ft2")]),
+        ("a park of 14 square kilometres, 14 km²", [(14.0, "km2"), (14.0, "km2")]),
+        # look-alikes: a length is no area, "m" before a word no unit
+        ("he was 2 m tall", [(2.0, "m")]),
+        ("the M2 motorway and the A1", []),
+        ("in the 1970s, 2 had", []),
     ],
 )
 def test_a_measure_is_a_number_and_its_unit(text: str, found: list[tuple[float, str]]) -> None:
@@ -53,6 +63,10 @@ def test_a_measure_is_a_number_and_its_unit(text: str, found: list[tuple[float, 
         # another unit, or nothing of the fact beside the rival: neither
         ("Ingrid Solvang lifted 90 kilograms.", False, []),
         ("Ingrid Solvang painted for 300 days.", False, []),
+        # an area in signs against the page's in words
+        ("The Holtbreen campaign site covered 600 m².", True, []),
+        ("The Holtbreen campaign site covered 900 square metres.", False, ["m2"]),
+        ("The Holtbreen campaign site covered 900 acres.", False, []),  # a unit the page gives nothing in
     ],
 )
 def test_measures_are_stated_or_contradicted_by_the_page(fact: str, stated: bool, contradicted: list[str]) -> None:
