@@ -129,7 +129,7 @@ def in_place(
         if len(parts) == block.last - block.first + 1 and all(
             _sound(part, lines[k]) for k, part in zip(range(block.first, block.last + 1), parts, strict=True)
         ):
-            for k, part in zip(range(block.first, block.last + 1), edited.split("\n"), strict=True):
+            for k, part in zip(range(block.first, block.last + 1), parts, strict=True):
                 new[k] = _tidy_line(part, lines[k], k in fences) if part != lines[k] else part
                 emptied = lines[k].strip() and not (new[k] or "").strip()  # a line whose words all went
                 if new[k] is not None and (emptied or not _has_words(new[k] or "")):
