@@ -279,7 +279,7 @@ def _deleted(region: str, base: str, written: str, said: str) -> str | None:
             opened = region[s:e].count("(") - region[s:e].count(")")
             closing = re.match(r"[^\w(]*?\)" * opened if opened > 0 else "", region[e:])
             e += closing.end() if closing else 0
-            after = re.match(r"[.!?]?\s*[;,]\s*|[.!?:](?=\s|$)", region[e:])
+            after = re.match(r"[.!?]?\s*[;,]\s*|[.!?:](?=[*_)\]”\"']*(?:\s|$))", region[e:])
             if after is not None:
                 e += after.end()
             elif re.search(r"[;,]\s*$", region[:s]):
@@ -503,6 +503,7 @@ def _tidy_line(line: str, original: str, fenced: bool = False) -> str:
     body = re.sub(r"(?:^|(?<=\s))(?:\*\*|__)(?:\s+|$)", "", body).strip(" \t")
     # emphasis left round punctuation alone: "**Training:** three years" less its label leaves no "**:**"
     body = re.sub(r"(\*\*|__)[ \t]*[,;:.—–-]*[ \t]*\1[ \t]*", "", body)
+    body = re.sub(r"(?<![*\w])([*_])[ \t]*[,;:.—–-]+[ \t]*\1(?![*\w])[ \t]*", "", body)  # "*.*" of "*Longevity.*"
     # punctuation that met punctuation where words went: "Family:; two sons" less the spouse is "Family: two sons"
     body = re.sub(r"([:;,](?:\*\*|__)?)(?:[ \t]*[;,](?!\S*\w))+", r"\1", body)
     for pattern, said in _JOINS:
