@@ -36,7 +36,15 @@ from scoring.grouping import name_parts
 from scoring.hedges import strip_hedges
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.revise_layout import LAYOUT_IN_PLACE, in_place
-from scoring.revise_leftovers import ASIDES_GO, TALK_LEFT_GOES, asides_go, sentence_lines, talk_left_goes
+from scoring.revise_leftovers import (
+    APPOSITIONS_GO,
+    ASIDES_GO,
+    TALK_LEFT_GOES,
+    appositions_go,
+    asides_go,
+    sentence_lines,
+    talk_left_goes,
+)
 from scoring.rules import rule
 from scoring.score import SUPPORTED_BETTER_ELSEWHERE
 from scoring.verify import CONTRADICTED_VALUE, CROSSED_VALUE, EntityVerdict, base_name
@@ -716,8 +724,11 @@ def _apply(
     if not plan.keep and remove:
         return None
     remove, swaps = _repair(doc, remove)
+    stated = {i for ids, _ in plan.stated for i in ids}
     if ASIDES_GO not in rules_off:
-        asides_go(doc, remove, {i for ids, _ in plan.stated for i in ids})
+        asides_go(doc, remove, stated)
+    if APPOSITIONS_GO not in rules_off:
+        appositions_go(doc, remove, stated)
     if verbs and prose and not any(t.pos_ in ("VERB", "AUX") and t.i not in remove for t in doc):
         return None  # "the registry.": no verb kept, no sentence left
     if verbs and not prose and _opening_went(doc, remove):

@@ -1,5 +1,5 @@
-"""What a deletion leaves behind that goes with it: a dash's aside that says nothing checked once its claim went, and
-talk left alone on a line whose checked sentences all went.
+"""What a deletion leaves behind that goes with it: a dash's aside that says nothing checked once its claim went, a
+noun whose relative clause went, and talk left alone on a line whose checked sentences all went.
 
 Revision (:mod:`scoring.revise`) deletes the words of the claims the pages do not support. Two kinds of words the
 claims leave behind read wrong without them:
@@ -8,6 +8,9 @@ claims leave behind read wrong without them:
   Sussex Clarion — a training in exactness that no university could have given her, and indeed she never went near
   one" less its last claim ends on "given her"); the aside goes whole, its dash with it, where no fact the revision
   keeps stands in it and one does before it (``asides-go``);
+- a noun set beside the clause by a comma keeps nothing to say once its relative clause went ("…, in a Lowell
+  cotton mill, an experience that shaped her later advocacy" less the shaping ends on "an experience."): it goes
+  with its comma (``appositions-go``);
 - talk on a line whose checked sentences all went is left addressing nothing ("3.6 is written as the applicants'
   view; don't present it as a fact about her." less its first sentence; "**Mod note:** merged this thread. Please
   search before posting!" less the merging); such a line goes whole (``talk-left-goes``).
@@ -38,7 +41,33 @@ TALK_LEFT_GOES = rule(
     "present it as a fact about her.' less its first sentence; '**Mod note:** merged this. Please search first!')",
 )
 
+APPOSITIONS_GO = rule(
+    "appositions-go",
+    "revise",
+    "a noun set beside the clause by a comma whose relative clause went ('…, in a Lowell cotton mill, an experience "
+    "[that shaped her later advocacy]', '…, a decision [that changed his career]') goes with it, not left as '…, an "
+    "experience.'; one its clause keeps, or where a kept fact stands, stays",
+)
+
 _DASHES = frozenset({"—", "–", "--"})
+
+
+def appositions_go(doc: Doc, remove: set[int], stated: Collection[int]) -> None:
+    """Add to ``remove`` each noun set beside the clause (an apposition, "…, an experience that shaped her …") whose
+    relative clause went whole, with the comma before it, where no kept fact's token (``stated``) stands in it."""
+    for noun in doc:
+        if noun.i in remove or noun.dep_ not in ("appos", "npadvmod") or noun.pos_ not in ("NOUN", "PROPN"):
+            continue
+        clauses = [c for c in noun.children if c.dep_ == "relcl"]
+        if not clauses or not all(t.i in remove for c in clauses for t in c.subtree if not t.is_punct):
+            continue
+        words = [t.i for t in noun.subtree]
+        if any(i in stated for i in words):
+            continue
+        remove.update(words)
+        before = noun.left_edge.i - 1
+        if before >= 0 and doc[before].text == ",":
+            remove.add(before)
 
 
 def asides_go(doc: Doc, remove: set[int], stated: Collection[int]) -> None:

@@ -161,3 +161,73 @@ def test_a_sentence_stands_on_the_line_it_starts_on() -> None:
     written = ["Mod note: merged.", "Please search!", "She was born in 1950."]
     assert sentence_lines(answer, align(answer, written), [0, 0, 1]) == [0, 0, 2]
     assert sentence_lines(None, None, [0, 0, 1]) == [0, 0, 1]
+
+
+# --- a noun whose relative clause went --------------------------------------------------------------------------
+
+
+def _apposed(sentence: str, deleted: str, kept: str) -> str:
+    from scoring.revise_leftovers import appositions_go
+
+    doc = nlp.parse_one(sentence)
+    remove = _tokens(sentence, deleted)
+    appositions_go(doc, remove, _tokens(sentence, kept))
+    return _tidy(_render(doc, remove, {}), sentence)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "deleted", "kept", "left"),
+    [
+        (
+            "She entered the workforce at the age of 12, in a Lowell cotton mill, an experience that shaped her "
+            "later advocacy.",
+            "that shaped her later advocacy",
+            "She entered the workforce",
+            "She entered the workforce at the age of 12, in a Lowell cotton mill.",
+        ),
+        (
+            'Among mill workers she became known as "Mother Mary", a name that reflects the standing she held.',
+            "that reflects the standing she held",
+            "she became known as",
+            'Among mill workers she became known as "Mother Mary".',
+        ),
+        (
+            "He moved to Leeds in 1990, a decision that changed his career.",
+            "that changed his career",
+            "He moved to Leeds in 1990",
+            "He moved to Leeds in 1990.",
+        ),
+    ],
+)
+def test_a_noun_whose_relative_clause_went_goes_with_it(sentence: str, deleted: str, kept: str, left: str) -> None:
+    assert _apposed(sentence, deleted, kept) == left
+
+
+@pytest.mark.parametrize(
+    ("sentence", "deleted", "kept", "left"),
+    [
+        # its relative clause stays
+        (
+            "He moved to Leeds in 1990, a decision that changed his career.",
+            " in 1990",
+            "He moved to Leeds",
+            "He moved to Leeds, a decision that changed his career.",
+        ),
+        # no relative clause: an apposition that names ("her husband, Luc Moreau, is an engineer")
+        (
+            "Her husband, Luc Moreau, is an engineer who builds bridges.",
+            " who builds bridges",
+            "Her husband, Luc Moreau, is an engineer",
+            "Her husband, Luc Moreau, is an engineer.",
+        ),
+        # a kept fact stands in it
+        (
+            "She won the Kask Prize, an award that she shared with Ona Vale.",
+            "that she shared with Ona Vale",
+            "She won the Kask Prize, an award",
+            "She won the Kask Prize, an award.",
+        ),
+    ],
+)
+def test_a_noun_with_its_clause_or_a_kept_fact_stays(sentence: str, deleted: str, kept: str, left: str) -> None:
+    assert _apposed(sentence, deleted, kept) == left
