@@ -310,6 +310,7 @@ class Checker:
                     answer=run.text,
                     maps=run.char_maps,
                     wrong_values=wrong,
+                    headings=frozenset(i for i, s in enumerate(run.sentences) if s.label and s.section),
                 )
             )
 

@@ -279,6 +279,7 @@ def revise_by_rules(
             rules_off=run.config.rules_off,
             answer=run.text,
             maps=run.char_maps,
+            headings=frozenset(i for i, s in enumerate(run.sentences) if s.label and s.section),
         )
     )
 

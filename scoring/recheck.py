@@ -183,9 +183,19 @@ def _kept_refuted(first: CheckResult, again: CheckResult, pages: Mapping[str, li
                 continue
             evidence = page + " ".join(e.text for e in fact.evidence)
             for value in _values(fact.text, names):
-                if _plain(value) not in _plain(evidence) and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", revised):
+                if not _held(value, evidence) and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", revised):
                     out.append(f"refuted value kept: {value} in {fact.text}")
     return out
+
+
+def _held(value: str, evidence: str) -> bool:
+    """Whether ``evidence`` holds ``value`` as the value it is, markup and hyphens aside: a name with its capitals
+    ("Recurve M" is no value a page holds by saying "a recurve archer"), a number as it is."""
+    return _cased(value) in _cased(evidence)
+
+
+def _cased(text: str) -> str:
+    return _SPACE.sub(" ", _MARKUP.sub(" ", text)).strip()
 
 
 def refuted_values(first: CheckResult, pages: Mapping[str, list[str]]) -> frozenset[str]:
@@ -198,7 +208,7 @@ def refuted_values(first: CheckResult, pages: Mapping[str, list[str]]) -> frozen
             if fact.worthiness is Worthiness.FACTUAL and fact.stance is Stance.REFUTE:
                 if fact.verdict is not Verdict.SUPPORTED and fact.decided_by != CROSSED_VALUE:
                     evidence = page + " ".join(e.text for e in fact.evidence)
-                    out |= {v for v in _values(fact.text, names) if _plain(v) not in _plain(evidence)}
+                    out |= {v for v in _values(fact.text, names) if not _held(v, evidence)}
     return frozenset(out)
 
 

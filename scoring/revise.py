@@ -36,6 +36,15 @@ from scoring.grouping import name_parts
 from scoring.hedges import strip_hedges
 from scoring.plan import PlannedFact, PlannedGroup
 from scoring.revise_layout import LAYOUT_IN_PLACE, in_place
+from scoring.revise_leftovers import (
+    APPOSITIONS_GO,
+    ASIDES_GO,
+    TALK_LEFT_GOES,
+    appositions_go,
+    asides_go,
+    sentence_lines,
+    talk_left_goes,
+)
 from scoring.rules import rule
 from scoring.score import SUPPORTED_BETTER_ELSEWHERE
 from scoring.verify import CONTRADICTED_VALUE, CROSSED_VALUE, EntityVerdict, base_name
@@ -74,6 +83,13 @@ YEARS_AS_WRITTEN = rule(
     "years later'), not as the decomposition read it ('1987', 'In 1928'), where the revision still reads it as that "
     "year",
 )
+KEEP_HEADINGS = rule(
+    "keep-headings",
+    "revise",
+    "a heading that labels a part of the answer ('## Career', '**Section 3: Historical significance of the works**', "
+    "'**CLASS NOTES — Alumni News**') is kept as written: read as a sentence it said nothing the pages could support "
+    "('CLASS NOTES is Alumni News'), and the revision deleted it; one with a refuted fact or a wrong value still goes",
+)
 DROP_HEDGES = rule(
     "drop-hedges",
     "revise",
@@ -109,6 +125,9 @@ class RevisionInput:
     # revision is written on it, its layout kept (``scoring.revise_layout``).
     answer: str | None = None
     maps: list[list[int]] | None = None
+    # The sentences that are headings labelling a part of the answer ("## Career", "**Section 3: Historical
+    # significance**"): kept as written unless a fact of theirs is refuted (``keep-headings``).
+    headings: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -145,9 +164,12 @@ def revise(inp: RevisionInput) -> Revision:
     said: dict[int, str] = {}
     # What each sentence's revision was edited from: the sentence as written, or as the decomposition read it.
     bases: list[str] = []
+    kept_headings = _kept_headings(inp)
     for si, text in enumerate(inp.sentences):
         found = plans.get(si)
         as_written = inp.written[si] if inp.written else text
+        if si in kept_headings:
+            found = None  # a heading labels a part of the answer: no claim of it to edit
         if found is None or (not found.delete and not found.replacements and found.whole_moved_to is None):
             out_sentences.append(_unhedged(as_written, inp.rules_off))
             bases.append(as_written)
@@ -172,6 +194,15 @@ def revise(inp: RevisionInput) -> Revision:
     _years_still_read(out_sentences, said)
     if inp.whole_on_fragment:
         _continuations_go(inp, out_sentences, plans)
+    if TALK_LEFT_GOES not in inp.rules_off:
+        went = {
+            i
+            for i, p in plans.items()
+            if out_sentences[i] is None and (p.delete or p.whole_deleted or p.whole_moved_to is not None)
+        }
+        checked = {f.atom.sentence_index for g, _ in inp.groups for f in g.facts if f.worthiness is Worthiness.FACTUAL}
+        lines = sentence_lines(inp.answer, inp.maps, inp.paragraphs or [0] * len(inp.sentences))
+        talk_left_goes(out_sentences, lines, went, checked)
     out_sentences = [_opened(t) for t in out_sentences]
     _named_first(inp, out_sentences)
     plain = PLAIN_SEPARATION not in inp.rules_off
@@ -191,6 +222,31 @@ def revise(inp: RevisionInput) -> Revision:
         ]
         text = "\n\n".join([t for t in [text, *extra] if t])
     return Revision(text=text, edits=edits)
+
+
+def _kept_headings(inp: RevisionInput) -> set[int]:
+    """The headings (``inp.headings``) the revision keeps as written: those no fact of which is refuted by its group's
+    page, states a value the re-check found wrong, or states a year its page does not hold ("## Kask Prize winner,
+    1975" where the page says 1970): a heading claims nothing, but a year in it is a claim all the same."""
+    if KEEP_HEADINGS in inp.rules_off or not inp.headings:
+        return set()
+    wrong = set()
+    for group, entity in inp.groups:
+        for fact in group.facts:
+            if fact.atom.sentence_index not in inp.headings:
+                continue
+            own = fact.verdicts.get(entity) if entity else None
+            page = " ".join(e.text for e in own.evidence) if own is not None else ""
+            if (
+                (own is not None and own.refuted)
+                or any(re.search(rf"(?<!\w){re.escape(v)}(?!\w)", fact.text) for v in inp.wrong_values)
+                or any(year not in page for year in _YEAR.findall(fact.text))
+            ):
+                wrong.add(fact.atom.sentence_index)
+    return set(inp.headings) - wrong
+
+
+_YEAR = re.compile(r"(?<!\d)1\d{3}(?!\d)|(?<!\d)20\d{2}(?!\d)")
 
 
 def _plan_sentence(
@@ -668,6 +724,11 @@ def _apply(
     if not plan.keep and remove:
         return None
     remove, swaps = _repair(doc, remove)
+    stated = {i for ids, _ in plan.stated for i in ids}
+    if ASIDES_GO not in rules_off:
+        asides_go(doc, remove, stated)
+    if APPOSITIONS_GO not in rules_off:
+        appositions_go(doc, remove, stated)
     if verbs and prose and not any(t.pos_ in ("VERB", "AUX") and t.i not in remove for t in doc):
         return None  # "the registry.": no verb kept, no sentence left
     if verbs and not prose and _opening_went(doc, remove):

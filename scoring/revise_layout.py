@@ -85,7 +85,10 @@ def in_place(
             if found:
                 at = [bisect.bisect_right(starts, o) - 1 for o in found]
                 mode = max(set(at), key=at.count)
-                placed.append((mode, mode, i))
+                # a kept sentence over lines (a poem's, a wrapped one) stands on each, should a changed one share one
+                lo, hi = min(at), max(at)
+                first, last = (lo, hi) if len(set(at)) == hi - lo + 1 and hi - lo < 4 else (mode, mode)
+                placed.append((first, last, i))
                 previous = mode
             continue
         at = [bisect.bisect_right(starts, o) - 1 for o in found]
@@ -122,10 +125,14 @@ def in_place(
             continue
         text = "\n".join(lines[block.first : block.last + 1])
         edited = _edited(text, starts[block.first], block, regions, written, bases, outs)
-        if edited is not None and edited.count("\n") == block.last - block.first:
-            for k, part in zip(range(block.first, block.last + 1), edited.split("\n"), strict=True):
+        parts = edited.split("\n") if edited is not None else []
+        if len(parts) == block.last - block.first + 1 and all(
+            _sound(part, lines[k]) for k, part in zip(range(block.first, block.last + 1), parts, strict=True)
+        ):
+            for k, part in zip(range(block.first, block.last + 1), parts, strict=True):
                 new[k] = _tidy_line(part, lines[k], k in fences) if part != lines[k] else part
-                if new[k] is not None and not _has_words(new[k] or ""):
+                emptied = lines[k].strip() and not (new[k] or "").strip()  # a line whose words all went
+                if new[k] is not None and (emptied or not _has_words(new[k] or "")):
                     new[k] = None
             continue
         on_line = {i: first for first, _, i in placed if i in block.sentences}
@@ -165,6 +172,11 @@ def _edited(
             continue
         start, end = regions.get(i, (offset, offset + len(text)))
         start, end = max(0, start - offset), min(len(text), end - offset)
+        # the emphasis round the sentence's first and last words is the sentence's ("*[take guesses]* About 37 days!")
+        while start > 0 and text[start - 1] in "*_":
+            start -= 1
+        while end < len(text) and text[end] in "*_":
+            end += 1
         # the words the answer has here (a record's reading says "in 2012" of a line that says "(2012)")
         said = f"{written[i]} {text[start:end]}"
         if out is None:
@@ -267,7 +279,7 @@ def _deleted(region: str, base: str, written: str, said: str) -> str | None:
             opened = region[s:e].count("(") - region[s:e].count(")")
             closing = re.match(r"[^\w(]*?\)" * opened if opened > 0 else "", region[e:])
             e += closing.end() if closing else 0
-            after = re.match(r"[.!?]?\s*[;,]\s*|[.!?](?=\s|$)", region[e:])
+            after = re.match(r"[.!?]?\s*[;,]\s*|[.!?:](?=[*_)\]”\"']*(?:\s|$))", region[e:])
             if after is not None:
                 e += after.end()
             elif re.search(r"[;,]\s*$", region[:s]):
@@ -282,19 +294,41 @@ def _delete_pieces(region: str, old: str, written: str, cursor: int) -> tuple[st
     pieces = [
         p.strip() for p in re.split(r"\s*[,;:—–]\s+|\s+[—–]\s*|\s*[()\[\]]\s*|[.!?]$", old) if re.search(r"\w", p)
     ]
+    hits: list[tuple[int, int]] = []
+    at = cursor
     for piece in pieces:
-        hit = _find(region, piece, cursor)
+        hit = _find(region, piece, at)
         words = piece.split()
         while hit is None and len(words) > 1 and _reading_only(words[0], written):
             # the reading's own words around a value: "in 2017" of a cell that says "2017"
             words = words[1:]
-            hit = _find(region, " ".join(words), cursor)
+            hit = _find(region, " ".join(words), at)
         if hit is None:
             if _reading_only(piece, written):
                 continue
             return region, cursor, False
-        region, cursor = _cut(region, *hit), hit[0]
-    return region, cursor, True
+        hits.append(hit)
+        at = hit[1]
+    for s, e in reversed(_joined_pieces(region, hits)):
+        region = _cut(region, s, e)
+    return region, (hits[0][0] if hits else cursor), True
+
+
+# What may stand between two pieces of one deleted run in the answer: the punctuation the reading put otherwise
+# ("leave — she" read "leave; she"), never a word or a line break.
+_BETWEEN_PIECES = re.compile(r"[ \t]*[,;:—–-]?[ \t]*")
+
+
+def _joined_pieces(region: str, hits: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The stretches of ``region`` the deleted pieces ``hits`` cover, neighbours joined across the punctuation between
+    them: "job in 2020, but she didn't leave — she" less its three pieces leaves no ", —" behind."""
+    out: list[tuple[int, int]] = []
+    for s, e in hits:
+        if out and _BETWEEN_PIECES.fullmatch(region[out[-1][1] : s]):
+            out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
+    return out
 
 
 def _reading_only(words: str, written: str) -> bool:
@@ -376,7 +410,13 @@ def _dates(value: str) -> list[str]:
 
 def _cut(region: str, s: int, e: int) -> str:
     """``region`` less [s, e), the spacing and punctuation at the join left tidy ("University, Wales (since 2005)"
-    less "Wales" is "University (since 2005)"; "in 1961, and" less "1961" keeps no ", ,")."""
+    less "Wales" is "University (since 2005)"; "in 1961, and" less "1961" keeps no ", ,"). The markup wrapped round
+    the words cut goes with them ("*[take guesses]*", "**Kite Season**"), and the line breaks among them stay: a cut
+    across lines ("Gold pickaxe, eighty-" and "nine;" of a poem's lines) leaves each line where it was."""
+    s, e = _with_markup(region, s, e)
+    breaks = region[s:e].count("\n")
+    if breaks:
+        return region[:s].rstrip(" \t") + "\n" * breaks + region[e:].lstrip(" \t")
     before, after = region[:s], region[e:]
     b, a = before.rstrip(" \t"), after.lstrip(" \t")
     spaced = b != before or a != after
@@ -386,10 +426,65 @@ def _cut(region: str, s: int, e: int) -> str:
         a = a[1:].lstrip(" \t")
     if b.endswith("(") and a.startswith(")"):
         b, a = b[:-1].rstrip(" \t"), a[1:]
+    if b[-1:] in ("—", "–") and (not a or a[:1] in ".;!?\n"):
+        b = b[:-1].rstrip(" \t")  # an aside's dash left at the end: "… studied in Bergen —."
     joiner = ""
     if b and a and a[:1] not in ".,;:)!?" and b[-1:] != "(" and b[-1:] != "\n":
         joiner = " " if spaced or (b[-1:].isalnum() and a[:1].isalnum()) or b[-1:] in ".!?;," else ""
     return b + joiner + a
+
+
+# Markup that opens or closes round words: emphasis, a bracketed stage direction, quotes.
+_OPENERS = "*_[(“\"'"
+_CLOSERS = "*_])”\"'"
+_PAIRS = (("(", ")"), ("[", "]"), ("“", "”"))
+
+
+def _with_markup(region: str, s: int, e: int) -> tuple[int, int]:
+    """[s, e) widened over the markup right against it on either side ("*[" before "take guesses", "]*" after), where
+    the stretch so widened pairs its brackets and its emphasis; else [s, e) as it is."""
+    a, b = s, e
+    while a > 0 and region[a - 1] in _OPENERS:
+        a -= 1
+    while b < len(region) and region[b] in _CLOSERS:
+        b += 1
+    if (a, b) == (s, e) or not _paired(region[a:b]):
+        return s, e
+    return a, b
+
+
+def _sound(line: str, original: str) -> bool:
+    """Whether an edited line keeps the frame of the line as written: a table row its cells, every line its brackets
+    and bold paired as they were (not "| | (the house changed its name |" of a row whose first cell and the words
+    before a parenthesis went)."""
+    if line == original:
+        return True
+    if _TABLE_ROW.match(original):
+        if line.count("|") != original.count("|") or not _TABLE_ROW.match(line):
+            return False
+        key, was = line.strip().split("|")[1], original.strip().split("|")[1]
+        if re.search(r"\w", was) and not re.search(r"\w", key):
+            return False  # a row that lost its first cell's words says nothing of what it is about
+    if any(line.count(o) - line.count(c) != original.count(o) - original.count(c) for o, c in _PAIRS):
+        return False
+    return line.count("**") % 2 == original.count("**") % 2
+
+
+def _paired(text: str) -> bool:
+    """Whether ``text`` closes every bracket it opens and opens every emphasis it closes (bold and italics by count)."""
+    if any(text.count(o) != text.count(c) for o, c in _PAIRS):
+        return False
+    bold = text.count("**")
+    return bold % 2 == 0 and (text.count("*") - 2 * bold) % 2 == 0 and text.count('"') % 2 == 0
+
+
+# Separators left with nothing on one side where words went: a slash before a label's colon ("The special thing" of
+# "A különlegesség / The special thing:" gone), a dash straight after a colon, a comma before a dash ("Sondrio, —").
+_JOINS = (
+    (re.compile(r"[ \t]*/[ \t]*(?=[:;,.])"), ""),
+    (re.compile(r"([:;](?:\*\*|__)?)[ \t]*[—–][ \t]+"), r"\1 "),
+    (re.compile(r",[ \t]*([—–])"), r" \1"),
+)
 
 
 def _tidy_line(line: str, original: str, fenced: bool = False) -> str:
@@ -406,12 +501,20 @@ def _tidy_line(line: str, original: str, fenced: bool = False) -> str:
         body = _emptied_cells(body)
     # emphasis whose words all went: "**Mod note:** merged …" less the note leaves no "** Please …"
     body = re.sub(r"(?:^|(?<=\s))(?:\*\*|__)(?:\s+|$)", "", body).strip(" \t")
+    # emphasis left round punctuation alone: "**Training:** three years" less its label leaves no "**:**"
+    body = re.sub(r"(\*\*|__)[ \t]*[,;:.—–-]*[ \t]*\1[ \t]*", "", body)
+    body = re.sub(r"(?<![*\w])([*_])[ \t]*[,;:.—–-]+[ \t]*\1(?![*\w])[ \t]*", "", body)  # "*.*" of "*Longevity.*"
+    # punctuation that met punctuation where words went: "Family:; two sons" less the spouse is "Family: two sons"
+    body = re.sub(r"([:;,](?:\*\*|__)?)(?:[ \t]*[;,](?!\S*\w))+", r"\1", body)
+    for pattern, said in _JOINS:
+        if not pattern.search(original):  # as the answer wrote it, if it wrote it so
+            body = pattern.sub(said, body)
     marker = _MARKER.match(body)
     prefix = marker.group(1) if marker else ""
     rest = body[len(prefix) :]
     if not _TABLE_ROW.match(original) and not fenced:
         # an opening whose words went leaves no bare punctuation (": and their son.") and opens with a capital
-        rest = re.sub(r"^(?:[—–-]\s*)?[,;:.]+\s*(?=\w)", "", rest)
+        rest = re.sub(r"^(?:[—–-]\s*)?[,;:.]+\s*(?=[\w'‘\"“(])", "", rest)
         first = rest.split(" ", 1)[0]
         if first[:1].islower() and first.islower() and rest != original.strip()[len(prefix) :]:
             rest = rest[:1].upper() + rest[1:]

@@ -25,7 +25,7 @@ from scoring.segment.letter import LETTER_FURNITURE, furniture
 from scoring.segment.namesakes import NAMESAKE, namesake_lead, namesake_parts
 from scoring.segment.scopes import STRUCTURE_SCOPES, Scope, bold_lead, person_lead, presents_person, scopes
 from scoring.segment.script import SCRIPT_SPEAKERS, speaker_lines, stage_direction
-from scoring.segment.sections import CAPS_LABELS, caps_label, label_item
+from scoring.segment.sections import BOLD_TITLES, CAPS_LABELS, bold_title, caps_label, label_item
 from scoring.segment.tables import MARKDOWN_TABLES, Record
 from scoring.segment.tables import records as table_records
 from scoring.segment.turns import TURN_RULES, role_turns
@@ -366,6 +366,9 @@ def _chunks(text: str, rules_off: frozenset[str]) -> Iterator[tuple[str, bool, S
         section = label_item(doc, b, rules_off, lead)  # "- **Education**" over items nested under it: a heading
         if section is not None:
             yield section, False, scope, True, False
+            continue
+        if not lead and BOLD_TITLES not in rules_off and (title := bold_title(doc, b)) is not None:
+            yield title, False, scope, True, False  # "**Section 3: Historical significance**" alone: a heading
             continue
         if block.kind == document.PARAGRAPH and label_of(block.text) in PART_LABELS:  # "**Short answer:**" alone
             yield block.plain(), block.item, scope, True, False

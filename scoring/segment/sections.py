@@ -14,11 +14,12 @@ nothing nested under it, stays an item.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from scoring import nlp
 from scoring.rules import Rule, register, rule, run
-from scoring.segment.document import PARAGRAPH, STRONG, TEXT, Document
+from scoring.segment.document import BREAK, PARAGRAPH, STRONG, TEXT, Document
 from scoring.segment.scopes import presents_person
 from vocabulary.document import SECTION_WORDS
 
@@ -30,6 +31,50 @@ CAPS_LABELS = rule(
     "'SELECTED WORK') labels the lines under it, as a heading would: it opens a block of its own, claims nothing and "
     "presents no one (a name in capitals, 'ROSALIND ACHTERBERG', stays a line)",
 )
+
+BOLD_TITLES = rule(
+    "bold-titles",
+    "segment",
+    "a paragraph all in bold on a line of its own, with blocks after it ('**Section 3: Historical significance of the "
+    "works**', '**CLASS NOTES — Alumni News**', '**Assembly talk: \"The woman who listens to caves\"** *(about 5 "
+    "minutes)*') is a title, read as a heading: it claims nothing and presents no one (a bold line that presents a "
+    "person stays a lead; one that ends a sentence or says one, '**She won gold in 2004.**', stays a claim)",
+)
+# A title is this short: "Section 3: Historical significance of the works".
+_TITLE_WORDS = 12
+# What may follow a title's bold on its line: a note in parentheses ("*(about 5 minutes)*").
+_TITLE_NOTE = re.compile(r"^\(\s*[^()]*\)$")
+
+
+def bold_title(doc: Document, index: int) -> str | None:
+    """The title a paragraph of ``doc`` is (:data:`BOLD_TITLES`): its text, or None when it is no title."""
+    blocks = doc.blocks
+    block = blocks[index]
+    if block.kind != PARAGRAPH or block.item or index + 1 >= len(blocks):
+        return None
+    pieces = [(kind, text.strip()) for kind, text in block.inline if text.strip()]
+    if not pieces or pieces[0][0] != STRONG or any(kind == BREAK for kind, _ in pieces):
+        return None
+    rest = [text for kind, text in pieces[1:]]
+    if any(kind != TEXT for kind, _ in pieces[1:]) or (rest and not _TITLE_NOTE.match(" ".join(rest))):
+        return None
+    text = pieces[0][1].rstrip(":").strip()
+    if not text or text[-1] in ".!?;," or len(text.split()) > _TITLE_WORDS or presents_person(text):
+        return None
+    return None if _says_a_sentence(text) else block.plain().strip()
+
+
+def _says_a_sentence(text: str) -> bool:
+    """Whether ``text`` says a sentence: its root a verb with a subject ("She won gold in 2004"), not a noun a clause
+    may hang on ("A setter who deserved a place")."""
+    doc = nlp.parse_one(text)
+    return any(
+        t.dep_ == "ROOT" and t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJECTS for c in t.children) for t in doc
+    )
+
+
+_SUBJECTS = ("nsubj", "nsubjpass", "expl", "csubj")
+
 
 # A label is this short: "Who he is", "Early career and training".
 _LABEL_WORDS = 6
