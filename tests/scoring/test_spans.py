@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
