@@ -45,14 +45,18 @@ def align(answer: str, sentences: Sequence[str]) -> list[list[int]]:
         offsets = [-1] * len(sentence)
         floor = pos
         pos = _restart(answer, sentence, pos)
-        label = False
-        for n, (start, word) in enumerate(_runs(sentence)):
+        runs = list(_runs(sentence))
+        # The words of a label the sentence opens with ("Born:", "Known for:"), which a reading may have written.
+        heads = next((k + 1 for k, (_, w) in enumerate(runs[:3]) if w.endswith(":")), 0)
+        label = unwritten = False
+        for n, (start, word) in enumerate(runs):
             # After a label the reading wrote ("role:" for a CSV header's column), the value may stand a row further
             # on, past the header and the row's name.
-            found = answer.find(word, pos, pos + (_FAR if label else _SKIP) + len(word))
+            found = _find(answer, word, pos, pos + (_FAR if label else _SKIP) + len(word))
             if label and found >= 0 and _PROSE_BREAK.search(answer, pos, found):
                 found = -1  # not past a sentence's end or a blank line: the value is in the rows of the label's table
-            label = n == 0 and word.endswith(":") and answer.find(word, pos, pos + _SKIP + len(word)) < 0
+            unwritten = n < heads and (unwritten or _find(answer, word, pos, pos + _SKIP + len(word)) < 0)
+            label = n == heads - 1 and unwritten
             if found >= 0:  # the word as written
                 offsets[start : start + len(word)] = range(found, found + len(word))
                 pos = found + len(word)
@@ -60,7 +64,7 @@ def align(answer: str, sentences: Sequence[str]) -> list[list[int]]:
             # A word whose punctuation the reading changed ("Westfjords," of "Westfjords (since 2011)"): its letters
             # as written, the punctuation left unaligned (dragged by character, it would pass the words after it).
             core = word.rstrip(",.;:!?")
-            found = answer.find(core, pos, pos + _SKIP + len(core)) if len(core) > 1 and core != word else -1
+            found = _find(answer, core, pos, pos + _SKIP + len(core)) if len(core) > 1 and core != word else -1
             if found >= 0:
                 offsets[start : start + len(core)] = range(found, found + len(core))
                 pos = found + len(core)
@@ -71,10 +75,27 @@ def align(answer: str, sentences: Sequence[str]) -> list[list[int]]:
                         offsets[k] = at
                         pos = at + 1
                 continue
-            pos = _by_character(answer, word, start, pos, offsets, label or _DIGIT.search(word) is not None)
+            if len(core) <= 3 and core.isalpha():
+                continue  # a short word the reading made up ("in" of "(1997)" → "in 1997"): no markup inside it
+            pos = _by_character(answer, word, start, pos, offsets, n < heads or _DIGIT.search(word) is not None)
         _before(answer, sentence, offsets, floor)
         maps.append(offsets)
     return maps
+
+
+def _find(answer: str, word: str, lo: int, hi: int) -> int:
+    """Where ``word`` stands in ``answer[lo:hi]``, or -1: as written, or with the case of its first letter the
+    reading changed ("Born:" of a YAML key "born:"); a short word ("in", "of": a reading's "(1997)" → "in 1997") only
+    as a whole word, never inside another ("Institute")."""
+    forms = (word, word[0].lower() + word[1:]) if word[:1].isupper() else (word,)
+    whole = len(word) <= 3 and word.isalpha()
+    for form in forms:
+        at = answer.find(form, lo, hi)
+        while whole and at >= 0 and not _whole_word_at(answer, form, at):
+            at = answer.find(form, at + 1, hi)
+        if at >= 0:
+            return at
+    return -1
 
 
 def _before(answer: str, sentence: str, offsets: list[int], floor: int) -> None:

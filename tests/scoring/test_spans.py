@@ -191,3 +191,28 @@ def test_markup_inside_a_word_is_still_aligned(answer: str, sentence: str, word:
     at = sentence.index(word)
     found = [o for o in offsets[at : at + len(word)] if o >= 0]
     assert answer[found[0] : found[-1] + 1] == written
+
+
+def test_a_yaml_profile_read_as_labelled_lines_points_at_each_field() -> None:
+    """Keys in lower case read as capitalised labels ("born:" → "Born:"), a list's key read before each item
+    ("Known for:"), a reading's "in" before a year in parentheses: each line still points at its own field."""
+    answer = (
+        "name: Ada Quill\nborn: {year: 1968, place: Brno}\ndoctorate: Institute of Viral Biology, Prague (1997)\n"
+        "known_for:\n  - identified the Svratka virus (2007)\n  - 2019 measles campaign, 86,000 children\n"
+        "spouse: Aleš Dvořák (chemist)\n"
+    )
+    sentences = [
+        "Born: Brno in 1968",
+        "Doctorate: Institute of Viral Biology, Prague in 1997",
+        "Known for: identified the Svratka virus in 2007",
+        "Known for: 2019 measles campaign, 86,000 children",
+        "Spouse: Aleš Dvořák (chemist)",
+    ]
+    spans = [sentence_span(m) for m in align(answer, sentences)]
+    assert [answer[s:e] for s, e in spans] == [
+        "born: {year: 1968, place: Brno",
+        "doctorate: Institute of Viral Biology, Prague (1997",
+        "known_for:\n  - identified the Svratka virus (2007",
+        "2019 measles campaign, 86,000 children",
+        "spouse: Aleš Dvořák (chemist)",
+    ]
