@@ -76,6 +76,13 @@ PLAIN_SEPARATION = rule(
     "Hanley, a swimmer, was born in 1936. The swimmer won …' (not 'Dick Hanley (swimmer) was born in 1936'), and "
     "the main individual keeps the name the answer gave",
 )
+DESCRIBED_NAMESAKE_STAYS = rule(
+    "described-namesake-stays",
+    "revise",
+    "a fact of a group only a namesake's page supports, where that namesake is another group's page in the same answer "
+    "(the answer tells the two apart and gave one of them the other's award, employer or work), is corrected or "
+    "deleted, not moved out as 'Another X, a …': the answer already describes that namesake on their own",
+)
 YEARS_AS_WRITTEN = rule(
     "years-as-written",
     "revise",
@@ -283,7 +290,8 @@ def _plan_sentence(
             continue
         others = [t for t in fact.attributed if t != entity] if conflated else []
         crossed = own is not None and own.decided_by == CROSSED_VALUE and _link_holds(fact, entity, support or {})
-        if crossed and others and max(others, key=lambda t: fact.verdicts[t].support) in described:
+        moved_to_described = others and max(others, key=lambda t: fact.verdicts[t].support) in described
+        if moved_to_described and (crossed or DESCRIBED_NAMESAKE_STAYS not in inp.rules_off):
             # A value crossed from a namesake the answer describes on their own: their sentences say it already;
             # this one is corrected (or dropped), not moved out to them a second time.
             others = []

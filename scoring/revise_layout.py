@@ -60,6 +60,26 @@ class _Block:
     sentences: list[int]
 
 
+def _bracketed(answer: str, start: int, end: int) -> tuple[int, int]:
+    """The region ``answer[start:end]`` with the closing brackets of the brackets it opens: a reading that wrote
+    "Halvering Medal, 1933" for "Halvering Medal (1933)" aligns up to the year, and the region must not leave the ")"
+    (nor, for an item between two separators, both separators)."""
+    for opening, closing in ("()", "[]"):
+        while answer[end : end + 1] == closing and answer.count(opening, start, end) > answer.count(
+            closing, start, end
+        ):
+            end += 1
+    # An item between two separators ("…, Arizona; Halvering Medal (1933); Monoplane …") takes the one after it.
+    before = answer[max(0, start - 2) : start].strip()
+    if before and before in ";," and answer[end : end + 1] == before:
+        end += 1
+        while answer[end : end + 1] == " ":
+            end += 1
+    elif before and before in ";," and answer[end:].lstrip(" ")[:1] in ("|", "\n", ""):
+        start = answer.rindex(before, 0, start)  # the last item of a cell or a line: the separator before it goes
+    return start, end
+
+
 def in_place(
     answer: str,
     maps: Sequence[Sequence[int]],
@@ -99,7 +119,7 @@ def in_place(
             first, last = spread[0], spread[-1]
             if first == last or not any(_TABLE_ROW.match(lines[k]) for k in spread):
                 placed.append((first, last, i))
-                regions[i] = (min(found), max(found) + 1)
+                regions[i] = _bracketed(answer, min(found), max(found) + 1)
                 previous = first
                 continue
         run = _lines_of(lines, written[i], previous)

@@ -72,6 +72,15 @@ LEAD_AFTER_PEOPLE = rule(
     "presents, not about its preamble (which stays unlinked and counts in FActScore as before)",
 )
 
+NAMESAKE_FACT_ONCE = rule(
+    "namesake-fact-once",
+    "link",
+    "a fact only a namesake's page holds (`_distinctive`, which counts twice towards conflation_min_facts) counts "
+    "once where that namesake is another group's page in the same answer: an answer that tells the two apart and "
+    "gives one of the namesake's values to the wrong one has crossed a value, not merged two people (two such facts "
+    "still flag the group)",
+)
+
 
 def score_groups(
     groups: list[PlannedGroup],
@@ -117,6 +126,8 @@ def score_groups(
     any_flags: list[bool] = []
     group_flags: list[list[bool]] = []
     conflated: dict[int, bool] = {}
+    # The pages the answer's other groups are linked to: namesakes it describes on their own.
+    described = [{t for gj, t in linked.items() if gj != gi and t is not None} for gi in range(len(groups))]
     for gi, g in enumerate(groups):
         flags: list[bool] = []
         others = 0
@@ -134,7 +145,10 @@ def score_groups(
             if own and config.on(LONGER_FACT_ELSEWHERE) and _longer_elsewhere(fact, siblings, linked[gi] or ""):
                 own = False
             flags.append(own)
-            weights.append((2 if _distinctive(fact, linked[gi]) else 1) if independent[-1] else 0)
+            twice = _distinctive(fact, linked[gi]) and not (
+                config.on(NAMESAKE_FACT_ONCE) and support and {titles[ti] for ti in support} <= described[gi]
+            )
+            weights.append((2 if twice else 1) if independent[-1] else 0)
             if support and not own and independent[-1]:
                 others += weights[-1]
         group_flags.append(flags)

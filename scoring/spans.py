@@ -16,12 +16,19 @@ made from (``FactResult.spans``), so a reviewer, a UI or revision can point at t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 
 Span = tuple[int, int]
 # How far past the previous match a sentence, word or character may start (what the cleaning removed
 # between them: markup, a citation marker). Every search stops there, so a long answer costs in proportion.
 _SKIP = 40
+# How far past a label a reading made ("role:" for a CSV column) its value may start: a header row and a name away.
+_FAR = 400
+# What a label's value is not looked for past: a sentence's end or a blank line (prose after a table, not its rows).
+_PROSE_BREAK = re.compile(r"[.!?]\s|\n\s*\n")
+_NUMBER = re.compile(r"\d+")
+_DIGIT = re.compile(r"\d")
 
 
 def align(answer: str, sentences: Sequence[str]) -> list[list[int]]:
@@ -36,22 +43,104 @@ def align(answer: str, sentences: Sequence[str]) -> list[list[int]]:
             pos = exact + len(sentence)
             continue
         offsets = [-1] * len(sentence)
+        floor = pos
         pos = _restart(answer, sentence, pos)
-        for start, word in _runs(sentence):
-            found = answer.find(word, pos, pos + _SKIP + len(word))
+        runs = list(_runs(sentence))
+        # The words of a label the sentence opens with ("Born:", "Known for:"), which a reading may have written.
+        heads = next((k + 1 for k, (_, w) in enumerate(runs[:3]) if w.endswith(":")), 0)
+        label = unwritten = False
+        for n, (start, word) in enumerate(runs):
+            # After a label the reading wrote ("role:" for a CSV header's column), the value may stand a row further
+            # on, past the header and the row's name.
+            found = _find(answer, word, pos, pos + (_FAR if label else _SKIP) + len(word))
+            if label and found >= 0 and _PROSE_BREAK.search(answer, pos, found):
+                found = -1  # not past a sentence's end or a blank line: the value is in the rows of the label's table
+            unwritten = n < heads and (unwritten or _find(answer, word, pos, pos + _SKIP + len(word)) < 0)
+            label = n == heads - 1 and unwritten
             if found >= 0:  # the word as written
                 offsets[start : start + len(word)] = range(found, found + len(word))
                 pos = found + len(word)
                 continue
-            for k, ch in enumerate(word):  # markup inside the word ("1815 [2]." read as "1815."): by character
-                found = answer.find(ch, pos, pos + _SKIP + 1)
-                # A character the cleaning made up (rare: a replaced bullet) must not drag the pointer far.
-                if found < 0:
-                    continue
-                offsets[start + k] = found
-                pos = found + 1
+            # A word whose punctuation the reading changed ("Westfjords," of "Westfjords (since 2011)"): its letters
+            # as written, the punctuation left unaligned (dragged by character, it would pass the words after it).
+            core = word.rstrip(",.;:!?")
+            found = _find(answer, core, pos, pos + _SKIP + len(core)) if len(core) > 1 and core != word else -1
+            if found >= 0:
+                offsets[start : start + len(core)] = range(found, found + len(core))
+                pos = found + len(core)
+                # Its punctuation where no letter stands before it ("1970." of "1970 [3].").
+                for k, ch in enumerate(word[len(core) :], start + len(core)):
+                    at = answer.find(ch, pos, pos + _SKIP + 1)
+                    if at >= 0 and not _letter_between(answer, pos - 1, at):
+                        offsets[k] = at
+                        pos = at + 1
+                continue
+            if len(core) <= 3 and core.isalpha():
+                continue  # a short word the reading made up ("in" of "(1997)" → "in 1997"): no markup inside it
+            pos = _by_character(answer, word, start, pos, offsets, n < heads or _DIGIT.search(word) is not None)
+        _before(answer, sentence, offsets, floor)
         maps.append(offsets)
     return maps
+
+
+def _find(answer: str, word: str, lo: int, hi: int) -> int:
+    """Where ``word`` stands in ``answer[lo:hi]``, or -1: as written, or with the case of its first letter the
+    reading changed ("Born:" of a YAML key "born:"); a short word ("in", "of": a reading's "(1997)" → "in 1997") only
+    as a whole word, never inside another ("Institute")."""
+    forms = (word, word[0].lower() + word[1:]) if word[:1].isupper() else (word,)
+    whole = len(word) <= 3 and word.isalpha()
+    for form in forms:
+        at = answer.find(form, lo, hi)
+        while whole and at >= 0 and not _whole_word_at(answer, form, at):
+            at = answer.find(form, at + 1, hi)
+        if at >= 0:
+            return at
+    return -1
+
+
+def _before(answer: str, sentence: str, offsets: list[int], floor: int) -> None:
+    """Align the numbers of ``sentence`` left unaligned where they stand before its first aligned word, after
+    ``floor`` (where the sentence before it ends): a reading that moves a line's leading date to its end ("1996 →
+    2004 · planning department, Dublin City Council" read as "planning department, Dublin City Council,
+    1996–2004")."""
+    first = min((o for o in offsets if o >= 0), default=-1)
+    if first <= floor:
+        return
+    at = max(floor, first - _SKIP)
+    for m in _NUMBER.finditer(sentence):
+        if any(o >= 0 for o in offsets[m.start() : m.end()]):
+            continue
+        found = answer.find(m.group(), at, first)
+        if found >= 0:
+            offsets[m.start() : m.end()] = range(found, found + len(m.group()))
+            at = found + len(m.group())
+
+
+def _by_character(answer: str, word: str, start: int, pos: int, offsets: list[int], strict: bool) -> int:
+    """Align ``word`` (at ``start`` of its sentence) character by character from ``pos``, where markup lies inside it
+    in the answer ("1815 [2]." read as "1815."; "| Born |" read as "Born:"), and return where the alignment goes on.
+    ``strict`` (a label the reading wrote, a number): a letter or digit of the word the answer lacks ahead, or a letter
+    of the answer between two of its characters, leaves the word unaligned and the pointer where it was. Such a word
+    is no markup away from the answer's ("born:" for a CSV column whose header is a row above; "1987–1992" read from a
+    line that opens with "1987 → 1992"), and dragged by character it would pass the words after it."""
+    found_at: list[tuple[int, int]] = []
+    at = pos
+    for k, ch in enumerate(word):
+        found = answer.find(ch, at, at + _SKIP + 1)
+        if strict and ch.isalnum() and (found < 0 or (found_at and _letter_between(answer, found_at[-1][1], found))):
+            return pos
+        # A character the cleaning made up (rare: a replaced bullet) must not drag the pointer far.
+        if found < 0:
+            continue
+        found_at.append((start + k, found))
+        at = found + 1
+    for k, found in found_at:
+        offsets[k] = found
+    return at
+
+
+def _letter_between(answer: str, a: int, b: int) -> bool:
+    return any(c.isalpha() for c in answer[a + 1 : b])
 
 
 def _runs(text: str) -> Iterator[tuple[int, str]]:

@@ -13,7 +13,7 @@ import yaml
 from evaluation.corpus import load
 from evaluation.engines import Engine
 from evaluation.revisions import lost_layout
-from scoring.revise_layout import _cut, _emptied_cells, _in_notation, in_place
+from scoring.revise_layout import _bracketed, _cut, _emptied_cells, _in_notation, in_place
 from scoring.spans import align
 
 
@@ -241,3 +241,24 @@ def test_a_value_cut_from_the_front_of_a_quoted_field_leaves_no_comma(region: st
 )
 def test_a_table_cell_left_without_words_is_the_tables_empty_cell(row: str, left: str) -> None:
     assert _emptied_cells(row) == left
+
+
+@pytest.mark.parametrize(
+    ("answer", "item", "left"),
+    [
+        # A region aligned up to the year of "(1933)" takes its closing bracket and the separator after it.
+        ("Trophy (1933); Halvering Medal (1933); Monoplane", "Halvering Medal (1933", "Trophy (1933); Monoplane"),
+        ("a, Kessler Medal [2019], b", "Kessler Medal [2019", "a, b"),
+        # The last item of a cell: the separator before it goes.
+        ("| Trophy (1933); Medal (1930) |", "Medal (1930", "| Trophy (1933) |"),
+        # Look-alikes, left as they are: a region that closes its brackets and takes its separator, a first item,
+        # a value inside a sentence.
+        ("Trophy (1933); Medal (1930); Plane", "Medal (1930); ", "Trophy (1933); Plane"),
+        ("Medal (1930), Trophy (1933)", "Medal (1930), ", "Trophy (1933)"),
+        ("born (1930) in Leeds", "born (1930)", " in Leeds"),
+    ],
+)
+def test_a_changed_region_takes_its_closing_bracket_and_one_separator(answer: str, item: str, left: str) -> None:
+    start = answer.index(item)
+    a, b = _bracketed(answer, start, start + len(item))
+    assert answer[:a] + answer[b:] == left

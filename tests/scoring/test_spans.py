@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -114,3 +115,104 @@ def test_a_table_read_column_by_column_points_at_each_cell() -> None:
         value = sentence.split(": ", 1)[1]
         start = sentence.index(value)
         assert [answer[a:b] for a, b in char_spans(offsets, [(start, len(sentence))], answer)] == [value]
+
+
+def test_a_csv_cell_read_under_its_header_label_points_at_the_cell() -> None:
+    """A CSV row read as "label: value" lines: the labels stand in the header row, the values a row further on;
+    each value is found in its cell and no label drags the alignment past the cells it labels."""
+    answer = (
+        "```csv\nname,role,born,birthplace,award\n"
+        "Ada Quill,potter,1962,Ísafjörður,Ægir Medal (2019)\n"
+        "Ada Quill,sprinter,1976,Akureyri,Nansen Prize (2008)\n```"
+    )
+    sentences = [
+        "role: potter",
+        "born: 1962",
+        "birthplace: Ísafjörður",
+        "award: Ægir Medal (2019)",
+        "role: sprinter",
+        "born: 1976",
+        "birthplace: Akureyri",
+        "award: Nansen Prize (2008)",
+    ]
+    spans = [sentence_span(m) for m in align(answer, sentences)]
+    assert [answer[s:e] for s, e in spans] == [
+        "role,born,birthplace,award\nAda Quill,potter",
+        "1962",
+        "Ísafjörður",
+        "Ægir Medal (2019)",
+        "sprinter",
+        "1976",
+        "Akureyri",
+        "Nansen Prize (2008)",
+    ]
+
+
+def test_a_label_value_is_not_looked_for_past_the_prose_after_a_table() -> None:
+    # "Field:" stands in the header; "Music" is the next row's cell, not a word of the prose below the table.
+    answer = (
+        "| Name | Field | Born |\n|---|---|---|\n| Nadia Holt | Law | 1963, Porto |\n"
+        "| Nadia Holt | Music | 1989, Boston |\n\nThe judge practised law. Music was her sister's love."
+    )
+    sentences = ["Field: Law", "Born: 1963, Porto", "Field: Music", "Born: 1989, Boston", "The judge practised law."]
+    spans = [sentence_span(m) for m in align(answer, sentences)]
+    texts = [answer[s:e] for s, e in spans]
+    assert texts[2].endswith("Music") and texts[-1] == "The judge practised law."
+
+
+@pytest.mark.parametrize(
+    ("answer", "sentence", "expected"),
+    [
+        # A line's leading date read at its end.
+        ("1987 → 1992 · architecture, Ashanti College\n", "architecture, Ashanti College, 1987–1992", "1987"),
+        ("2005 – 2015: chief planner, Accra Authority\n", "chief planner, Accra Authority, 2005–2015", "2005"),
+        ("1998 · marries Aoife Brennan\n", "marries Aoife Brennan, 1998", "1998"),
+    ],
+)
+def test_a_date_read_at_the_end_of_its_line_points_where_it_is_written(
+    answer: str, sentence: str, expected: str
+) -> None:
+    (offsets,) = align(answer, [sentence])
+    at = sentence.rindex(expected) if expected in sentence else -1
+    assert answer[offsets[at] : offsets[at] + len(expected)] == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "sentence", "word", "written"),
+    [
+        # Markup inside a word: aligned by character, as before (look-alikes of a made-up label or number).
+        ("She died in 1852 [4]. She was 36.", "She died in 1852.", "1852.", "1852 [4]."),
+        ("| Born | 1815 |", "Born: 1815", "Born:", "Born"),
+        ("University of the Westfjords (since 2011), Ægir", "University of the Westfjords, since 2011", "2011", "2011"),
+    ],
+)
+def test_markup_inside_a_word_is_still_aligned(answer: str, sentence: str, word: str, written: str) -> None:
+    (offsets,) = align(answer, [sentence])
+    at = sentence.index(word)
+    found = [o for o in offsets[at : at + len(word)] if o >= 0]
+    assert answer[found[0] : found[-1] + 1] == written
+
+
+def test_a_yaml_profile_read_as_labelled_lines_points_at_each_field() -> None:
+    """Keys in lower case read as capitalised labels ("born:" → "Born:"), a list's key read before each item
+    ("Known for:"), a reading's "in" before a year in parentheses: each line still points at its own field."""
+    answer = (
+        "name: Ada Quill\nborn: {year: 1968, place: Brno}\ndoctorate: Institute of Viral Biology, Prague (1997)\n"
+        "known_for:\n  - identified the Svratka virus (2007)\n  - 2019 measles campaign, 86,000 children\n"
+        "spouse: Aleš Dvořák (chemist)\n"
+    )
+    sentences = [
+        "Born: Brno in 1968",
+        "Doctorate: Institute of Viral Biology, Prague in 1997",
+        "Known for: identified the Svratka virus in 2007",
+        "Known for: 2019 measles campaign, 86,000 children",
+        "Spouse: Aleš Dvořák (chemist)",
+    ]
+    spans = [sentence_span(m) for m in align(answer, sentences)]
+    assert [answer[s:e] for s, e in spans] == [
+        "born: {year: 1968, place: Brno",
+        "doctorate: Institute of Viral Biology, Prague (1997",
+        "known_for:\n  - identified the Svratka virus (2007",
+        "2019 measles campaign, 86,000 children",
+        "spouse: Aleš Dvořák (chemist)",
+    ]
