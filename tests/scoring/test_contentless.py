@@ -88,7 +88,10 @@ def test_a_value_keeps_the_fact_of_a_light_verb() -> None:
     ("sentence", "core"),
     [
         ("Set up his own shop in Dublin the year after leaving Accra.", "Set up his own shop."),
-        ("A child who arrived in the world the year the Wall came down, she learned the trade.", "She learned the trade."),
+        (
+            "A child who arrived in the world the year the Wall came down, she learned the trade.",
+            "She learned the trade.",
+        ),
         ("She moved to Oslo the day her daughter was born.", "She moved to Oslo."),
     ],
 )
