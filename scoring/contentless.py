@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from scoring import nlp
 from scoring.rules import Rule, register, run
 from vocabulary import NEGATIONS
+from vocabulary.document import LABEL_WORDS, SECTION_WORDS
 from vocabulary.english import (
     COMPARING_WORDS,
     DANGLING_NOUNS,
@@ -46,6 +47,8 @@ _OBJECT_DEPS = frozenset({"dobj", "obj", "pobj", "dative", "attr", "oprd"})
 _BARE_ADVERBIAL = frozenset({"npadvmod", "tmod"})
 # A person as a copula's complement ("tl;dr he's HIM"); a possessive one says whose ("The crown was his") and stays.
 _PERSONS = frozenset("he him she her they them".split())
+_LABELS = LABEL_WORDS | SECTION_WORDS
+_LABEL_JOINERS = frozenset(("and", "&", "/", "of"))
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 
@@ -171,8 +174,23 @@ def _dangling_time(case: Built) -> Dropped | None:
     return None
 
 
+def _label_complement(case: Built) -> Dropped | None:
+    """A copula whose complement is a heading in capitals made only of label words ("He was BACKGROUND." from a line
+    "BACKGROUND", "BRIEFING NOTE is OFFICIAL.", "She was PERSONAL."): a section's label read as what its person is."""
+    doc, ids = case.doc, case.tokens
+    verb = _predicate(doc, ids)
+    if verb is None or nlp.lemma(verb).lower() != "be":
+        return None
+    said = [t for t in _said(doc, ids, verb) if t.i != verb.i and not t.is_punct]
+    words = [t for t in said if t.lower_ not in _LABEL_JOINERS]
+    if not words or not all(t.text.isupper() and t.lower_ in _LABELS for t in words):
+        return None
+    return Dropped()
+
+
 LIGHT_PREDICATE = "light-predicate"
 DANGLING_TIME = "dangling-time"
+LABEL_COMPLEMENT = "label-complement"
 
 # The rules that leave out a fact with nothing to check, in their precedence (either drops the fact).
 CONTENT_RULES: tuple[Rule[Built, Dropped], ...] = register(
@@ -200,6 +218,17 @@ CONTENT_RULES: tuple[Rule[Built, Dropped], ...] = register(
             "She moved to Oslo the day her daughter was born.",
         ),
         _dangling_time,
+    ),
+    Rule(
+        LABEL_COMPLEMENT,
+        "decompose",
+        "a fact whose copula's complement is a heading in capitals made only of label words "
+        "(vocabulary.document.SECTION_WORDS, LABEL_WORDS: 'He was BACKGROUND.' from a line 'BACKGROUND', 'BRIEFING "
+        "NOTE is OFFICIAL.', 'She was PERSONAL.') is not kept: a section's label, not what its person is. A "
+        "complement in lower case ('She was official'), or with a word of its own ('He was BACKGROUND SINGER', 'She "
+        "was UNESCO's envoy') stays",
+        ("BACKGROUND", "BRIEFING NOTE — OFFICIAL / INTERNAL", "PERSONAL"),
+        _label_complement,
     ),
 )
 

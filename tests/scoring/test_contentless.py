@@ -8,7 +8,7 @@ import pytest
 from knowledge.store import Store
 from schemas.enums import Stance
 from scoring import nlp
-from scoring.contentless import CONTENT_RULES, DANGLING_TIME, LIGHT_PREDICATE
+from scoring.contentless import CONTENT_RULES, DANGLING_TIME, LABEL_COMPLEMENT, LIGHT_PREDICATE
 from scoring.decompose import decompose_doc
 from scoring.grouping import Mention, NameCase, group_sentences
 from scoring.rulebook import STEPS, rule_names
@@ -28,10 +28,10 @@ def _facts(text: str, off: frozenset[str] = frozenset()) -> list[str]:
 
 
 def test_the_rules_are_registered_in_their_steps() -> None:
-    assert [r.name for r in CONTENT_RULES] == [LIGHT_PREDICATE, DANGLING_TIME]
+    assert [r.name for r in CONTENT_RULES] == [LIGHT_PREDICATE, DANGLING_TIME, LABEL_COMPLEMENT]
     assert STEPS["decompose-content"] == CONTENT_RULES
     assert "label-name" in [r.name for r in STEPS["group-names"]]
-    assert rule_names([f"{LIGHT_PREDICATE}, {DANGLING_TIME}, label-name"])
+    assert rule_names([f"{LIGHT_PREDICATE}, {DANGLING_TIME}, {LABEL_COMPLEMENT}, label-name"])
 
 
 # --- light-predicate -----------------------------------------------------------------------------------------------
@@ -121,6 +121,28 @@ def test_a_wrong_value_beside_a_light_verb_stays_unsupported(store: Store, verif
     assert facts
     for fact in facts:
         assert EvidenceVerifier(store, verifier).against(fact, TITLE, TITLE).stance is not Stance.SUPPORT
+
+
+# --- label-complement ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sentence", ["He was BACKGROUND.", "BRIEFING NOTE is OFFICIAL.", "She was PERSONAL."])
+def test_a_heading_read_as_a_complement_is_no_fact(sentence: str) -> None:
+    assert _facts(sentence) == []
+    assert _facts(sentence, frozenset({LABEL_COMPLEMENT})) != []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # look-alikes: lower case, a word of its own beside a label word, a name in capitals
+        "He was personal.",
+        "He was BACKGROUND SINGER.",
+        "She was NASA.",
+    ],
+)
+def test_a_complement_with_a_word_of_its_own_is_kept(sentence: str) -> None:
+    assert _facts(sentence) == _facts(sentence, frozenset({LABEL_COMPLEMENT})) != []
 
 
 # --- label-name ----------------------------------------------------------------------------------------------------
