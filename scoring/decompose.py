@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from scoring import nlp
+from scoring.contentless import CONTENT_RULES, contentless
 from scoring.coordination import expand
 from scoring.durations import durations
 from scoring.inflect import past, present
@@ -155,7 +156,8 @@ def _decompose(doc: Doc, off: frozenset[str]) -> list[AtomicFact]:
     facts = list(parts.facts) if parts is not None else whole
     if rule_on(COMPARED_PREDICATE):
         facts = [f for f in facts if not _compared_predicate(f)]
-    return facts
+    # Facts with nothing to check ("He left.", "He took it.", "… his own shop the year."): not kept.
+    return [f for f in facts if not f.tokens or contentless(doc, f.tokens, f.text, f.subject, off) is None]
 
 
 _BE = frozenset("is are was were".split())
@@ -1811,4 +1813,4 @@ PART_READINGS: tuple[Rule[Whole, Parts], ...] = register(
         _gapped_object_reading,
     ),
 )
-_READING_NAMES = frozenset(r.name for r in (*PARSE_READINGS, *PART_READINGS))
+_READING_NAMES = frozenset(r.name for r in (*PARSE_READINGS, *PART_READINGS, *CONTENT_RULES))

@@ -35,6 +35,7 @@ from scoring.parentheticals import ORG_WORDS
 from scoring.rules import Rule, register, rule, run
 from vocabulary import FEMALE_PRONOUNS, MALE_PRONOUNS, NAME_SUFFIXES, THIRD_PERSON_SINGULAR, TITLES
 from vocabulary import fold_words as fold
+from vocabulary.document import LABEL_WORDS, SECTION_WORDS
 from vocabulary.english import ANSWER_WORDS, THING_NAME_WORDS
 
 NEW_PERSON_CUE = rule(
@@ -596,6 +597,16 @@ def _thing_name(case: NameCase) -> NoPerson | None:
     return NoPerson(case.mention.name)
 
 
+def _label_name(case: NameCase) -> NoPerson | None:
+    """A name made only of the words of a label ("TODO", "Madam Speaker", "MC SCRIPT", "COMMISSIONER", "COLD OPEN"):
+    a placeholder, a form of address or a script's or a briefing's furniture, where the tagger saw a name."""
+    words = [w.strip(".,:;!?#()[]").lower() for w in case.mention.name.split()]
+    words = [w for w in words if w]
+    if not words or not all(w in LABEL_WORDS or w in SECTION_WORDS for w in words):
+        return None
+    return NoPerson(case.mention.name)
+
+
 def _lower_case_name(case: NameCase) -> NoPerson | None:
     """A one-word name written in lower case ("algorithm" in "Her Karaçelik early-warning algorithm has been used
     …", "don" in pidgin): a common noun the tagger took for a name, where a name's head is capitalised."""
@@ -681,6 +692,20 @@ NO_PERSON_RULES: tuple[Rule[NameCase, NoPerson], ...] = register(
             "Sí, son dos personas distintas.",
         ),
         _answer_word_name,
+    ),
+    Rule(
+        "label-name",
+        "group",
+        "a name made only of the words of a label (vocabulary.document.LABEL_WORDS, SECTION_WORDS: a placeholder "
+        "'TODO', a form of address 'Madam Speaker, I rise …', a script's or a briefing's furniture 'MC SCRIPT', "
+        "'ISSUES THE COMMISSIONER MAY WISH TO RAISE', 'COLD OPEN') names no person: its sentence stays with the "
+        "current individual, whose name its facts take",
+        (
+            "** TODO Ask the library for the 2014 book",
+            "Madam Speaker, I rise today to honor the memory of a daughter of my district.",
+            "MC SCRIPT — WALK-ON #2",
+        ),
+        _label_name,
     ),
 )
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from scoring import (
     abstain,
     checker,
+    contentless,
     corrections,
     decompose,
     decontext,
@@ -50,6 +51,7 @@ STEPS: dict[str, tuple[Rule, ...]] = {  # type: ignore[type-arg]
     "decompose-inversions": corrections.INVERSION_RULES,
     "decompose-parse": decompose.PARSE_READINGS,
     "decompose-parts": decompose.PART_READINGS,
+    "decompose-content": contentless.CONTENT_RULES,
     "decompose-hedges": hedges.HEDGE_READINGS,
     "decompose-names": decontext.DECONTEXT_READINGS,
     "decompose-labels": transcripts.LABEL_RULES,

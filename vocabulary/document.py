@@ -113,3 +113,20 @@ SECTION_WORDS = frozenset(
         "other activities service military academic teaching research"
     ).split()
 )
+
+# Words that stand where a name would and are none: placeholders a draft leaves ("TODO", "TBD", "FIXME"), forms of
+# address in a speech ("Madam Speaker", "Mr President", "Your Honour"), the furniture of a script or a briefing
+# ("HOST", "B-ROLL", "COLD OPEN", "END CARD", "MC SCRIPT", "BRIEFING NOTE"). A name made only of these (and of section
+# words) names no person (``label-name``). No role or office ("Director", "Commissioner"): a heading of one may
+# present the person who holds it.
+LABEL_WORDS = frozenset(
+    (
+        "todo tbd tba fixme xxx placeholder n/a na "
+        "madam mister mr mrs ms speaker honour honor worship lordship ladyship "
+        "ladies gentlemen members colleagues your "
+        "host presenter narrator mc emcee script segment cold open end card b-roll broll v.o. vo o.s. int ext cut "
+        "fade scene shot cue intro outro voiceover title card lower third "
+        "briefing note memo recommendation issues handling "
+        "classification official internal from to subject re cc start finish caution"
+    ).split()
+)

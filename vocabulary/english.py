@@ -72,6 +72,33 @@ AGE_COMPARATIVES = frozenset("younger older elder youngest oldest eldest".split(
 # Words that say what several people share or do not ("same name, different generations, different cities").
 CONTRAST_ADJECTIVES = frozenset("same different separate distinct".split())
 
+# What a fact with nothing a page could confirm is made of (``scoring.contentless``). Light verbs: verbs that
+# say nothing of their own without what they take ("He left.", "He took it.", "She stayed.", "He found."); a verb
+# that tells a life event or a deed on its own ("She retired.", "He died.", "She never married.", "He won.") is
+# not one of them (lemmas).
+LIGHT_VERBS = frozenset(
+    "have do make take give get put set keep hold find leave stay remain come go bring carry earn count call start "
+    "begin turn let use show become seem slide notice place lay hand sit stand mention discuss describe cite see "
+    "try want need like handle".split()
+)
+# An object or complement that points back at something the fact does not say ("took it", "held onto it", "is
+# the one", "is that one"): nothing a page could confirm.
+EMPTY_OBJECTS = frozenset("it them this that these those one ones something everything anything all".split())
+# Nouns that say nothing of their own as a copula's complement without words that restrict them ("is the one",
+# "is a different person", "is that kind").
+GENERIC_NOUNS = frozenset("one ones person persons thing things kind sort type case".split())
+# Time and place nouns that, with "the" alone before them and nothing after, point at what a cut clause said
+# ("set up his own shop the year [after leaving Accra]", "arrived the year [the Wall came down]").
+DANGLING_NOUNS = frozenset(
+    "year day time moment month week season night morning evening afternoon summer winter spring autumn fall decade "
+    "era period point way place".split()
+)
+# Prepositions left at the end of a fact whose object was cut ("Every one of them argued over.", "He started as."):
+# the fact lost what it was about. Particles that complete a verb ("stepped down", "gave up") are not these.
+STRANDED_PREPOSITIONS = frozenset("over about with for on at to into onto of from as by".split())
+# Adverbs that add no claim to a predicate ("He very clearly did.", "She also stayed.").
+EMPTY_ADVERBS = frozenset("also too still then just even really very clearly indeed already so there".split())
+
 THING_NAME_WORDS = frozenset(
     "prize prizes medal medals award awards trophy cup fellowship honour honor order knighthood "
     "games olympics olympiad championship championships tournament marathon regatta festival biennale expo "
