@@ -356,6 +356,5 @@ def test_a_passage_that_does_not_open_with_the_subject_carries_nothing() -> None
     assert _column("Agnes Thornbury-Vale never married.", chunk, "name_coverage_best") == 0.0
 
 
-
 def test_a_year_the_page_does_not_give_still_conflicts_in_the_sentence_about_she() -> None:
     assert _column("Agnes Thornbury-Vale received the Guild Medal in 1975.", _PAGE, "number_conflict") == 1.0
