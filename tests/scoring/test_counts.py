@@ -3,12 +3,14 @@ it beside the fact's words refutes; years, lengths of time and measures are not 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from knowledge.store import Store
 from schemas.enums import Stance
 from scoring.counts import count_contradicted, count_dated, count_stated, counts
-from scoring.verifier import OfflineVerifier
+from scoring.verifier import OfflineVerifier, StanceScore
 from scoring.verify import CONTRADICTED_COUNT, STATED_COUNT, EvidenceVerifier, VerifyConfig
 
 TITLE = "Tor Halvorsen"
@@ -77,12 +79,24 @@ def test_the_verifier_refutes_a_miscount_by_the_rule(store: Store, verifier: Off
     assert off.against(fact, TITLE, TITLE).decided_by != CONTRADICTED_COUNT
 
 
+class _Unsure:
+    """A stance model that supports nothing: what the rule decides where the model does not read a count."""
+
+    version = "unsure"
+
+    def score(self, claim: str, passages: list[str]) -> list[StanceScore]:
+        return [StanceScore(Stance.IRRELEVANT, 0.2, 0.1, 0.7) for _ in passages]
+
+
 def test_a_stated_count_is_supported_by_the_rule(store: Store, verifier: OfflineVerifier) -> None:
-    """The stance model reads most counts itself; where it does not, the page's count decides."""
+    """The stance model reads most counts itself (ours supports this one); where it does not, the page's count
+    decides."""
     fact = "Tor Halvorsen played in more than 300 league appearances for Molde."
-    verdict = EvidenceVerifier(store, verifier).against(fact, TITLE, TITLE)
+    assert EvidenceVerifier(store, verifier).against(fact, TITLE, TITLE).stance is Stance.SUPPORT
+    unsure: Any = _Unsure()
+    verdict = EvidenceVerifier(store, unsure).against(fact, TITLE, TITLE)
     assert (verdict.stance, verdict.decided_by) == (Stance.SUPPORT, STATED_COUNT)
-    off = EvidenceVerifier(store, verifier, config=VerifyConfig(rules_off=frozenset({STATED_COUNT})))
+    off = EvidenceVerifier(store, unsure, config=VerifyConfig(rules_off=frozenset({STATED_COUNT})))
     assert off.against(fact, TITLE, TITLE).stance is not Stance.SUPPORT
 
 
