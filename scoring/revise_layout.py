@@ -164,6 +164,7 @@ def in_place(
             new[k] = _tidy_line(said, lines[k], k in fences) if said else None
     _lone_labels(lines, new)
     _renumbered(lines, new)
+    _open_containers(lines, new, fences)
     _bare_keys(lines, new, fences)
     _empty_tables(lines, new)
     _empty_fences(lines, new, fences)
@@ -643,6 +644,39 @@ def _bare_keys(lines: list[str], new: list[str | None], fences: dict[int, tuple[
             items.append(j)
         if not _BARE_KEY.match(lines[k]) or (items and all(new[j] is None for j in items)):
             new[k] = None
+
+
+_OPENS = re.compile(r"^\s*(?:[\"']?[\w -]+[\"']?\s*:\s*)?[\[{]\s*$")
+
+
+def _open_containers(lines: list[str], new: list[str | None], fences: dict[int, tuple[int, int, str]]) -> None:
+    """A fenced line that opens a list or an object (`"award": [`) stays while an item of it stays: the
+    edit of one item may reach its key, and the container's items would be left without their key."""
+    for k in sorted(fences):
+        if new[k] is not None:
+            continue
+        if _BARE_KEY.match(lines[k]) and fences[k][2] in ("yaml", "yml"):
+            depth = _depth(lines[k])
+            items = []
+            for j in range(k + 1, fences[k][1]):
+                if _depth(lines[j]) < depth or (_depth(lines[j]) == depth and not lines[j].lstrip().startswith("- ")):
+                    break
+                items.append(j)
+            if any((new[j] or "").strip() for j in items):
+                new[k] = lines[k]  # "awards:" stays while one of its items does
+            continue
+        if not _OPENS.match(lines[k]):
+            continue
+        depth = _depth(lines[k])
+        kept = False
+        for j in range(k + 1, fences[k][1]):
+            if _depth(lines[j]) <= depth:
+                if not kept and lines[j].strip()[:1] in ("]", "}"):
+                    new[j] = None  # every item went with its key: the close goes too
+                break
+            kept = kept or bool((new[j] or "").strip())
+        if kept:
+            new[k] = lines[k]
 
 
 def _depth(line: str) -> int:

@@ -13,7 +13,16 @@ import yaml
 from evaluation.corpus import load
 from evaluation.engines import Engine
 from evaluation.revisions import lost_layout
-from scoring.revise_layout import _bracketed, _cut, _emptied_cells, _in_notation, in_place
+from scoring.revise_layout import (
+    _bracketed,
+    _cut,
+    _emptied_cells,
+    _fenced,
+    _fences_parse,
+    _in_notation,
+    _open_containers,
+    in_place,
+)
 from scoring.spans import align
 
 
@@ -262,3 +271,72 @@ def test_a_changed_region_takes_its_closing_bracket_and_one_separator(answer: st
     start = answer.index(item)
     a, b = _bracketed(answer, start, start + len(item))
     assert answer[:a] + answer[b:] == left
+
+
+def _fence(language: str, body: str) -> list[str]:
+    return [f"```{language}", *body.split("\n"), "```"]
+
+
+_JSON = (
+    '{\n  "name": "Ada Quill",\n  "award": [\n    "Gold Medal (2001)",\n    "Silver Cup (2004)"\n  ],\n'
+    '  "born": 1950\n}'
+)
+_JSON_LAST = '{\n  "name": "Ada Quill",\n  "born": 1950,\n  "award": [\n    "Gold Medal (2001)"\n  ]\n}'
+_JSON_OBJECT = (
+    '{\n  "name": "Ada Quill",\n  "award": {\n    "a": "Gold Medal (2001)",\n    "b": "Silver Cup (2004)"\n  },\n'
+    '  "born": 1950\n}'
+)
+_YAML = "name: Ada Quill\nawards:\n  - Gold Medal (2001)\n  - Silver Cup (2004)\nborn: 1950"
+
+
+@pytest.mark.parametrize(
+    ("language", "body", "gone", "kept"),
+    [
+        ("json", _JSON, {3, 4}, '"award": ['),  # an edit reached the key with the first item
+        ("json", _JSON.replace('"award": [', '"award":['), {3, 4}, '"award":['),
+        ("yaml", _YAML, {2, 3}, "awards:"),
+        ("yaml", _YAML.replace("  - ", "- "), {2, 3}, "awards:"),
+    ],
+)
+def test_a_container_key_stays_while_an_item_of_it_stays(language: str, body: str, gone: set[int], kept: str) -> None:
+    lines = _fence(language, body)
+    fences = _fenced(lines)
+    new: list[str | None] = [None if k in gone else line for k, line in enumerate(lines)]
+    _open_containers(lines, new, fences)
+    assert any(line is not None and line.strip() == kept for line in new)
+    assert _fences_parse(lines, new, fences)
+
+
+@pytest.mark.parametrize(
+    ("language", "body", "gone", "closing"),
+    [
+        ("json", _JSON, {3, 4, 5}, "],"),
+        ("json", _JSON_LAST, {4, 5}, "]"),
+        ("json", _JSON_OBJECT, {3, 4, 5}, "},"),
+    ],
+)  # fmt: skip
+def test_a_container_whose_key_and_items_all_went_takes_its_close(
+    language: str, body: str, gone: set[int], closing: str
+) -> None:
+    lines = _fence(language, body)
+    fences = _fenced(lines)
+    new: list[str | None] = [None if k in gone else line for k, line in enumerate(lines)]
+    _open_containers(lines, new, fences)
+    assert all(line is None or line.strip() != closing for line in new)
+    assert _fences_parse(lines, new, fences)
+
+
+@pytest.mark.parametrize(
+    ("language", "body", "gone"),
+    [
+        ("yaml", _YAML, {2, 3, 4}),  # the key and all its items went: nothing comes back
+        ("json", _JSON, {7}),  # a field that is no container went alone
+        ("yaml", _YAML, {5}),
+    ],
+)
+def test_a_line_that_went_with_all_it_holds_stays_gone(language: str, body: str, gone: set[int]) -> None:
+    lines = _fence(language, body)
+    fences = _fenced(lines)
+    new: list[str | None] = [None if k in gone else line for k, line in enumerate(lines)]
+    _open_containers(lines, new, fences)
+    assert [k for k, line in enumerate(new) if line is None] == sorted(gone)
