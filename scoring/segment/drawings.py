@@ -22,9 +22,13 @@ Ada
   - Leeds, 1951
 - poet
 >>> print(drawn_timelines("1815 ──── 1852\\nborn ▲\\nmarried   ▲ 1835\\nNotes   ▲ 1843 — Menabrea"))
-- born
-- 1835 – married
-- 1843 – Notes, Menabrea
+<BLANKLINE>
+| When | Event |
+| --- | --- |
+|  | born |
+| 1835 | married |
+| 1843 | Notes, Menabrea |
+<BLANKLINE>
 """
 
 from __future__ import annotations

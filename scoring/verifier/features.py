@@ -150,11 +150,14 @@ def _pair_rows(claim: str, passages: Sequence[str], predicate: bool) -> NDArray[
         # married." and not the opening sentence that has X's whole name (whose missing "never" read as a
         # contradiction). A passage that opens otherwise (a later chunk of a long page) carries nothing.
         carried = c.subject if c.subject and c.subject <= windows[0].content else frozenset()
-        # Among windows that hold as much of the claim, one that agrees with it on negation is its reading.
+        # Among windows that hold as much of the claim's words, one that has more of its numbers, then one that
+        # agrees with it on negation, is its reading ("the sixth president" is read against "was the sixth
+        # president", not against "its president from 1901", which the subject carried into it made as full).
         best = max(
             windows,
             key=lambda s: (
                 _weighted(c.content, s.content | carried, idf, total),
+                len(c.numbers & s.numbers),
                 s.negated == c.negated,
                 -len(s.content),
             ),

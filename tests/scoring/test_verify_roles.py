@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from knowledge.store import Store
 from schemas.enums import Stance
 from scoring.roles import contradicted_values, rebound_years
-from scoring.verifier import OfflineVerifier
+from scoring.verifier import OfflineVerifier, StanceScore
 from scoring.verify import CONTRADICTED_VALUE, REBOUND_YEAR, SURNAME_READING, EvidenceVerifier, VerifyConfig
 
 TITLE = "Hendrika Vos"
@@ -97,7 +99,25 @@ def test_a_long_subject_name_is_also_read_as_its_surname(verifier: OfflineVerifi
     off = EvidenceVerifier(kb, verifier, config=VerifyConfig(rules_off=frozenset({SURNAME_READING})))
     plain = off.against(fact, title, title)
     assert (on.stance, on.decided_by) == (Stance.SUPPORT, SURNAME_READING)
-    assert plain.stance is not Stance.SUPPORT and plain.support < on.support
+    # Ours now supports the plain reading too (a page's "he" sentences are read as about the subject); a model
+    # that hears the surname alone is where the reading decides.
+    assert plain.support <= on.support
+    surname_only: Any = _HearsSurnameOnly()
+    assert EvidenceVerifier(kb, surname_only).against(fact, title, title).stance is Stance.SUPPORT
+    off_only = EvidenceVerifier(kb, surname_only, config=VerifyConfig(rules_off=frozenset({SURNAME_READING})))
+    assert off_only.against(fact, title, title).stance is not Stance.SUPPORT
+
+
+class _HearsSurnameOnly:
+    """A stance model that supports a claim opening with the surname and nothing else."""
+
+    version = "surname-only"
+
+    def score(self, claim: str, passages: list[str]) -> list[StanceScore]:
+        ok = claim.startswith("Tanabe-Whitlock ")
+        return [
+            StanceScore(Stance.SUPPORT if ok else Stance.IRRELEVANT, 0.9 if ok else 0.1, 0.05, 0.05) for _ in passages
+        ]
 
 
 RACES = "Tomasz Orlik"
