@@ -150,18 +150,16 @@ def _pair_rows(claim: str, passages: Sequence[str], predicate: bool) -> NDArray[
         # married." and not the opening sentence that has X's whole name (whose missing "never" read as a
         # contradiction). A passage that opens otherwise (a later chunk of a long page) carries nothing.
         carried = c.subject if c.subject and c.subject <= windows[0].content else frozenset()
-        # Among windows that hold as much of the claim's words, one that has more of its numbers, then one that
-        # agrees with it on negation, is its reading ("the sixth president" is read against "was the sixth
-        # president", not against "its president from 1901", which the subject carried into it made as full).
-        best = max(
-            windows,
-            key=lambda s: (
-                _weighted(c.content, s.content | carried, idf, total),
-                len(c.numbers & s.numbers),
-                s.negated == c.negated,
-                -len(s.content),
-            ),
-        )
+        # Among windows that hold as much of the claim's words, one that agrees with it on negation is its reading;
+        # among windows that hold all of them, first one that has more of its numbers ("the sixth president" is
+        # read against "was the sixth president", not against "its president from 1901", which the subject carried
+        # into it made as full; a window holding only part of the claim is not chosen for a number it shares).
+        def fit(s: Analysis, carried: frozenset[str] = carried) -> tuple[float, int, bool, int]:
+            covered = _weighted(c.content, s.content | carried, idf, total)
+            numbers = len(c.numbers & s.numbers) if covered >= 1.0 - 1e-9 else 0
+            return (covered, numbers, s.negated == c.negated, -len(s.content))
+
+        best = max(windows, key=fit)
         best_content = best.content | carried
         missing = c.content - p.content
         name_best = _share(len(c.names & best_content), len(c.names))
