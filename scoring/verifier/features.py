@@ -150,6 +150,7 @@ def _pair_rows(claim: str, passages: Sequence[str], predicate: bool) -> NDArray[
         # married." and not the opening sentence that has X's whole name (whose missing "never" read as a
         # contradiction). A passage that opens otherwise (a later chunk of a long page) carries nothing.
         carried = c.subject if c.subject and c.subject <= windows[0].content else frozenset()
+
         # Among windows that hold as much of the claim's words, one that agrees with it on negation is its reading;
         # among windows that hold all of them, first one that has more of its numbers ("the sixth president" is
         # read against "was the sixth president", not against "its president from 1901", which the subject carried
