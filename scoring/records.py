@@ -592,6 +592,8 @@ def _presented(text: str, end: int) -> Reading:
     born in 1981, reached …"; "the footballer (born 1986), a midfielder …" → "the footballer (born 1986) was a
     midfielder …"); anything else as it is."""
     doc = nlp.parse_one(text[:end])
+    if not len(doc):
+        return unchanged(text)  # nothing before the item's end: an item that is only a full stop
     root = next((t for t in doc if t.dep_ == "ROOT"), doc[0])
     if root.pos_ not in ("NOUN", "PROPN") or any(
         t.pos_ in ("VERB", "AUX")

@@ -8,7 +8,7 @@ import pytest
 from knowledge.store import Store
 from schemas.enums import Verdict, Worthiness
 from scoring.pipeline import CheckConfig, check
-from scoring.records import LABEL_RECORDS, SUBJECTLESS_ITEMS, TITLED_ITEMS, answer_pronoun, prose
+from scoring.records import LABEL_RECORDS, SUBJECTLESS_ITEMS, TITLED_ITEMS, _presented, answer_pronoun, prose
 from scoring.sentences import split_sentences
 
 
@@ -954,3 +954,21 @@ def test_the_subjectless_sentence_rule_switches_off() -> None:
         "Spent a decade in Dublin."
     )
     assert prose("Spent a decade in Dublin.", "she", False, frozenset({SUBJECTLESS_SENTENCES})).rewritten is False
+
+
+@pytest.mark.parametrize(("text", "end"), [(".", 0), ("", 0), (" .", 0), ("  ", 0)])
+def test_an_item_with_nothing_before_its_end_is_read_as_it_is(text: str, end: int) -> None:
+    # A recheck met a list item that was only "." (its words deleted): the parse was empty and the reading raised.
+    reading = _presented(text, end)
+    assert (reading.text, reading.rewritten) == (text, False)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("the sprinter, born in 1981, who reached the final", "the sprinter, born in 1981, reached the final"),
+        ("the footballer (born 1986), a midfielder", "the footballer (born 1986) was a midfielder"),
+    ],
+)
+def test_an_item_presenting_a_person_is_still_read_as_a_statement(text: str, said: str) -> None:
+    assert _presented(text, len(text)).text == said
