@@ -38,6 +38,7 @@ from xml.etree import ElementTree
 
 from scoring.numerals import in_digits
 from scoring.rules import Rule, register
+from scoring.segment.diagrams import dot_graphs, gantt_charts, sgf_comments
 from scoring.segment.diffs import diff_edits
 from scoring.segment.drawings import drawn_timelines, drawn_trees
 from scoring.segment.lines import rewrite_runs as _rewrite_runs
@@ -722,6 +723,35 @@ def latex(text: str) -> Reading | None:
 
 
 FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
+    Rule(
+        "sgf-comments",
+        "segment",
+        "a fence holding an SGF game record ('(;GM[1]SZ[9]GN[…]', ';B[ee]C[1. Daegu, 1993. …]') is read as its game "
+        "name (a heading) and its comments (paragraphs, in move order, '\\]' unescaped); moves, coordinates, setup "
+        "and property codes are no claims",
+        ("(;GM[1]GN[Ada]\n;B[ee]C[Born 1815.])", "(;FF[4]GC[A life.];W[cc]C[Wed 1835.])", ";B[aa]C[a \\] b]"),
+        lambda text: _reading(sgf_comments(text)),
+    ),
+    Rule(
+        "gantt-charts",
+        "segment",
+        "a PlantUML Gantt chart in a fence ('@startgantt', '[Retires] happens 2022-01-01', '[Club] starts 1999-01-01 "
+        "and lasts 730 days', '-- Career --', 'note … end note') is read as headings and dated list items ('2022: "
+        "Retires', 'from 1999: Club'), a note's lines as items; a bar's length, the project's start and scale are no "
+        "claims, and on a yearly scale ('printscale yearly') a date is read as its year",
+        ("@startgantt\n[Retires] happens 2022-01-01", "[A] starts 1999-01-01 and lasts 730 days", "-- Career --"),
+        lambda text: _reading(gantt_charts(text)),
+    ),
+    Rule(
+        "dot-graphs",
+        "segment",
+        "a Graphviz DOT graph in a fence ('digraph G {', 'subgraph cluster_a { label=\"Biologist\"; …}', "
+        "'b [label=\"Born 1962, Ísafjörður\", fillcolor=…]') is read as headings (graph and cluster labels) and list "
+        "items (node labels, their '\\n' breaks joined); node ids, edges and their labels, styles and colours are no "
+        "claims",
+        ('digraph G { a [label="Born 1962"]; }', 'subgraph cluster_x { label="Biologist"; }', "a -> b -> c;"),
+        lambda text: _reading(dot_graphs(text)),
+    ),
     Rule(
         "latex-markup",
         "segment",
