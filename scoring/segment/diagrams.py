@@ -1,4 +1,4 @@
-"""Files of a diagram or game notation pasted in a code fence, read as the markdown of what they say about someone.
+"""Files of a diagram, game, music or document notation pasted in a code fence, read as the markdown of what they say about someone.
 
 A chat model asked for "a Graphviz graph", "a PlantUML Gantt chart" or "an SGF file with comments" writes its claims
 inside the notation's syntax: a node's ``label="Born 1962, Ísafjörður"``, a task's ``[Retires] happens 2022-01-01``,
@@ -268,3 +268,136 @@ def dot_graphs(text: str) -> str | None:
     """Each fence of a Graphviz graph ("digraph G { … }") read as headings (graph and cluster labels) and list items
     (node labels)."""
     return _fences(text, ("", "dot", "graphviz", "gv"), _dot)
+
+
+# --- RTF -----------------------------------------------------------------------------------------------------------
+
+_RTF_TOKEN = re.compile(
+    r"\\(?P<word>[a-zA-Z]+)(?P<arg>-?\d+)? ?|\\'(?P<hex>[0-9a-fA-F]{2})|\\(?P<symbol>.)"
+    r"|(?P<brace>[{}])|(?P<text>[^\\{}]+)",
+    re.DOTALL,
+)
+# Groups whose text is no part of the document: tables of fonts, colours and styles, metadata, pictures, fields' codes.
+_RTF_SKIPPED = frozenset(
+    "fonttbl colortbl stylesheet info pict header footer headerl headerr footerl footerr generator listtable "
+    "listoverridetable revtbl rsidtbl latentstyles themedata colorschememapping datastore xmlnsTbl mmathPr fldinst "
+    "object themedata filetbl".split()
+)
+_RTF_BREAKS = {
+    "par": "\n\n",
+    "line": "\n",
+    "tab": " ",
+    "emdash": "—",
+    "endash": "–",
+    "bullet": "•",
+    "lquote": "‘",
+    "rquote": "’",
+    "ldblquote": "“",
+    "rdblquote": "”",
+    "sect": "\n\n",
+    "page": "\n\n",
+}
+
+
+def _rtf(code: str) -> str | None:
+    """An RTF document's text: its paragraphs (``\\par``) apart, its formatting, font and colour tables, metadata and
+    control words gone, its escapes (``\\'e9``, ``\\u269?``, ``\\{``) read as their characters."""
+    if not code.lstrip().startswith("{\\rtf"):
+        return None
+    out: list[str] = []
+    skip_depth: int | None = None
+    depth = 0
+    fresh_group = False
+    skip_next = 0
+    for m in _RTF_TOKEN.finditer(code):
+        if m.group("brace"):
+            if m.group("brace") == "{":
+                depth += 1
+                fresh_group = True
+            else:
+                if skip_depth is not None and depth == skip_depth:
+                    skip_depth = None
+                depth -= 1
+            continue
+        starts_group = fresh_group
+        fresh_group = False
+        if skip_depth is not None:
+            continue
+        if (word := m.group("word")) is not None:
+            if starts_group and word in _RTF_SKIPPED:
+                skip_depth = depth
+            elif word == "u" and m.group("arg"):
+                out.append(chr(int(m.group("arg")) % 65536))
+                skip_next = 1
+            else:
+                out.append(_RTF_BREAKS.get(word, ""))
+            continue
+        if (symbol := m.group("symbol")) is not None:
+            if symbol == "*" and starts_group:
+                skip_depth = depth
+            elif symbol in "{}\\":
+                out.append(symbol)
+            elif symbol == "~":
+                out.append(" ")
+            elif symbol == "\n":
+                out.append("\n\n")
+            continue
+        if (hexa := m.group("hex")) is not None:
+            if skip_next:
+                skip_next -= 1
+                continue
+            out.append(bytes([int(hexa, 16)]).decode("cp1252", errors="replace"))
+            continue
+        text = m.group("text").replace("\r", "").replace("\n", "")
+        if skip_next and text:
+            text = text[skip_next:]
+            skip_next = 0
+        out.append(text)
+    made = "\n\n".join(" ".join(p.split()) for p in "".join(out).split("\n\n") if p.strip())
+    return made or None
+
+
+def rtf_documents(text: str) -> str | None:
+    """Each fence of an RTF document ("{\\rtf1\\ansi …}") read as its paragraphs of plain text."""
+    return _fences(text, ("", "rtf", "text"), _rtf)
+
+
+# --- ABC music notation --------------------------------------------------------------------------------------------
+
+_ABC_FIELD = re.compile(r"^(?P<field>[A-Za-z+]):\s?(?P<value>.*)$")
+# The fields a reader reads as prose: history and notes; a tune's title is its heading.
+_ABC_PROSE = ("H", "N")
+_ABC_PLACEHOLDER = re.compile(r"^\[[^\]]*\]$")
+
+
+def _abc(code: str) -> str | None:
+    """An ABC tune's header: its title a heading, its history (H:) and notes (N:) paragraphs, a field's lines (and
+    "+:" continuations) joined; the reference number, meter, length, key, rhythm, comments ("%"), directives ("%%"),
+    placeholders ("[tune title]") and the tune body are no claims."""
+    lines = [line.strip() for line in code.split("\n")]
+    fields = [_ABC_FIELD.match(line) for line in lines if line and not line.startswith("%")]
+    if not any(m and m.group("field") == "X" for m in fields) or not any(m and m.group("field") == "K" for m in fields):
+        return None
+    out: list[str] = []
+    last = ""
+    for m in fields:
+        if m is None:
+            last = ""
+            continue
+        field, value = m.group("field"), m.group("value").strip()
+        if field == "+" and last:
+            field = last
+        if field == "T" and value and not _ABC_PLACEHOLDER.match(value):
+            out.append("## " + value)
+        elif field in _ABC_PROSE and value:
+            if last == field:
+                out[-1] += " " + value
+            else:
+                out.append(value)
+        last = field
+    return "\n\n".join(out) if any(not p.startswith("## ") for p in out) else None
+
+
+def abc_headers(text: str) -> str | None:
+    """Each fence of an ABC tune ("X:1" … "K:D") read as its title and the prose of its history and note fields."""
+    return _fences(text, ("", "abc", "text"), _abc)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.segment.diagrams import dot_graphs, gantt_charts, sgf_comments
+from scoring.segment.diagrams import abc_headers, dot_graphs, gantt_charts, rtf_documents, sgf_comments
 from scoring.segment.formats import read_formats
 
 
@@ -133,3 +133,82 @@ def test_what_is_no_labelled_dot_graph_is_left(text: str) -> None:
 def test_the_readings_run_first_in_read_formats() -> None:
     made = read_formats(_fence('digraph G { a [label="Born 1962"]; }', "dot"))
     assert "- Born 1962" in made and "digraph" not in made
+
+
+@pytest.mark.parametrize(
+    ("code", "language", "said", "gone"),
+    [
+        (
+            "{\\rtf1\\ansi\\deff0\n{\\fonttbl{\\f0 Georgia;}{\\f1 Arial;}}\n\\f0\\fs28\\b Ada Quill\\b0\\par\n"
+            "\\fs22 She was born in 1815.\\par\n}",
+            "rtf",
+            "Ada Quill\n\nShe was born in 1815.",
+            "Georgia",
+        ),
+        (
+            "{\\rtf1{\\*\\generator Word;}{\\info{\\author X}}Ren\\'e9e wed in 1835\\par}",
+            "",
+            "Renée wed in 1835",
+            "Word",
+        ),
+        (
+            "{\\rtf1\\uc1 Ada Pra\\u382?\\'e1kov\\'e1 \\{b. 1815\\} \\i poet\\i0\\line in York\\par}",
+            "text",
+            "Ada Pražákov",
+            "\\i",
+        ),
+    ],
+)
+def test_an_rtf_document_is_read_as_its_text(code: str, language: str, said: str, gone: str) -> None:
+    made = rtf_documents(_fence(code, language))
+    assert made is not None and said in made and gone not in made
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Save it with the `.rtf` extension; Word reads {\\rtf1 …} files as formatted text.",
+        _fence('{ "rtf": true, "born": 1815 }', "json"),
+        _fence("\\documentclass{article}\n\\begin{document}Ada\\end{document}", "latex"),
+    ],
+)
+def test_what_is_no_rtf_document_is_left(text: str) -> None:
+    assert rtf_documents(text) is None
+
+
+@pytest.mark.parametrize(
+    ("code", "said", "gone"),
+    [
+        (
+            "X:1\nT:The Miller's Reel\nH:Learned the fiddle at his mother's knee\nH:by the age of eleven.\nM:4/4\nK:D\n"
+            "|:ABcd efge:|",
+            "Learned the fiddle at his mother's knee by the age of eleven.",
+            "M:4/4",
+        ),
+        (
+            "%abc-2.1\nX:3\nT:[tune title]\nN:Taught two hundred pupils.\n+:Died in 1994.\nL:1/8\nK:G",
+            "Taught two hundred pupils. Died in 1994.",
+            "[tune title]",
+        ),
+        (
+            "X:1\nT:Reel\nC:trad.\nH:Started a band in 1946.\nN:A postman by trade.\nK:Ador",
+            "A postman by trade.",
+            "Ador",
+        ),
+    ],
+)
+def test_an_abc_header_is_read_as_its_history_and_notes(code: str, said: str, gone: str) -> None:
+    made = abc_headers(_fence(code, "abc"))
+    assert made is not None and said in made and gone not in made
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "In ABC, H: is the history field and N: is for notes; K: gives the key.",
+        _fence("X:1\nT:Reel\nM:4/4\nK:D\n|:ABcd efge:|", "abc"),  # a tune with no history or note
+        _fence("Name: Ada\nX: 12\nNote: born 1815", ""),  # no key field: no tune
+    ],
+)
+def test_what_is_no_abc_header_with_prose_is_left(text: str) -> None:
+    assert abc_headers(text) is None

@@ -372,6 +372,9 @@ def test_each_reading_can_be_switched_off(name: str) -> None:
         "telegram-stops": "ADA POET STOP BORN 1815 STOP",
         "sgf-comments": "```\n(;GM[1]GN[Ada];B[ee]C[Born 1815.])\n```",
         "gantt-charts": "```plantuml\n@startgantt\n[Retires] happens 1852-01-01\n@endgantt\n```",
+        "rtf-documents": "```rtf\n{\\rtf1\\ansi \\b Ada\\b0\\par Born 1815.\\par}\n```",
+        "abc-headers": "```abc\nX:1\nT:Reel\nH:Born 1815.\nK:D\n```",
+        "drawn-cards": "┌──────┐ ┌──────┐\n│ Ada  │ │ Born │\n└──────┘ └──────┘",
         "dot-graphs": '```dot\ndigraph G { a [label="Born 1815"]; }\n```',
     }
     text = examples[name]
