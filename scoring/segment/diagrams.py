@@ -1,9 +1,11 @@
-"""Files of a diagram, game, music or document notation pasted in a code fence, read as the markdown of what they say about someone.
+"""Files of a diagram, game, music or document notation pasted in a code fence, read as the markdown of what they
+say about someone.
 
-A chat model asked for "a Graphviz graph", "a PlantUML Gantt chart" or "an SGF file with comments" writes its claims
-inside the notation's syntax: a node's ``label="Born 1962, Ísafjörður"``, a task's ``[Retires] happens 2022-01-01``,
-a move's comment ``C[1. Daegu, 1993. A girl is born …]``. Each reading here recognises one notation in a fence and
-rewrites the fence as headings, list items and paragraphs of those texts; its statements, identifiers, attributes,
+A chat model asked for "a Graphviz graph", "a PlantUML Gantt chart", "an SGF file with comments", "an ABC header" or
+"the bio as RTF" writes its claims inside the notation's syntax: a node's ``label="Born 1962, Ísafjörður"``, a task's
+``[Retires] happens 2022-01-01``, a move's comment ``C[1. Daegu, 1993. A girl is born …]``, a history field ``H:…``,
+a paragraph ``\\fs22 He graduated …\\par``. Each reading here recognises one notation in a fence and rewrites the
+fence as headings, list items and paragraphs of those texts; its statements, identifiers, attributes, control words,
 moves and coordinates are no claims and go.
 
 >>> print(sgf_comments("```\\n(;GM[1]SZ[9]GN[Ada]\\n;B[ee]C[Born in Leeds, 1951.]\\n;W[cc]C[Died 2011.])\\n```"))
