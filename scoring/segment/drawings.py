@@ -179,3 +179,73 @@ def _timelines(text: str) -> str | None:
 def drawn_timelines(text: str) -> str | None:
     """``text`` with its drawn timelines as dated list items; None when it has none."""
     return _read(text, _timelines)
+
+
+# --- cards ---------------------------------------------------------------------------------------------------------
+
+# A card's top border, one card or more side by side ("┌──────┐ ┌──────┐"), and its bottom ("└──────┘ └──────┘").
+_CARD_TOP = re.compile(r"^[ \t]*[┌╭╔┏][─━═]+[┐╮╗┓](?:[ \t]+[┌╭╔┏][─━═]+[┐╮╗┓])*[ \t]*$")
+_CARD_BOTTOM = re.compile(r"^[ \t]*[└╰╚┗][─━═]+[┘╯╝┛](?:[ \t]+[└╰╚┗][─━═]+[┘╯╝┛])*[ \t]*$")
+_CARD_SIDE = "│┃║"
+# What a row of cards draws under it: a count of the cards not shown ("+ 4 more", "…and 3 more").
+_MORE_CARDS = re.compile(r"^[ \t]*(?:\+|…|\.\.\.)[ \t]*(?:and[ \t]+)?\d+[ \t]+more[ \t]*$", re.IGNORECASE)
+
+
+def _card_spans(border: str) -> list[tuple[int, int]]:
+    """The columns between each card's corners in a border line."""
+    return [(m.start() + 1, m.end() - 1) for m in re.finditer(r"[┌╭╔┏└╰╚┗][─━═]+[┐╮╗┓┘╯╝┛]", border)]
+
+
+def _card_line(line: str) -> bool:
+    stripped = line.strip()
+    return bool(
+        _CARD_TOP.match(line)
+        or _CARD_BOTTOM.match(line)
+        or (stripped[:1] in _CARD_SIDE and stripped[-1:] in _CARD_SIDE and len(stripped) > 1)
+    )
+
+
+def _joined(said: str, line: str) -> str:
+    """A card's lines as one text: a line that continues a quotation or a sentence (opened quote, lower-case start) is
+    joined with a space, the next field with a middle dot."""
+    if not said:
+        return line
+    continues = said.count('"') % 2 == 1 or said.count("“") > said.count("”") or line[:1].islower()
+    return said + (" " if continues else " · ") + line
+
+
+def _cards(lines: list[str]) -> str | None:
+    """Cards drawn side by side with box characters, read as a list, a card an item of its lines."""
+    if not _CARD_TOP.match(lines[0]) or not any(_CARD_BOTTOM.match(line) for line in lines):
+        return None
+    spans = _card_spans(lines[0])
+    if not spans:
+        return None
+    cards: list[str] = []
+    current = [""] * len(spans)
+    for line in lines[1:]:
+        if _CARD_BOTTOM.match(line) or _CARD_TOP.match(line):
+            cards.extend(c for c in current if c)
+            spans = _card_spans(line) if _CARD_TOP.match(line) else spans
+            current = [""] * len(spans)
+            continue
+        for k, (start, end) in enumerate(spans):
+            cell = line[start:end].strip(" \t" + _CARD_SIDE)
+            if cell:
+                current[k] = _joined(current[k], " ".join(cell.split()))
+    cards.extend(c for c in current if c)
+    return "\n".join("- " + c for c in cards) + "\n" if cards else None
+
+
+def _drawn_cards(text: str) -> str | None:
+    made = rewrite_runs(text, _card_line, 3, _cards)
+    if made is None:
+        return None
+    # the count of cards not drawn, right under them, is the drawing's
+    return re.sub(r"(?m)^(- .*\n)\n?(?:[ \t]*\n)?" + _MORE_CARDS.pattern[1:].rstrip("$") + r"\n?", r"\1", made)
+
+
+def drawn_cards(text: str) -> str | None:
+    """``text`` with cards drawn side by side in box characters (a source panel's "┌────┐ ┌────┐" over "│ 🌐 lrt.lt │
+    │ …"; one card too) read as a list, a card an item of its lines; its "+ 4 more" gone."""
+    return _read(text, _drawn_cards)

@@ -627,6 +627,101 @@ def calendar_entries(fence: Fence) -> Loaded | None:
     )
 
 
+# --- MARC 21 records -----------------------------------------------------------------------------------------------
+
+# A MARC field in its line-per-field display: a tag ("100", "LDR"), its indicators ("1#", "1_", "1\\"), its
+# subfields ("$a Kazlauskaitė, Ada, $d 1966-", "‡a …", "|a …"); "=100  1\\$a…" is MarcEdit's form of it.
+_MARC_LINE = re.compile(r"^\s*=?(?P<tag>LDR|\d{3})(?:\s+(?P<ind>[0-9#_\\ ]{1,2}))?\s+(?P<body>\S.*)$")
+_MARC_SUBFIELD = re.compile(r"(?:^|\s*)[$‡|]([a-z0-9])\s*")
+_MARC_LIFE = re.compile(r"^\s*(?P<born>\d{3,4})?\s*-\s*(?P<died>\d{3,4})?[.,]?\s*$")
+
+
+def _marc_fields(code: str) -> list[tuple[str, list[tuple[str, str]]]] | None:
+    """The (tag, [(code, value)]) fields of a MARC record's display, control fields without subfields; None unless
+    every line is a field and three of them or more are data fields with subfields."""
+    lines = [line for line in code.split("\n") if line.strip()]
+    fields: list[tuple[str, list[tuple[str, str]]]] = []
+    for line in lines:
+        m = _MARC_LINE.match(line)
+        if m is None:
+            return None
+        body = m.group("body")
+        parts = [] if m.group("tag").startswith(("00", "LDR")) else _MARC_SUBFIELD.split(body)
+        if len(parts) < 3:
+            fields.append((m.group("tag"), []))
+            continue
+        pairs = [(parts[i], parts[i + 1].strip()) for i in range(1, len(parts) - 1, 2)]
+        fields.append((m.group("tag"), pairs))
+    with_subfields = [f for f in fields if f[1]]
+    return fields if len(with_subfields) >= 3 and any(t[0] == "1" for t, _ in with_subfields) else None
+
+
+def _marc_value(text: str) -> str:
+    """A subfield's value without ISBD's closing punctuation and the brackets of a qualifier ("(Ornithologist)")."""
+    text = text.strip().rstrip(",:;/").strip()
+    return text[1:-1].strip() if text.startswith("(") and text.endswith(")") else text
+
+
+def _marc_name(value: str) -> str:
+    """An inverted heading ("Kazlauskaitė, Ada,") in its reading order ("Ada Kazlauskaitė")."""
+    surname, comma, forename = _marc_value(value).partition(", ")
+    return f"{forename.strip()} {surname}".strip() if comma else _marc_value(value)
+
+
+def _marc_span(codes: dict[str, list[str]]) -> str:
+    start, end = (codes.get("s") or [""])[0], (codes.get("t") or [""])[0]
+    if start and end:
+        return f"{_marc_value(start)}–{_marc_value(end)}"
+    return f"since {_marc_value(start)}" if start else ""
+
+
+def marc_records(fence: Fence) -> Loaded | None:
+    """A MARC 21 record (authority or bibliographic) shown a field a line: its 100 heading as the name (its "$d"
+    dates born and died, its "$c" qualifier the occupation), 370 places, 372 fields of activity, 373 affiliations
+    with their "$s"–"$t" years, 374 occupations, 670 source data ("$b") as notes; the leader, control fields,
+    cataloguing source (040), variant names (4XX) and codes (375 gender, 377 language) say nothing."""
+    if fence.language not in ("", "marc", "marc21", "text"):
+        return None
+    fields = _marc_fields(fence.code)
+    if fields is None:
+        return None
+    profile: dict[str, Any] = {}
+    notes: list[str] = []
+    for tag, pairs in fields:
+        codes: dict[str, list[str]] = {}
+        for c, v in pairs:
+            if v:
+                codes.setdefault(c, []).append(v)
+        if tag in ("100", "110") and "name" not in profile and codes.get("a"):
+            profile["name"] = _marc_name(codes["a"][0])
+            life = _MARC_LIFE.match(_marc_value((codes.get("d") or [""])[0]) + " ") if codes.get("d") else None
+            if life and life.group("born"):
+                profile["born"] = life.group("born")
+            if life and life.group("died"):
+                profile["died"] = life.group("died")
+            if codes.get("c"):
+                profile["occupation"] = _marc_value(codes["c"][0])
+        elif tag == "370":
+            for c, key in (("a", "place of birth"), ("b", "place of death"), ("e", "residence")):
+                if codes.get(c):
+                    profile[key] = "; ".join(_marc_value(v) for v in codes[c])
+        elif tag == "372" and codes.get("a"):
+            profile["field"] = ", ".join(_marc_value(v) for v in codes["a"])
+        elif tag == "373" and codes.get("a"):
+            span = _marc_span(codes)
+            said = f"{_marc_value(codes['a'][0])} ({span})" if span else _marc_value(codes["a"][0])
+            profile.setdefault("affiliation", []).append(said)
+        elif tag == "374" and codes.get("a") and "occupation" not in profile:
+            profile["occupation"] = ", ".join(_marc_value(v) for v in codes["a"])
+        elif tag == "670" and codes.get("b"):
+            notes.extend(_marc_value(v) for v in codes["b"])
+    if "name" not in profile or len(profile) < 2:
+        return None
+    if notes:
+        profile["notes"] = [Note(n) for n in notes if n]
+    return Loaded(profile)
+
+
 FENCE_READINGS: tuple[Rule[Fence, Loaded], ...] = register(
     Rule(
         "toml-profiles",
@@ -704,6 +799,17 @@ FENCE_READINGS: tuple[Rule[Fence, Loaded], ...] = register(
             "x",
         ),
         calendar_entries,
+    ),
+    Rule(
+        "marc-records",
+        "segment",
+        "a MARC 21 record shown a field a line ('100  1# $a Quill, Ada, $d 1815-1852 $c (Mathematician)', '370 ## $a "
+        "London', '373 ## $a Royal Society $s 1840 $t 1852', '670 ## $a Source: $b (born 1815)') is read as a profile: "
+        "the heading's name in reading order, its dates born and died, its qualifier the occupation, places, fields, "
+        "affiliations with their years and the source data as notes; the leader, tags, indicators, subfield codes, "
+        "variant names and codes are no claims",
+        ("100  1# $a Quill, Ada, $d 1815-", "=100  1\\\\$aQuill, Ada,$d1815-1852", "373 ## $a Royal Society $s 1840"),
+        marc_records,
     ),
 )
 

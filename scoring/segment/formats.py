@@ -38,8 +38,9 @@ from xml.etree import ElementTree
 
 from scoring.numerals import in_digits
 from scoring.rules import Rule, register
+from scoring.segment.diagrams import abc_headers, dot_graphs, gantt_charts, rtf_documents, sgf_comments
 from scoring.segment.diffs import diff_edits
-from scoring.segment.drawings import drawn_timelines, drawn_trees
+from scoring.segment.drawings import drawn_cards, drawn_timelines, drawn_trees
 from scoring.segment.lines import rewrite_runs as _rewrite_runs
 from scoring.segment.markup import html_markup
 from scoring.segment.org import org_outline
@@ -723,6 +724,53 @@ def latex(text: str) -> Reading | None:
 
 FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
     Rule(
+        "sgf-comments",
+        "segment",
+        "a fence holding an SGF game record ('(;GM[1]SZ[9]GN[…]', ';B[ee]C[1. Daegu, 1993. …]') is read as its game "
+        "name (a heading) and its comments (paragraphs, in move order, '\\]' unescaped); moves, coordinates, setup "
+        "and property codes are no claims",
+        ("(;GM[1]GN[Ada]\n;B[ee]C[Born 1815.])", "(;FF[4]GC[A life.];W[cc]C[Wed 1835.])", ";B[aa]C[a \\] b]"),
+        lambda text: _reading(sgf_comments(text)),
+    ),
+    Rule(
+        "gantt-charts",
+        "segment",
+        "a PlantUML Gantt chart in a fence ('@startgantt', '[Retires] happens 2022-01-01', '[Club] starts 1999-01-01 "
+        "and lasts 730 days', '-- Career --', 'note … end note') is read as headings and dated list items ('2022: "
+        "Retires', 'from 1999: Club'), a note's lines as items; a bar's length, the project's start and scale are no "
+        "claims, and on a yearly scale ('printscale yearly') a date is read as its year",
+        ("@startgantt\n[Retires] happens 2022-01-01", "[A] starts 1999-01-01 and lasts 730 days", "-- Career --"),
+        lambda text: _reading(gantt_charts(text)),
+    ),
+    Rule(
+        "dot-graphs",
+        "segment",
+        "a Graphviz DOT graph in a fence ('digraph G {', 'subgraph cluster_a { label=\"Biologist\"; …}', "
+        "'b [label=\"Born 1962, Ísafjörður\", fillcolor=…]') is read as headings (graph and cluster labels) and list "
+        "items (node labels, their '\\n' breaks joined); node ids, edges and their labels, styles and colours are no "
+        "claims",
+        ('digraph G { a [label="Born 1962"]; }', 'subgraph cluster_x { label="Biologist"; }', "a -> b -> c;"),
+        lambda text: _reading(dot_graphs(text)),
+    ),
+    Rule(
+        "rtf-documents",
+        "segment",
+        "a fence holding an RTF document ('{\\rtf1\\ansi …', '\\f0\\fs28\\b Hollis …\\b0\\par') is read as its "
+        "paragraphs of plain text: control words, font, colour and style tables, metadata and '{\\*…}' groups gone, "
+        "escapes ('\\'e9', '\\u269?', '\\{') read as their characters",
+        ("{\\rtf1 \\b Ada\\b0\\par Born 1815.\\par}", "{\\rtf1{\\fonttbl{\\f0 Arial;}}\\f0 Wed 1835.}", "\\'e9"),
+        lambda text: _reading(rtf_documents(text)),
+    ),
+    Rule(
+        "abc-headers",
+        "segment",
+        "a fence holding an ABC tune ('X:1' … 'K:D') is read as its title (T:, a heading) and the prose of its history "
+        "(H:) and note (N:) fields, a field's wrapped lines joined; reference number, meter, length, rhythm, key, "
+        "'%' comments, placeholders ('[tune title]') and the tune body are no claims",
+        ("X:1\nT:Reel\nH:Learned the fiddle young.\nK:D", "H:In '46 he started a band\nH:in Cork.", "N:Taught pupils."),
+        lambda text: _reading(abc_headers(text)),
+    ),
+    Rule(
         "latex-markup",
         "segment",
         "LaTeX markup ('\\section*{…}', '\\textbf{1983--2012:}', '\\emph{…}', '\\item', 'R\\'eunion') is read as the "
@@ -795,6 +843,16 @@ FORMAT_RULES: tuple[Rule[str, Reading], ...] = register(
         "read as a profile, a tag a field",
         ('[Player "Quill, Ada"]', '[Born "1815"]', '[PeakRating "2698 (March 2016)"]'),
         tag_pairs,
+    ),
+    Rule(
+        "drawn-cards",
+        "segment",
+        "cards drawn side by side with box characters (a source panel: '┌──────┐ ┌──────┐' over '│ 🌐 lrt.lt │ │ "
+        "Project archive │' and '└──────┘ └──────┘', one card or more) are read as a list, a card an item of its "
+        "lines joined by middle dots (a quotation's wrapped lines by a space), the count of cards not drawn ('+ 4 "
+        "more') gone, not as one run of text with the borders in it; a table ('┌──┬──┐') stays a table",
+        ("┌────┐ ┌────┐\n│ a  │ │ b  │\n└────┘ └────┘", "╭──────╮\n│ Ada  │\n│ 1815 │\n╰──────╯", "+ 4 more"),
+        lambda text: _reading(drawn_cards(text)),
     ),
     Rule(
         "drawn-trees",

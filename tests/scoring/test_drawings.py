@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from scoring.segment.drawings import drawn_cards
 from scoring.segment.formats import read_formats
 from scoring.sentences import split_sentences
 
@@ -239,3 +240,47 @@ def test_an_answer_in_html_is_read_as_its_markdown(text: str, sentences: list[st
 )
 def test_text_that_is_no_html_stays(text: str) -> None:
     assert read_formats(text, frozenset({"xml-records"})) == text
+
+
+# --- cards (drawn-cards) -------------------------------------------------------------------------------------------
+
+_PANEL = (
+    "**Sources**\n\n"
+    "┌──────────────────────┐ ┌──────────────────────┐\n"
+    "│ 🌐 example.org       │ │ 🌐 news.example       │\n"
+    '│ Staff page           │ │ "The potter of the   │\n'
+    '│ [1]                  │ │ fens" · Feature      │\n'
+    "└──────────────────────┘ └──────────────────────┘\n"
+    "                                   + 4 more\n\n"
+    "Ada Quill is a potter."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [
+        (_PANEL, ["- 🌐 example.org · Staff page · [1]", '- 🌐 news.example · "The potter of the fens" · Feature']),
+        ("╭───────────╮\n│ Ada Quill │\n│ Born 1815 │\n╰───────────╯", ["- Ada Quill · Born 1815"]),
+        (
+            "```\n┌──────┐ ┌──────┐ ┌──────┐\n│ a    │ │ b    │ │ c    │\n└──────┘ └──────┘ └──────┘\n```",
+            ["- a", "- b", "- c"],
+        ),
+    ],
+)
+def test_cards_drawn_side_by_side_are_list_items(text: str, items: list[str]) -> None:
+    made = drawn_cards(text)
+    assert made is not None
+    assert all(item in made.split("\n") for item in items)
+    assert "┌" not in made and "│" not in made and "more" not in made
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "┌────┬────┐\n│ a  │ b  │\n├────┼────┤\n│ 1  │ 2  │\n└────┴────┘",  # a table
+        "The answer drew its sources as cards (┌ … ┐) with a + 4 more line under them.",
+        "Ada\n├── potter\n└── poet",  # a tree
+    ],
+)
+def test_what_is_no_drawing_of_cards_stays(text: str) -> None:
+    assert drawn_cards(text) is None

@@ -130,6 +130,21 @@ def _reading(code: str, language: str) -> str | None:
             "vcard",
             "calendar-entries",
         ),
+        (
+            "LDR  00000nz  a2200000n  4500\n100  1# $a Quill, Ada, $d 1815-1852\n370  ## $a London\n372  ## $a Maths",
+            "",
+            "marc-records",
+        ),
+        (
+            "=100  1\\$aQuill, Ada,$d1815-$c(Mathematician)\n=373  \\\\$aRoyal Society$s1840\n=374  \\\\$aPoets",
+            "marc",
+            "marc-records",
+        ),
+        (
+            "100 1_ |a Quill, Ada |d 1815-\n372 __ |a Mathematics\n670 __ |a Notes, 1843: |b (b. London 1815)",
+            "text",
+            "marc-records",
+        ),
     ],
 )
 def test_each_notation_is_read_by_its_own_reading(code: str, language: str, rule: str) -> None:
@@ -156,6 +171,9 @@ def test_each_notation_is_read_by_its_own_reading(code: str, language: str, rule
         ("0 HEAD\n1 SOUR MyTree\n0 TRLR", ""),
         ("BEGIN:VEVENT\nDTSTART:20261203T190000Z\nSUMMARY:Team lunch\nEND:VEVENT", ""),
         ("print('hello')", "python"),
+        ("100 people came\n200 left\n300 stayed", ""),
+        ("404 $a Not Found\n500 $a Server Error\n503 $a Unavailable", ""),
+        ("245 10 $a Notes on the engine / $c A. Quill.\nThe rest is prose about the record.", ""),
     ],
 )
 def test_a_fence_that_holds_no_profile_is_left_as_code(code: str, language: str) -> None:
@@ -240,6 +258,25 @@ def test_a_gedcom_record_is_its_first_individuals_profile() -> None:
         "- Died young.",
         "Spouse: William King in 1835",
         "Children: 3",
+    ]
+
+
+def test_a_marc_record_is_its_headings_profile_without_codes() -> None:
+    code = (
+        "LDR  00000nz  a2200000n  4500\n008  ######n| azannaabn          |a aaa      c\n"
+        "040  ## $a XX $b eng $e rda\n100  1# $a Quill, Ada, $d 1815-1852 $c (Mathematician)\n"
+        "370  ## $a London (England) $e Marylebone\n373  ## $a Royal Society $s 1840 $t 1852\n"
+        "375  ## $a female\n400  1# $a Quill, A.\n670  ## $a Her notes, 1843: $b (b. London 1815)"
+    )
+    assert _lines(code, "") == [
+        "Ada Quill",
+        "Born: 1815",
+        "Died: 1852",
+        "Occupation: Mathematician",
+        "Place of birth: London (England)",
+        "Residence: Marylebone",
+        "Affiliation: Royal Society from 1840 to 1852",
+        "- b. London 1815",
     ]
 
 

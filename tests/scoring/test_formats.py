@@ -370,6 +370,12 @@ def test_each_reading_can_be_switched_off(name: str) -> None:
         "org-outline": "```org\n* Career\n** DONE Head <1840>--<1852>\n```",
         "diff-edits": "```diff\n@@ -1 +1 @@\n-born 1816\n+born 1815\n```",
         "telegram-stops": "ADA POET STOP BORN 1815 STOP",
+        "sgf-comments": "```\n(;GM[1]GN[Ada];B[ee]C[Born 1815.])\n```",
+        "gantt-charts": "```plantuml\n@startgantt\n[Retires] happens 1852-01-01\n@endgantt\n```",
+        "rtf-documents": "```rtf\n{\\rtf1\\ansi \\b Ada\\b0\\par Born 1815.\\par}\n```",
+        "abc-headers": "```abc\nX:1\nT:Reel\nH:Born 1815.\nK:D\n```",
+        "drawn-cards": "┌──────┐ ┌──────┐\n│ Ada  │ │ Born │\n└──────┘ └──────┘",
+        "dot-graphs": '```dot\ndigraph G { a [label="Born 1815"]; }\n```',
     }
     text = examples[name]
     assert read_formats(text) != text
