@@ -23,6 +23,8 @@ from vocabulary.document import (
     LAYOUT_PREDICATES,
     OUTPUT_VERBS,
     READER_DIRECTIONS,
+    READER_TOOLS,
+    TOOL_VERBS,
     VISITOR_ADVICE_VERBS,
     VISITOR_BEST_VERBS,
     VISITOR_WORTH,
@@ -331,6 +333,11 @@ _LAYOUT = re.compile(
     rf"(?:{_alternatives(LAYOUT_PREDICATES)})\b|follows?\s+(?:each|every)\b)",
     re.IGNORECASE,
 )
+_TOOLING = re.compile(
+    rf"^\W*(?:any|your|most|every)\s+(?:[\w-]+\s+)?(?:{_alternatives(READER_TOOLS)})s?\s+(?:(?:will|should|can)\s+)?"
+    rf"(?:{_alternatives(TOOL_VERBS)})s?\b",
+    re.IGNORECASE,
+)
 # A year in the fact: a value the person's life may hold ("Continue to 1901, when she won the Gold Medal").
 _YEAR = re.compile(r"\b(?:1[0-9]|20)\d\d\b")
 
@@ -348,7 +355,9 @@ def _reader_direction(st: Statement) -> bool:
 
 def _about_document(st: Statement) -> bool:
     text = st.text
-    return bool(_RESEARCH_STATUS.search(text) or _OUTPUT.match(text) or _LAYOUT.match(text)) and _names_nobody(st)
+    return bool(
+        _RESEARCH_STATUS.search(text) or _OUTPUT.match(text) or _LAYOUT.match(text) or _TOOLING.match(text)
+    ) and _names_nobody(st)
 
 
 def _is_aside(text: str) -> bool:
@@ -441,7 +450,8 @@ WORTHINESS_RULES: tuple[Rule[Statement, Classified], ...] = register(
         "a statement about the document itself — the research behind it ('Research completed · 14 sources "
         "consulted'), what its code will make ('It will draw one bar per phase'), the layout of its parts ('The "
         "NOTE is folded at 75 characters', 'An English line follows each gloss line', 'Only the years are "
-        "meaningful') — is 'other', as statements on the sources are; one with he/she/they, a year or the "
+        "meaningful'), what the reader's tools do with it ('Any Markdown editor renders Mermaid') — is 'other', as "
+        "statements on the sources are; one with he/she/they, a year or the "
         "subject's name stays a claim",
         (
             "Research completed 14 sources consulted · 6 min.",

@@ -145,6 +145,9 @@ READER_DIRECTIONS = (
     "download",
     "import",
     "compile",
+    "add",
+    "listen",
+    "make sure",
     "continue to",
     "continue on to",
     "go on to",
@@ -187,3 +190,7 @@ LAYOUT_PREDICATES = (
 )
 # What code or markup the answer gives will make when it is run ("It will draw one bar per phase").
 OUTPUT_VERBS = ("draw", "render", "plot", "show", "display", "produce", "generate", "print", "output", "create")
+# The reader's tools as the subject of what they do with the document ("Any Markdown editor renders Mermaid", "Your
+# editor shows each move"): the tool and the verb it does.
+READER_TOOLS = ("editor", "renderer", "viewer", "browser", "app", "player", "reader", "program", "client")
+TOOL_VERBS = ("render", "show", "display", "open", "draw", "play", "read", "import", "handle", "support")

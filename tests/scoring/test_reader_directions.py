@@ -17,6 +17,9 @@ DIRECTIONS = [
     "Copy the block below into a file.",
     "Skip to section 3 for the awards.",
     "Then scroll down to the table.",
+    "Make sure the record is attached, not just the name.",
+    "▶ Listen on the festival playlist.",
+    "Add a 667 general note to each.",
     "Binoculars may be borrowed from the bookstall.",
     "Tickets can be bought at the west door.",
     "The figures in the upper tracery are best seen in the late morning.",
@@ -34,6 +37,9 @@ ABOUT_DOCUMENT = [
     "Only the years are meaningful.",
     "The club bar's length is arbitrary.",
     "Each entry is truncated at 80 characters.",
+    "Any Markdown editor renders Mermaid.",
+    "Your editor shows each move.",
+    "Most browsers will display the file as a table.",
 ]
 
 # Claims shaped like them: a person, a year, a name after the verb, a value of the subject's.
@@ -54,6 +60,11 @@ CLAIMS = [
     "Copying manuscripts was her first job.",
     "Her research was completed in 1998.",
     "The chart will show that she won in 1990.",
+    "She added a chapel to the church in 1902.",
+    "Listen to her 1972 recording of the suite.",
+    "Her editor showed the manuscript to the board.",
+    "The app was launched by Ada Brook in 2014.",
+    "Make sure of her title.",
 ]
 
 
