@@ -46,11 +46,13 @@ from scoring.subject import infer_subject
 from scoring.verify import EntityVerdict, EvidenceVerifier
 from scoring.worthiness import (
     ABOUT_SOURCES,
+    ABOUT_THE_DOCUMENT,
     ASSISTANT_ASIDE,
     ASSISTANT_TALK,
     CHATTER,
     EXISTENCE,
     QUESTION,
+    READER_DIRECTION,
     TALK_RESIDUE,
 )
 from vocabulary.english import THIRD_PERSON_SINGULAR
@@ -452,7 +454,18 @@ def names_nothing(statement: str) -> bool:
 
 # What the assistant says of itself, the user or the sources: an answer made only of these says nothing.
 _TALK_RULES = frozenset(
-    {ABOUT_SOURCES, QUESTION, CHATTER, ASSISTANT_ASIDE, ASSISTANT_TALK, EXISTENCE, TALK_RESIDUE, "empty"}
+    {
+        ABOUT_SOURCES,
+        QUESTION,
+        CHATTER,
+        ASSISTANT_ASIDE,
+        ASSISTANT_TALK,
+        EXISTENCE,
+        TALK_RESIDUE,
+        READER_DIRECTION,
+        ABOUT_THE_DOCUMENT,
+        "empty",
+    }
 )
 
 

@@ -37,6 +37,7 @@ from scoring.parentheticals import (
 )
 from scoring.parse_rules import (
     ADVERBIAL_SUBJECT,
+    APPOSITION_AFTER_NAME,
     COMPARED_PREDICATE,
     DESTINATION_FIRST,
     IMPERATIVE_CONSEQUENCE,
@@ -992,6 +993,31 @@ def _set_against(verb: Token) -> bool:
     return two in (("rather", "than"), ("other", "than"), ("instead", "of"))
 
 
+def _name_before(doc: Doc, subj: Token, ap: Token) -> Token | None:
+    """The name an appositive of ``subj`` follows after a comma, outside ``subj``'s own words ("… the work of
+    Anselm Rookwood (1861–1938), the stained-glass artist who …"): the parser hung it on a subject that is no person.
+    None when the subject is a person or a pronoun, or no such name stands just before the comma."""
+    if subj.ent_type_ == "PERSON" or subj.lower_ in PERSONAL_PRONOUNS or ap.pos_ != "NOUN":
+        return None
+    i = ap.left_edge.i - 1
+    if i < 1 or doc[i].text != ",":
+        return None
+    j = i - 1
+    if doc[j].text == ")":
+        while j > 0 and doc[j].text != "(":
+            j -= 1
+        j -= 1
+    if j <= subj.i or j < 0:
+        return None
+    name = doc[j]
+    if name.pos_ != "PROPN" or name.ent_type_ in ("GPE", "LOC", "FAC", "DATE", "EVENT"):
+        return None
+    ancestors = {a.i for a in name.ancestors}
+    if subj.i in ancestors and subj.i != name.head.i and ap.i in ancestors:
+        return None
+    return name
+
+
 def _children_clauses(
     doc: Doc, clause: _Clause, is_past: bool, person: Subject | None = None, off: frozenset[str] = frozenset()
 ) -> list[_Clause]:
@@ -1010,7 +1036,11 @@ def _children_clauses(
         named = _named_subject(doc, subject, off)
         for c in own_subj.children:
             if c.dep_ == "appos" and c.i not in paren_ids(doc):
-                out.append(_Clause(c, subject, is_past, copula_of=own_subj))
+                name = _name_before(doc, own_subj, c) if rule_on(APPOSITION_AFTER_NAME) else None
+                if name is not None:
+                    out.append(_Clause(c, _subject_of(doc, name), is_past, copula_of=name))
+                else:
+                    out.append(_Clause(c, subject, is_past, copula_of=own_subj))
             elif c.dep_ == "acl" and c.tag_ in ("VBN", "VBG") and c.i not in paren_ids(doc):
                 out.append(_Clause(c, named, is_past, participle=True))
         subject = named
@@ -1085,6 +1115,11 @@ def _children_clauses(
                 describes_subject = head.dep_ in _SUBJ or head.i in subject.ids
                 if head.dep_ == "appos" and (head.head.dep_ in _SUBJ or head.head.i in subject.ids):
                     describes_subject = True  # "the footballer, a midfielder for Kjellvik FK who won …"
+                    owner = _name_before(doc, head.head, head) if rule_on(APPOSITION_AFTER_NAME) else None
+                    if owner is not None:
+                        # "… the work of Anselm Rookwood (1861–1938), the stained-glass artist who lived …"
+                        out.append(_Clause(tok, _subject_of(doc, owner), is_past))
+                        continue
                 if head.dep_ == "attr" and subject.text and subject.head is not None:
                     # "He was a player who played as a winger" -> "He played as a winger".
                     describes_subject = describes_subject or subject.head.dep_ != "expl"

@@ -114,6 +114,15 @@ COMPARED_PREDICATE = rule(
     "were entirely different.'), with nothing it is compared with, is no claim a page could hold and is not kept; "
     "before, it was checked and unsupported",
 )
+APPOSITION_AFTER_NAME = rule(
+    "apposition-after-name",
+    "decompose",
+    "a description after a comma that the parser hangs on the clause's subject, a thing, but that follows a "
+    "person's name ('The great east window … is the best-known work of Anselm Rookwood (1861–1938), the "
+    "stained-glass artist who lived and worked in this town …') is said of that name ('Anselm Rookwood was the "
+    "stained-glass artist', 'Anselm Rookwood worked in this town …'); before, of the window ('The great east window "
+    "worked in this town for almost fifty years')",
+)
 
 PARSE_RULES = (
     DESTINATION_FIRST,
@@ -130,6 +139,7 @@ PARSE_RULES = (
     ADVERBIAL_SUBJECT,
     INTERVAL_CLAUSE,
     COMPARED_PREDICATE,
+    APPOSITION_AFTER_NAME,
 )
 # The rules switched on for the sentence being decomposed; None: every one (outside decompose_doc).
 _ON: ContextVar[dict[str, bool] | None] = ContextVar("decompose_rules_on", default=None)

@@ -18,6 +18,17 @@ from functools import lru_cache
 from schemas.enums import Worthiness
 from scoring.hedges import hedged_statement
 from scoring.rules import Rule, register, run
+from vocabulary.document import (
+    DOCUMENT_PARTS,
+    LAYOUT_PREDICATES,
+    OUTPUT_VERBS,
+    READER_DIRECTIONS,
+    READER_TOOLS,
+    TOOL_VERBS,
+    VISITOR_ADVICE_VERBS,
+    VISITOR_BEST_VERBS,
+    VISITOR_WORTH,
+)
 from vocabulary.english import AGE_COMPARATIVES, CONTRAST_ADJECTIVES
 
 QUESTION = "question"
@@ -33,6 +44,8 @@ RETRACTED = "retracted"
 ABOUT_THE_USER = "about-the-user"
 NAMESAKE_COMPARISON = "namesake-comparison"
 SOURCE_LABEL = "source-label"
+READER_DIRECTION = "reader-directions"
+ABOUT_THE_DOCUMENT = "about-the-document"
 
 _NOT_A_CLAIM = re.compile(
     r"\b(?:i hope|hope this helps|let me know|feel free|here is|here's|here are|as an ai|language model|"
@@ -283,6 +296,70 @@ _CONVERSATION = re.compile(r"\b(?:would|might|should|i|i'm|i'll|i'd|i've|me|my|y
 _CHECKABLE = re.compile(r"\d|(?<![.!?]\s)\b[A-Z][a-zà-ÿ]|\b[A-Z]{2,}\b|[\"“]")
 
 
+def _alternatives(words: tuple[str, ...] | list[str]) -> str:
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+
+
+# A direction to the reader, opening the fact ("Paste it into any renderer", "Continue to 4.4 The Misericords", "You
+# can open it in Word"), or a visitor's advice ("Binoculars may be borrowed from the bookstall", "… are best seen in
+# the late morning", "… are worth the extra ten minutes").
+_DIRECTION = re.compile(
+    rf"^\W*(?:(?:please|just|simply|then|now|next|you can|you may|you could)\s+)?"
+    # A capitalised word after the verb is a name it starts ("Open Studio was founded …"), not a direction.
+    rf"(?:{_alternatives(READER_DIRECTIONS)})\b(?!\s+(?-i:[A-Z]))",
+    re.IGNORECASE,
+)
+_VISITOR_ADVICE = re.compile(
+    rf"\b(?:may|can|could)\s+(?:also\s+)?be\s+(?:{_alternatives(VISITOR_ADVICE_VERBS)})\s+(?:from|at|in)\b|"
+    rf"\b(?:is|are)\s+best\s+(?:{_alternatives(VISITOR_BEST_VERBS)})\b|"
+    rf"\b(?:is|are)\s+(?:well\s+)?worth\s+(?:the|a|an)\s+(?:[\w-]+\s+){{0,2}}?(?:{_alternatives(VISITOR_WORTH)})\b",
+    re.IGNORECASE,
+)
+# A statement about the document itself: the research behind it ("Research completed · 14 sources consulted"), what
+# its code will make ("It will draw one bar per phase"), the layout of its parts ("The NOTE is folded at 75
+# characters", "An English line follows each gloss line", "Only the years are meaningful").
+_RESEARCH_STATUS = re.compile(
+    r"^\W*research\s+(?:completed|complete|done|finished)\b|\b\d+\s+sources?\s+(?:consulted|searched|reviewed)\b",
+    re.IGNORECASE,
+)
+_OUTPUT = re.compile(
+    r"^\W*(?:it|this|the\s+(?:chart|diagram|code|script|snippet|template|markup|macro|file))\s+(?:will|would|should)\s+"
+    rf"(?:{_alternatives(OUTPUT_VERBS)})\b",
+    re.IGNORECASE,
+)
+_LAYOUT = re.compile(
+    rf"^\W*(?:only\s+)?(?:(?:the|each|every|an?|its)\s+)?(?:[\w'’-]+\s+){{0,2}}?(?:{_alternatives(DOCUMENT_PARTS)})"
+    rf"(?:['’]s\s+[\w-]+)?\s+(?:(?:is|are)\s+(?:(?:only|just|purely|deliberately|always)\s+)?"
+    rf"(?:{_alternatives(LAYOUT_PREDICATES)})\b|follows?\s+(?:each|every)\b)",
+    re.IGNORECASE,
+)
+_TOOLING = re.compile(
+    rf"^\W*(?:any|your|most|every)\s+(?:[\w-]+\s+)?(?:{_alternatives(READER_TOOLS)})s?\s+(?:(?:will|should|can)\s+)?"
+    rf"(?:{_alternatives(TOOL_VERBS)})s?\b",
+    re.IGNORECASE,
+)
+# A year in the fact: a value the person's life may hold ("Continue to 1901, when she won the Gold Medal").
+_YEAR = re.compile(r"\b(?:1[0-9]|20)\d\d\b")
+
+
+def _names_nobody(st: Statement) -> bool:
+    """The fact and its sentence are about no person: no he/she/they, no year, the subject's name not put in."""
+    if st.bare is not None and st.bare != st.text:
+        return False
+    return not (_PERSON_PRONOUN.search(st.text) or _PERSON_PRONOUN.search(st.sentence) or _YEAR.search(st.text))
+
+
+def _reader_direction(st: Statement) -> bool:
+    return bool(_DIRECTION.match(st.text) or _VISITOR_ADVICE.search(st.text)) and _names_nobody(st)
+
+
+def _about_document(st: Statement) -> bool:
+    text = st.text
+    return bool(
+        _RESEARCH_STATUS.search(text) or _OUTPUT.match(text) or _LAYOUT.match(text) or _TOOLING.match(text)
+    ) and _names_nobody(st)
+
+
 def _is_aside(text: str) -> bool:
     """An aside and nothing else: "He was born in 1936, but I might be wrong" is still a (hedged) claim."""
     if not _ASIDE.search(text):
@@ -350,6 +427,38 @@ WORTHINESS_RULES: tuple[Rule[Statement, Classified], ...] = register(
             "Document 3 says he was born in 1921.",
         ),
         _when(lambda st: bool(_SOURCE_LABEL.match(st.text) or _SOURCE_LABEL.match(st.sentence)), Worthiness.OTHER),
+    ),
+    Rule(
+        READER_DIRECTION,
+        "worthiness",
+        "a direction to the reader on using the document or the place it describes ('Paste it into any renderer', "
+        "'Continue to 4.4 The Misericords', 'You can open it in Word') or a visitor's advice ('Binoculars may be "
+        "borrowed from the bookstall', 'The figures are best seen in the late morning', 'The misericords are worth "
+        "the extra ten minutes') is no claim; a fact with he/she/they in it or its sentence, a year, or the "
+        "subject's name put in stays a claim ('Continue to 1901, when she won the Gold Medal', 'Her book was "
+        "borrowed by 3,000 readers')",
+        (
+            "Paste it into any PlantUML renderer.",
+            "Continue to 4.4 The Misericords.",
+            "Binoculars may be borrowed from the bookstall.",
+        ),
+        _when(_reader_direction, Worthiness.NOT_A_CLAIM),
+    ),
+    Rule(
+        ABOUT_THE_DOCUMENT,
+        "worthiness",
+        "a statement about the document itself — the research behind it ('Research completed · 14 sources "
+        "consulted'), what its code will make ('It will draw one bar per phase'), the layout of its parts ('The "
+        "NOTE is folded at 75 characters', 'An English line follows each gloss line', 'Only the years are "
+        "meaningful'), what the reader's tools do with it ('Any Markdown editor renders Mermaid') — is 'other', as "
+        "statements on the sources are; one with he/she/they, a year or the "
+        "subject's name stays a claim",
+        (
+            "Research completed 14 sources consulted · 6 min.",
+            "It will draw one bar per phase.",
+            "The NOTE is folded at 75 characters.",
+        ),
+        _when(_about_document, Worthiness.OTHER),
     ),
     Rule(
         NAMESAKE_COMPARISON,

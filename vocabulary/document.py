@@ -130,3 +130,67 @@ LABEL_WORDS = frozenset(
         "classification official internal from to subject re cc start finish caution"
     ).split()
 )
+
+# Verbs that open a direction to the reader on using the document or the place it describes, not a fact about its
+# subject: "Paste it into any renderer", "Continue to 4.4 The Misericords", "Open it in Word", "Skip to the next
+# section". A phrasal one is written with its particle ("continue to").
+READER_DIRECTIONS = (
+    "paste",
+    "copy",
+    "render",
+    "print",
+    "open",
+    "scroll",
+    "click",
+    "download",
+    "import",
+    "compile",
+    "add",
+    "listen",
+    "make sure",
+    "continue to",
+    "continue on to",
+    "go on to",
+    "move on to",
+    "turn to",
+    "skip to",
+    "jump to",
+    "proceed to",
+    "head to",
+    "return to",
+)
+# A visitor's advice, read as the passive or the evaluation it is written in: what may be borrowed or bought where
+# ("Binoculars may be borrowed from the bookstall"), when a thing is best seen ("The figures in the upper tracery are
+# best seen in the late morning"), what is worth the time ("The misericords are worth the extra ten minutes").
+VISITOR_ADVICE_VERBS = ("borrowed", "hired", "rented", "bought", "purchased", "collected", "picked up", "booked")
+VISITOR_BEST_VERBS = ("seen", "viewed", "visited", "photographed", "heard", "reached", "approached", "enjoyed")
+VISITOR_WORTH = ("visit", "trip", "detour", "walk", "climb", "wait", "look", "extra", "time", "effort")
+# Parts of a document as the subject of a statement about its layout ("The NOTE is folded at 75 characters", "An
+# English line follows each gloss line", "The club bar's length is arbitrary", "Only the years are meaningful").
+DOCUMENT_PARTS = (
+    "line lines bar bars note notes field fields column columns row rows entry entries cell cells axis label labels "
+    "length lengths width spacing scale chart diagram table template snippet gloss caption heading headings "
+    "milestone milestones date dates year years month months day days text record"
+).split()
+# What such a statement says of those parts: how they are laid out, or how far they are to be read.
+LAYOUT_PREDICATES = (
+    "folded",
+    "wrapped",
+    "indented",
+    "truncated",
+    "padded",
+    "aligned",
+    "arbitrary",
+    "meaningful",
+    "illustrative",
+    "approximate",
+    "schematic",
+    "placeholders",
+    "not to scale",
+)
+# What code or markup the answer gives will make when it is run ("It will draw one bar per phase").
+OUTPUT_VERBS = ("draw", "render", "plot", "show", "display", "produce", "generate", "print", "output", "create")
+# The reader's tools as the subject of what they do with the document ("Any Markdown editor renders Mermaid", "Your
+# editor shows each move"): the tool and the verb it does.
+READER_TOOLS = ("editor", "renderer", "viewer", "browser", "app", "player", "reader", "program", "client")
+TOOL_VERBS = ("render", "show", "display", "open", "draw", "play", "read", "import", "handle", "support")
