@@ -21,9 +21,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from scoring.segment.lines import replace_fences
+
 # --- SGF (Smart Game Format) ---------------------------------------------------------------------------------------
 
-_FENCE = re.compile(r"^```[ \t]*(?P<info>[\w+-]*)[^\n]*\n(?P<code>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 # An SGF property: its identifier and its values ("C[a comment with \] in it]", "AB[aa][bb]").
 _SGF_PROPERTY = re.compile(r"(?P<ident>[A-Z]{1,2})(?P<values>(?:\s*\[(?:[^\]\\]|\\.)*\])+)", re.DOTALL)
 _SGF_VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.DOTALL)
@@ -35,20 +36,7 @@ _SGF_TEXTS = ("GC", "C")
 def _fences(text: str, languages: tuple[str, ...], read: Callable[[str], str | None]) -> str | None:
     """``text`` with each fence in one of ``languages`` ("" for an unlabelled one) that ``read`` makes something of
     replaced by it; None when none is."""
-    changed = False
-
-    def one(m: re.Match[str]) -> str:
-        nonlocal changed
-        if m.group("info").lower() not in languages:
-            return m.group()
-        made = read(m.group("code"))
-        if made is None:
-            return m.group()
-        changed = True
-        return made
-
-    made = _FENCE.sub(one, text)
-    return made if changed else None
+    return replace_fences(text, lambda language, code: read(code) if language in languages else None)
 
 
 def _sgf_text(value: str) -> str:

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 
-_FENCE = re.compile(r"^```[ \t]*(?P<info>[\w+-]*)[^\n]*\n(?P<code>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+from scoring.segment.lines import replace_fences
+
 _DIFF_LANGUAGES = frozenset(("diff", "patch", "udiff"))
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
 _FILE_HEADER = re.compile(r"^(?:---|\+\+\+) \S")
@@ -39,18 +40,6 @@ def _kept(code: str, labelled: bool) -> str | None:
 
 def diff_edits(text: str) -> str | None:
     """``text`` with each fence holding a unified diff replaced by the lines the diff leaves; None when none does."""
-    changed = False
-
-    def one(m: re.Match[str]) -> str:
-        nonlocal changed
-        info = m.group("info").lower()
-        if info not in _DIFF_LANGUAGES and info:
-            return m.group()
-        made = _kept(m.group("code"), labelled=bool(info))
-        if made is None:
-            return m.group()
-        changed = True
-        return made
-
-    made = _FENCE.sub(one, text)
-    return made if changed else None
+    return replace_fences(
+        text, lambda info, code: _kept(code, labelled=bool(info)) if info in _DIFF_LANGUAGES or not info else None
+    )

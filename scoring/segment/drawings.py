@@ -36,10 +36,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from scoring.segment.lines import FENCE as _FENCE
 from scoring.segment.lines import rewrite_runs
 
 # A code fence, and the labels of a fence that holds text rather than code.
-_FENCE = re.compile(r"^```[ \t]*(?P<info>[\w+-]*)[^\n]*\n(?P<code>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 _TEXT_FENCES = frozenset(("", "text", "txt", "plain", "plaintext"))
 
 

@@ -41,6 +41,7 @@ from scoring.rules import Rule, register
 from scoring.segment.diagrams import abc_headers, dot_graphs, gantt_charts, rtf_documents, sgf_comments
 from scoring.segment.diffs import diff_edits
 from scoring.segment.drawings import drawn_cards, drawn_timelines, drawn_trees
+from scoring.segment.lines import replace_fences
 from scoring.segment.lines import rewrite_runs as _rewrite_runs
 from scoring.segment.markup import html_markup
 from scoring.segment.org import org_outline
@@ -328,7 +329,6 @@ def dotted_timelines(text: str) -> Reading | None:
     return Reading(made) if made is not None else None
 
 
-_FENCE = re.compile(r"^```[ \t]*(?P<info>[\w+-]*)[^\n]*\n(?P<code>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 _TIMELINE_EVENT = re.compile(r"^\s*(?P<when>[^:]+?)\s*:\s*(?P<what>.+)$")
 
 
@@ -368,20 +368,7 @@ def _mermaid_timeline(code: str) -> str | None:
 def _fenced(text: str, languages: tuple[str, ...], read: Callable[[str], str | None]) -> str | None:
     """``text`` with each code fence in one of ``languages`` (or without one) that ``read`` makes something of
     replaced by it; None when none is."""
-    changed = False
-
-    def one(m: re.Match[str]) -> str:
-        nonlocal changed
-        if m.group("info").lower() not in languages:
-            return m.group()
-        made = read(m.group("code"))
-        if made is None:
-            return m.group()
-        changed = True
-        return made
-
-    made = _FENCE.sub(one, text)
-    return made if changed else None
+    return replace_fences(text, lambda language, code: read(code) if language in languages else None)
 
 
 _TABLE_LANGUAGES = {"csv": ",", "tsv": "\t"}
@@ -404,21 +391,10 @@ def _delimited_fence(info: str, code: str) -> str | None:
 
 
 def csv_fences(text: str) -> Reading | None:
-    changed = False
-
-    def one(m: re.Match[str]) -> str:
-        nonlocal changed
-        info = m.group("info").lower()
-        if info not in _TABLE_LANGUAGES and info:
-            return m.group()
-        made = _delimited_fence(info, m.group("code"))
-        if made is None:
-            return m.group()
-        changed = True
-        return made
-
-    made = _FENCE.sub(one, text)
-    return Reading(made) if changed else None
+    made = replace_fences(
+        text, lambda info, code: _delimited_fence(info, code) if info in _TABLE_LANGUAGES or not info else None
+    )
+    return Reading(made) if made is not None else None
 
 
 def mermaid_timelines(text: str) -> Reading | None:

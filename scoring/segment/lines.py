@@ -6,7 +6,28 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+
+# A code fence: its info string's first word (the language, "" for none) and its code.
+FENCE = re.compile(r"^```[ \t]*(?P<info>[\w+-]*)[^\n]*\n(?P<code>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+
+
+def replace_fences(text: str, read: Callable[[str, str], str | None]) -> str | None:
+    """``text`` with each code fence replaced by what ``read(language, code)`` makes of it (the language lower-cased,
+    "" for none; a fence it makes nothing of stays); None when no fence was replaced."""
+    changed = False
+
+    def one(m: re.Match[str]) -> str:
+        nonlocal changed
+        made = read(m.group("info").lower(), m.group("code"))
+        if made is None:
+            return m.group()
+        changed = True
+        return made
+
+    made = FENCE.sub(one, text)
+    return made if changed else None
 
 
 def rewrite_runs(

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+from scoring.segment.lines import FENCE as _FENCE
+
 # Tags that part blocks, and the markdown each inline tag stands for.
 _BLOCKS = frozenset("p div section article header footer main aside figure figcaption address dl dt dd".split())
 _HEADINGS = {f"h{n}": "#" * n for n in range(1, 7)}
@@ -114,9 +116,6 @@ def _read(code: str) -> str:
     parser.feed(code)
     parser.close()
     return parser.markdown()
-
-
-_FENCE = re.compile(r"^```[ \t]*(?P<info>[\w+-]*)[^\n]*\n(?P<code>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 
 
 def html_markup(text: str) -> str | None:

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import re
 
-_FENCE = re.compile(r"^```[ \t]*(?P<info>[\w+-]*)[^\n]*\n(?P<code>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+from scoring.segment.lines import replace_fences
+
 _KEYWORD = re.compile(r"^[ \t]*#\+(?P<key>[A-Za-z_]+):[ \t]*(?P<value>.*)$")
 _HEADLINE = re.compile(
     r"^(?P<stars>\*+)[ \t]+(?:(?:TODO|DONE|NEXT|WAITING|CANCELLED|CANCELED)[ \t]+)?(?:\[#[A-Z]\][ \t]+)?"
@@ -86,17 +87,9 @@ def _outline(code: str, labelled: bool) -> bool:
 def org_outline(text: str) -> str | None:
     """``text`` with its Org outline (an ``org`` fence, an unlabelled one or the whole answer) as markdown; None when
     it holds none."""
-    changed = False
-
-    def one(m: re.Match[str]) -> str:
-        nonlocal changed
-        info = m.group("info").lower()
-        if info not in ("org", "") or not _outline(m.group("code"), info == "org"):
-            return m.group()
-        changed = True
-        return _markdown(m.group("code"))
-
-    made = _FENCE.sub(one, text)
-    if not changed and "```" not in text and _outline(text, labelled=False):
+    made = replace_fences(
+        text, lambda info, code: _markdown(code) if info in ("org", "") and _outline(code, info == "org") else None
+    )
+    if made is None and "```" not in text and _outline(text, labelled=False):
         return _markdown(text)
-    return made if changed else None
+    return made
